@@ -1,0 +1,112 @@
+//! `bench analyze`: one engine's move and analysis in a given position.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use board::{Limits, Rules, ScoreKind};
+use roster::AgentSpec;
+use serde::Serialize;
+
+use crate::report::{emit, row, start_position};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rules as W,H,K[,exact], e.g. 3,3,3 or 15,15,5.
+    #[arg(long)]
+    rules: Rules,
+    /// The position in one-line form: rows from the top joined by '/',
+    /// with x, o and . for empty, e.g. xo./.x./..o.
+    #[arg(long)]
+    position: String,
+    /// Engine spec, e.g. random:seed=7.
+    #[arg(long)]
+    engine: AgentSpec,
+    /// Thinking time in milliseconds.
+    #[arg(long)]
+    ms: Option<u64>,
+    /// Nodes (or iterations) to search.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth to search.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Seed of the engine's random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    rules: String,
+    engine: String,
+    best_move: String,
+    /// Cell name to score.
+    scores: BTreeMap<String, f64>,
+    score_kind: Option<ScoreKind>,
+    line: Vec<String>,
+    value: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    seconds: f64,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let pos = start_position(args.rules, Some(&args.position))?;
+    if let Some(outcome) = pos.outcome() {
+        bail!("the game in this position is already over ({outcome}); give a position with moves left");
+    }
+    let limits =
+        Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, depth: args.depth, stop: None };
+    let mut agent = args.engine.build(args.seed);
+    agent.new_game(&args.rules);
+    let clock = Instant::now();
+    let best =
+        agent.select_move(&pos, &limits).map_err(|err| anyhow!("{} could not move: {err}", args.engine))?;
+    let seconds = clock.elapsed().as_secs_f64();
+    if !pos.is_legal(best) {
+        bail!("{} chose {best}, which is not a legal move", args.engine);
+    }
+    let name = |cell: board::Cell| cell.name(&args.rules).to_string();
+    let analysis = agent.analysis();
+    let report = Report {
+        rules: args.rules.to_string(),
+        engine: args.engine.text().to_owned(),
+        best_move: name(best),
+        scores: analysis.iter().flat_map(|a| a.scores.iter().map(|s| (name(s.cell), s.score))).collect(),
+        score_kind: analysis.as_ref().map(|a| a.score_kind),
+        line: analysis.iter().flat_map(|a| a.line.iter().map(|&c| name(c))).collect(),
+        value: analysis.as_ref().and_then(|a| a.value),
+        nodes: analysis.as_ref().map(|a| a.nodes),
+        depth: analysis.as_ref().and_then(|a| a.depth),
+        seconds,
+    };
+    emit(args.json, &report, |r| {
+        let mut rows = vec![
+            row("position", format!("\n{pos}")),
+            row("engine", &r.engine),
+            row("best move", &r.best_move),
+        ];
+        if analysis.is_none() {
+            rows.push(row("analysis", "none: this engine does not report one"));
+            return rows;
+        }
+        let mut best: Vec<(&String, &f64)> = r.scores.iter().collect();
+        best.sort_by(|a, b| b.1.total_cmp(a.1));
+        let top: Vec<String> =
+            best.iter().take(10).map(|(cell, score)| format!("{cell} {score:.3}")).collect();
+        rows.extend([
+            row("scores (top 10)", top.join(", ")),
+            row("score kind", format!("{:?}", r.score_kind.unwrap_or_default())),
+            row("line", r.line.join(" ")),
+            row("value", r.value.map_or("-".to_owned(), |v| format!("{v:.3}"))),
+            row("nodes", r.nodes.unwrap_or(0)),
+            row("depth", r.depth.map_or("-".to_owned(), |d| d.to_string())),
+            row("seconds", format!("{:.3}", r.seconds)),
+        ]);
+        rows
+    })
+}

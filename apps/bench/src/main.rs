@@ -1,0 +1,39 @@
+//! `bench`: throughput and perft figures of the mnk engines, printed as a
+//! table or, with `--json`, as one JSON object on stdout.
+
+mod analyze;
+mod perft;
+mod playouts;
+mod report;
+mod versus;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "bench", version, about = "Measure the mnk engines: perft, playouts, matches, analysis")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the game tree: positions per depth and finished games by result.
+    Perft(perft::Args),
+    /// Random games per second (uniformly random legal moves to the end).
+    Playouts(playouts::Args),
+    /// Play games between two engines and count the results.
+    Match(versus::Args),
+    /// Ask one engine for its move in a position and show its analysis.
+    Analyze(analyze::Args),
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Playouts(args) => playouts::run(&args),
+        Command::Match(args) => versus::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+    }
+}

@@ -1,0 +1,86 @@
+//! The engines there are, their options, and how each is built.
+
+use std::sync::Arc;
+
+use board::{RandomAgent, mix_seed};
+
+use crate::options::Options;
+use crate::spec::{Maker, SpecError};
+
+/// One option of an engine.
+#[derive(Debug)]
+pub struct OptionInfo {
+    /// The key, as written in a spec.
+    pub name: &'static str,
+    /// What it does and its default.
+    pub help: &'static str,
+}
+
+/// One engine the roster can build.
+pub struct EngineInfo {
+    /// The name, as written in a spec.
+    pub name: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    pub(crate) build: fn(&Options) -> Result<Maker, SpecError>,
+}
+
+impl std::fmt::Debug for EngineInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineInfo")
+            .field("name", &self.name)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EngineInfo {
+    pub(crate) fn engine_list() -> String {
+        ENGINES.iter().map(|engine| engine.name).collect::<Vec<_>>().join(", ")
+    }
+
+    pub(crate) fn option_list(&self) -> String {
+        if self.options.is_empty() {
+            return "none".to_owned();
+        }
+        self.options.iter().map(|option| option.name).collect::<Vec<_>>().join(", ")
+    }
+}
+
+const SEED: OptionInfo = OptionInfo {
+    name: "seed",
+    help: "base seed of the engine's random choices (default 0), mixed with each game's seed",
+};
+
+const SEED_EXPECTED: &str = "a whole number from 0 to 2^64-1";
+
+/// Every engine, in the order they are listed to users.
+pub static ENGINES: &[EngineInfo] = &[EngineInfo {
+    name: "random",
+    summary: "plays a uniformly random legal move",
+    options: &[SEED],
+    build: build_random,
+}];
+
+fn build_random(options: &Options) -> Result<Maker, SpecError> {
+    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
+    Ok(Arc::new(move |game_seed| Box::new(RandomAgent::new(mix_seed(seed, game_seed)))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_lower_case() {
+        for (i, engine) in ENGINES.iter().enumerate() {
+            assert_eq!(engine.name, engine.name.to_ascii_lowercase());
+            assert!(ENGINES[i + 1..].iter().all(|other| other.name != engine.name));
+            for option in engine.options {
+                assert_eq!(option.name, option.name.to_ascii_lowercase());
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! Parsing a spec into a factory of agents.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use board::Agent;
+use thiserror::Error;
+
+use crate::engines::{ENGINES, EngineInfo};
+use crate::options::Options;
+
+/// A spec that does not name a valid engine configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecError {
+    /// Nothing was given.
+    #[error("no engine given; valid engines: {valid}")]
+    Empty {
+        /// The engines there are.
+        valid: String,
+    },
+    /// No engine has that name.
+    #[error("unknown engine {name:?}; valid engines: {valid}")]
+    UnknownEngine {
+        /// The name given.
+        name: String,
+        /// The engines there are.
+        valid: String,
+    },
+    /// The engine has no such option.
+    #[error("{engine} has no option {option:?}; valid options: {valid}")]
+    UnknownOption {
+        /// The engine.
+        engine: &'static str,
+        /// The option given.
+        option: String,
+        /// The engine's options.
+        valid: String,
+    },
+    /// An option without `=`.
+    #[error("cannot read {item:?} in the options of {engine}: write key=value, separated by commas")]
+    Malformed {
+        /// The engine.
+        engine: &'static str,
+        /// The text given.
+        item: String,
+    },
+    /// An option given twice.
+    #[error("option {option} of {engine} is given twice")]
+    Duplicate {
+        /// The engine.
+        engine: &'static str,
+        /// The option.
+        option: String,
+    },
+    /// A value of the wrong kind.
+    #[error("option {option} of {engine} must be {expected}, got {value:?}")]
+    BadValue {
+        /// The engine.
+        engine: &'static str,
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// What a valid value looks like.
+        expected: &'static str,
+    },
+}
+
+/// Makes one agent for one game, from that game's seed.
+pub(crate) type Maker = Arc<dyn Fn(u64) -> Box<dyn Agent> + Send + Sync>;
+
+/// A parsed and checked engine spec: a factory of fresh agents.
+#[derive(Clone)]
+pub struct AgentSpec {
+    text: String,
+    engine: &'static EngineInfo,
+    maker: Maker,
+}
+
+impl AgentSpec {
+    /// Reads a spec: `name` or `name:key=value,key=value`.
+    ///
+    /// # Errors
+    /// [`SpecError`] naming what was wrong and listing what is valid.
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        let (name, options) = text.split_once(':').unwrap_or((text, ""));
+        let name = name.trim().to_ascii_lowercase();
+        if name.is_empty() {
+            return Err(SpecError::Empty { valid: EngineInfo::engine_list() });
+        }
+        let engine = ENGINES.iter().find(|engine| engine.name == name).ok_or_else(|| {
+            SpecError::UnknownEngine { name: name.clone(), valid: EngineInfo::engine_list() }
+        })?;
+        let options = Options::parse(engine, options)?;
+        let maker = (engine.build)(&options)?;
+        Ok(AgentSpec { text: text.to_owned(), engine, maker })
+    }
+
+    /// A fresh agent. `seed` varies the agent's random choices from game
+    /// to game: it is mixed with the spec's own `seed` option, if any, so
+    /// games differ yet repeat exactly for the same seeds.
+    #[must_use]
+    pub fn build(&self, seed: u64) -> Box<dyn Agent> {
+        (self.maker)(seed)
+    }
+
+    /// The spec as written.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The engine it names.
+    #[must_use]
+    pub fn engine(&self) -> &'static EngineInfo {
+        self.engine
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse(text)
+    }
+}
+
+impl fmt::Debug for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("AgentSpec").field(&self.text).finish()
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{Limits, Position, Rules};
+
+    fn moves_of(spec: &AgentSpec, seed: u64) -> Vec<board::Cell> {
+        let mut agent = spec.build(seed);
+        let mut pos = Position::new(Rules::gomoku15());
+        for _ in 0..10 {
+            let cell = agent.select_move(&pos, &Limits::none()).unwrap();
+            pos.play(cell).unwrap();
+        }
+        pos.moves().to_vec()
+    }
+
+    #[test]
+    fn random_specs() {
+        let plain: AgentSpec = "random".parse().unwrap();
+        let seeded: AgentSpec = " Random : seed = 7 ".parse().unwrap();
+        assert_eq!(plain.engine().name, "random");
+        assert_eq!(seeded.text(), "Random : seed = 7");
+        assert_eq!(moves_of(&seeded, 3), moves_of(&seeded, 3));
+        assert_ne!(moves_of(&seeded, 3), moves_of(&seeded, 4));
+        assert_ne!(moves_of(&seeded, 3), moves_of(&plain, 3));
+    }
+
+    #[test]
+    fn errors_list_what_is_valid() {
+        let cases = [
+            ("", "no engine given; valid engines: random"),
+            ("randm", "unknown engine \"randm\"; valid engines: random"),
+            ("random:depth=3", "random has no option \"depth\"; valid options: seed"),
+            ("random:seed", "cannot read \"seed\""),
+            ("random:seed=1,seed=2", "option seed of random is given twice"),
+            ("random:seed=-1", "option seed of random must be a whole number from 0 to 2^64-1, got \"-1\""),
+        ];
+        for (text, message) in cases {
+            let err = text.parse::<AgentSpec>().unwrap_err().to_string();
+            assert!(err.starts_with(message), "{text}: {err}");
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The engine interface: agents that choose moves, evaluators that score
+//! positions, the limits a move is searched under, and what an engine
+//! reports about its choice.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::{Cell, Position, Rules};
+
+/// An engine failed to produce a move (it crashed, hung, or was asked to
+/// move in a finished game). A game scores this as a loss by forfeit.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct AgentError(pub String);
+
+/// A player: given a position and limits, it chooses a move.
+///
+/// Agents are `Send` so that games run on worker threads and the terminal
+/// app can think in the background.
+pub trait Agent: Send {
+    /// A short name for tables and records, such as `random`.
+    fn name(&self) -> String;
+
+    /// A new game begins under these rules: drop anything kept from the last one.
+    fn new_game(&mut self, rules: &Rules) {
+        let _ = rules;
+    }
+
+    /// The move to play in `pos` (which is not over) for its side to move,
+    /// searched within `limits`.
+    ///
+    /// # Errors
+    /// [`AgentError`] if the engine cannot produce a move.
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError>;
+
+    /// What the engine found while choosing its last move, if it tells.
+    fn analysis(&self) -> Option<Analysis> {
+        None
+    }
+}
+
+impl<A: Agent + ?Sized> Agent for Box<A> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn new_game(&mut self, rules: &Rules) {
+        (**self).new_game(rules);
+    }
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        (**self).select_move(pos, limits)
+    }
+    fn analysis(&self) -> Option<Analysis> {
+        (**self).analysis()
+    }
+}
+
+/// A static evaluation: how good a position is, and which moves look best.
+///
+/// Search engines are generic over it, so an evaluation from one crate
+/// plugs into a search from another without either depending on the other.
+pub trait Evaluator: Send + Sync {
+    /// The score of `pos` for its side to move: higher is better.
+    fn evaluate(&self, pos: &Position) -> i32;
+
+    /// Clears `out` and fills it with candidate moves of `pos` and their
+    /// scores for the side to move, best first.
+    fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>);
+}
+
+/// A flag another thread sets to make an engine stop and move now.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag that is not set.
+    #[must_use]
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Asks the engine to stop.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Clears the flag for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    #[inline]
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// How long an engine may think about one move. Every limit given applies;
+/// the engine stops at the first one reached. An engine's own settings
+/// (such as a fixed iteration count) apply as well.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Wall-clock time for the move.
+    pub time: Option<Duration>,
+    /// Nodes, iterations or playouts, in the engine's own unit.
+    pub nodes: Option<u64>,
+    /// Search depth in plies.
+    pub depth: Option<u32>,
+    /// Set from outside to stop at once.
+    pub stop: Option<StopFlag>,
+}
+
+impl Limits {
+    /// No limit: the engine's own settings decide.
+    #[must_use]
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+
+    /// At most this much time.
+    #[must_use]
+    pub fn time(time: Duration) -> Limits {
+        Limits { time: Some(time), ..Limits::default() }
+    }
+
+    /// At most this many nodes.
+    #[must_use]
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// At most this depth.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// The same limits, stoppable through `flag`.
+    #[must_use]
+    pub fn with_stop(self, flag: StopFlag) -> Limits {
+        Limits { stop: Some(flag), ..self }
+    }
+
+    /// The instant the time limit runs out, for a search started at `start`.
+    #[must_use]
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time.map(|time| start + time)
+    }
+
+    /// Whether the stop flag is set.
+    #[inline]
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopFlag::is_set)
+    }
+}
+
+/// What the per-cell scores of an [`Analysis`] measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreKind {
+    /// A heuristic or search score: higher is better for the side to move.
+    #[default]
+    Evaluation,
+    /// The chance the engine would pick the cell.
+    Probability,
+    /// The share of the search spent on the cell.
+    VisitShare,
+    /// The expected score (0 to 1) of playing the cell.
+    WinRate,
+}
+
+/// One cell's score in an [`Analysis`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellScore {
+    /// The cell.
+    pub cell: Cell,
+    /// Its score, in the analysis' [`ScoreKind`]; a win or a forced block
+    /// may be a very large number.
+    pub score: f64,
+}
+
+/// What an engine found while choosing a move: per-cell scores for a heat
+/// map, the line it expects, and how much it searched.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The move chosen.
+    pub best_move: Option<Cell>,
+    /// Scores of the cells the engine looked at.
+    pub scores: Vec<CellScore>,
+    /// What the scores measure.
+    pub score_kind: ScoreKind,
+    /// The principal variation, starting with the move chosen.
+    pub line: Vec<Cell>,
+    /// The value of the position for the side to move, in the engine's unit.
+    pub value: Option<f64>,
+    /// Nodes, iterations or playouts spent.
+    pub nodes: u64,
+    /// Depth reached, for depth-first searches.
+    pub depth: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_flag_is_shared() {
+        let flag = StopFlag::new();
+        let limits = Limits::time(Duration::from_millis(5)).with_stop(flag.clone());
+        assert!(!limits.stopped());
+        flag.stop();
+        assert!(limits.stopped());
+        flag.reset();
+        assert!(!limits.stopped());
+        let start = Instant::now();
+        assert_eq!(limits.deadline(start), Some(start + Duration::from_millis(5)));
+        assert_eq!(Limits::none().deadline(start), None);
+        assert_eq!(Limits::nodes(7).nodes, Some(7));
+        assert_eq!(Limits::depth(3).depth, Some(3));
+    }
+}

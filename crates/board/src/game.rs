@@ -1,0 +1,203 @@
+//! One game between two agents, and its record.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::{Agent, Cell, Limits, MoveError, Outcome, Position, Rules, Side};
+
+/// One move of a game and the time the agent took to choose it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The cell played.
+    pub cell: Cell,
+    /// Thinking time in microseconds.
+    pub micros: u64,
+}
+
+/// A side lost by failing to move or by an illegal move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The side that forfeited.
+    pub side: Side,
+    /// What went wrong.
+    pub reason: String,
+}
+
+/// Everything needed to replay and score a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The rules played under.
+    pub rules: Rules,
+    /// The agents' names, X first.
+    pub players: [String; 2],
+    /// Moves given before the agents took over.
+    pub opening: Vec<Cell>,
+    /// The agents' moves.
+    pub moves: Vec<MoveRecord>,
+    /// The result.
+    pub outcome: Outcome,
+    /// Set when the game ended by a forfeit rather than on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
+}
+
+impl GameRecord {
+    /// Every move of the game in order: the opening, then the agents' moves.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.opening.iter().copied().chain(self.moves.iter().map(|m| m.cell))
+    }
+
+    /// The final position, replayed from the moves.
+    ///
+    /// # Errors
+    /// [`MoveError`] if a recorded move is illegal (a corrupt record).
+    pub fn replay(&self) -> Result<Position, MoveError> {
+        let mut pos = Position::new(self.rules);
+        for cell in self.cells() {
+            pos.play(cell)?;
+        }
+        Ok(pos)
+    }
+}
+
+/// An opening that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {number} of the opening ({cell}) cannot be played: {source}")]
+pub struct OpeningError {
+    /// 1-based.
+    pub number: usize,
+    /// The move, zero-based `x,y`.
+    pub cell: Cell,
+    /// Why.
+    pub source: MoveError,
+}
+
+/// Plays one game: `agents[0]` is X, `agents[1]` is O; the `opening` moves
+/// are played first; each agent then moves within `limits` until the game
+/// ends. An agent that fails to move or plays an illegal move loses by
+/// forfeit, and the record says why.
+///
+/// # Errors
+/// [`OpeningError`] if an opening move is illegal.
+pub fn play_game(
+    rules: Rules,
+    agents: [&mut dyn Agent; 2],
+    opening: &[Cell],
+    limits: &Limits,
+) -> Result<GameRecord, OpeningError> {
+    let [x, o] = agents;
+    let mut agents = [x, o];
+    let mut pos = Position::new(rules);
+    for (i, &cell) in opening.iter().enumerate() {
+        pos.play(cell).map_err(|source| OpeningError { number: i + 1, cell, source })?;
+    }
+    for agent in &mut agents {
+        agent.new_game(&rules);
+    }
+    let mut moves = Vec::new();
+    let mut forfeit = None;
+    let outcome = loop {
+        if let Some(outcome) = pos.outcome() {
+            break outcome;
+        }
+        let side = pos.side_to_move();
+        let start = Instant::now();
+        let choice = agents[side.index()].select_move(&pos, limits);
+        let micros = start.elapsed().as_micros() as u64;
+        let error = match choice {
+            Ok(cell) => match pos.play(cell) {
+                Ok(()) => {
+                    moves.push(MoveRecord { cell, micros });
+                    continue;
+                }
+                Err(error) => format!("illegal move {cell}: {error}"),
+            },
+            Err(error) => error.to_string(),
+        };
+        forfeit = Some(Forfeit { side, reason: error });
+        break Outcome::Win(side.opponent());
+    };
+    Ok(GameRecord {
+        rules,
+        players: [agents[0].name(), agents[1].name()],
+        opening: opening.to_vec(),
+        moves,
+        outcome,
+        forfeit,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AgentError, RandomAgent};
+
+    /// Always plays the top-left cell: illegal from its second move on.
+    struct Stubborn;
+
+    impl Agent for Stubborn {
+        fn name(&self) -> String {
+            "stubborn".to_owned()
+        }
+        fn select_move(&mut self, _: &Position, _: &Limits) -> Result<Cell, AgentError> {
+            Ok(Cell::new(0, 0))
+        }
+    }
+
+    struct Broken;
+
+    impl Agent for Broken {
+        fn name(&self) -> String {
+            "broken".to_owned()
+        }
+        fn select_move(&mut self, _: &Position, _: &Limits) -> Result<Cell, AgentError> {
+            Err(AgentError("engine crashed".to_owned()))
+        }
+    }
+
+    #[test]
+    fn random_game_replays_to_its_outcome() {
+        let rules = Rules::gomoku15();
+        let (mut x, mut o) = (RandomAgent::new(1), RandomAgent::new(2));
+        let opening = [Cell::new(7, 7)];
+        let record = play_game(rules, [&mut x, &mut o], &opening, &Limits::none()).unwrap();
+        assert_eq!(record.players, ["random", "random"]);
+        assert_eq!(record.opening, opening);
+        let end = record.replay().unwrap();
+        assert_eq!(end.outcome(), Some(record.outcome));
+        assert_eq!(record.forfeit, None);
+        let json = serde_json::to_string(&record).unwrap();
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+    }
+
+    #[test]
+    fn illegal_moves_and_errors_forfeit() {
+        let rules = Rules::tic_tac_toe();
+        let (mut x, mut o) = (Stubborn, RandomAgent::new(0));
+        let record =
+            play_game(rules, [&mut x, &mut o], &[Cell::new(0, 0), Cell::new(1, 1)], &Limits::none()).unwrap();
+        assert_eq!(record.outcome, Outcome::Win(Side::O));
+        let forfeit = record.forfeit.unwrap();
+        assert_eq!(forfeit.side, Side::X);
+        assert!(forfeit.reason.contains("already taken"), "{}", forfeit.reason);
+
+        let (mut x, mut o) = (RandomAgent::new(0), Broken);
+        let record = play_game(rules, [&mut x, &mut o], &[], &Limits::none()).unwrap();
+        assert_eq!(record.outcome, Outcome::Win(Side::X));
+        assert_eq!(record.moves.len(), 1);
+        assert_eq!(record.forfeit.unwrap().reason, "engine crashed");
+    }
+
+    #[test]
+    fn bad_openings_are_errors() {
+        let rules = Rules::tic_tac_toe();
+        let (mut x, mut o) = (RandomAgent::new(0), RandomAgent::new(1));
+        let err = play_game(rules, [&mut x, &mut o], &[Cell::new(1, 1), Cell::new(1, 1)], &Limits::none())
+            .unwrap_err();
+        assert_eq!(err.number, 2);
+        assert!(err.to_string().contains("already taken"), "{err}");
+    }
+}

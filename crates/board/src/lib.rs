@@ -1,0 +1,45 @@
+//! The shared vocabulary of mnk: rules of m,n,k-games, positions with
+//! incremental win detection and hashing, symmetry, notation, and the
+//! [`Agent`] and [`Evaluator`] traits every engine implements.
+//!
+//! ```
+//! use board::{Outcome, Position, Rules, Side};
+//!
+//! let rules = Rules::tic_tac_toe();
+//! let mut pos = Position::new(rules);
+//! for name in ["b2", "a1", "c1", "a3", "a2", "c3", "c2"] {
+//!     pos.play(rules.parse_cell(name)?)?;
+//! }
+//! assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+//! assert_eq!(pos.to_one_line(), "o.o/xxx/o.x");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod agent;
+mod bitboard;
+mod cell;
+mod game;
+mod lines;
+mod perft;
+mod position;
+mod random;
+mod rules;
+mod side;
+mod symmetry;
+mod text;
+mod zobrist;
+
+pub use agent::{Agent, AgentError, Analysis, CellScore, Evaluator, Limits, ScoreKind, StopFlag};
+pub use bitboard::{Bitboard, Cells};
+pub use cell::{Cell, CellError, CellName, ColumnName};
+pub use game::{Forfeit, GameRecord, MoveRecord, OpeningError, play_game};
+pub use lines::Direction;
+pub use perft::{Perft, perft};
+pub use position::{MoveError, Position, SetupError, WinningLine};
+pub use random::{Playout, RandomAgent, random_playout};
+pub use rules::{MAX_SIZE, Overline, Rules, RulesError};
+pub use side::{Outcome, Side};
+pub use symmetry::Transform;
+pub use text::PositionError;
+pub use zobrist::{key as zobrist_key, mix_seed};

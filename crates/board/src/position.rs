@@ -1,0 +1,646 @@
+//! A position: the marks on the board, whose turn it is, and how the game stands.
+
+use thiserror::Error;
+
+use crate::bitboard::Cells;
+use crate::lines::{Lines, WinTest};
+use crate::{Bitboard, Cell, Direction, Outcome, Overline, Rules, Side, Transform, zobrist};
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The cell is outside the board.
+    #[error("{cell} is off the board, which is {width}×{height}")]
+    OffBoard {
+        /// The cell, zero-based `x,y`.
+        cell: Cell,
+        /// Board width.
+        width: u8,
+        /// Board height.
+        height: u8,
+    },
+    /// The cell already has a mark.
+    #[error("{name} is already taken by {side}")]
+    Occupied {
+        /// The cell's name, such as `h8`.
+        name: String,
+        /// Whose mark is there.
+        side: Side,
+    },
+    /// The game has ended.
+    #[error("the game is over ({outcome}); start a new one or undo")]
+    GameOver {
+        /// How it ended.
+        outcome: Outcome,
+    },
+}
+
+/// Marks that cannot stand on a board as the result of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// A mark outside the board.
+    #[error("a mark at {cell} is off the board, which is {width}×{height}")]
+    OffBoard {
+        /// The cell, zero-based `x,y`.
+        cell: Cell,
+        /// Board width.
+        width: u8,
+        /// Board height.
+        height: u8,
+    },
+    /// Both sides marked one cell.
+    #[error("{cell} holds both an x and an o")]
+    Overlap {
+        /// The cell, zero-based `x,y`.
+        cell: Cell,
+    },
+    /// X moves first, so it has as many marks as O or one more.
+    #[error("x has {x} marks and o has {o}: x moves first, so x must have as many as o or one more")]
+    Counts {
+        /// Marks of X.
+        x: u32,
+        /// Marks of O.
+        o: u32,
+    },
+    /// Both sides have a winning line.
+    #[error("both x and o have a winning line; a game ends at the first one")]
+    BothWin,
+    /// The side to move already has a winning line, so the other side
+    /// could not have moved after it.
+    #[error(
+        "{side} has a winning line but it is {side}'s turn, so the game should have ended before the last move"
+    )]
+    WinnerToMove {
+        /// The side with the line.
+        side: Side,
+    },
+}
+
+/// The k (or more) marks in a row that won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinningLine {
+    /// The end of the line with the smaller step count along `direction`.
+    pub start: Cell,
+    /// Which way the line runs from `start`.
+    pub direction: Direction,
+    /// How many marks it has (k, or more under freestyle rules).
+    pub len: u8,
+}
+
+impl WinningLine {
+    /// The cells of the line, from `start`.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
+        let (dx, dy) = self.direction.delta();
+        let (x, y) = (i32::from(self.start.x()), i32::from(self.start.y()));
+        (0..i32::from(self.len)).map(move |i| Cell::new((x + i * dx) as u8, (y + i * dy) as u8))
+    }
+
+    /// The other end of the line.
+    #[must_use]
+    pub fn end(&self) -> Cell {
+        let (dx, dy) = self.direction.delta();
+        let steps = i32::from(self.len) - 1;
+        Cell::new(
+            (i32::from(self.start.x()) + steps * dx) as u8,
+            (i32::from(self.start.y()) + steps * dy) as u8,
+        )
+    }
+}
+
+/// The state of a game: marks, side to move, hash, and outcome.
+///
+/// Playing and undoing a move touch four words per side, update the hash
+/// and check for a win only along the four lines through the move; nothing
+/// is allocated (the move list is reserved for the whole board up front).
+pub struct Position {
+    rules: Rules,
+    lines: [Lines; 2],
+    hash: u64,
+    marks: u16,
+    /// Moves played, in order; marks placed by [`Position::from_setup`] are not moves.
+    history: Vec<Cell>,
+    outcome: Option<Outcome>,
+    winning_line: Option<WinningLine>,
+    win_test: WinTest,
+}
+
+impl Position {
+    /// The empty board.
+    #[must_use]
+    pub fn new(rules: Rules) -> Position {
+        Position {
+            rules,
+            lines: [Lines::EMPTY; 2],
+            hash: 0,
+            marks: 0,
+            history: Vec::with_capacity(rules.area()),
+            outcome: None,
+            winning_line: None,
+            win_test: WinTest::new(&rules),
+        }
+    }
+
+    /// The rules of this game.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Whose turn it is: X when both have as many marks, else O.
+    #[inline]
+    #[must_use]
+    pub const fn side_to_move(&self) -> Side {
+        if self.marks % 2 == 0 { Side::X } else { Side::O }
+    }
+
+    /// Number of marks on the board.
+    #[inline]
+    #[must_use]
+    pub const fn ply(&self) -> usize {
+        self.marks as usize
+    }
+
+    /// The moves played since the start (or since the setup), in order.
+    #[inline]
+    #[must_use]
+    pub fn moves(&self) -> &[Cell] {
+        &self.history
+    }
+
+    /// The last move played, if any.
+    #[inline]
+    #[must_use]
+    pub fn last_move(&self) -> Option<Cell> {
+        self.history.last().copied()
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    #[inline]
+    #[must_use]
+    pub const fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    #[must_use]
+    pub const fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The line that won the game, if it was won.
+    #[inline]
+    #[must_use]
+    pub const fn winning_line(&self) -> Option<WinningLine> {
+        self.winning_line
+    }
+
+    /// The Zobrist hash of the marks on the board.
+    #[inline]
+    #[must_use]
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The mark on `cell`, if any.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, cell: Cell) -> Option<Side> {
+        let y = usize::from(cell.y());
+        let bit = 1 << cell.x();
+        if self.lines[0].rows()[y] & bit != 0 {
+            Some(Side::X)
+        } else if self.lines[1].rows()[y] & bit != 0 {
+            Some(Side::O)
+        } else {
+            None
+        }
+    }
+
+    /// The marks of `side`.
+    #[inline]
+    #[must_use]
+    pub fn marks(&self, side: Side) -> Bitboard {
+        Bitboard(*self.lines[side.index()].rows())
+    }
+
+    /// Every marked cell.
+    #[inline]
+    #[must_use]
+    pub fn occupied(&self) -> Bitboard {
+        self.marks(Side::X) | self.marks(Side::O)
+    }
+
+    /// Every empty cell of the board (whether or not the game is over).
+    #[inline]
+    #[must_use]
+    pub fn empty_cells(&self) -> Bitboard {
+        let mut empty = Bitboard::EMPTY;
+        let row = crate::bitboard::row_mask(self.rules.width());
+        let (x, o) = (self.lines[0].rows(), self.lines[1].rows());
+        for y in 0..usize::from(self.rules.height()) {
+            empty.0[y] = row & !(x[y] | o[y]);
+        }
+        empty
+    }
+
+    /// The legal moves: the empty cells while the game goes on, none after.
+    #[inline]
+    #[must_use]
+    pub fn legal_moves(&self) -> Cells {
+        if self.is_over() { Bitboard::EMPTY.iter() } else { self.empty_cells().iter() }
+    }
+
+    /// How many legal moves there are.
+    #[inline]
+    #[must_use]
+    pub fn legal_move_count(&self) -> usize {
+        if self.is_over() { 0 } else { self.rules.area() - self.ply() }
+    }
+
+    /// Whether `cell` is a legal move now.
+    #[inline]
+    #[must_use]
+    pub fn is_legal(&self, cell: Cell) -> bool {
+        !self.is_over() && self.rules.contains(cell) && self.get(cell).is_none()
+    }
+
+    /// The line bitboards of both sides and the win test, for the playout
+    /// loop, which places and removes marks without the move list and hash.
+    #[inline]
+    pub(crate) fn lines_mut(&mut self) -> (&mut [Lines; 2], WinTest) {
+        (&mut self.lines, self.win_test)
+    }
+
+    /// The line word of `side` through `cell` in `direction`: bit
+    /// [`Direction::bit`] of it is `cell`, and each step along the direction
+    /// is the next bit. Pattern evaluators read windows out of it;
+    /// [`Rules::line_mask`] tells which bits are on the board.
+    #[inline]
+    #[must_use]
+    pub fn line_bits(&self, side: Side, direction: Direction, cell: Cell) -> u32 {
+        self.lines[side.index()].word(direction, cell)
+    }
+
+    /// Plays `cell` for the side to move.
+    ///
+    /// # Errors
+    /// [`MoveError`] if the cell is off the board or taken, or the game is
+    /// over; the position is then unchanged.
+    pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
+        if let Some(outcome) = self.outcome {
+            return Err(MoveError::GameOver { outcome });
+        }
+        if !self.rules.contains(cell) {
+            return Err(MoveError::OffBoard { cell, width: self.rules.width(), height: self.rules.height() });
+        }
+        if let Some(side) = self.get(cell) {
+            return Err(MoveError::Occupied { name: cell.name(&self.rules).to_string(), side });
+        }
+        self.play_unchecked(cell);
+        Ok(())
+    }
+
+    /// Plays `cell`, which the caller knows to be legal: the fast path for
+    /// search and playouts. Debug builds check it.
+    #[inline]
+    pub fn play_unchecked(&mut self, cell: Cell) {
+        debug_assert!(self.is_legal(cell), "illegal move {cell:?}");
+        let side = self.side_to_move();
+        let words = self.lines[side.index()].place(cell);
+        self.hash ^= zobrist::key(side, cell);
+        self.marks += 1;
+        self.history.push(cell);
+        if self.win_test.wins(words, cell) {
+            self.outcome = Some(Outcome::Win(side));
+            self.winning_line = winning_line_through(&self.lines[side.index()], &self.rules, cell);
+        } else if self.ply() == self.rules.area() {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    /// Takes back the last move and returns it; `None` if no move was played.
+    #[inline]
+    pub fn undo(&mut self) -> Option<Cell> {
+        let cell = self.history.pop()?;
+        self.marks -= 1;
+        let side = self.side_to_move();
+        self.lines[side.index()].remove(cell);
+        self.hash ^= zobrist::key(side, cell);
+        self.outcome = None;
+        self.winning_line = None;
+        Some(cell)
+    }
+
+    /// The position with these marks on the board, as a game would have left
+    /// them: X has as many marks as O or one more, and at most the side that
+    /// moved last has a winning line. The marks are not moves: they cannot be
+    /// undone, and [`Position::moves`] starts empty.
+    ///
+    /// # Errors
+    /// [`SetupError`] if the marks could not stand on the board after a game.
+    pub fn from_setup(rules: Rules, x: Bitboard, o: Bitboard) -> Result<Position, SetupError> {
+        let full = Bitboard::full(&rules);
+        if let Some(cell) = ((x | o) - full).iter().next() {
+            return Err(SetupError::OffBoard { cell, width: rules.width(), height: rules.height() });
+        }
+        if let Some(cell) = (x & o).iter().next() {
+            return Err(SetupError::Overlap { cell });
+        }
+        let (x_count, o_count) = (x.count(), o.count());
+        if x_count != o_count && x_count != o_count + 1 {
+            return Err(SetupError::Counts { x: x_count, o: o_count });
+        }
+        let mut pos = Position::new(rules);
+        for (side, marks) in [(Side::X, x), (Side::O, o)] {
+            for cell in marks {
+                pos.lines[side.index()].place(cell);
+                pos.hash ^= zobrist::key(side, cell);
+            }
+        }
+        pos.marks = (x_count + o_count) as u16;
+        let wins = Side::ALL.map(|side| pos.find_winning_line(side));
+        let last_mover = pos.side_to_move().opponent();
+        match wins {
+            [Some(_), Some(_)] => return Err(SetupError::BothWin),
+            [Some(line), None] | [None, Some(line)] => {
+                let winner = if wins[0].is_some() { Side::X } else { Side::O };
+                if winner != last_mover {
+                    return Err(SetupError::WinnerToMove { side: winner });
+                }
+                pos.outcome = Some(Outcome::Win(winner));
+                pos.winning_line = Some(line);
+            }
+            [None, None] => {
+                if pos.ply() == rules.area() {
+                    pos.outcome = Some(Outcome::Draw);
+                }
+            }
+        }
+        Ok(pos)
+    }
+
+    /// A winning line of `side` anywhere on the board (a full scan: for setup).
+    fn find_winning_line(&self, side: Side) -> Option<WinningLine> {
+        let lines = &self.lines[side.index()];
+        self.marks(side).iter().find_map(|cell| winning_line_through(lines, &self.rules, cell))
+    }
+
+    /// The hash this position would have after `transform`.
+    #[must_use]
+    pub fn transformed_hash(&self, transform: Transform) -> u64 {
+        let mut hash = 0;
+        for side in Side::ALL {
+            for cell in self.marks(side) {
+                hash ^= zobrist::key(side, transform.apply(cell, &self.rules));
+            }
+        }
+        hash
+    }
+
+    /// The canonical form under the board's symmetries: the smallest hash
+    /// among the transformed positions, and a transform that gives it.
+    ///
+    /// Positions in one symmetry class share the hash, so a table can keep
+    /// one entry per class; a move `m` of the canonical image is the move
+    /// `transform.inverse().apply(m)` of this position.
+    #[must_use]
+    pub fn canonical(&self) -> (u64, Transform) {
+        let symmetries = self.rules.symmetries();
+        let mut hashes = [0_u64; 8];
+        for side in Side::ALL {
+            for cell in self.marks(side) {
+                for (hash, &transform) in hashes.iter_mut().zip(symmetries) {
+                    *hash ^= zobrist::key(side, transform.apply(cell, &self.rules));
+                }
+            }
+        }
+        let mut best = (hashes[0], symmetries[0]);
+        for (&hash, &transform) in hashes.iter().zip(symmetries).skip(1) {
+            if hash < best.0 {
+                best = (hash, transform);
+            }
+        }
+        best
+    }
+
+    /// This position after `transform`: every mark moved, and the move
+    /// list replayed through it, so outcome and winning line follow.
+    #[must_use]
+    pub fn transformed(&self, transform: Transform) -> Position {
+        debug_assert!(self.rules.symmetries().contains(&transform));
+        let map = |board: Bitboard| -> Bitboard {
+            board.iter().map(|cell| transform.apply(cell, &self.rules)).collect()
+        };
+        let mut marks = [self.marks(Side::X), self.marks(Side::O)];
+        let start_ply = self.ply() - self.history.len();
+        for (i, &cell) in self.history.iter().enumerate() {
+            marks[(start_ply + i) % 2].remove(cell);
+        }
+        let mut pos = Position::from_setup(self.rules, map(marks[0]), map(marks[1]))
+            .expect("a symmetric image of a valid setup is valid");
+        for &cell in &self.history {
+            pos.play_unchecked(transform.apply(cell, &self.rules));
+        }
+        pos
+    }
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        let mut history = Vec::with_capacity(self.rules.area());
+        history.extend_from_slice(&self.history);
+        Position {
+            rules: self.rules,
+            lines: self.lines,
+            hash: self.hash,
+            marks: self.marks,
+            history,
+            outcome: self.outcome,
+            winning_line: self.winning_line,
+            win_test: self.win_test,
+        }
+    }
+
+    /// Copies without allocating when `self` already has room for the moves.
+    fn clone_from(&mut self, source: &Position) {
+        self.rules = source.rules;
+        self.lines = source.lines;
+        self.hash = source.hash;
+        self.marks = source.marks;
+        self.history.clear();
+        self.history.reserve(source.rules.area());
+        self.history.extend_from_slice(&source.history);
+        self.outcome = source.outcome;
+        self.winning_line = source.winning_line;
+        self.win_test = source.win_test;
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("rules", &self.rules.to_string())
+            .field("board", &self.to_one_line())
+            .field("moves", &self.history)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
+
+impl PartialEq for Position {
+    /// Same rules, same marks, same outcome (the move order may differ).
+    fn eq(&self, other: &Position) -> bool {
+        self.rules == other.rules && self.lines == other.lines && self.outcome == other.outcome
+    }
+}
+
+impl Eq for Position {}
+
+/// The winning line through `side`'s mark on `cell`, if that mark completes one.
+#[inline]
+fn winning_line_through(lines: &Lines, rules: &Rules, cell: Cell) -> Option<WinningLine> {
+    let k = u32::from(rules.k());
+    let exact = rules.overline() == Overline::Exact;
+    for direction in Direction::ALL {
+        let (before, after) = lines.run(direction, cell);
+        let len = before + after - 1;
+        if len == k || (len > k && !exact) {
+            let (dx, dy) = direction.delta();
+            let back = before as i32 - 1;
+            let start =
+                Cell::new((i32::from(cell.x()) - back * dx) as u8, (i32::from(cell.y()) - back * dy) as u8);
+            return Some(WinningLine { start, direction, len: len as u8 });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(rules: Rules, moves: &[&str]) -> Position {
+        let mut pos = Position::new(rules);
+        for name in moves {
+            pos.play(rules.parse_cell(name).unwrap()).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn tic_tac_toe_win_and_undo() {
+        let rules = Rules::tic_tac_toe();
+        let mut pos = play_all(rules, &["a1", "a2", "b2", "b1"]);
+        assert_eq!(pos.side_to_move(), Side::X);
+        assert_eq!(pos.outcome(), None);
+        let before = pos.clone();
+        pos.play(rules.parse_cell("c3").unwrap()).unwrap();
+        assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+        let line = pos.winning_line().unwrap();
+        let names: Vec<String> = line.cells().map(|c| c.name(&rules).to_string()).collect();
+        assert_eq!(names, ["a1", "b2", "c3"]);
+        assert_eq!(line.end(), rules.parse_cell("c3").unwrap());
+        assert_eq!(pos.legal_moves().count(), 0);
+        assert_eq!(pos.legal_move_count(), 0);
+        assert!(matches!(pos.play(Cell::new(2, 1)), Err(MoveError::GameOver { .. })));
+        assert_eq!(pos.undo(), Some(Cell::new(2, 0)));
+        assert_eq!(pos, before);
+        assert_eq!(pos.hash(), before.hash());
+    }
+
+    #[test]
+    fn full_board_is_a_draw() {
+        let rules = Rules::tic_tac_toe();
+        let pos = play_all(rules, &["b2", "a1", "c1", "a3", "a2", "c2", "b1", "b3", "c3"]);
+        assert_eq!(pos.outcome(), Some(Outcome::Draw));
+        assert_eq!(pos.winning_line(), None);
+    }
+
+    #[test]
+    fn illegal_moves_change_nothing() {
+        let rules = Rules::tic_tac_toe();
+        let mut pos = play_all(rules, &["b2"]);
+        let before = pos.clone();
+        let err = pos.play(Cell::new(1, 1)).unwrap_err();
+        assert_eq!(err.to_string(), "b2 is already taken by X");
+        let err = pos.play(Cell::new(3, 0)).unwrap_err();
+        assert!(err.to_string().contains("off the board"), "{err}");
+        assert_eq!(pos, before);
+        assert_eq!(pos.moves(), before.moves());
+    }
+
+    #[test]
+    fn exact_overline_is_not_a_win() {
+        let exact = Rules::new(9, 2, 4, Overline::Exact).unwrap();
+        // x: a2 b2 c2 e2, o: a1 b1 c1 ... then x d2 makes five: not a win under exact.
+        let mut pos = play_all(exact, &["a2", "a1", "b2", "b1", "e2", "i1"]);
+        // It is x's turn after six moves.
+        assert_eq!(pos.side_to_move(), Side::X);
+        pos.play(exact.parse_cell("c2").unwrap()).unwrap();
+        assert_eq!(pos.outcome(), None, "c2 makes a2..c2 + e2: three, not four");
+        pos.play(exact.parse_cell("h1").unwrap()).unwrap();
+        pos.play(exact.parse_cell("d2").unwrap()).unwrap();
+        assert_eq!(pos.outcome(), None, "a2..e2 is five, an overline");
+        let free = Rules::new(9, 2, 4, Overline::Freestyle).unwrap();
+        let pos = play_all(free, &["a2", "a1", "b2", "b1", "e2", "i1", "c2", "h1", "d2"]);
+        assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+        assert_eq!(pos.winning_line().unwrap().len, 5);
+    }
+
+    #[test]
+    fn k_one_wins_at_once() {
+        let rules = Rules::new(2, 2, 1, Overline::Freestyle).unwrap();
+        let pos = play_all(rules, &["a1"]);
+        assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+    }
+
+    #[test]
+    fn setup_validation() {
+        let rules = Rules::tic_tac_toe();
+        let cells =
+            |names: &[&str]| -> Bitboard { names.iter().map(|n| rules.parse_cell(n).unwrap()).collect() };
+        let mut pos = Position::from_setup(rules, cells(&["a1", "b2", "c3"]), cells(&["a2", "a3"])).unwrap();
+        assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+        assert_eq!(pos.undo(), None);
+        assert_eq!(
+            Position::from_setup(rules, cells(&["a1", "b2", "c3"]), cells(&["a2", "a3", "b3"])),
+            Err(SetupError::WinnerToMove { side: Side::X })
+        );
+        assert_eq!(
+            Position::from_setup(rules, cells(&["a1"]), cells(&["a1"])),
+            Err(SetupError::Overlap { cell: Cell::new(0, 2) })
+        );
+        assert_eq!(
+            Position::from_setup(rules, cells(&["a1", "a2"]), Bitboard::EMPTY),
+            Err(SetupError::Counts { x: 2, o: 0 })
+        );
+        let both = Position::from_setup(rules, cells(&["a1", "a2", "a3"]), cells(&["c1", "c2", "c3"]));
+        assert_eq!(both, Err(SetupError::BothWin));
+        let off: Bitboard = std::iter::once(Cell::new(5, 5)).collect();
+        assert!(matches!(
+            Position::from_setup(rules, off, Bitboard::EMPTY),
+            Err(SetupError::OffBoard { .. })
+        ));
+    }
+
+    #[test]
+    fn line_masks_cover_the_board_lines() {
+        let rules = Rules::new(5, 3, 3, Overline::Freestyle).unwrap();
+        for cell in rules.cells() {
+            for direction in Direction::ALL {
+                let (dx, dy) = direction.delta();
+                let mut expected = 0_u32;
+                for step in -40..40 {
+                    let x = i32::from(cell.x()) + step * dx;
+                    let y = i32::from(cell.y()) + step * dy;
+                    if let Some(on) = rules.cell(x, y) {
+                        expected |= 1 << direction.bit(on);
+                    }
+                }
+                assert_eq!(rules.line_mask(direction, cell), expected, "{cell:?} {direction:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Uniformly random play: the random agent and fast random playouts.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, RngExt, SeedableRng};
+
+use crate::lines::{Lines, WinTest};
+use crate::{
+    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, ScoreKind, Side,
+};
+
+/// Plays `pos` to the end with uniformly random legal moves and returns
+/// the outcome, leaving `pos` as it was.
+///
+/// This is the inner loop of Monte-Carlo search, so it skips what a
+/// playout does not need: marks go straight onto the line bitboards (no
+/// move list, no hash) and come off again at the end. `scratch` is a
+/// buffer the caller keeps between playouts, so nothing is allocated.
+pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
+    if let Some(outcome) = pos.outcome() {
+        return Playout { outcome, moves: 0 };
+    }
+    // Written by index into a buffer sized once: no capacity check per cell.
+    let empty = pos.empty_cells();
+    scratch.resize(pos.rules().area(), Cell::new(0, 0));
+    let mut count = 0;
+    for y in 0..u32::from(pos.rules().height()) {
+        let mut bits = empty.row(y as u8);
+        while bits != 0 {
+            scratch[count] = Cell::wrapping(bits.trailing_zeros(), y);
+            count += 1;
+            bits &= bits - 1;
+        }
+    }
+    let cells = &mut scratch[..count];
+    let first = pos.side_to_move();
+    let (lines, win_test) = pos.lines_mut();
+    let (outcome, left) = play_out(lines, cells, rng, first, win_test);
+    // The cells played sit at the end of `cells`, the first one last.
+    for (i, &cell) in cells[left..].iter().rev().enumerate() {
+        lines[(first.index() + i) % 2].remove(cell);
+    }
+    Playout { outcome, moves: (count - left) as u32 }
+}
+
+/// The result of one [`random_playout`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// How the game ended.
+    pub outcome: Outcome,
+    /// How many moves the playout made.
+    pub moves: u32,
+}
+
+/// Plays random cells of `cells` until a win or a full board. Returns the
+/// outcome and how many cells are left unplayed at the front of `cells`;
+/// the played ones follow, in reverse order of play.
+#[inline]
+fn play_out<R: Rng + ?Sized>(
+    lines: &mut [Lines; 2],
+    cells: &mut [Cell],
+    rng: &mut R,
+    first: Side,
+    win_test: WinTest,
+) -> (Outcome, usize) {
+    let [x, o] = lines;
+    // One side each half of the loop, so neither needs to be picked per move.
+    let (mover, other) = if first == Side::X { (x, o) } else { (o, x) };
+    let mut left = cells.len();
+    // A game that is not over has an empty cell, so `left` starts above 0.
+    loop {
+        if let Some(outcome) = random_move(mover, cells, &mut left, rng, &win_test, first) {
+            return (outcome, left);
+        }
+        if let Some(outcome) = random_move(other, cells, &mut left, rng, &win_test, first.opponent()) {
+            return (outcome, left);
+        }
+    }
+}
+
+/// Plays one random cell of `cells[..left]` for `side`; the outcome if the
+/// game ends with it.
+#[inline(always)]
+fn random_move<R: Rng + ?Sized>(
+    lines: &mut Lines,
+    cells: &mut [Cell],
+    left: &mut usize,
+    rng: &mut R,
+    win_test: &WinTest,
+    side: Side,
+) -> Option<Outcome> {
+    // Lemire's multiply-shift: unbiased to within n / 2^32, below 2^-22 here.
+    let pick = ((u64::from(rng.next_u32()) * *left as u64) >> 32) as usize;
+    *left -= 1;
+    cells.swap(pick, *left);
+    let cell = cells[*left];
+    if win_test.wins(lines.place(cell), cell) {
+        Some(Outcome::Win(side))
+    } else if *left == 0 {
+        Some(Outcome::Draw)
+    } else {
+        None
+    }
+}
+
+/// An agent that plays a uniformly random legal move.
+#[derive(Debug)]
+pub struct RandomAgent {
+    rng: SmallRng,
+    /// The legal moves and the choice of the last call, for the analysis.
+    last: Option<(Bitboard, Cell)>,
+}
+
+impl RandomAgent {
+    /// A random agent whose choices follow from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent { rng: SmallRng::seed_from_u64(seed), last: None }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".to_owned()
+    }
+
+    fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
+        let count = pos.legal_move_count();
+        if count == 0 {
+            return Err(AgentError("no legal move: the game is over".to_owned()));
+        }
+        let empty = pos.empty_cells();
+        let cell = empty
+            .nth(self.rng.random_range(0..count as u32))
+            .ok_or_else(|| AgentError("fewer empty cells than the move count".to_owned()))?;
+        self.last = Some((empty, cell));
+        Ok(cell)
+    }
+
+    /// Every legal cell with the same probability.
+    fn analysis(&self) -> Option<Analysis> {
+        let (empty, best) = self.last?;
+        let share = 1.0 / f64::from(empty.count());
+        Some(Analysis {
+            best_move: Some(best),
+            scores: empty.iter().map(|cell| CellScore { cell, score: share }).collect(),
+            score_kind: ScoreKind::Probability,
+            line: vec![best],
+            ..Analysis::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Overline, Rules, Side};
+
+    #[test]
+    fn playouts_leave_the_position_as_it_was() {
+        let rules = Rules::gomoku15().with_overline(Overline::Exact);
+        let mut pos = Position::new(rules);
+        pos.play(Cell::new(7, 7)).unwrap();
+        let start = pos.clone();
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut scratch = Vec::new();
+        for _ in 0..100 {
+            let playout = random_playout(&mut pos, &mut rng, &mut scratch);
+            assert!(playout.moves >= 4);
+            assert_eq!(pos, start);
+            assert_eq!(pos.hash(), start.hash());
+        }
+    }
+
+    #[test]
+    fn playout_outcomes_are_those_of_real_games() {
+        // Replaying the playout's moves through `play` must give its outcome.
+        for rules in [Rules::tic_tac_toe(), Rules::five_8x8(), Rules::new(6, 4, 4, Overline::Exact).unwrap()]
+        {
+            let mut pos = Position::new(rules);
+            let mut scratch = Vec::new();
+            for seed in 0..200 {
+                let playout = random_playout(&mut pos, &mut SmallRng::seed_from_u64(seed), &mut scratch);
+                // Recover the order: the same seed draws the same cells.
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let mut cells: Vec<Cell> = pos.empty_cells().iter().collect();
+                let mut game = pos.clone();
+                while !game.is_over() {
+                    let pick = rng.random_range(0..cells.len() as u32) as usize;
+                    let last = cells.len() - 1;
+                    cells.swap(pick, last);
+                    game.play(cells.pop().unwrap()).unwrap();
+                }
+                assert_eq!(game.outcome(), Some(playout.outcome), "{rules} seed {seed}");
+                assert_eq!(game.ply() as u32, playout.moves, "{rules} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_agent_plays_legal_moves_and_is_seeded() {
+        let rules = Rules::tic_tac_toe();
+        let mut games = Vec::new();
+        for _ in 0..2 {
+            let mut agent = RandomAgent::new(9);
+            let mut pos = Position::new(rules);
+            while !pos.is_over() {
+                let cell = agent.select_move(&pos, &Limits::none()).unwrap();
+                assert!(pos.is_legal(cell));
+                let analysis = agent.analysis().unwrap();
+                assert_eq!(analysis.scores.len(), pos.legal_move_count());
+                assert_eq!(analysis.best_move, Some(cell));
+                pos.play(cell).unwrap();
+            }
+            assert!(agent.select_move(&pos, &Limits::none()).is_err());
+            games.push(pos.moves().to_vec());
+        }
+        assert_eq!(games[0], games[1]);
+    }
+
+    #[test]
+    fn random_agent_covers_every_cell() {
+        let mut pos = Position::new(Rules::tic_tac_toe());
+        pos.play(Cell::new(1, 1)).unwrap();
+        let mut agent = RandomAgent::new(3);
+        let mut seen = Bitboard::EMPTY;
+        for _ in 0..200 {
+            seen.insert(agent.select_move(&pos, &Limits::none()).unwrap());
+        }
+        assert_eq!(seen, pos.empty_cells());
+        assert_eq!(pos.side_to_move(), Side::O);
+    }
+}

@@ -1,0 +1,335 @@
+//! The rules of an m,n,k-game: board size, line length, overline rule.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::{Cell, Transform};
+
+/// The largest width or height a board may have.
+pub const MAX_SIZE: u8 = 32;
+
+/// Whether a line longer than k wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overline {
+    /// k or more in a row wins (freestyle gomoku, tic-tac-toe).
+    #[default]
+    Freestyle,
+    /// Exactly k in a row wins; longer lines do not (standard gomoku).
+    Exact,
+}
+
+/// A bad board size, line length or rules string.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// Width or height outside `1..=32`.
+    #[error("{what} must be between 1 and {MAX_SIZE}, got {value}")]
+    BadSize {
+        /// `"width"` or `"height"`.
+        what: &'static str,
+        /// The value given.
+        value: u32,
+    },
+    /// k outside `1..=max(width, height)`.
+    #[error("k must be between 1 and {max} (the longer side of the board), got {k}")]
+    BadK {
+        /// The k given.
+        k: u32,
+        /// The largest k this board allows.
+        max: u8,
+    },
+    /// A rules string that is not `W,H,K[,exact|freestyle]` or a preset name.
+    #[error(
+        "cannot read rules {text:?}: {reason}; write W,H,K[,exact|freestyle] \
+         (e.g. 15,15,5) or one of tictactoe, five8x8, gomoku15, gomoku20"
+    )]
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What was wrong with it.
+        reason: String,
+    },
+}
+
+/// Board size, line length and overline rule of one m,n,k-game.
+///
+/// Always valid: every constructor checks `1 ≤ width, height ≤ 32` and
+/// `1 ≤ k ≤ max(width, height)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawRules", into = "RawRules")]
+pub struct Rules {
+    width: u8,
+    height: u8,
+    k: u8,
+    overline: Overline,
+}
+
+impl Rules {
+    /// Rules for a `width` × `height` board where `k` in a row wins.
+    ///
+    /// # Errors
+    /// [`RulesError`] if a size is outside `1..=32` or `k` outside
+    /// `1..=max(width, height)`.
+    pub fn new(width: u32, height: u32, k: u32, overline: Overline) -> Result<Rules, RulesError> {
+        for (what, value) in [("width", width), ("height", height)] {
+            if value == 0 || value > u32::from(MAX_SIZE) {
+                return Err(RulesError::BadSize { what, value });
+            }
+        }
+        let max = width.max(height) as u8;
+        if k == 0 || k > u32::from(max) {
+            return Err(RulesError::BadK { k, max });
+        }
+        Ok(Rules { width: width as u8, height: height as u8, k: k as u8, overline })
+    }
+
+    /// Tic-tac-toe: 3×3, three in a row.
+    #[must_use]
+    pub const fn tic_tac_toe() -> Rules {
+        Rules::preset(3, 3, 3)
+    }
+
+    /// Five in a row on 8×8, the board of the classic weight-evolution run.
+    #[must_use]
+    pub const fn five_8x8() -> Rules {
+        Rules::preset(8, 8, 5)
+    }
+
+    /// Freestyle gomoku on 15×15.
+    #[must_use]
+    pub const fn gomoku15() -> Rules {
+        Rules::preset(15, 15, 5)
+    }
+
+    /// Freestyle gomoku on 20×20, the Gomocup tournament board.
+    #[must_use]
+    pub const fn gomoku20() -> Rules {
+        Rules::preset(20, 20, 5)
+    }
+
+    const fn preset(width: u8, height: u8, k: u8) -> Rules {
+        Rules { width, height, k, overline: Overline::Freestyle }
+    }
+
+    /// The same rules with another overline rule.
+    #[must_use]
+    pub const fn with_overline(self, overline: Overline) -> Rules {
+        Rules { overline, ..self }
+    }
+
+    /// Number of columns.
+    #[inline]
+    #[must_use]
+    pub const fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Number of rows.
+    #[inline]
+    #[must_use]
+    pub const fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// Marks in a row needed to win.
+    #[inline]
+    #[must_use]
+    pub const fn k(&self) -> u8 {
+        self.k
+    }
+
+    /// Whether longer lines win.
+    #[inline]
+    #[must_use]
+    pub const fn overline(&self) -> Overline {
+        self.overline
+    }
+
+    /// Number of cells.
+    #[inline]
+    #[must_use]
+    pub const fn area(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Whether width equals height (and so the board has 8 symmetries).
+    #[inline]
+    #[must_use]
+    pub const fn is_square(&self) -> bool {
+        self.width == self.height
+    }
+
+    /// The cell at column `x`, row `y` (0,0 top-left), if it is on the board.
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, x: i32, y: i32) -> Option<Cell> {
+        if (0..i32::from(self.width)).contains(&x) && (0..i32::from(self.height)).contains(&y) {
+            Some(Cell::new(x as u8, y as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Whether `cell` lies on this board.
+    #[inline]
+    #[must_use]
+    pub const fn contains(&self, cell: Cell) -> bool {
+        cell.x() < self.width && cell.y() < self.height
+    }
+
+    /// Every cell of the board, row by row from the top-left.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
+        let (width, height) = (self.width, self.height);
+        (0..height).flat_map(move |y| (0..width).map(move |x| Cell::new(x, y)))
+    }
+
+    /// A dense index `y * width + x` in `0..area()`, for per-board arrays.
+    #[inline]
+    #[must_use]
+    pub const fn dense_index(&self, cell: Cell) -> usize {
+        cell.y() as usize * self.width as usize + cell.x() as usize
+    }
+
+    /// The symmetries of this board: 8 on a square board, 4 otherwise.
+    #[must_use]
+    pub fn symmetries(&self) -> &'static [Transform] {
+        if self.is_square() { &Transform::ALL } else { &Transform::ALL[..4] }
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The form [`Rules::from_str`] reads back: `15,15,5` or `15,15,5,exact`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{},{}", self.width, self.height, self.k)?;
+        if self.overline == Overline::Exact {
+            f.write_str(",exact")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// Reads `W,H,K` with an optional `,exact` or `,freestyle`, or a preset
+    /// name: `tictactoe`, `five8x8`, `gomoku15`, `gomoku20`.
+    fn from_str(text: &str) -> Result<Rules, RulesError> {
+        let syntax = |reason: &str| RulesError::Syntax { text: text.to_owned(), reason: reason.to_owned() };
+        let trimmed = text.trim().to_ascii_lowercase();
+        match trimmed.as_str() {
+            "tictactoe" | "tic-tac-toe" => return Ok(Rules::tic_tac_toe()),
+            "five8x8" => return Ok(Rules::five_8x8()),
+            "gomoku15" | "gomoku" => return Ok(Rules::gomoku15()),
+            "gomoku20" => return Ok(Rules::gomoku20()),
+            _ => {}
+        }
+        let parts: Vec<&str> = trimmed.split(',').map(str::trim).collect();
+        if !(3..=4).contains(&parts.len()) {
+            return Err(syntax("expected three numbers and an optional overline rule"));
+        }
+        let mut numbers = [0_u32; 3];
+        for (number, (part, name)) in numbers.iter_mut().zip(parts.iter().zip(["width", "height", "k"])) {
+            *number = part.parse().map_err(|_| syntax(&format!("{name} {part:?} is not a whole number")))?;
+        }
+        let overline = match parts.get(3).copied() {
+            None | Some("freestyle") => Overline::Freestyle,
+            Some("exact") => Overline::Exact,
+            Some(other) => {
+                return Err(syntax(&format!("the overline rule must be exact or freestyle, not {other:?}")));
+            }
+        };
+        Rules::new(numbers[0], numbers[1], numbers[2], overline)
+    }
+}
+
+/// The serialised form, validated on the way in.
+#[derive(Serialize, Deserialize)]
+struct RawRules {
+    width: u32,
+    height: u32,
+    k: u32,
+    #[serde(default)]
+    overline: Overline,
+}
+
+impl From<Rules> for RawRules {
+    fn from(rules: Rules) -> Self {
+        RawRules {
+            width: rules.width.into(),
+            height: rules.height.into(),
+            k: rules.k.into(),
+            overline: rules.overline,
+        }
+    }
+}
+
+impl TryFrom<RawRules> for Rules {
+    type Error = RulesError;
+
+    fn try_from(raw: RawRules) -> Result<Self, RulesError> {
+        Rules::new(raw.width, raw.height, raw.k, raw.overline)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets() {
+        assert_eq!(Rules::tic_tac_toe().to_string(), "3,3,3");
+        assert_eq!(Rules::five_8x8().to_string(), "8,8,5");
+        assert_eq!(Rules::gomoku15().to_string(), "15,15,5");
+        assert_eq!(Rules::gomoku20().area(), 400);
+    }
+
+    #[test]
+    fn validates_sizes_and_k() {
+        assert!(Rules::new(32, 32, 32, Overline::Freestyle).is_ok());
+        assert!(Rules::new(1, 1, 1, Overline::Exact).is_ok());
+        assert!(Rules::new(3, 7, 7, Overline::Freestyle).is_ok());
+        assert_eq!(
+            Rules::new(0, 3, 3, Overline::Freestyle),
+            Err(RulesError::BadSize { what: "width", value: 0 })
+        );
+        assert_eq!(
+            Rules::new(3, 33, 3, Overline::Freestyle),
+            Err(RulesError::BadSize { what: "height", value: 33 })
+        );
+        assert_eq!(Rules::new(3, 3, 4, Overline::Freestyle), Err(RulesError::BadK { k: 4, max: 3 }));
+        assert!(Rules::new(3, 3, 0, Overline::Freestyle).is_err());
+    }
+
+    #[test]
+    fn parses_and_prints() {
+        let rules: Rules = "15,15,5,exact".parse().unwrap();
+        assert_eq!(rules.overline(), Overline::Exact);
+        assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+        assert_eq!(" 3, 3, 3 ".parse::<Rules>().unwrap(), Rules::tic_tac_toe());
+        assert_eq!("Gomoku15".parse::<Rules>().unwrap(), Rules::gomoku15());
+        for bad in ["", "3,3", "3,3,3,3,3", "a,3,3", "3,3,3,renju", "40,40,5", "3,3,9"] {
+            let err = bad.parse::<Rules>().unwrap_err().to_string();
+            assert!(!err.is_empty(), "{bad}");
+        }
+        let err = "3,x,3".parse::<Rules>().unwrap_err().to_string();
+        assert!(err.contains("height \"x\" is not a whole number"), "{err}");
+    }
+
+    #[test]
+    fn serde_validates() {
+        let json = serde_json::to_string(&Rules::gomoku15()).unwrap();
+        assert_eq!(json, r#"{"width":15,"height":15,"k":5,"overline":"freestyle"}"#);
+        assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), Rules::gomoku15());
+        assert!(serde_json::from_str::<Rules>(r#"{"width":15,"height":15,"k":16}"#).is_err());
+    }
+
+    #[test]
+    fn symmetry_counts() {
+        assert_eq!(Rules::gomoku15().symmetries().len(), 8);
+        let rect = Rules::new(4, 3, 3, Overline::Freestyle).unwrap();
+        assert_eq!(rect.symmetries().len(), 4);
+    }
+}

@@ -1,0 +1,199 @@
+//! Property tests: the incremental win check, hash and canonical form agree
+//! with slow, obviously-correct references over random games on random
+//! board shapes.
+
+use std::collections::BTreeSet;
+
+use board::{Cell, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+/// A plain grid: `grid[y][x]`.
+type Grid = Vec<Vec<Option<Side>>>;
+
+fn grid_of(pos: &Position) -> Grid {
+    let rules = pos.rules();
+    (0..rules.height()).map(|y| (0..rules.width()).map(|x| pos.get(Cell::new(x, y))).collect()).collect()
+}
+
+/// Whether `side` has a winning run anywhere, by walking every maximal run.
+fn reference_has_line(grid: &Grid, side: Side, k: usize, overline: Overline) -> bool {
+    let height = grid.len() as i32;
+    let width = grid[0].len() as i32;
+    let at = |x: i32, y: i32| {
+        (0..width).contains(&x) && (0..height).contains(&y) && grid[y as usize][x as usize] == Some(side)
+    };
+    for y in 0..height {
+        for x in 0..width {
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                // Start only at the first mark of a maximal run.
+                if !at(x, y) || at(x - dx, y - dy) {
+                    continue;
+                }
+                let mut len = 0;
+                while at(x + len * dx, y + len * dy) {
+                    len += 1;
+                }
+                let len = len as usize;
+                if len == k || (len > k && overline == Overline::Freestyle) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+fn reference_hash(grid: &Grid) -> u64 {
+    let mut hash = 0;
+    for (y, row) in grid.iter().enumerate() {
+        for (x, mark) in row.iter().enumerate() {
+            if let Some(side) = mark {
+                hash ^= zobrist_key(*side, Cell::new(x as u8, y as u8));
+            }
+        }
+    }
+    hash
+}
+
+/// A quarter turn clockwise, for any grid: the old left column becomes the top row.
+fn rotate(grid: &Grid) -> Grid {
+    let (height, width) = (grid.len(), grid[0].len());
+    (0..width).map(|new_y| (0..height).map(|new_x| grid[height - 1 - new_x][new_y]).collect()).collect()
+}
+
+fn mirror(grid: &Grid) -> Grid {
+    grid.iter().map(|row| row.iter().rev().copied().collect()).collect()
+}
+
+/// Every symmetric image of the grid: all rotations and their mirror
+/// images on a square board; half turns and mirrors on a rectangle.
+fn reference_images(grid: &Grid) -> Vec<Grid> {
+    let square = grid.len() == grid[0].len();
+    let turns: Vec<Grid> = if square {
+        let mut turns = vec![grid.clone()];
+        for _ in 0..3 {
+            turns.push(rotate(turns.last().unwrap()));
+        }
+        turns
+    } else {
+        vec![grid.clone(), rotate(&rotate(grid))]
+    };
+    turns.iter().flat_map(|g| [g.clone(), mirror(g)]).collect()
+}
+
+/// Random rules on boards up to `max` a side.
+fn rules_strategy(max: u32) -> impl Strategy<Value = Rules> {
+    (1..=max, 1..=max, any::<bool>(), 0.0..1.0_f64).prop_map(|(w, h, exact, k)| {
+        let longest = w.max(h);
+        let k = 1 + (k * f64::from(longest)) as u32 % longest;
+        let overline = if exact { Overline::Exact } else { Overline::Freestyle };
+        Rules::new(w, h, k, overline).unwrap()
+    })
+}
+
+fn random_game(rules: Rules, seed: u64, max_moves: usize) -> Vec<Cell> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = Position::new(rules);
+    while !pos.is_over() && pos.ply() < max_moves {
+        let moves: Vec<Cell> = pos.legal_moves().collect();
+        pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    pos.moves().to_vec()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn incremental_state_matches_reference(rules in rules_strategy(9), seed in any::<u64>()) {
+        let moves = random_game(rules, seed, usize::MAX);
+        let mut pos = Position::new(rules);
+        let mut snapshots = vec![(pos.clone(), pos.hash())];
+        for &cell in &moves {
+            prop_assert_eq!(pos.outcome(), None);
+            let mover = pos.side_to_move();
+            pos.play(cell).unwrap();
+            let grid = grid_of(&pos);
+            let k = usize::from(rules.k());
+            let won = reference_has_line(&grid, mover, k, rules.overline());
+            prop_assert!(!reference_has_line(&grid, mover.opponent(), k, rules.overline()));
+            let expected = if won {
+                Some(Outcome::Win(mover))
+            } else if pos.ply() == rules.area() {
+                Some(Outcome::Draw)
+            } else {
+                None
+            };
+            prop_assert_eq!(pos.outcome(), expected, "after {:?}", pos);
+            prop_assert_eq!(pos.hash(), reference_hash(&grid));
+            if let Some(line) = pos.winning_line() {
+                prop_assert!(line.len >= rules.k());
+                prop_assert!(line.cells().all(|c| pos.get(c) == Some(mover)));
+                prop_assert!(line.cells().any(|c| c == cell), "the line runs through the last move");
+                prop_assert_eq!(line.cells().count(), usize::from(line.len));
+            }
+            prop_assert_eq!(Position::from_one_line(rules, &pos.to_one_line()).unwrap(), pos.clone());
+            snapshots.push((pos.clone(), pos.hash()));
+        }
+        // Undo walks back through exactly the same states.
+        snapshots.pop();
+        while let Some((before, hash)) = snapshots.pop() {
+            pos.undo().unwrap();
+            prop_assert_eq!(&pos, &before);
+            prop_assert_eq!(pos.hash(), hash);
+            prop_assert_eq!(pos.moves(), before.moves());
+        }
+        prop_assert_eq!(pos.undo(), None);
+    }
+
+    #[test]
+    fn canonical_form_matches_reference(rules in rules_strategy(7), seed in any::<u64>(), len in 0_usize..40) {
+        let moves = random_game(rules, seed, len);
+        let mut pos = Position::new(rules);
+        for &cell in &moves {
+            pos.play(cell).unwrap();
+        }
+        let reference: BTreeSet<u64> = reference_images(&grid_of(&pos)).iter().map(reference_hash).collect();
+        let ours: BTreeSet<u64> = rules.symmetries().iter().map(|&t| pos.transformed(t).hash()).collect();
+        prop_assert_eq!(&ours, &reference);
+        let (canonical, transform) = pos.canonical();
+        prop_assert_eq!(canonical, *reference.iter().next().unwrap());
+        prop_assert_eq!(pos.transformed(transform).hash(), canonical);
+        for &t in rules.symmetries() {
+            let image = pos.transformed(t);
+            prop_assert_eq!(image.transformed_hash(Transform::Identity), image.hash());
+            prop_assert_eq!(pos.transformed_hash(t), image.hash());
+            // The same class from every image.
+            prop_assert_eq!(image.canonical().0, canonical);
+            // A transform's inverse undoes it, outcome and move list included.
+            let back = image.transformed(t.inverse());
+            prop_assert_eq!(&back, &pos);
+            prop_assert_eq!(back.moves(), pos.moves());
+            prop_assert_eq!(image.outcome(), pos.outcome());
+            // Moves map through the transform.
+            let mapped: Vec<Cell> = pos.moves().iter().map(|&c| t.apply(c, &rules)).collect();
+            prop_assert_eq!(image.moves(), &mapped[..]);
+        }
+    }
+}
+
+#[test]
+fn largest_board_games_match_reference() {
+    let rules = Rules::new(32, 32, 5, Overline::Exact).unwrap();
+    for seed in 0..6 {
+        let moves = random_game(rules, seed, usize::MAX);
+        let mut pos = Position::new(rules);
+        for &cell in &moves {
+            pos.play(cell).unwrap();
+        }
+        let grid = grid_of(&pos);
+        let mover = pos.side_to_move().opponent();
+        assert_eq!(
+            reference_has_line(&grid, mover, 5, Overline::Exact),
+            pos.outcome() == Some(Outcome::Win(mover))
+        );
+        assert_eq!(pos.hash(), reference_hash(&grid));
+    }
+}
