@@ -1,1 +1,23 @@
-fn main() {}
+//! Cross-crate criterion benches: whole games between roster engines.
+//! Each engine crate has its own benches; `cargo bench` runs them all.
+
+use board::{Limits, Rules, play_game};
+use criterion::{Criterion, criterion_group, criterion_main};
+use roster::AgentSpec;
+
+fn games(c: &mut Criterion) {
+    let spec: AgentSpec = "random".parse().expect("random is in the roster");
+    for rules in [Rules::tic_tac_toe(), Rules::five_8x8(), Rules::gomoku15()] {
+        c.bench_function(&format!("play_game random vs random {rules}"), |b| {
+            let mut seed = 0;
+            b.iter(|| {
+                seed += 1;
+                let (mut x, mut o) = (spec.build(seed), spec.build(!seed));
+                play_game(rules, [&mut *x, &mut *o], &[], &Limits::none()).expect("no opening")
+            });
+        });
+    }
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);

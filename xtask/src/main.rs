@@ -1,1 +1,67 @@
-fn main() {}
+//! `cargo xtask <command>`: the project's own automation.
+//!
+//! - `ci`: format check, lints, tests and docs, exactly what CI runs.
+//! - `bench [--seconds S]`: the bench app's figures for every crate, saved
+//!   to `target/bench/latest.json`.
+
+mod bench;
+mod ci;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, Result, bail};
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
+  bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json";
+
+fn main() -> ExitCode {
+    if let Err(error) = run() {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn run() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ci") => ci::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        Some("help" | "--help" | "-h") | None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown command {other:?}\n\n{USAGE}"),
+    }
+}
+
+/// The workspace root: the parent of this crate's folder.
+fn workspace_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace")
+}
+
+/// Where cargo builds: `CARGO_TARGET_DIR` if set, else `target/` at the root.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace_root().join("target"), PathBuf::from)
+}
+
+/// A `cargo` command run from the workspace root, with the cargo that runs us.
+fn cargo() -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(workspace_root());
+    command
+}
+
+/// Runs `command`, failing with `what` if it does not succeed.
+fn run_step(what: &str, command: &mut Command) -> Result<()> {
+    println!("==> {what}");
+    let status = command.status().with_context(|| format!("cannot start {what}"))?;
+    if !status.success() {
+        bail!("{what} failed ({status})");
+    }
+    Ok(())
+}

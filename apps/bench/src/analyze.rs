@@ -12,7 +12,7 @@ use crate::report::{emit, row, start_position};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K[,exact], e.g. 3,3,3 or 15,15,5.
+    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
     #[arg(long)]
     rules: Rules,
     /// The position in one-line form: rows from the top joined by '/',
@@ -85,11 +85,8 @@ pub fn run(args: &Args) -> Result<()> {
         seconds,
     };
     emit(args.json, &report, |r| {
-        let mut rows = vec![
-            row("position", format!("\n{pos}")),
-            row("engine", &r.engine),
-            row("best move", &r.best_move),
-        ];
+        println!("{pos}\n");
+        let mut rows = vec![row("engine", &r.engine), row("best move", &r.best_move)];
         if analysis.is_none() {
             rows.push(row("analysis", "none: this engine does not report one"));
             return rows;

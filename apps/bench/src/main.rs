@@ -7,6 +7,8 @@ mod playouts;
 mod report;
 mod versus;
 
+use std::process::ExitCode;
+
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -29,8 +31,17 @@ enum Command {
     Analyze(analyze::Args),
 }
 
-fn main() -> Result<()> {
-    match Cli::parse().command {
+fn main() -> ExitCode {
+    // Errors are for people: the message and its causes, no backtrace.
+    if let Err(error) = run(Cli::parse()) {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Playouts(args) => playouts::run(&args),
         Command::Match(args) => versus::run(&args),

@@ -23,7 +23,7 @@ pub fn emit<T: Serialize>(
 }
 
 /// A table row.
-pub fn row(label: impl Into<String>, value: impl ToString) -> (String, String) {
+pub fn row(label: impl Into<String>, value: impl std::fmt::Display) -> (String, String) {
     (label.into(), value.to_string())
 }
 

@@ -12,7 +12,7 @@ use crate::report::{emit, percent, row, thousands};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K[,exact], e.g. 3,3,3 or 15,15,5.
+    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
     #[arg(long, default_value = "3,3,3")]
     rules: Rules,
     /// Engine spec of the first player (engine A), e.g. random:seed=7.
@@ -64,7 +64,7 @@ struct Report {
 
 /// Plays game `index`: both engines freshly built from the match seed.
 fn play_one(args: &Args, index: u64, limits: &Limits) -> Result<(bool, GameRecord)> {
-    let a_is_x = !args.swap || index % 2 == 0;
+    let a_is_x = !args.swap || index.is_multiple_of(2);
     let game_seed = mix_seed(args.seed, index);
     let mut a = args.x.build(mix_seed(game_seed, 1));
     let mut b = args.o.build(mix_seed(game_seed, 2));

@@ -1,2 +1,60 @@
-//! Criterion benches of the board's hot paths.
-fn main() {}
+//! Criterion benches of the board's hot paths: `cargo bench -p board`.
+
+use std::hint::black_box;
+
+use board::{Agent, Cell, Limits, Position, RandomAgent, Rules, perft, random_playout};
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+/// A 15×15 position 60 random moves in, the same every run.
+fn middle_game() -> Position {
+    (0..)
+        .find_map(|seed| {
+            let mut agent = RandomAgent::new(seed);
+            let mut pos = Position::new(Rules::gomoku15());
+            while pos.ply() < 60 && !pos.is_over() {
+                pos.play(agent.select_move(&pos, &Limits::none()).ok()?).ok()?;
+            }
+            (!pos.is_over()).then_some(pos)
+        })
+        .expect("some random game lasts 60 moves")
+}
+
+fn play_undo(c: &mut Criterion) {
+    let start = middle_game();
+    let moves: Vec<Cell> = start.legal_moves().take(32).collect();
+    c.bench_function("play+undo 32 moves, 15x15", |b| {
+        let mut pos = start.clone();
+        b.iter(|| {
+            for &cell in &moves {
+                pos.play_unchecked(black_box(cell));
+                pos.undo();
+            }
+        });
+    });
+}
+
+fn playouts(c: &mut Criterion) {
+    for rules in [Rules::tic_tac_toe(), Rules::gomoku15()] {
+        c.bench_function(&format!("random playout {rules}"), |b| {
+            let mut pos = Position::new(rules);
+            let mut rng = SmallRng::seed_from_u64(1);
+            let mut scratch = Vec::new();
+            b.iter(|| random_playout(&mut pos, &mut rng, &mut scratch));
+        });
+    }
+}
+
+fn perft_3x3(c: &mut Criterion) {
+    let start = Position::new(Rules::tic_tac_toe());
+    c.bench_function("perft 3,3,3 to the end", |b| b.iter(|| perft(black_box(&start), 9)));
+}
+
+fn canonical(c: &mut Criterion) {
+    let pos = middle_game();
+    c.bench_function("canonical form, 15x15 after 60 moves", |b| b.iter(|| black_box(&pos).canonical()));
+}
+
+criterion_group!(benches, play_undo, playouts, perft_3x3, canonical);
+criterion_main!(benches);

@@ -43,7 +43,7 @@ pub trait Agent: Send {
     }
 }
 
-impl<A: Agent + ?Sized> Agent for Box<A> {
+impl<T: Agent + ?Sized> Agent for Box<T> {
     fn name(&self) -> String {
         (**self).name()
     }

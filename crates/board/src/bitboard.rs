@@ -167,6 +167,15 @@ impl IntoIterator for Bitboard {
     }
 }
 
+impl IntoIterator for &Bitboard {
+    type Item = Cell;
+    type IntoIter = Cells;
+
+    fn into_iter(self) -> Cells {
+        self.iter()
+    }
+}
+
 impl FromIterator<Cell> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Cell>>(cells: I) -> Self {
         let mut board = Bitboard::EMPTY;

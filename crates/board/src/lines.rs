@@ -54,7 +54,7 @@ impl Rules {
     /// board, laid out as in [`crate::Position::line_bits`].
     #[must_use]
     pub fn line_mask(&self, direction: Direction, cell: Cell) -> u32 {
-        let (w, h) = (i32::from(self.width()), i32::from(self.height()));
+        let (last_x, last_y) = (i32::from(self.width()) - 1, i32::from(self.height()) - 1);
         let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
         // The x range of a diagonal, as bits.
         let span =
@@ -62,15 +62,15 @@ impl Rules {
         match direction {
             Direction::Horizontal => row_mask(self.width()),
             Direction::Vertical => row_mask(self.height()),
-            // x - y = d, 0 <= y = x - d < h
+            // Cells with x - y = diff and 0 <= y = x - diff <= last_y.
             Direction::Diagonal => {
-                let d = x - y;
-                span(d.max(0), (w - 1).min(h - 1 + d))
+                let diff = x - y;
+                span(diff.max(0), last_x.min(last_y + diff))
             }
-            // x + y = s, 0 <= y = s - x < h
+            // Cells with x + y = sum and 0 <= y = sum - x <= last_y.
             Direction::AntiDiagonal => {
-                let s = x + y;
-                span((s - h + 1).max(0), (w - 1).min(s))
+                let sum = x + y;
+                span((sum - last_y).max(0), last_x.min(sum))
             }
         }
     }
@@ -173,7 +173,7 @@ pub(crate) struct WinTest {
 const LANES: u64 = 0x0001_0001_0001_0001;
 
 impl WinTest {
-    pub(crate) fn new(rules: &Rules) -> WinTest {
+    pub(crate) fn new(rules: Rules) -> WinTest {
         let k = u32::from(rules.k());
         let exact = rules.overline() == crate::Overline::Exact;
         // Freestyle: k - 1 cells each side, and a run of k starting at any

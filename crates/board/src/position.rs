@@ -136,7 +136,7 @@ impl Position {
             history: Vec::with_capacity(rules.area()),
             outcome: None,
             winning_line: None,
-            win_test: WinTest::new(&rules),
+            win_test: WinTest::new(rules),
         }
     }
 
@@ -151,7 +151,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub const fn side_to_move(&self) -> Side {
-        if self.marks % 2 == 0 { Side::X } else { Side::O }
+        if self.marks.is_multiple_of(2) { Side::X } else { Side::O }
     }
 
     /// Number of marks on the board.
@@ -314,7 +314,7 @@ impl Position {
         self.history.push(cell);
         if self.win_test.wins(words, cell) {
             self.outcome = Some(Outcome::Win(side));
-            self.winning_line = winning_line_through(&self.lines[side.index()], &self.rules, cell);
+            self.winning_line = winning_line_through(&self.lines[side.index()], self.rules, cell);
         } else if self.ply() == self.rules.area() {
             self.outcome = Some(Outcome::Draw);
         }
@@ -352,6 +352,19 @@ impl Position {
         if x_count != o_count && x_count != o_count + 1 {
             return Err(SetupError::Counts { x: x_count, o: o_count });
         }
+        let pos = Position::with_marks(rules, x, o);
+        let last_mover = pos.side_to_move().opponent();
+        match Side::ALL.map(|side| pos.find_winning_line(side)) {
+            [Some(_), Some(_)] => Err(SetupError::BothWin),
+            [Some(_), None] if last_mover == Side::O => Err(SetupError::WinnerToMove { side: Side::X }),
+            [None, Some(_)] if last_mover == Side::X => Err(SetupError::WinnerToMove { side: Side::O }),
+            _ => Ok(pos),
+        }
+    }
+
+    /// The position with these marks and the outcome they show, unchecked:
+    /// the marks must not overlap and must be on the board.
+    fn with_marks(rules: Rules, x: Bitboard, o: Bitboard) -> Position {
         let mut pos = Position::new(rules);
         for (side, marks) in [(Side::X, x), (Side::O, o)] {
             for cell in marks {
@@ -359,32 +372,24 @@ impl Position {
                 pos.hash ^= zobrist::key(side, cell);
             }
         }
-        pos.marks = (x_count + o_count) as u16;
-        let wins = Side::ALL.map(|side| pos.find_winning_line(side));
-        let last_mover = pos.side_to_move().opponent();
-        match wins {
-            [Some(_), Some(_)] => return Err(SetupError::BothWin),
-            [Some(line), None] | [None, Some(line)] => {
-                let winner = if wins[0].is_some() { Side::X } else { Side::O };
-                if winner != last_mover {
-                    return Err(SetupError::WinnerToMove { side: winner });
-                }
-                pos.outcome = Some(Outcome::Win(winner));
+        pos.marks = (x.count() + o.count()) as u16;
+        for side in Side::ALL {
+            if let Some(line) = pos.find_winning_line(side) {
+                pos.outcome = Some(Outcome::Win(side));
                 pos.winning_line = Some(line);
-            }
-            [None, None] => {
-                if pos.ply() == rules.area() {
-                    pos.outcome = Some(Outcome::Draw);
-                }
+                return pos;
             }
         }
-        Ok(pos)
+        if pos.ply() == rules.area() {
+            pos.outcome = Some(Outcome::Draw);
+        }
+        pos
     }
 
     /// A winning line of `side` anywhere on the board (a full scan: for setup).
     fn find_winning_line(&self, side: Side) -> Option<WinningLine> {
         let lines = &self.lines[side.index()];
-        self.marks(side).iter().find_map(|cell| winning_line_through(lines, &self.rules, cell))
+        self.marks(side).iter().find_map(|cell| winning_line_through(lines, self.rules, cell))
     }
 
     /// The hash this position would have after `transform`.
@@ -438,8 +443,7 @@ impl Position {
         for (i, &cell) in self.history.iter().enumerate() {
             marks[(start_ply + i) % 2].remove(cell);
         }
-        let mut pos = Position::from_setup(self.rules, map(marks[0]), map(marks[1]))
-            .expect("a symmetric image of a valid setup is valid");
+        let mut pos = Position::with_marks(self.rules, map(marks[0]), map(marks[1]));
         for &cell in &self.history {
             pos.play_unchecked(transform.apply(cell, &self.rules));
         }
@@ -485,7 +489,7 @@ impl std::fmt::Debug for Position {
             .field("board", &self.to_one_line())
             .field("moves", &self.history)
             .field("outcome", &self.outcome)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -500,7 +504,7 @@ impl Eq for Position {}
 
 /// The winning line through `side`'s mark on `cell`, if that mark completes one.
 #[inline]
-fn winning_line_through(lines: &Lines, rules: &Rules, cell: Cell) -> Option<WinningLine> {
+fn winning_line_through(lines: &Lines, rules: Rules, cell: Cell) -> Option<WinningLine> {
     let k = u32::from(rules.k());
     let exact = rules.overline() == Overline::Exact;
     for direction in Direction::ALL {

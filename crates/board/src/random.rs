@@ -79,7 +79,7 @@ fn play_out<R: Rng + ?Sized>(
 
 /// Plays one random cell of `cells[..left]` for `side`; the outcome if the
 /// game ends with it.
-#[inline(always)]
+#[inline]
 fn random_move<R: Rng + ?Sized>(
     lines: &mut Lines,
     cells: &mut [Cell],

@@ -138,6 +138,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "1, ½ and 0 are exact")]
     fn outcome_scores_and_names() {
         assert_eq!(Outcome::Win(Side::X).score_for(Side::X), 1.0);
         assert_eq!(Outcome::Win(Side::X).score_for(Side::O), 0.0);

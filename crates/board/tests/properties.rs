@@ -189,10 +189,10 @@ fn largest_board_games_match_reference() {
             pos.play(cell).unwrap();
         }
         let grid = grid_of(&pos);
-        let mover = pos.side_to_move().opponent();
+        let last = pos.side_to_move().opponent();
         assert_eq!(
-            reference_has_line(&grid, mover, 5, Overline::Exact),
-            pos.outcome() == Some(Outcome::Win(mover))
+            reference_has_line(&grid, last, 5, Overline::Exact),
+            pos.outcome() == Some(Outcome::Win(last))
         );
         assert_eq!(pos.hash(), reference_hash(&grid));
     }

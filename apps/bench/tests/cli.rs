@@ -1,0 +1,140 @@
+//! The bench app end to end: its figures, its JSON, and its errors.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bench")).args(args).output().expect("the bench binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = bench(args);
+    assert!(output.status.success(), "bench {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object")
+}
+
+fn count(value: &Value, key: &str) -> u64 {
+    value[key].as_u64().unwrap_or_else(|| panic!("{key} missing in {value}"))
+}
+
+#[test]
+fn perft_counts_tic_tac_toe() {
+    let value = json(&["perft", "--rules", "3,3,3", "--json"]);
+    let nodes: Vec<u64> =
+        value["nodes_per_depth"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    assert_eq!(nodes, [1, 9, 72, 504, 3024, 15120, 54720, 148_176, 200_448, 127_872]);
+    assert_eq!(count(&value, "games"), 255_168);
+    assert_eq!(count(&value, "x_wins"), 131_184);
+    assert_eq!(count(&value, "o_wins"), 77_904);
+    assert_eq!(count(&value, "draws"), 46_080);
+    let table = String::from_utf8(bench(&["perft", "--rules", "3,3,3"]).stdout).unwrap();
+    assert!(table.contains("finished games    255,168"), "{table}");
+}
+
+#[test]
+fn perft_from_a_position_and_to_a_depth() {
+    // X to move with the bottom row left: a1 and c1 win at once; after b1,
+    // O takes one of a1, c1 and X wins with the other.
+    let value = json(&["perft", "--rules", "3,3,3", "--position", "xox/oxo/...", "--json"]);
+    assert_eq!(count(&value, "depth"), 3);
+    assert_eq!(value["nodes_per_depth"], serde_json::json!([1, 3, 2, 2]));
+    assert_eq!(count(&value, "x_wins"), 4);
+    assert_eq!(count(&value, "games"), 4);
+    let value = json(&["perft", "--rules", "15,15,5", "--depth", "2", "--json"]);
+    assert_eq!(value["nodes_per_depth"], serde_json::json!([1, 225, 225 * 224]));
+    assert_eq!(count(&value, "games"), 0);
+}
+
+#[test]
+fn random_playouts_have_the_known_shares() {
+    let value = json(&["playouts", "--rules", "3,3,3", "--games", "100000", "--seed", "1", "--json"]);
+    let games = count(&value, "games");
+    assert_eq!(games, 100_000);
+    assert_eq!(count(&value, "x_wins") + count(&value, "o_wins") + count(&value, "draws"), games);
+    // 58.5% / 28.8% / 12.7%, each within about five standard deviations.
+    for (key, share) in [("x_wins", 0.585), ("o_wins", 0.288), ("draws", 0.127)] {
+        let measured = count(&value, key) as f64 / games as f64;
+        assert!((measured - share).abs() < 0.008, "{key}: {measured}");
+    }
+    assert!(value["playouts_per_second"].as_f64().unwrap() > 0.0);
+    // The same seed plays the same games.
+    let again = json(&["playouts", "--rules", "3,3,3", "--games", "100000", "--seed", "1", "--json"]);
+    assert_eq!(value["x_wins"], again["x_wins"]);
+}
+
+#[test]
+fn playouts_on_two_threads_count_both() {
+    let value = json(&["playouts", "--rules", "15,15,5", "--games", "500", "--threads", "2", "--json"]);
+    assert_eq!(count(&value, "games"), 1000);
+    assert_eq!(count(&value, "threads"), 2);
+    assert!(value["mean_moves"].as_f64().unwrap() > 9.0);
+}
+
+#[test]
+fn matches_count_by_colour_and_by_engine() {
+    let args = ["match", "--rules", "3,3,3", "--x", "random", "--o", "random:seed=9", "--games", "400"];
+    let one = json(&[&args[..], &["--swap", "--seed", "4", "--json"]].concat());
+    let two = json(&[&args[..], &["--swap", "--seed", "4", "--threads", "2", "--json"]].concat());
+    for key in ["x_wins", "o_wins", "draws", "a_wins", "b_wins"] {
+        assert_eq!(one[key], two[key], "{key} depends on the thread count");
+    }
+    let games = count(&one, "games");
+    assert_eq!(games, 400);
+    assert_eq!(count(&one, "x_wins") + count(&one, "o_wins") + count(&one, "draws"), games);
+    assert_eq!(count(&one, "a_wins") + count(&one, "b_wins") + count(&one, "draws"), games);
+    // Without --swap engine A is always X.
+    let fixed = json(&[&args[..], &["--json"]].concat());
+    assert_eq!(fixed["a_wins"], fixed["x_wins"]);
+    assert_eq!(count(&fixed, "forfeits"), 0);
+}
+
+#[test]
+fn analyze_reports_move_and_scores() {
+    let value = json(&[
+        "analyze",
+        "--rules",
+        "3,3,3",
+        "--position",
+        "xo./.x./..o",
+        "--engine",
+        "random:seed=7",
+        "--json",
+    ]);
+    let empty = ["c3", "a2", "c2", "a1", "b1"];
+    let best = value["best_move"].as_str().unwrap();
+    assert!(empty.contains(&best), "{best}");
+    let scores = value["scores"].as_object().unwrap();
+    let mut cells: Vec<&str> = scores.keys().map(String::as_str).collect();
+    cells.sort_unstable();
+    let mut expected = empty.to_vec();
+    expected.sort_unstable();
+    assert_eq!(cells, expected);
+    assert!(scores.values().all(|s| (s.as_f64().unwrap() - 0.2).abs() < 1e-9));
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["perft", "--rules", "3,3,4"], "k must be between 1 and 3"),
+        (&["perft", "--rules", "40,3,3"], "width must be between 1 and 32"),
+        (&["perft", "--rules", "15,15,5"], "give --depth"),
+        (&["match", "--x", "randm", "--o", "random"], "unknown engine \"randm\"; valid engines: random"),
+        (
+            &["analyze", "--rules", "3,3,3", "--position", "xo./.x/...", "--engine", "random"],
+            "row 2 from the top has 2 cells",
+        ),
+        (
+            &["analyze", "--rules", "3,3,3", "--position", "xoo/.x./..x", "--engine", "random"],
+            "already over (X wins)",
+        ),
+        (&["playouts", "--threads", "0"], "--threads must be at least 1"),
+    ];
+    for (args, message) in cases {
+        let output = bench(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

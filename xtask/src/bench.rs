@@ -1,0 +1,90 @@
+//! `cargo xtask bench`: runs the bench app's figures and saves them together.
+
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value};
+
+use crate::{cargo, run_step, target_dir};
+
+/// One figure: a name in the JSON file and the bench app's arguments.
+struct Figure {
+    name: &'static str,
+    args: Vec<String>,
+}
+
+fn figures(seconds: &str) -> Vec<Figure> {
+    let figure = |name, args: &[&str]| Figure { name, args: args.iter().map(|&a| a.to_owned()).collect() };
+    let playouts = |name, rules, threads| {
+        figure(name, &["playouts", "--rules", rules, "--seconds", seconds, "--threads", threads])
+    };
+    vec![
+        figure("perft_3x3", &["perft", "--rules", "3,3,3"]),
+        figure("perft_4x4_depth_6", &["perft", "--rules", "4,4,4", "--depth", "6"]),
+        playouts("playouts_3x3_1_thread", "3,3,3", "1"),
+        playouts("playouts_3x3_2_threads", "3,3,3", "2"),
+        playouts("playouts_15x15_1_thread", "15,15,5", "1"),
+        playouts("playouts_15x15_2_threads", "15,15,5", "2"),
+        figure(
+            "match_random_8x8",
+            &[
+                "match",
+                "--rules",
+                "8,8,5",
+                "--x",
+                "random",
+                "--o",
+                "random",
+                "--games",
+                "10000",
+                "--threads",
+                "2",
+            ],
+        ),
+    ]
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let seconds = match args {
+        [] => "2".to_owned(),
+        [flag, value] if flag == "--seconds" => value.clone(),
+        _ => bail!("usage: cargo xtask bench [--seconds S]"),
+    };
+    run_step("build the bench app", cargo().args(["build", "--release", "--quiet", "--package", "bench"]))?;
+    let bench = target_dir().join("release").join("bench");
+    let mut results = Map::new();
+    for figure in figures(&seconds) {
+        println!("==> bench {}", figure.args.join(" "));
+        let output = Command::new(&bench)
+            .args(&figure.args)
+            .arg("--json")
+            .output()
+            .with_context(|| format!("cannot run {}", bench.display()))?;
+        if !output.status.success() {
+            bail!("bench {} failed: {}", figure.args.join(" "), String::from_utf8_lossy(&output.stderr));
+        }
+        let value: Value = serde_json::from_slice(&output.stdout).context("the bench app printed no JSON")?;
+        println!("{}", headline(&value));
+        results.insert(figure.name.to_owned(), value);
+    }
+    let dir = target_dir().join("bench");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join("latest.json");
+    // Write beside it and rename, so a reader never sees half a file.
+    let partial = dir.join("latest.json.partial");
+    std::fs::write(&partial, serde_json::to_string_pretty(&Value::Object(results))? + "\n")
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    println!("==> figures saved to {}", path.display());
+    Ok(())
+}
+
+/// The figure a person looks for first in one result.
+fn headline(value: &Value) -> String {
+    for key in ["playouts_per_second", "nodes_per_second", "games_per_second"] {
+        if let Some(rate) = value.get(key).and_then(Value::as_f64) {
+            return format!("    {key}: {rate:.0}");
+        }
+    }
+    String::new()
+}
