@@ -327,6 +327,21 @@ mod tests {
     }
 
     #[test]
+    fn cells_and_dense_indices() {
+        let rules = Rules::new(4, 3, 3, Overline::Freestyle).unwrap();
+        let cells: Vec<Cell> = rules.cells().collect();
+        assert_eq!(cells.len(), 12);
+        for (i, &cell) in cells.iter().enumerate() {
+            assert_eq!(rules.dense_index(cell), i);
+            assert!(rules.contains(cell));
+        }
+        assert_eq!(rules.cell(3, 2), Some(Cell::new(3, 2)));
+        assert_eq!(rules.cell(4, 0), None);
+        assert_eq!(rules.cell(-1, 0), None);
+        assert!(!rules.contains(Cell::new(0, 3)));
+    }
+
+    #[test]
     fn symmetry_counts() {
         assert_eq!(Rules::gomoku15().symmetries().len(), 8);
         let rect = Rules::new(4, 3, 3, Overline::Freestyle).unwrap();
