@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Outcome, Position, Side};
+use crate::{Cell, Outcome, Position, Side};
 
 /// Counts of the game tree below a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,10 +38,16 @@ fn walk(pos: &mut Position, depth: usize, counts: &mut Perft) {
         Some(Outcome::Win(Side::O)) => counts.o_wins += 1,
         Some(Outcome::Draw) => counts.draws += 1,
         None if depth + 1 < counts.nodes_per_depth.len() => {
-            for cell in pos.empty_cells() {
-                pos.play_unchecked(cell);
-                walk(pos, depth + 1, counts);
-                pos.undo();
+            for y in 0..pos.rules().height() {
+                // Each child is undone before the next, so the row read
+                // here stays the row to walk.
+                let mut empty = pos.empty_row(y);
+                while empty != 0 {
+                    pos.play_unchecked(Cell::new(empty.trailing_zeros() as u8, y));
+                    walk(pos, depth + 1, counts);
+                    pos.undo();
+                    empty &= empty - 1;
+                }
             }
         }
         None => {}

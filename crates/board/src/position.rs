@@ -237,12 +237,18 @@ impl Position {
     #[must_use]
     pub fn empty_cells(&self) -> Bitboard {
         let mut empty = Bitboard::EMPTY;
-        let row = crate::bitboard::row_mask(self.rules.width());
-        let (x, o) = (self.lines[0].rows(), self.lines[1].rows());
-        for y in 0..usize::from(self.rules.height()) {
-            empty.0[y] = row & !(x[y] | o[y]);
+        for y in 0..self.rules.height() {
+            empty.0[usize::from(y)] = self.empty_row(y);
         }
         empty
+    }
+
+    /// The empty cells of row `y` as bits (bit `x` is cell `(x, y)`).
+    #[inline]
+    #[must_use]
+    pub fn empty_row(&self, y: u8) -> u32 {
+        let y = usize::from(y & 31);
+        crate::bitboard::row_mask(self.rules.width()) & !(self.lines[0].rows()[y] | self.lines[1].rows()[y])
     }
 
     /// The legal moves: the empty cells while the game goes on, none after.

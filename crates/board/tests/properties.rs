@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use board::{Cell, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
+use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -175,6 +175,37 @@ proptest! {
             // Moves map through the transform.
             let mapped: Vec<Cell> = pos.moves().iter().map(|&c| t.apply(c, &rules)).collect();
             prop_assert_eq!(image.moves(), &mapped[..]);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Line words hold, bit by bit, the marks along the line through a cell.
+    #[test]
+    fn line_bits_follow_the_lines(rules in rules_strategy(12), seed in any::<u64>(), len in 0_usize..60) {
+        let mut pos = Position::new(rules);
+        for cell in random_game(rules, seed, len) {
+            pos.play(cell).unwrap();
+        }
+        for cell in rules.cells() {
+            for direction in Direction::ALL {
+                let (dx, dy) = direction.delta();
+                let mask = rules.line_mask(direction, cell);
+                for side in Side::ALL {
+                    let word = pos.line_bits(side, direction, cell);
+                    prop_assert_eq!(word & !mask, 0, "marks off the board");
+                    for step in -12_i32..12 {
+                        let x = i32::from(cell.x()) + step * dx;
+                        let y = i32::from(cell.y()) + step * dy;
+                        if let Some(other) = rules.cell(x, y) {
+                            let bit = direction.bit(cell) as i32 + step;
+                            prop_assert_eq!(word >> bit & 1 == 1, pos.get(other) == Some(side));
+                        }
+                    }
+                }
+            }
         }
     }
 }
