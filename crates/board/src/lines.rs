@@ -163,10 +163,11 @@ pub(crate) struct WinTest {
     window: u64,
     /// Lane bits where a winning run may start.
     starts: u64,
-    /// Shifts that turn "marked" into "starts k marks in a row": 1, 2, 4
-    /// while they double the run up to k, 0 (no-op) past that, then the
-    /// overlapping rest. Fixed in number, so the test has no loop.
-    shifts: [u32; 4],
+    /// Shifts that turn "marked" into "starts k marks in a row": 1 and 2
+    /// while they double the run up to k (0, a no-op, past that), then the
+    /// overlapping rest — or 4 when k is 8. Fixed in number, so the test
+    /// has no loop.
+    shifts: [u32; 3],
 }
 
 /// One in the lowest bit of each 16-bit lane.
@@ -182,18 +183,19 @@ impl WinTest {
         // starts at window cell 1 to k.
         let half = if exact { k } else { k - 1 };
         if 2 * half + 1 > 15 {
-            return WinTest { k, exact, half: 0, window: 0, starts: 0, shifts: [0; 4] };
+            return WinTest { k, exact, half: 0, window: 0, starts: 0, shifts: [0; 3] };
         }
         let run_starts = (1_u64 << k) - 1;
-        let mut shifts = [0; 4];
+        // k <= 8 here, so two doublings and one last step reach it.
+        let mut shifts = [0; 3];
         let mut len = 1;
-        for shift in &mut shifts[..3] {
+        for shift in &mut shifts[..2] {
             if 2 * len <= k {
                 *shift = len;
                 len *= 2;
             }
         }
-        shifts[3] = k - len;
+        shifts[2] = k - len;
         WinTest {
             k,
             exact,
@@ -217,8 +219,11 @@ impl WinTest {
                 runs.into_iter().max().unwrap_or(0) >= self.k
             };
         }
-        // Window cell i of a lane is the line's cell at bit `bit - half + i`.
-        let lane = |word: u32, bit: u32| ((u64::from(word) << 16) >> (bit + 16 - self.half)) & self.window;
+        // Window cell i of a lane is the line's cell at bit `bit - half + i`;
+        // rotating the zero-extended word brings in zeros below bit 0.
+        let lane = |word: u32, bit: u32| {
+            u64::from(word).rotate_right(bit.wrapping_sub(self.half) & 63) & self.window
+        };
         let v =
             lane(words[0], x) | lane(words[1], y) << 16 | lane(words[2], x) << 32 | lane(words[3], x) << 48;
         // Bit i of `ones` is set where cells i..i+k-1 are all marked.
