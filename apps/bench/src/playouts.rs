@@ -2,13 +2,13 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use board::{Outcome, Position, Rules, Side, mix_seed, random_playout};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use serde::Serialize;
 
-use crate::report::{emit, percent, row, start_position, thousands};
+use crate::report::{check_threads, emit, percent, row, start_position, thousands};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -85,18 +85,17 @@ fn play_for(start: &Position, until: Instant, games: Option<u64>, seed: u64) -> 
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        bail!("--seconds must be a positive number of seconds, got {}", args.seconds);
-    }
+    check_threads(args.threads)?;
+    let duration =
+        Duration::try_from_secs_f64(args.seconds).ok().filter(|d| !d.is_zero()).ok_or_else(|| {
+            anyhow::anyhow!("--seconds must be a positive number of seconds, got {}", args.seconds)
+        })?;
     let start = start_position(args.rules, args.position.as_deref())?;
     if let Some(outcome) = start.outcome() {
         bail!("the game in --position is already over ({outcome})");
     }
     let clock = Instant::now();
-    let until = clock + Duration::from_secs_f64(args.seconds);
+    let until = clock.checked_add(duration).context("--seconds is too large")?;
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..args.threads)
             .map(|thread| {

@@ -36,6 +36,17 @@ pub fn start_position(rules: Rules, position: Option<&str>) -> Result<Position> 
     })
 }
 
+/// The most threads a command starts: far more than any machine has cores.
+const MAX_THREADS: usize = 1024;
+
+/// Checks a `--threads` value.
+pub fn check_threads(threads: usize) -> Result<()> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}, got {threads}");
+    }
+    Ok(())
+}
+
 /// `1234567.8` as `1,234,568`.
 pub fn thousands(value: f64) -> String {
     let digits = format!("{:.0}", value.max(0.0));
@@ -60,6 +71,14 @@ pub fn percent(part: u64, whole: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_counts_are_checked() {
+        assert!(check_threads(1).is_ok());
+        assert!(check_threads(MAX_THREADS).is_ok());
+        assert!(check_threads(0).unwrap_err().to_string().contains("between 1 and 1024, got 0"));
+        assert!(check_threads(MAX_THREADS + 1).is_err());
+    }
 
     #[test]
     fn formats_numbers() {

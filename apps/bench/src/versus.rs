@@ -2,13 +2,13 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use board::{GameRecord, Limits, Outcome, Rules, Side, mix_seed, play_game};
 use rayon::prelude::*;
 use roster::AgentSpec;
 use serde::Serialize;
 
-use crate::report::{emit, percent, row, thousands};
+use crate::report::{check_threads, emit, percent, row, thousands};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -74,9 +74,7 @@ fn play_one(args: &Args, index: u64, limits: &Limits) -> Result<(bool, GameRecor
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    check_threads(args.threads)?;
     let limits = Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, ..Limits::default() };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)

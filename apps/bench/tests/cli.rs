@@ -115,7 +115,7 @@ fn analyze_reports_move_and_scores() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["perft", "--rules", "3,3,4"], "k must be between 1 and 3"),
         (&["perft", "--rules", "40,3,3"], "width must be between 1 and 32"),
         (&["perft", "--rules", "15,15,5"], "give --depth"),
@@ -128,7 +128,9 @@ fn bad_input_is_a_clear_error() {
             &["analyze", "--rules", "3,3,3", "--position", "xoo/.x./..x", "--engine", "random"],
             "already over (X wins)",
         ),
-        (&["playouts", "--threads", "0"], "--threads must be at least 1"),
+        (&["playouts", "--threads", "0"], "--threads must be between 1 and 1024, got 0"),
+        (&["playouts", "--seconds", "1e300"], "--seconds must be a positive number of seconds"),
+        (&["playouts", "--seconds=-1"], "--seconds must be a positive number of seconds"),
     ];
     for (args, message) in cases {
         let output = bench(args);
