@@ -1,5 +1,5 @@
 //! Line bitboards: every row, column and diagonal of one side as a word,
-//! so that the run through a cell in any direction is two bit counts.
+//! so that the marks along any line through a cell are a shift away.
 
 use serde::{Deserialize, Serialize};
 
