@@ -1,5 +1,5 @@
 //! Cross-crate criterion benches: whole games between roster engines.
-//! Each engine crate has its own benches; `cargo bench` runs them all.
+//! Each crate has its own benches too; `cargo bench --workspace` runs them all.
 
 use board::{Limits, Rules, play_game};
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -83,12 +83,10 @@ pub struct OpeningError {
 /// [`OpeningError`] if an opening move is illegal.
 pub fn play_game(
     rules: Rules,
-    agents: [&mut dyn Agent; 2],
+    mut agents: [&mut dyn Agent; 2],
     opening: &[Cell],
     limits: &Limits,
 ) -> Result<GameRecord, OpeningError> {
-    let [x, o] = agents;
-    let mut agents = [x, o];
     let mut pos = Position::new(rules);
     for (i, &cell) in opening.iter().enumerate() {
         pos.play(cell).map_err(|source| OpeningError { number: i + 1, cell, source })?;
