@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
+use std::path::Path;
+
 use board::{RandomAgent, mix_seed};
+use pattern_eval::{Family, GreedyAgent, Weights};
 
 use crate::options::Options;
 use crate::spec::{Maker, SpecError};
@@ -57,16 +60,55 @@ const SEED: OptionInfo = OptionInfo {
 const SEED_EXPECTED: &str = "a whole number from 0 to 2^64-1";
 
 /// Every engine, in the order they are listed to users.
-pub static ENGINES: &[EngineInfo] = &[EngineInfo {
-    name: "random",
-    summary: "plays a uniformly random legal move",
-    options: &[SEED],
-    build: build_random,
-}];
+pub static ENGINES: &[EngineInfo] = &[
+    EngineInfo {
+        name: "random",
+        summary: "plays a uniformly random legal move",
+        options: &[SEED],
+        build: build_random,
+    },
+    EngineInfo {
+        name: "pattern",
+        summary: "greedy line-pattern player: the empty cell with the best pattern score",
+        options: &[
+            OptionInfo {
+                name: "family",
+                help: "pattern family: classic (default, binary masks) or ternary (sees blocks)",
+            },
+            OptionInfo {
+                name: "weights",
+                help: "weights file: a JSON array in the family's order, or .bin from the trainer (default: built in)",
+            },
+            SEED,
+        ],
+        build: build_pattern,
+    },
+];
 
 fn build_random(options: &Options) -> Result<Maker, SpecError> {
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
     Ok(Arc::new(move |game_seed| Box::new(RandomAgent::new(mix_seed(seed, game_seed)))))
+}
+
+fn build_pattern(options: &Options) -> Result<Maker, SpecError> {
+    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
+    let family: Family = options.get("family", "classic or ternary")?.unwrap_or(Family::Classic);
+    let weights = options
+        .get::<String>("weights", "a file name")?
+        .map(|path| Weights::load(Path::new(&path), family))
+        .transpose()
+        .map_err(|err| SpecError::Unusable {
+            engine: "pattern",
+            option: "weights",
+            reason: err.to_string(),
+        })?;
+    Ok(Arc::new(move |game_seed| {
+        let seed = mix_seed(seed, game_seed);
+        Box::new(match &weights {
+            Some(weights) => GreedyAgent::with_weights(weights.clone(), seed),
+            None => GreedyAgent::new(family, seed),
+        })
+    }))
 }
 
 #[cfg(test)]

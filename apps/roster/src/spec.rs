@@ -65,6 +65,17 @@ pub enum SpecError {
         /// What a valid value looks like.
         expected: &'static str,
     },
+    /// A value that names something unusable, such as a weights file
+    /// that cannot be read.
+    #[error("option {option} of {engine}: {reason}")]
+    Unusable {
+        /// The engine.
+        engine: &'static str,
+        /// The option.
+        option: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Makes one agent for one game, from that game's seed.
@@ -166,14 +177,36 @@ mod tests {
     }
 
     #[test]
+    fn pattern_specs() {
+        for text in ["pattern", "pattern:family=ternary,seed=3"] {
+            let spec: AgentSpec = text.parse().unwrap();
+            assert_eq!(moves_of(&spec, 5), moves_of(&spec, 5));
+        }
+        let path = std::env::temp_dir().join(format!("roster-weights-{}.json", std::process::id()));
+        std::fs::write(&path, serde_json::to_string(&vec![3; 109]).unwrap()).unwrap();
+        let spec: AgentSpec = format!("pattern:weights={}", path.display()).parse().unwrap();
+        assert_eq!(moves_of(&spec, 1).len(), 10);
+        std::fs::write(&path, "[1, 2]").unwrap();
+        let error =
+            format!("pattern:weights={}", path.display()).parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(error.contains("this one has 2 values"), "{error}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
     fn errors_list_what_is_valid() {
         let cases = [
-            ("", "no engine given; valid engines: random"),
-            ("randm", "unknown engine \"randm\"; valid engines: random"),
+            ("", "no engine given; valid engines: random, pattern"),
+            ("randm", "unknown engine \"randm\"; valid engines: random, pattern"),
             ("random:depth=3", "random has no option \"depth\"; valid options: seed"),
             ("random:seed", "cannot read \"seed\""),
             ("random:seed=1,seed=2", "option seed of random is given twice"),
             ("random:seed=-1", "option seed of random must be a whole number from 0 to 2^64-1, got \"-1\""),
+            ("pattern:family=binary", "option family of pattern must be classic or ternary, got \"binary\""),
+            (
+                "pattern:weights=/no/such/file.json",
+                "option weights of pattern: cannot read /no/such/file.json",
+            ),
         ];
         for (text, message) in cases {
             let err = text.parse::<AgentSpec>().unwrap_err().to_string();

@@ -1,0 +1,158 @@
+//! The greedy pattern player: the best-scoring empty cell, ties at random.
+
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Position, Rules, ScoreKind};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::evaluator::PatternEvaluator;
+use crate::incremental::PatternBoard;
+use crate::table::Family;
+use crate::weights::Weights;
+
+/// Where the greedy player's weights come from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// The default weights of a family, for whatever k the game has.
+    Default(Family),
+    /// These weights, for their k only.
+    Fixed(Weights),
+}
+
+/// Plays the empty cell with the best pattern score, breaking ties with
+/// a seeded random choice so that games differ; reports every cell's
+/// score in its analysis.
+///
+/// It follows the game with a [`PatternBoard`], so a move costs one
+/// incremental update per mark placed since its last move plus one pass
+/// over the empty cells.
+#[derive(Debug)]
+pub struct GreedyAgent {
+    source: Source,
+    evaluator: Option<PatternEvaluator>,
+    board: Option<PatternBoard>,
+    rng: SmallRng,
+    scores: Vec<(Cell, i32)>,
+    analysis: Option<Analysis>,
+}
+
+impl GreedyAgent {
+    /// A greedy player with the default weights of `family`.
+    #[must_use]
+    pub fn new(family: Family, seed: u64) -> GreedyAgent {
+        GreedyAgent::from_source(Source::Default(family), seed)
+    }
+
+    /// A greedy player with `weights`; it plays games with their k only.
+    #[must_use]
+    pub fn with_weights(weights: Weights, seed: u64) -> GreedyAgent {
+        GreedyAgent::from_source(Source::Fixed(weights), seed)
+    }
+
+    fn from_source(source: Source, seed: u64) -> GreedyAgent {
+        GreedyAgent {
+            source,
+            evaluator: None,
+            board: None,
+            rng: SmallRng::seed_from_u64(seed),
+            scores: Vec::new(),
+            analysis: None,
+        }
+    }
+
+    /// The evaluator for `rules`, made on first need.
+    fn prepare(&mut self, rules: Rules) -> Result<(), AgentError> {
+        let k = u32::from(rules.k());
+        if self.evaluator.as_ref().is_some_and(|evaluator| evaluator.k() == k) {
+            return Ok(());
+        }
+        let evaluator = match &self.source {
+            Source::Default(family) => {
+                PatternEvaluator::default_for(*family, k).map_err(|err| AgentError(err.to_string()))?
+            }
+            Source::Fixed(weights) if weights.k() == k => PatternEvaluator::new(weights.clone()),
+            Source::Fixed(weights) => {
+                return Err(AgentError(format!(
+                    "these {} weights are for k = {}, but the game has k = {k}",
+                    weights.family(),
+                    weights.k()
+                )));
+            }
+        };
+        self.evaluator = Some(evaluator);
+        Ok(())
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn name(&self) -> String {
+        match &self.source {
+            Source::Default(Family::Classic) => "pattern".to_owned(),
+            Source::Default(family) => format!("pattern:family={family}"),
+            Source::Fixed(weights) => format!("pattern:family={}(own weights)", weights.family()),
+        }
+    }
+
+    fn new_game(&mut self, rules: &Rules) {
+        self.analysis = None;
+        // An error here shows again, as the agent's error, at its first move.
+        if self.prepare(*rules).is_ok() {
+            self.board = PatternBoard::new(*rules).ok();
+        }
+    }
+
+    fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        self.prepare(*pos.rules())?;
+        let evaluator = self.evaluator.as_ref().expect("prepared");
+        let board = match &mut self.board {
+            Some(board) => {
+                board.sync(pos).map_err(|err| AgentError(err.to_string()))?;
+                board
+            }
+            None => self
+                .board
+                .insert(PatternBoard::from_position(pos).map_err(|err| AgentError(err.to_string()))?),
+        };
+        evaluator.score_cells_on(board, pos, &mut self.scores);
+
+        // The best score; among equals, each is kept with chance 1/seen.
+        let mut best: Option<(Cell, i32)> = None;
+        let mut ties = 0u32;
+        for &(cell, score) in &self.scores {
+            match best {
+                Some((_, top)) if score < top => {}
+                Some((_, top)) if score == top => {
+                    ties += 1;
+                    if self.rng.random_range(0..ties) == 0 {
+                        best = Some((cell, score));
+                    }
+                }
+                _ => {
+                    best = Some((cell, score));
+                    ties = 1;
+                }
+            }
+        }
+        let (cell, score) = best.ok_or_else(|| AgentError("no empty cell".to_owned()))?;
+        self.analysis = Some(Analysis {
+            best_move: Some(cell),
+            scores: self
+                .scores
+                .iter()
+                .map(|&(cell, score)| CellScore { cell, score: score.into() })
+                .collect(),
+            score_kind: ScoreKind::Evaluation,
+            line: vec![cell],
+            value: Some(score.into()),
+            nodes: self.scores.len() as u64,
+            depth: Some(1),
+        });
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+}

@@ -1,0 +1,51 @@
+//! Line-pattern evaluation of m,n,k-games: for every empty cell, the marks
+//! on the four lines through it, within k−1 cells on each side, looked up
+//! in a weight vector.
+//!
+//! - [`PatternTable`]: the patterns of a [`Family`] for one k, which ones
+//!   share a weight (a pattern and its mirror image), and the layout of a
+//!   weight vector. The classic family (binary masks, opponent unseen) has
+//!   109 weights for k = 5, in the order the classic gomoku weight
+//!   vectors use, so a published vector loads as is.
+//! - [`Weights`]: a weight vector, read and written as a plain JSON array
+//!   or as bincode; [`Weights::default_for`] gives weights that play
+//!   sensibly out of the box (see [`Weights::hand_set`]).
+//! - [`PatternEvaluator`]: cell scores and a position score from weights;
+//!   it implements [`board::Evaluator`] for search engines.
+//! - [`PatternBoard`]: every cell's windows, kept up to date incrementally
+//!   as marks are placed and removed.
+//! - [`GreedyAgent`]: plays the best-scoring cell.
+//!
+//! ```
+//! use board::{Agent, Limits, Position, Rules};
+//! use pattern_eval::{Family, GreedyAgent, PatternTable};
+//!
+//! assert_eq!(PatternTable::classic(5)?.len(), 109);
+//!
+//! let rules = Rules::gomoku15();
+//! let mut pos = Position::new(rules);
+//! for name in ["h8", "a1", "h9", "a2", "h10", "a3", "h11"] {
+//!     pos.play(rules.parse_cell(name)?)?;
+//! }
+//! // O must block the four: h7 or h12.
+//! let mut greedy = GreedyAgent::new(Family::Ternary, 7);
+//! let reply = greedy.select_move(&pos, &Limits::none())?;
+//! assert!(["h7", "h12"].contains(&reply.name(&rules).to_string().as_str()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod evaluator;
+mod greedy;
+mod hand_set;
+mod incremental;
+mod table;
+mod weights;
+mod window;
+
+pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
+pub use greedy::GreedyAgent;
+pub use incremental::PatternBoard;
+pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
+pub use weights::{FORMAT, MAX_WEIGHT, Weights, WeightsError};
+pub use window::Window;

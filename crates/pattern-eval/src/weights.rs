@@ -1,0 +1,369 @@
+//! Weight vectors: one integer per kept pattern, in the table's order,
+//! saved as a plain JSON array (so a vector published elsewhere loads as
+//! is) or as bincode with its family, k and a format version.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::hand_set;
+use crate::table::{Family, MAX_K, MIN_K, PatternTable, UnsupportedK};
+
+/// The largest weight magnitude: eight of them still sum below the score
+/// that marks a forced block.
+pub const MAX_WEIGHT: i32 = 1_000_000;
+
+/// The version of the bincode weights format.
+pub const FORMAT: u32 = 1;
+
+/// The default classic weights for k = 5, embedded.
+const CLASSIC_5: &str = include_str!("../weights/classic-5.json");
+/// The default ternary weights for k = 5, embedded.
+const TERNARY_5: &str = include_str!("../weights/ternary-5.json");
+
+/// Why a weight vector could not be made, read or written.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The length fits no k of the family (or not the k asked for).
+    #[error("a {family} weight vector for {expected}; this one has {found} values")]
+    WrongLength {
+        /// The family.
+        family: Family,
+        /// What lengths would fit.
+        expected: String,
+        /// The length found.
+        found: usize,
+    },
+    /// A weight is too large.
+    #[error("weight {index} is {value}, outside -{MAX_WEIGHT}..={MAX_WEIGHT}")]
+    OutOfRange {
+        /// Its index.
+        index: usize,
+        /// Its value.
+        value: i64,
+    },
+    /// The k has no pattern table.
+    #[error(transparent)]
+    UnsupportedK(#[from] UnsupportedK),
+    /// Not a JSON array of whole numbers.
+    #[error("not a JSON array of whole numbers: {0}")]
+    Json(String),
+    /// Not a bincode weights file.
+    #[error("not a bincode weights file: {0}")]
+    Bincode(String),
+    /// A bincode file of another format version.
+    #[error("weights file format {found} is not supported (this build reads format {FORMAT})")]
+    Format {
+        /// The version in the file.
+        found: u32,
+    },
+    /// The file holds the other family.
+    #[error("{path} holds {found} weights, not {wanted}: ask for family={found}")]
+    OtherFamily {
+        /// The file.
+        path: PathBuf,
+        /// The family in the file.
+        found: Family,
+        /// The family asked for.
+        wanted: Family,
+    },
+    /// Reading or writing the file failed.
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        /// `read` or `write`.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// A weight vector for one pattern family and one k.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    table: &'static PatternTable,
+    values: Vec<i32>,
+}
+
+impl PartialEq for Weights {
+    fn eq(&self, other: &Weights) -> bool {
+        (self.family(), self.k(), &self.values) == (other.family(), other.k(), &other.values)
+    }
+}
+
+impl Eq for Weights {}
+
+/// The bincode file: the vector with what it is for.
+#[derive(Serialize, Deserialize)]
+struct WeightsFile {
+    format: u32,
+    family: Family,
+    k: u32,
+    values: Vec<i32>,
+}
+
+impl Weights {
+    /// Weights for `family` and `k`, checked: one per pattern of the
+    /// table, each within ±[`MAX_WEIGHT`].
+    ///
+    /// # Errors
+    /// [`WeightsError`] if `k` is unsupported, the length is wrong or a
+    /// weight is out of range.
+    pub fn new(family: Family, k: u32, values: Vec<i32>) -> Result<Weights, WeightsError> {
+        let table = PatternTable::new(family, k)?;
+        if values.len() != table.len() {
+            return Err(WeightsError::WrongLength {
+                family,
+                expected: format!("k = {k} has {} values", table.len()),
+                found: values.len(),
+            });
+        }
+        if let Some((index, &value)) = values.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT) {
+            return Err(WeightsError::OutOfRange { index, value: value.into() });
+        }
+        Ok(Weights { table, values })
+    }
+
+    /// The hand-set weights (see the crate docs): what each pattern
+    /// means, from open fours down to room to grow.
+    ///
+    /// # Errors
+    /// [`UnsupportedK`] if `k` has no pattern table.
+    pub fn hand_set(family: Family, k: u32) -> Result<Weights, UnsupportedK> {
+        let table = PatternTable::new(family, k)?;
+        Ok(Weights { table, values: hand_set::weights(table) })
+    }
+
+    /// The weights the engines play with by default: the embedded
+    /// vectors for k = 5, the hand-set ones for other k.
+    ///
+    /// # Errors
+    /// [`UnsupportedK`] if `k` has no pattern table.
+    ///
+    /// # Panics
+    /// If an embedded vector does not load, which the crate's tests rule out.
+    pub fn default_for(family: Family, k: u32) -> Result<Weights, UnsupportedK> {
+        let embedded = match (family, k) {
+            (Family::Classic, 5) => CLASSIC_5,
+            (Family::Ternary, 5) => TERNARY_5,
+            _ => return Weights::hand_set(family, k),
+        };
+        Ok(Weights::from_json(family, Some(k), embedded).expect("the embedded weights are valid"))
+    }
+
+    /// The family.
+    #[must_use]
+    pub fn family(&self) -> Family {
+        self.table.family()
+    }
+
+    /// The k.
+    #[must_use]
+    pub fn k(&self) -> u32 {
+        self.table.k()
+    }
+
+    /// The pattern table the weights belong to.
+    #[must_use]
+    pub fn table(&self) -> &'static PatternTable {
+        self.table
+    }
+
+    /// The weights, in the table's order.
+    #[must_use]
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// Reads a plain JSON array of integers. Without `k`, the k is the one
+    /// whose table has as many patterns as the array has values.
+    ///
+    /// # Errors
+    /// [`WeightsError`] if the text is not such an array, or its length
+    /// or values do not fit.
+    pub fn from_json(family: Family, k: Option<u32>, text: &str) -> Result<Weights, WeightsError> {
+        let values: Vec<i64> =
+            serde_json::from_str(text).map_err(|err| WeightsError::Json(err.to_string()))?;
+        if let Some((index, &value)) = values.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT.into()) {
+            return Err(WeightsError::OutOfRange { index, value });
+        }
+        let values: Vec<i32> = values.into_iter().map(|w| w as i32).collect();
+        let k = if let Some(k) = k {
+            k
+        } else {
+            (MIN_K..=MAX_K)
+                .find(|&k| PatternTable::new(family, k).is_ok_and(|table| table.len() == values.len()))
+                .ok_or_else(|| WeightsError::WrongLength {
+                    family,
+                    expected: length_list(family),
+                    found: values.len(),
+                })?
+        };
+        Weights::new(family, k, values)
+    }
+
+    /// The weights as a plain JSON array.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let values: Vec<String> = self.values.iter().map(i32::to_string).collect();
+        format!("[{}]", values.join(","))
+    }
+
+    /// The weights in bincode, with family, k and format version.
+    ///
+    /// # Panics
+    /// Never: integers and names always encode.
+    #[must_use]
+    pub fn to_bincode(&self) -> Vec<u8> {
+        let file =
+            WeightsFile { format: FORMAT, family: self.family(), k: self.k(), values: self.values.clone() };
+        bincode::serde::encode_to_vec(&file, bincode::config::standard()).expect("weights serialise")
+    }
+
+    /// Reads weights written by [`Weights::to_bincode`].
+    ///
+    /// # Errors
+    /// [`WeightsError`] if the bytes are not such a file or do not fit.
+    pub fn from_bincode(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let (file, _): (WeightsFile, usize) =
+            bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+                .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+        if file.format != FORMAT {
+            return Err(WeightsError::Format { found: file.format });
+        }
+        Weights::new(file.family, file.k, file.values)
+    }
+
+    /// Reads a weights file of `family`: bincode if the name ends in
+    /// `.bin`, else a JSON array.
+    ///
+    /// # Errors
+    /// [`WeightsError`] if it cannot be read or does not fit.
+    pub fn load(path: &Path, family: Family) -> Result<Weights, WeightsError> {
+        let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
+        if is_bincode(path) {
+            let weights = Weights::from_bincode(&fs::read(path).map_err(io)?)?;
+            if weights.family() != family {
+                return Err(WeightsError::OtherFamily {
+                    path: path.to_owned(),
+                    found: weights.family(),
+                    wanted: family,
+                });
+            }
+            Ok(weights)
+        } else {
+            Weights::from_json(family, None, &fs::read_to_string(path).map_err(io)?)
+        }
+    }
+
+    /// Writes the weights to `path` (bincode if it ends in `.bin`, else
+    /// JSON) through a temporary file, so an old file is never left half
+    /// written.
+    ///
+    /// # Errors
+    /// [`WeightsError::Io`] if it cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
+        let io = |source| WeightsError::Io { action: "write", path: path.to_owned(), source };
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push(".tmp");
+        let temporary = PathBuf::from(temporary);
+        let mut file = fs::File::create(&temporary).map_err(io)?;
+        file.write_all(&bytes).and_then(|()| file.sync_all()).map_err(io)?;
+        fs::rename(&temporary, path).map_err(io)
+    }
+}
+
+fn is_bincode(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"))
+}
+
+/// "k = 3 has 4 values, k = 4 has 24, ..." for a length error.
+fn length_list(family: Family) -> String {
+    let lengths: Vec<String> = (MIN_K..=MAX_K)
+        .filter_map(|k| PatternTable::new(family, k).ok().map(|table| format!("{} (k = {k})", table.len())))
+        .collect();
+    format!("k from {MIN_K} to {MAX_K} has one of {} values", lengths.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trips_as_a_plain_array() {
+        let weights = Weights::hand_set(Family::Classic, 3).unwrap();
+        let json = weights.to_json();
+        assert!(json.starts_with('[') && json.ends_with(']'));
+        assert_eq!(Weights::from_json(Family::Classic, None, &json).unwrap(), weights);
+        assert_eq!(Weights::from_json(Family::Classic, Some(3), &json).unwrap(), weights);
+    }
+
+    #[test]
+    fn the_length_decides_k() {
+        let values = vec![1; 109];
+        let json = serde_json::to_string(&values).unwrap();
+        let weights = Weights::from_json(Family::Classic, None, &json).unwrap();
+        assert_eq!(weights.k(), 5);
+        let error = Weights::from_json(Family::Classic, None, "[1, 2, 3]").unwrap_err().to_string();
+        assert!(error.contains("109 (k = 5)") && error.contains("this one has 3 values"), "{error}");
+        let error = Weights::from_json(Family::Classic, Some(4), &json).unwrap_err().to_string();
+        assert!(error.contains("k = 4 has 24 values"), "{error}");
+    }
+
+    #[test]
+    fn bad_json_is_a_clear_error() {
+        for text in ["", "{}", "[1, 2.5]", "[\"a\"]", "[1,"] {
+            let error = Weights::from_json(Family::Classic, None, text).unwrap_err();
+            assert!(matches!(error, WeightsError::Json(_)), "{text}: {error}");
+        }
+        let mut values = vec![0i64; 109];
+        values[7] = 2_000_000;
+        let error = Weights::from_json(Family::Classic, None, &serde_json::to_string(&values).unwrap());
+        assert_eq!(error.unwrap_err().to_string(), "weight 7 is 2000000, outside -1000000..=1000000");
+    }
+
+    #[test]
+    fn bincode_round_trips_and_checks() {
+        let weights = Weights::default_for(Family::Ternary, 5).unwrap();
+        let bytes = weights.to_bincode();
+        assert_eq!(Weights::from_bincode(&bytes).unwrap(), weights);
+        assert!(matches!(Weights::from_bincode(&bytes[..bytes.len() / 2]), Err(WeightsError::Bincode(_))));
+        let other = WeightsFile { format: 99, family: Family::Classic, k: 5, values: vec![] };
+        let bytes = bincode::serde::encode_to_vec(&other, bincode::config::standard()).unwrap();
+        assert_eq!(
+            Weights::from_bincode(&bytes).unwrap_err().to_string(),
+            "weights file format 99 is not supported (this build reads format 1)"
+        );
+    }
+
+    #[test]
+    fn embedded_defaults_load() {
+        for family in Family::ALL {
+            let weights = Weights::default_for(family, 5).unwrap();
+            assert_eq!(weights.values().len(), PatternTable::new(family, 5).unwrap().len());
+            assert!(Weights::default_for(family, 4).is_ok());
+        }
+    }
+
+    #[test]
+    fn files_save_and_load() {
+        let dir = std::env::temp_dir().join(format!("pattern-eval-weights-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let weights = Weights::default_for(Family::Classic, 5).unwrap();
+        for name in ["w.json", "w.bin"] {
+            let path = dir.join(name);
+            weights.save(&path).unwrap();
+            assert_eq!(Weights::load(&path, Family::Classic).unwrap(), weights);
+        }
+        let error = Weights::load(&dir.join("w.bin"), Family::Ternary).unwrap_err().to_string();
+        assert!(error.contains("holds classic weights, not ternary"), "{error}");
+        let error = Weights::load(&dir.join("missing.json"), Family::Classic).unwrap_err().to_string();
+        assert!(error.starts_with("cannot read"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
