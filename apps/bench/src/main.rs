@@ -2,6 +2,7 @@
 //! table or, with `--json`, as one JSON object on stdout.
 
 mod analyze;
+mod eval;
 mod perft;
 mod playouts;
 mod report;
@@ -13,7 +14,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "bench", version, about = "Measure the mnk engines: perft, playouts, matches, analysis")]
+#[command(name = "bench", version, about = "Measure the mnk engines: perft, playouts, matches, analysis, evaluation")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,6 +30,8 @@ enum Command {
     Match(versus::Args),
     /// Ask one engine for its move in a position and show its analysis.
     Analyze(analyze::Args),
+    /// Pattern evaluation: full-board cell scoring and incremental updates.
+    Eval(eval::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +49,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Playouts(args) => playouts::run(&args),
         Command::Match(args) => versus::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Eval(args) => eval::run(&args),
     }
 }

@@ -2,6 +2,8 @@
 
 use anyhow::Result;
 use board::{Position, Rules};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 /// Prints `report` as JSON if asked, else as the rows `table` gives.
@@ -34,6 +36,48 @@ pub fn start_position(rules: Rules, position: Option<&str>) -> Result<Position> 
             .map_err(|err| anyhow::anyhow!("cannot read --position {text:?}: {err}"))?,
         None => Position::new(rules),
     })
+}
+
+/// `count` middle-game positions `plies` plies deep, reproducibly: two
+/// random opening moves near the centre, then the two greedy pattern
+/// players (classic and ternary) against each other. Games that end
+/// before `plies` are skipped.
+pub fn middle_games(rules: Rules, count: usize, plies: usize) -> Result<Vec<Position>> {
+    if plies >= rules.area() {
+        anyhow::bail!("--plies must be below the {} cells of the board, got {plies}", rules.area());
+    }
+    let specs: [roster::AgentSpec; 2] = ["pattern".parse()?, "pattern:family=ternary".parse()?];
+    let mut positions = Vec::with_capacity(count);
+    for seed in 0..(count as u64 * 50).max(100) {
+        if positions.len() == count {
+            break;
+        }
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Position::new(rules);
+        let (cx, cy) = (i32::from(rules.width()) / 2, i32::from(rules.height()) / 2);
+        while pos.ply() < 2.min(plies) {
+            let cell = rules.cell(cx + rng.random_range(-2..=2), cy + rng.random_range(-2..=2));
+            if let Some(cell) = cell.filter(|&cell| pos.is_legal(cell)) {
+                pos.play(cell)?;
+            }
+        }
+        let mut agents = specs.each_ref().map(|spec| spec.build(seed));
+        for agent in &mut agents {
+            agent.new_game(&rules);
+        }
+        while pos.ply() < plies && !pos.is_over() {
+            let agent = &mut agents[pos.ply() % 2];
+            let cell = agent.select_move(&pos, &board::Limits::none())?;
+            pos.play(cell)?;
+        }
+        if !pos.is_over() {
+            positions.push(pos);
+        }
+    }
+    if positions.len() < count {
+        anyhow::bail!("only {} of {count} games lasted {plies} plies; ask for fewer --plies", positions.len());
+    }
+    Ok(positions)
 }
 
 /// The most threads a command starts: far more than any machine has cores.

@@ -140,3 +140,20 @@ fn bad_input_is_a_clear_error() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn eval_measures_both_pattern_families() {
+    for family in ["classic", "ternary"] {
+        let value = json(&["eval", "--family", family, "--seconds", "0.02", "--positions", "2", "--json"]);
+        for key in ["evals_per_second", "updates_per_second", "fresh_evals_per_second"] {
+            assert!(value[key].as_f64().is_some_and(|rate| rate > 0.0), "{key} in {value}");
+        }
+        assert_eq!(value["family"], family);
+    }
+    let output = bench(&["eval", "--rules", "12,12,10"]);
+    assert!(!output.status.success());
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("k from 2 to 8, got k = 10"), "{message}");
+    let output = bench(&["eval", "--rules", "5,5,4", "--plies", "30"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--plies must be below the 25 cells"));
+}

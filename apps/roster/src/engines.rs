@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::path::Path;
 
 use board::{RandomAgent, mix_seed};
-use pattern_eval::{Family, GreedyAgent, Weights};
+use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
 
 use crate::options::Options;
 use crate::spec::{Maker, SpecError};
@@ -95,7 +95,7 @@ fn build_pattern(options: &Options) -> Result<Maker, SpecError> {
     let family: Family = options.get("family", "classic or ternary")?.unwrap_or(Family::Classic);
     let weights = options
         .get::<String>("weights", "a file name")?
-        .map(|path| Weights::load(Path::new(&path), family))
+        .map(|path| Weights::load(Path::new(&path), family).map(PatternEvaluator::new))
         .transpose()
         .map_err(|err| SpecError::Unusable {
             engine: "pattern",
@@ -105,7 +105,7 @@ fn build_pattern(options: &Options) -> Result<Maker, SpecError> {
     Ok(Arc::new(move |game_seed| {
         let seed = mix_seed(seed, game_seed);
         Box::new(match &weights {
-            Some(weights) => GreedyAgent::with_weights(weights.clone(), seed),
+            Some(evaluator) => GreedyAgent::with_evaluator(evaluator.clone(), seed),
             None => GreedyAgent::new(family, seed),
         })
     }))

@@ -1,10 +1,12 @@
 //! Scores from patterns: every empty cell's score for the side to move,
 //! and a static score of the whole position.
 
+use std::sync::{Arc, OnceLock};
+
 use board::{Cell, Direction, Evaluator, Overline, Position, Side};
 
-use crate::incremental::PatternBoard;
-use crate::table::{Family, PatternTable, UnsupportedK, WIN_SLOT, low_bits, ternary_key};
+use crate::incremental::{PatternBoard, with_windows_of};
+use crate::table::{Family, MAX_K, PatternTable, UnsupportedK, WIN_SLOT, low_bits, ternary_key};
 use crate::weights::{MAX_WEIGHT, Weights};
 use crate::window::Window;
 
@@ -36,19 +38,38 @@ const _: () = assert!(4 * BLOCK + 4 * (MAX_WEIGHT + 1) < WINS_NOW && WIN - 7 * (
 /// opponent's view. A view that completes k in a row outranks every sum:
 /// a cell that wins now scores at least [`WINS_NOW`], one that blocks the
 /// opponent's win now at least [`BLOCKS_NOW`].
-#[derive(Clone, Debug)]
+///
+/// Cloning is cheap: the lookup tables are shared.
+#[derive(Clone)]
 pub struct PatternEvaluator {
     table: &'static PatternTable,
     weights: Weights,
     /// By window code: the side to move's own view (weight, +1 if it holds
     /// an own mark; [`WIN`] if it completes k).
-    own: Vec<i32>,
+    own: Arc<[i32]>,
     /// By window code: the opponent's view (weight; [`BLOCK`] if they
     /// would complete k).
-    opponent: Vec<i32>,
+    opponent: Arc<[i32]>,
     /// By window code: the plain weight ([`WIN`] if it completes k), for
     /// the position score.
-    plain: Vec<i32>,
+    plain: Arc<[i32]>,
+    /// For k up to [`MAX_PAIR_K`]: by both halves of a window, the mover's
+    /// first, the sum of both terms — one lookup per direction.
+    pairs: Option<Arc<[i32]>>,
+}
+
+/// The largest k whose windows index a table of both terms at once: its
+/// `2^(4(k−1))` entries are 256 KiB for k = 5.
+const MAX_PAIR_K: u32 = 5;
+
+impl std::fmt::Debug for PatternEvaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternEvaluator")
+            .field("family", &self.family())
+            .field("k", &self.k())
+            .field("weights", &self.weights.values())
+            .finish_non_exhaustive()
+    }
 }
 
 impl PatternEvaluator {
@@ -72,15 +93,38 @@ impl PatternEvaluator {
             })
             .collect();
         let opponent = slots.iter().map(|&slot| if slot == WIN_SLOT { BLOCK } else { value(slot) }).collect();
-        PatternEvaluator { table, weights, own, opponent, plain }
+        let mut evaluator =
+            PatternEvaluator { table, weights, own, opponent, plain: plain.into(), pairs: None };
+        if table.k() <= MAX_PAIR_K {
+            let half = table.window_len();
+            let pairs = (0..1u32 << (2 * half))
+                .map(|pair| {
+                    let (mine, theirs) = (pair & low_bits(half), pair >> half);
+                    let (own, opponent) = evaluator.view_terms(mine, theirs);
+                    own + opponent
+                })
+                .collect();
+            evaluator.pairs = Some(pairs);
+        }
+        evaluator
     }
 
-    /// The default evaluator of `family` for `k` (see [`Weights::default_for`]).
+    /// The default evaluator of `family` for `k` (see
+    /// [`Weights::default_for`]), built once and shared.
     ///
     /// # Errors
     /// [`UnsupportedK`] if `k` has no pattern tables.
     pub fn default_for(family: Family, k: u32) -> Result<PatternEvaluator, UnsupportedK> {
-        Ok(PatternEvaluator::new(Weights::default_for(family, k)?))
+        static CLASSIC: [OnceLock<PatternEvaluator>; MAX_K as usize + 1] =
+            [const { OnceLock::new() }; MAX_K as usize + 1];
+        static TERNARY: [OnceLock<PatternEvaluator>; MAX_K as usize + 1] =
+            [const { OnceLock::new() }; MAX_K as usize + 1];
+        let weights = Weights::default_for(family, k)?;
+        let cache = match family {
+            Family::Classic => &CLASSIC,
+            Family::Ternary => &TERNARY,
+        };
+        Ok(cache[k as usize].get_or_init(|| PatternEvaluator::new(weights)).clone())
     }
 
     /// The weights.
@@ -106,6 +150,19 @@ impl PatternEvaluator {
     #[inline]
     fn terms<const TERNARY: bool>(&self, window: Window, side: Side) -> (i32, i32) {
         let (mine, theirs) = window.halves(side);
+        self.view_terms_of::<TERNARY>(mine, theirs)
+    }
+
+    /// [`PatternEvaluator::terms`] of a window's halves, the mover's first.
+    fn view_terms(&self, mine: u32, theirs: u32) -> (i32, i32) {
+        match self.family() {
+            Family::Classic => self.view_terms_of::<false>(mine, theirs),
+            Family::Ternary => self.view_terms_of::<true>(mine, theirs),
+        }
+    }
+
+    #[inline]
+    fn view_terms_of<const TERNARY: bool>(&self, mine: u32, theirs: u32) -> (i32, i32) {
         let (own, their_own) = (mine & !theirs, theirs & !mine);
         if TERNARY {
             let k = self.table.k();
@@ -122,11 +179,24 @@ impl PatternEvaluator {
     #[inline]
     fn cell_score<const TERNARY: bool>(&self, pos: &Position, cell: Cell, windows: [Window; 4]) -> i32 {
         let side = pos.side_to_move();
-        let score = windows.iter().map(|&window| {
-            let (own, opponent) = self.terms::<TERNARY>(window, side);
-            own + opponent
-        });
-        let score: i32 = score.sum();
+        let score: i32 = if let Some(pairs) = &self.pairs {
+            let half = self.table.window_len();
+            windows
+                .iter()
+                .map(|&window| {
+                    let (mine, theirs) = window.halves(side);
+                    pairs[(mine | theirs << half) as usize]
+                })
+                .sum()
+        } else {
+            windows
+                .iter()
+                .map(|&window| {
+                    let (own, opponent) = self.terms::<TERNARY>(window, side);
+                    own + opponent
+                })
+                .sum()
+        };
         if score < BLOCKS_NOW || pos.rules().overline() == Overline::Freestyle {
             return score;
         }
@@ -178,15 +248,22 @@ impl PatternEvaluator {
         }
     }
 
-    /// [`PatternEvaluator::score_cells_on`] with the windows computed from
-    /// the position's line words.
+    /// [`PatternEvaluator::score_cells_on`] without a board of one's own:
+    /// the windows are kept per thread and brought to `pos` by the marks
+    /// that differ from the last position scored, so a search pays a few
+    /// incremental updates per call.
     pub fn score_cells(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
-        out.clear();
-        let k = self.k();
-        let windows = |cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
-        match self.family() {
-            Family::Classic => self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score))),
-            Family::Ternary => self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score))),
+        let synced = u32::from(pos.rules().k()) == self.k()
+            && with_windows_of(pos, |board| self.score_cells_on(board, pos, out)).is_ok();
+        if !synced {
+            // Rules with another k: read each window at the evaluator's k.
+            out.clear();
+            let k = self.k();
+            let windows = |cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
+            match self.family() {
+                Family::Classic => self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score))),
+                Family::Ternary => self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score))),
+            }
         }
     }
 
@@ -228,13 +305,12 @@ impl PatternEvaluator {
         sum
     }
 
-    fn evaluate_with<const TERNARY: bool>(&self, pos: &Position) -> i32 {
+    fn evaluate_with<const TERNARY: bool>(&self, pos: &Position, windows: impl Fn(Cell) -> [Window; 4]) -> i32 {
         let mover = pos.side_to_move();
         let mut total: i64 = 0;
         let mut threats = 0;
-        let k = self.k();
         for cell in pos.empty_cells() {
-            let windows = Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
+            let windows = windows(cell);
             let mine = self.view_sum::<TERNARY>(pos, cell, &windows, mover);
             if mine >= WINS_NOW {
                 return FORCED_WIN;
@@ -267,10 +343,17 @@ impl Evaluator for PatternEvaluator {
                 None => 0,
             };
         }
-        match self.family() {
-            Family::Classic => self.evaluate_with::<false>(pos),
-            Family::Ternary => self.evaluate_with::<true>(pos),
+        let score = |windows: &dyn Fn(Cell) -> [Window; 4]| match self.family() {
+            Family::Classic => self.evaluate_with::<false>(pos, windows),
+            Family::Ternary => self.evaluate_with::<true>(pos, windows),
+        };
+        let k = self.k();
+        if u32::from(pos.rules().k()) == k
+            && let Ok(value) = with_windows_of(pos, |board| score(&|cell| board.windows(cell)))
+        {
+            return value;
         }
+        score(&|cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k)))
     }
 
     /// Every empty cell, best first (ties in cell order).

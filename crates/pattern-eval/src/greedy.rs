@@ -14,8 +14,8 @@ use crate::weights::Weights;
 enum Source {
     /// The default weights of a family, for whatever k the game has.
     Default(Family),
-    /// These weights, for their k only.
-    Fixed(Weights),
+    /// This evaluator, for its k only.
+    Fixed(PatternEvaluator),
 }
 
 /// Plays the empty cell with the best pattern score, breaking ties with
@@ -45,7 +45,14 @@ impl GreedyAgent {
     /// A greedy player with `weights`; it plays games with their k only.
     #[must_use]
     pub fn with_weights(weights: Weights, seed: u64) -> GreedyAgent {
-        GreedyAgent::from_source(Source::Fixed(weights), seed)
+        GreedyAgent::with_evaluator(PatternEvaluator::new(weights), seed)
+    }
+
+    /// A greedy player scoring with `evaluator` (cheap to clone, so one
+    /// evaluator can serve every game); it plays games with its k only.
+    #[must_use]
+    pub fn with_evaluator(evaluator: PatternEvaluator, seed: u64) -> GreedyAgent {
+        GreedyAgent::from_source(Source::Fixed(evaluator), seed)
     }
 
     fn from_source(source: Source, seed: u64) -> GreedyAgent {
@@ -69,12 +76,12 @@ impl GreedyAgent {
             Source::Default(family) => {
                 PatternEvaluator::default_for(*family, k).map_err(|err| AgentError(err.to_string()))?
             }
-            Source::Fixed(weights) if weights.k() == k => PatternEvaluator::new(weights.clone()),
-            Source::Fixed(weights) => {
+            Source::Fixed(evaluator) if evaluator.k() == k => evaluator.clone(),
+            Source::Fixed(evaluator) => {
                 return Err(AgentError(format!(
                     "these {} weights are for k = {}, but the game has k = {k}",
-                    weights.family(),
-                    weights.k()
+                    evaluator.family(),
+                    evaluator.k()
                 )));
             }
         };
@@ -88,7 +95,7 @@ impl Agent for GreedyAgent {
         match &self.source {
             Source::Default(Family::Classic) => "pattern".to_owned(),
             Source::Default(family) => format!("pattern:family={family}"),
-            Source::Fixed(weights) => format!("pattern:family={}(own weights)", weights.family()),
+            Source::Fixed(evaluator) => format!("pattern:family={}(own weights)", evaluator.family()),
         }
     }
 

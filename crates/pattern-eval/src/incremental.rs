@@ -2,6 +2,8 @@
 //! changes only the windows of the cells within k−1 of it on its four
 //! lines, one bit each.
 
+use std::cell::RefCell;
+
 use board::{Bitboard, Cell, Direction, Position, Rules, Side};
 
 use crate::table::{MAX_K, MIN_K, UnsupportedK};
@@ -156,6 +158,28 @@ impl PatternBoard {
         }
         Ok(())
     }
+}
+
+thread_local! {
+    /// The windows of the last position this thread evaluated: positions
+    /// met one after another in a search differ by a few marks, so
+    /// syncing to the next one costs a few updates.
+    static LAST: RefCell<Option<PatternBoard>> = const { RefCell::new(None) };
+}
+
+/// Calls `f` with the windows of `pos`, kept per thread between calls.
+/// `f` must not call this again.
+pub(crate) fn with_windows_of<R>(pos: &Position, f: impl FnOnce(&PatternBoard) -> R) -> Result<R, UnsupportedK> {
+    LAST.with_borrow_mut(|last| {
+        let board = match last {
+            Some(board) => {
+                board.sync(pos)?;
+                board
+            }
+            None => last.insert(PatternBoard::from_position(pos)?),
+        };
+        Ok(f(board))
+    })
 }
 
 #[cfg(test)]
