@@ -130,11 +130,16 @@ pub fn run(args: &Args) -> Result<()> {
             row("rules", &r.rules),
             row("family", r.family),
             row("positions", format!("{} (mean {:.0} empty cells)", r.positions, r.mean_empty_cells)),
-            row("full scorings/s", format!("{} ({:.0} ns each)", thousands(r.evals_per_second), r.nanoseconds_per_eval)),
+            row(
+                "full scorings/s",
+                format!("{} ({:.0} ns each)", thousands(r.evals_per_second), r.nanoseconds_per_eval),
+            ),
             row("fresh scorings/s", thousands(r.fresh_evals_per_second)),
             row("position scores/s", thousands(r.position_scores_per_second)),
-            row("updates/s", format!("{} ({:.1} ns each)", thousands(r.updates_per_second), r.nanoseconds_per_update)),
+            row(
+                "updates/s",
+                format!("{} ({:.1} ns each)", thousands(r.updates_per_second), r.nanoseconds_per_update),
+            ),
         ]
     })
 }
-

@@ -14,7 +14,11 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "bench", version, about = "Measure the mnk engines: perft, playouts, matches, analysis, evaluation")]
+#[command(
+    name = "bench",
+    version,
+    about = "Measure the mnk engines: perft, playouts, matches, analysis, evaluation"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

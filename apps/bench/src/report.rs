@@ -75,7 +75,10 @@ pub fn middle_games(rules: Rules, count: usize, plies: usize) -> Result<Vec<Posi
         }
     }
     if positions.len() < count {
-        anyhow::bail!("only {} of {count} games lasted {plies} plies; ask for fewer --plies", positions.len());
+        anyhow::bail!(
+            "only {} of {count} games lasted {plies} plies; ask for fewer --plies",
+            positions.len()
+        );
     }
     Ok(positions)
 }

@@ -259,10 +259,15 @@ impl PatternEvaluator {
             // Rules with another k: read each window at the evaluator's k.
             out.clear();
             let k = self.k();
-            let windows = |cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
+            let windows =
+                |cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
             match self.family() {
-                Family::Classic => self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score))),
-                Family::Ternary => self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score))),
+                Family::Classic => {
+                    self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score)))
+                }
+                Family::Ternary => {
+                    self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score)))
+                }
             }
         }
     }
@@ -305,7 +310,11 @@ impl PatternEvaluator {
         sum
     }
 
-    fn evaluate_with<const TERNARY: bool>(&self, pos: &Position, windows: impl Fn(Cell) -> [Window; 4]) -> i32 {
+    fn evaluate_with<const TERNARY: bool>(
+        &self,
+        pos: &Position,
+        windows: impl Fn(Cell) -> [Window; 4],
+    ) -> i32 {
         let mover = pos.side_to_move();
         let mut total: i64 = 0;
         let mut threats = 0;

@@ -21,10 +21,12 @@ pub struct PatternBoard {
     margin: usize,
     /// Grid entries per row: the width plus both margins.
     stride: usize,
-    /// One entry per grid cell, the four directions together.
-    windows: Vec<[u32; 4]>,
-    /// The grid step of each direction, in [`Direction::ALL`] order.
-    steps: [isize; 4],
+    /// Four entries per grid cell, one per direction.
+    windows: Vec<u32>,
+    /// Every window a mark lies in, relative to the mark: the grid offset
+    /// of the window's cell (as a flat index into `windows`, counting the
+    /// four directions) and the mark's bit in it.
+    neighbours: Vec<(isize, u32)>,
     /// The marks the windows show.
     marks: [Bitboard; 2],
 }
@@ -42,22 +44,31 @@ impl PatternBoard {
         let margin = k as usize - 1;
         let stride = usize::from(rules.width()) + 2 * margin;
         let rows = usize::from(rules.height()) + 2 * margin;
+        let n = margin as isize;
+        let mut neighbours = Vec::with_capacity(8 * margin);
+        for (d, direction) in Direction::ALL.into_iter().enumerate() {
+            let (dx, dy) = direction.delta();
+            let step = dy as isize * stride as isize + dx as isize;
+            for offset in 1..=n {
+                // The mark lies `offset` before the cell after it (left
+                // part of its window) and after the cell before it.
+                neighbours.push((4 * offset * step + d as isize, 1 << (n - offset)));
+                neighbours.push((-4 * offset * step + d as isize, 1 << (n + offset - 1)));
+            }
+        }
         let mut board = PatternBoard {
             rules,
             margin,
             stride,
-            windows: vec![[0; 4]; stride * rows],
-            steps: Direction::ALL.map(|direction| {
-                let (dx, dy) = direction.delta();
-                dy as isize * stride as isize + dx as isize
-            }),
+            windows: vec![0; 4 * stride * rows],
+            neighbours,
             marks: [Bitboard::default(); 2],
         };
         for cell in rules.cells() {
             let slot = board.slot(cell);
             for (d, direction) in Direction::ALL.into_iter().enumerate() {
                 let walls = Window::walls(rules, cell, direction, k);
-                board.windows[slot][d] = walls | walls << HALF;
+                board.windows[4 * slot + d] = walls | walls << HALF;
             }
         }
         Ok(board)
@@ -94,14 +105,16 @@ impl PatternBoard {
     #[inline]
     #[must_use]
     pub fn window(&self, cell: Cell, direction: Direction) -> Window {
-        Window(self.windows[self.slot(cell)][direction as usize])
+        Window(self.windows[4 * self.slot(cell) + direction as usize])
     }
 
     /// The four windows around `cell`, in [`Direction::ALL`] order.
     #[inline]
     #[must_use]
     pub fn windows(&self, cell: Cell) -> [Window; 4] {
-        self.windows[self.slot(cell)].map(Window)
+        let slot = 4 * self.slot(cell);
+        let windows: &[u32; 4] = self.windows[slot..slot + 4].try_into().expect("four directions");
+        windows.map(Window)
     }
 
     /// Puts a mark of `side` on the empty cell `cell`.
@@ -126,15 +139,9 @@ impl PatternBoard {
     /// window `cell` lies in.
     #[inline]
     fn update(&mut self, cell: Cell, change: impl Fn(&mut u32, u32)) {
-        let n = self.margin as isize;
-        let base = self.slot(cell) as isize;
-        for (d, &step) in self.steps.iter().enumerate() {
-            for offset in 1..=n {
-                // `cell` lies `offset` before the cell after it: left part.
-                change(&mut self.windows[(base + offset * step) as usize][d], 1 << (n - offset));
-                // And `offset` after the cell before it: right part.
-                change(&mut self.windows[(base - offset * step) as usize][d], 1 << (n + offset - 1));
-            }
+        let base = 4 * self.slot(cell) as isize;
+        for &(offset, bit) in &self.neighbours {
+            change(&mut self.windows[(base + offset) as usize], bit);
         }
     }
 
@@ -169,7 +176,10 @@ thread_local! {
 
 /// Calls `f` with the windows of `pos`, kept per thread between calls.
 /// `f` must not call this again.
-pub(crate) fn with_windows_of<R>(pos: &Position, f: impl FnOnce(&PatternBoard) -> R) -> Result<R, UnsupportedK> {
+pub(crate) fn with_windows_of<R>(
+    pos: &Position,
+    f: impl FnOnce(&PatternBoard) -> R,
+) -> Result<R, UnsupportedK> {
     LAST.with_borrow_mut(|last| {
         let board = match last {
             Some(board) => {
