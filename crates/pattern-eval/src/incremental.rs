@@ -113,8 +113,7 @@ impl PatternBoard {
     #[must_use]
     pub fn windows(&self, cell: Cell) -> [Window; 4] {
         let slot = 4 * self.slot(cell);
-        let windows: &[u32; 4] = self.windows[slot..slot + 4].try_into().expect("four directions");
-        windows.map(Window)
+        std::array::from_fn(|d| Window(self.windows[slot + d]))
     }
 
     /// Puts a mark of `side` on the empty cell `cell`.
