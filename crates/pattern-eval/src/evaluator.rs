@@ -240,11 +240,16 @@ impl PatternEvaluator {
             Side::ALL.iter().all(|&side| board.marks(side) == pos.marks(side)),
             "board out of sync"
         );
+        self.push_scores(pos, |cell| board.windows(cell), out);
+    }
+
+    /// Clears `out` and pushes every empty cell and its score.
+    fn push_scores(&self, pos: &Position, windows: impl Fn(Cell) -> [Window; 4], out: &mut Vec<(Cell, i32)>) {
         out.clear();
-        let windows = |cell| board.windows(cell);
+        let push = |cell, score| out.push((cell, score));
         match self.family() {
-            Family::Classic => self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score))),
-            Family::Ternary => self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score))),
+            Family::Classic => self.each_cell::<false>(pos, windows, push),
+            Family::Ternary => self.each_cell::<true>(pos, windows, push),
         }
     }
 
@@ -257,18 +262,10 @@ impl PatternEvaluator {
             && with_windows_of(pos, |board| self.score_cells_on(board, pos, out)).is_ok();
         if !synced {
             // Rules with another k: read each window at the evaluator's k.
-            out.clear();
             let k = self.k();
             let windows =
                 |cell| Direction::ALL.map(|direction| Window::from_position(pos, cell, direction, k));
-            match self.family() {
-                Family::Classic => {
-                    self.each_cell::<false>(pos, windows, |cell, score| out.push((cell, score)))
-                }
-                Family::Ternary => {
-                    self.each_cell::<true>(pos, windows, |cell, score| out.push((cell, score)))
-                }
-            }
+            self.push_scores(pos, windows, out);
         }
     }
 
