@@ -39,6 +39,8 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<()> {
+    args.x.check_rules(&args.rules)?;
+    args.o.check_rules(&args.rules)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (mut x, mut o) = (args.x.build(board::mix_seed(seed, 1)), args.o.build(board::mix_seed(seed, 2)));
     let record = play_game(args.rules, [&mut *x, &mut *o], &[], &Limits::none())?;

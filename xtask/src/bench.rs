@@ -18,6 +18,7 @@ fn figures(seconds: &str) -> Vec<Figure> {
     let playouts = |name, rules, threads| {
         figure(name, &["playouts", "--rules", rules, "--seconds", seconds, "--threads", threads])
     };
+    let eval = |name, family| figure(name, &["eval", "--rules", "15,15,5", "--family", family, "--seconds", seconds]);
     vec![
         figure("perft_3x3", &["perft", "--rules", "3,3,3"]),
         figure("perft_4x4_depth_6", &["perft", "--rules", "4,4,4", "--depth", "6"]),
@@ -25,6 +26,8 @@ fn figures(seconds: &str) -> Vec<Figure> {
         playouts("playouts_3x3_2_threads", "3,3,3", "2"),
         playouts("playouts_15x15_1_thread", "15,15,5", "1"),
         playouts("playouts_15x15_2_threads", "15,15,5", "2"),
+        eval("eval_classic_15x15", "classic"),
+        eval("eval_ternary_15x15", "ternary"),
         figure(
             "match_random_8x8",
             &[
@@ -81,7 +84,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// The figure a person looks for first in one result.
 fn headline(value: &Value) -> String {
-    for key in ["playouts_per_second", "nodes_per_second", "games_per_second"] {
+    for key in ["playouts_per_second", "nodes_per_second", "games_per_second", "evals_per_second"] {
         if let Some(rate) = value.get(key).and_then(Value::as_f64) {
             return format!("    {key}: {rate:.0}");
         }

@@ -61,6 +61,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let limits =
         Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, depth: args.depth, stop: None };
+    args.engine.check_rules(&args.rules)?;
     let mut agent = args.engine.build(args.seed);
     agent.new_game(&args.rules);
     let clock = Instant::now();

@@ -75,6 +75,8 @@ fn play_one(args: &Args, index: u64, limits: &Limits) -> Result<(bool, GameRecor
 
 pub fn run(args: &Args) -> Result<()> {
     check_threads(args.threads)?;
+    args.x.check_rules(&args.rules)?;
+    args.o.check_rules(&args.rules)?;
     let limits = Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, ..Limits::default() };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)

@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use std::path::Path;
 
-use board::{RandomAgent, mix_seed};
-use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
+use board::{Agent, RandomAgent, Rules, mix_seed};
+use pattern_eval::{Family, GreedyAgent, PatternEvaluator, PatternTable, Weights};
 
 use crate::options::Options;
-use crate::spec::{Maker, SpecError};
+use crate::spec::{Built, SpecError};
 
 /// One option of an engine.
 #[derive(Debug)]
@@ -27,7 +27,7 @@ pub struct EngineInfo {
     pub summary: &'static str,
     /// Its options.
     pub options: &'static [OptionInfo],
-    pub(crate) build: fn(&Options) -> Result<Maker, SpecError>,
+    pub(crate) build: fn(&Options) -> Result<Built, SpecError>,
 }
 
 impl std::fmt::Debug for EngineInfo {
@@ -85,12 +85,12 @@ pub static ENGINES: &[EngineInfo] = &[
     },
 ];
 
-fn build_random(options: &Options) -> Result<Maker, SpecError> {
+fn build_random(options: &Options) -> Result<Built, SpecError> {
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    Ok(Arc::new(move |game_seed| Box::new(RandomAgent::new(mix_seed(seed, game_seed)))))
+    Ok(Built::any_rules(Arc::new(move |game_seed| Box::new(RandomAgent::new(mix_seed(seed, game_seed))))))
 }
 
-fn build_pattern(options: &Options) -> Result<Maker, SpecError> {
+fn build_pattern(options: &Options) -> Result<Built, SpecError> {
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
     let family: Family = options.get("family", "classic or ternary")?.unwrap_or(Family::Classic);
     let weights = options
@@ -102,13 +102,23 @@ fn build_pattern(options: &Options) -> Result<Maker, SpecError> {
             option: "weights",
             reason: err.to_string(),
         })?;
-    Ok(Arc::new(move |game_seed| {
+    let fixed_k = weights.as_ref().map(PatternEvaluator::k);
+    let rules_check = Arc::new(move |rules: &Rules| {
+        let k = u32::from(rules.k());
+        PatternTable::new(family, k).map_err(|err| err.to_string())?;
+        match fixed_k {
+            Some(fixed) if fixed != k => Err(format!("the weights are for k = {fixed}, not k = {k}")),
+            _ => Ok(()),
+        }
+    });
+    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
         let seed = mix_seed(seed, game_seed);
         Box::new(match &weights {
             Some(evaluator) => GreedyAgent::with_evaluator(evaluator.clone(), seed),
             None => GreedyAgent::new(family, seed),
         })
-    }))
+    });
+    Ok(Built { maker, rules_check })
 }
 
 #[cfg(test)]

@@ -19,4 +19,4 @@ mod options;
 mod spec;
 
 pub use engines::{ENGINES, EngineInfo, OptionInfo};
-pub use spec::{AgentSpec, SpecError};
+pub use spec::{AgentSpec, SpecError, Unsupported};

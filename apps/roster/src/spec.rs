@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use board::Agent;
+use board::{Agent, Rules};
 use thiserror::Error;
 
 use crate::engines::{ENGINES, EngineInfo};
@@ -81,12 +81,41 @@ pub enum SpecError {
 /// Makes one agent for one game, from that game's seed.
 pub(crate) type Maker = Arc<dyn Fn(u64) -> Box<dyn Agent> + Send + Sync>;
 
+/// Says why a spec's engine cannot play some rules, if it cannot.
+pub(crate) type RulesCheck = Arc<dyn Fn(&Rules) -> Result<(), String> + Send + Sync>;
+
+/// What an engine's builder makes of a spec's options.
+pub(crate) struct Built {
+    pub(crate) maker: Maker,
+    pub(crate) rules_check: RulesCheck,
+}
+
+impl Built {
+    /// An engine that plays any rules.
+    pub(crate) fn any_rules(maker: Maker) -> Built {
+        Built { maker, rules_check: Arc::new(|_| Ok(())) }
+    }
+}
+
+/// An engine that cannot play the rules it was given.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{spec} cannot play {rules}: {reason}")]
+pub struct Unsupported {
+    /// The spec as written.
+    pub spec: String,
+    /// The rules, as `W,H,K`.
+    pub rules: String,
+    /// Why not.
+    pub reason: String,
+}
+
 /// A parsed and checked engine spec: a factory of fresh agents.
 #[derive(Clone)]
 pub struct AgentSpec {
     text: String,
     engine: &'static EngineInfo,
     maker: Maker,
+    rules_check: RulesCheck,
 }
 
 impl AgentSpec {
@@ -105,8 +134,8 @@ impl AgentSpec {
             SpecError::UnknownEngine { name: name.clone(), valid: EngineInfo::engine_list() }
         })?;
         let options = Options::parse(engine, options)?;
-        let maker = (engine.build)(&options)?;
-        Ok(AgentSpec { text: text.to_owned(), engine, maker })
+        let Built { maker, rules_check } = (engine.build)(&options)?;
+        Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check })
     }
 
     /// A fresh agent. `seed` varies the agent's random choices from game
@@ -115,6 +144,19 @@ impl AgentSpec {
     #[must_use]
     pub fn build(&self, seed: u64) -> Box<dyn Agent> {
         (self.maker)(seed)
+    }
+
+    /// Whether the engine can play `rules`; an agent built for rules it
+    /// cannot play forfeits with the same reason at its first move.
+    ///
+    /// # Errors
+    /// [`Unsupported`] saying why not.
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), Unsupported> {
+        (self.rules_check)(rules).map_err(|reason| Unsupported {
+            spec: self.text.clone(),
+            rules: rules.to_string(),
+            reason,
+        })
     }
 
     /// The spec as written.
@@ -153,7 +195,7 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{Limits, Position, Rules};
+    use board::{Limits, Position};
 
     fn moves_of(spec: &AgentSpec, seed: u64) -> Vec<board::Cell> {
         let mut agent = spec.build(seed);
@@ -186,6 +228,14 @@ mod tests {
         std::fs::write(&path, serde_json::to_string(&vec![3; 109]).unwrap()).unwrap();
         let spec: AgentSpec = format!("pattern:weights={}", path.display()).parse().unwrap();
         assert_eq!(moves_of(&spec, 1).len(), 10);
+        assert!(spec.check_rules(&Rules::gomoku15()).is_ok());
+        let error = spec.check_rules(&Rules::tic_tac_toe()).unwrap_err().to_string();
+        assert!(error.ends_with("cannot play 3,3,3: the weights are for k = 5, not k = 3"), "{error}");
+        let plain: AgentSpec = "pattern".parse().unwrap();
+        assert!(plain.check_rules(&Rules::tic_tac_toe()).is_ok());
+        let one = Rules::new(1, 1, 1, board::Overline::Freestyle).unwrap();
+        let error = plain.check_rules(&one).unwrap_err().to_string();
+        assert_eq!(error, "pattern cannot play 1,1,1: pattern evaluation needs k from 2 to 8, got k = 1");
         std::fs::write(&path, "[1, 2]").unwrap();
         let error =
             format!("pattern:weights={}", path.display()).parse::<AgentSpec>().unwrap_err().to_string();
