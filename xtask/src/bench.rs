@@ -18,7 +18,9 @@ fn figures(seconds: &str) -> Vec<Figure> {
     let playouts = |name, rules, threads| {
         figure(name, &["playouts", "--rules", rules, "--seconds", seconds, "--threads", threads])
     };
-    let eval = |name, family| figure(name, &["eval", "--rules", "15,15,5", "--family", family, "--seconds", seconds]);
+    let eval = |name, family| {
+        figure(name, &["eval", "--rules", "15,15,5", "--family", family, "--seconds", seconds])
+    };
     vec![
         figure("perft_3x3", &["perft", "--rules", "3,3,3"]),
         figure("perft_4x4_depth_6", &["perft", "--rules", "4,4,4", "--depth", "6"]),

@@ -163,5 +163,8 @@ fn engines_that_cannot_play_the_rules_are_refused_up_front() {
     let output = bench(&["match", "--rules", "12,12,10", "--x", "pattern", "--o", "random", "--games", "2"]);
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(message.contains("pattern cannot play 12,12,10: pattern evaluation needs k from 2 to 8"), "{message}");
+    assert!(
+        message.contains("pattern cannot play 12,12,10: pattern evaluation needs k from 2 to 8"),
+        "{message}"
+    );
 }

@@ -14,8 +14,8 @@ use crate::window::Window;
 const WIN: i32 = 1 << 27;
 /// What a direction where the opponent would complete k adds.
 const BLOCK: i32 = 1 << 24;
-/// A cell score at least this high wins at once: it holds a [`WIN`], and
-/// no sum of blocks and weights without one comes near it.
+/// A cell score at least this high wins at once: a direction that
+/// completes k adds far more than any sum of blocks and weights.
 pub const WINS_NOW: i32 = 3 << 25;
 /// A cell score at least this high (and below [`WINS_NOW`]) stops the
 /// opponent from completing k in a row on their next move.
