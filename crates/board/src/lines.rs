@@ -117,6 +117,16 @@ impl Lines {
         [words[row], words[col], words[diagonal], words[anti_diagonal]]
     }
 
+    /// The four words through `cell` as they would be with a mark on it,
+    /// in [`Direction::ALL`] order, for [`WinTest::wins`].
+    #[inline]
+    pub(crate) fn with(&self, cell: Cell) -> [u32; 4] {
+        let [row, col, diagonal, anti_diagonal] = slots(cell);
+        let (x, y) = (u32::from(cell.x()), u32::from(cell.y()));
+        let words = &self.0;
+        [words[row] | 1 << x, words[col] | 1 << y, words[diagonal] | 1 << x, words[anti_diagonal] | 1 << x]
+    }
+
     /// Takes the mark off `cell`.
     #[inline]
     pub(crate) fn remove(&mut self, cell: Cell) {

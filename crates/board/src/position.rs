@@ -272,6 +272,16 @@ impl Position {
         !self.is_over() && self.rules.contains(cell) && self.get(cell).is_none()
     }
 
+    /// Whether `side` putting a mark on the empty `cell` would complete a
+    /// winning line; the position is unchanged. Engines use it to take a
+    /// win at once and to see the opponent's threats.
+    #[inline]
+    #[must_use]
+    pub fn wins_at(&self, cell: Cell, side: Side) -> bool {
+        debug_assert!(self.rules.contains(cell) && self.get(cell).is_none(), "{cell} is not an empty cell");
+        self.win_test.wins(self.lines[side.index()].with(cell), cell)
+    }
+
     /// The line bitboards of both sides and the win test, for the playout
     /// loop, which places and removes marks without the move list and hash.
     #[inline]

@@ -148,6 +148,26 @@ proptest! {
         prop_assert_eq!(pos.undo(), None);
     }
 
+    /// `wins_at` answers what playing the cell and looking would.
+    #[test]
+    fn wins_at_matches_playing(rules in rules_strategy(9), seed in any::<u64>(), len in 0_usize..80) {
+        let moves = random_game(rules, seed, len);
+        let mut pos = Position::new(rules);
+        for &cell in &moves {
+            pos.play(cell).unwrap();
+        }
+        if !pos.is_over() {
+            for cell in pos.legal_moves() {
+                for side in [Side::X, Side::O] {
+                    let mut grid = grid_of(&pos);
+                    grid[usize::from(cell.y())][usize::from(cell.x())] = Some(side);
+                    let expected = reference_has_line(&grid, side, usize::from(rules.k()), rules.overline());
+                    prop_assert_eq!(pos.wins_at(cell, side), expected, "{:?} at {} in {:?}", side, cell, pos);
+                }
+            }
+        }
+    }
+
     #[test]
     fn canonical_form_matches_reference(rules in rules_strategy(7), seed in any::<u64>(), len in 0_usize..40) {
         let moves = random_game(rules, seed, len);
