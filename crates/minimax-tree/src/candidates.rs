@@ -1,0 +1,77 @@
+//! Which empty cells a search tries: all of them on small boards, those
+//! near the marks on large ones.
+
+use board::{Bitboard, Cell, Position};
+
+/// The moves a search considers in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidates {
+    /// Every empty cell.
+    All,
+    /// Empty cells within this many steps (in any of the 8 directions) of
+    /// a mark; the centre on an empty board.
+    Near(u8),
+}
+
+/// Boards up to this many cells try every empty cell by default.
+const SMALL_AREA: usize = 64;
+
+impl Candidates {
+    /// The default for a board: every cell up to 64 cells, else cells
+    /// within 2 of a mark.
+    #[must_use]
+    pub fn for_board(pos: &Position) -> Candidates {
+        if pos.rules().area() <= SMALL_AREA { Candidates::All } else { Candidates::Near(2) }
+    }
+
+    /// The candidate cells of `pos` as a set.
+    #[must_use]
+    pub fn cells(self, pos: &Position) -> Bitboard {
+        let empty = pos.empty_cells();
+        match self {
+            Candidates::All => empty,
+            Candidates::Near(radius) => {
+                let rules = pos.rules();
+                let mut near = pos.occupied();
+                if near.is_empty() {
+                    let centre = Cell::new(rules.width() / 2, rules.height() / 2);
+                    return [centre].into_iter().collect();
+                }
+                for _ in 0..radius.max(1) {
+                    near = near.dilate(rules);
+                }
+                near & empty
+            }
+        }
+    }
+
+    /// Clears `out` and fills it with the candidate cells, in cell order.
+    pub fn collect(self, pos: &Position, out: &mut Vec<Cell>) {
+        out.clear();
+        if !pos.is_over() {
+            out.extend(self.cells(pos));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Rules;
+
+    #[test]
+    fn near_marks_on_large_boards() {
+        let rules = Rules::gomoku15();
+        let mut pos = Position::new(rules);
+        assert_eq!(Candidates::for_board(&pos), Candidates::Near(2));
+        let mut cells = Vec::new();
+        Candidates::Near(2).collect(&pos, &mut cells);
+        assert_eq!(cells, [rules.parse_cell("h8").unwrap()]);
+        pos.play(rules.parse_cell("h8").unwrap()).unwrap();
+        Candidates::Near(2).collect(&pos, &mut cells);
+        assert_eq!(cells.len(), 24);
+        Candidates::Near(1).collect(&pos, &mut cells);
+        assert_eq!(cells.len(), 8);
+        assert_eq!(Candidates::for_board(&Position::new(Rules::tic_tac_toe())), Candidates::All);
+    }
+}

@@ -1,0 +1,40 @@
+//! m,n,k-games by search.
+//!
+//! - [`SymmetricTree`]: the classic explicit game tree of a small board,
+//!   one position per symmetry class and layer, solved by backward
+//!   induction; [`TreePlayer`] plays from it.
+//! - [`minimax`] and [`MinimaxAgent`]: depth-limited minimax with the
+//!   open-lines heuristic ([`OpenLines`]), the classic depth-4 player.
+//! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
+//!   generic over [`board::Evaluator`].
+//! - [`find_vcf`]: victory by continuous fours, for k ≥ 4.
+//! - [`Solver`] and [`PerfectPlayer`]: proven values of small games.
+//!
+//! ```
+//! use board::{Limits, Position, Rules};
+//! use minimax_tree::{AlphaBeta, OpenLines, SearchConfig};
+//!
+//! let rules = Rules::tic_tac_toe();
+//! let pos = Position::from_one_line(rules, "x../.o./..x")?;
+//! let mut engine = AlphaBeta::new(OpenLines, SearchConfig::default());
+//! let result = engine.search(&pos, &Limits::depth(9));
+//! // O must not take a corner: only an edge holds the draw.
+//! assert_eq!(result.value, 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod candidates;
+mod canonical;
+mod minimax;
+mod open_lines;
+mod search;
+mod threats;
+mod tt;
+
+pub use candidates::Candidates;
+pub use canonical::{MAX_AREA, Symmetries};
+pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
+pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
+pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
+pub use threats::{Vcf, VcfLimits, find_vcf};

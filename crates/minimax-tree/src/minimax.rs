@@ -1,0 +1,160 @@
+//! Depth-limited minimax, the classic way: every candidate move to a fixed
+//! depth, no pruning, the evaluation at the leaves.
+
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Position, ScoreKind};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::candidates::Candidates;
+use crate::open_lines::OpenLines;
+
+/// The classic search depth, in plies.
+pub const CLASSIC_DEPTH: u32 = 4;
+
+/// Plain negamax to a fixed depth: the value of `pos` for its side to
+/// move. Leaves and finished games are scored by `evaluator`; a finished
+/// game's score is pushed away from zero by the plies left, so a sooner
+/// win counts for more (and a later loss for less).
+///
+/// `buffers` holds one move list per level, so the search allocates
+/// nothing once they have grown.
+pub fn minimax<E: Evaluator + ?Sized>(
+    pos: &mut Position,
+    depth: u32,
+    evaluator: &E,
+    candidates: Candidates,
+    buffers: &mut Vec<Vec<Cell>>,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if pos.is_over() {
+        let score = evaluator.evaluate(pos);
+        return score.saturating_add(score.signum() * depth as i32);
+    }
+    if depth == 0 {
+        return evaluator.evaluate(pos);
+    }
+    let level = depth as usize;
+    if buffers.len() <= level {
+        buffers.resize_with(level + 1, Vec::new);
+    }
+    let mut moves = std::mem::take(&mut buffers[level]);
+    candidates.collect(pos, &mut moves);
+    let mut best = i32::MIN;
+    for &cell in &moves {
+        pos.play_unchecked(cell);
+        let score = -minimax(pos, depth - 1, evaluator, candidates, buffers, nodes);
+        pos.undo();
+        best = best.max(score);
+    }
+    buffers[level] = moves;
+    best
+}
+
+/// The classic minimax player: every candidate move searched to a fixed
+/// depth with plain minimax, the best played (ties broken by a seeded
+/// random choice); by default the open-lines heuristic at depth 4.
+#[derive(Debug)]
+pub struct MinimaxAgent<E = OpenLines> {
+    evaluator: E,
+    depth: u32,
+    rng: SmallRng,
+    buffers: Vec<Vec<Cell>>,
+    analysis: Option<Analysis>,
+}
+
+impl MinimaxAgent<OpenLines> {
+    /// The classic: open lines, depth [`CLASSIC_DEPTH`].
+    #[must_use]
+    pub fn classic(seed: u64) -> MinimaxAgent<OpenLines> {
+        MinimaxAgent::new(OpenLines, CLASSIC_DEPTH, seed)
+    }
+}
+
+impl<E: Evaluator> MinimaxAgent<E> {
+    /// A minimax player with `evaluator` searching `depth` plies (at least 1).
+    #[must_use]
+    pub fn new(evaluator: E, depth: u32, seed: u64) -> MinimaxAgent<E> {
+        MinimaxAgent {
+            evaluator,
+            depth: depth.max(1),
+            rng: SmallRng::seed_from_u64(seed),
+            buffers: Vec::new(),
+            analysis: None,
+        }
+    }
+}
+
+impl<E: Evaluator> Agent for MinimaxAgent<E> {
+    fn name(&self) -> String {
+        format!("minimax:depth={}", self.depth)
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        let depth = limits.depth.map_or(self.depth, |depth| depth.clamp(1, self.depth));
+        let candidates = Candidates::for_board(pos);
+        let mut work = pos.clone();
+        let mut nodes = 0;
+        let mut scores = Vec::new();
+        for cell in candidates.cells(pos) {
+            work.play_unchecked(cell);
+            let score = -minimax(&mut work, depth - 1, &self.evaluator, candidates, &mut self.buffers, &mut nodes);
+            work.undo();
+            scores.push((cell, score));
+        }
+        let best = scores.iter().map(|&(_, score)| score).max().ok_or_else(|| AgentError("no move".to_owned()))?;
+        let ties: Vec<Cell> = scores.iter().filter(|&&(_, score)| score == best).map(|&(cell, _)| cell).collect();
+        let cell = ties[self.rng.random_range(0..ties.len())];
+        self.analysis = Some(Analysis {
+            best_move: Some(cell),
+            scores: scores.iter().map(|&(cell, score)| CellScore { cell, score: score.into() }).collect(),
+            score_kind: ScoreKind::Evaluation,
+            line: vec![cell],
+            value: Some(best.into()),
+            nodes,
+            depth: Some(depth),
+        });
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Rules;
+
+    fn reply(one_line: &str, seed: u64) -> String {
+        let rules = Rules::tic_tac_toe();
+        let pos = Position::from_one_line(rules, one_line).unwrap();
+        let mut agent = MinimaxAgent::classic(seed);
+        agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
+    }
+
+    #[test]
+    fn takes_the_win_and_blocks() {
+        for seed in 0..5 {
+            // X wins at c3 (and O threatens it too).
+            assert_eq!(reply("xx./.o./o..", seed), "c3");
+            // O must stop a3-b2-c1.
+            assert_eq!(reply("x../.x./o..", seed), "c1");
+        }
+    }
+
+    #[test]
+    fn minimax_values() {
+        let rules = Rules::tic_tac_toe();
+        let mut pos = Position::from_one_line(rules, "xx./.o./o..").unwrap();
+        let mut nodes = 0;
+        let value = minimax(&mut pos, 1, &OpenLines, Candidates::All, &mut Vec::new(), &mut nodes);
+        // The win scores 9999 pushed out by the 0 plies left after it.
+        assert_eq!(value, 9999);
+        assert_eq!(nodes, 1 + 5);
+    }
+}

@@ -1,0 +1,604 @@
+//! The alpha-beta engine: negamax with alpha-beta (principal variation
+//! search), iterative deepening under time, node and depth limits, a
+//! transposition table, move ordering, forced moves, and a threat search
+//! before the main search.
+
+use std::time::{Duration, Instant};
+
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind};
+
+use crate::candidates::Candidates;
+use crate::open_lines::OpenLines;
+use crate::threats::{VcfLimits, find_vcf, winning_cells};
+use crate::tt::{Bound, Entry, Table};
+
+/// The score of a win at the root; a win `n` plies away scores `MATE − n`.
+pub const MATE: i32 = 2_000_000_000;
+/// Evaluations are clamped to ±this, below every win score.
+pub const EVAL_LIMIT: i32 = 1_500_000_000;
+/// Scores beyond ±this are wins or losses found by the search.
+const MATE_BOUND: i32 = MATE - 10_000;
+const INFINITY: i32 = i32::MAX;
+
+/// How the engine searches; [`SearchConfig::default`] suits play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// The deepest iteration, in plies (limits may stop it earlier).
+    pub max_depth: u32,
+    /// Memory for the transposition table, in bytes (0: none).
+    pub tt_bytes: usize,
+    /// Which moves to try; `None`: by board size (see [`Candidates::for_board`]).
+    pub candidates: Option<Candidates>,
+    /// Take a win at once, and answer a single threat only by blocking it
+    /// (two threats lose), at every node with depth left.
+    pub forced_moves: bool,
+    /// Positions the threat search (VCF, k ≥ 4) may visit before the main
+    /// search; 0 turns it off.
+    pub vcf_nodes: u64,
+    /// Key the table by the canonical form on boards up to this many cells,
+    /// so symmetric positions share entries.
+    pub symmetry_area: usize,
+    /// Order moves by the evaluator's ranking at nodes with at least this
+    /// depth left (deeper nodes are few and worth the cost).
+    pub rank_depth: u32,
+    /// Thinking time when the limits give none of time, nodes and depth.
+    pub default_time: Duration,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            max_depth: 64,
+            tt_bytes: 64 << 20,
+            candidates: None,
+            forced_moves: true,
+            vcf_nodes: 50_000,
+            symmetry_area: 36,
+            rank_depth: 2,
+            default_time: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`None` only if the game is over).
+    pub best_move: Option<Cell>,
+    /// Its value for the side to move: an evaluation, or `MATE − n` for a
+    /// win in `n` plies (negative for a loss).
+    pub value: i32,
+    /// The deepest completed iteration (0 when a rule decided at once).
+    pub depth: u32,
+    /// Positions visited, threat search included.
+    pub nodes: u64,
+    /// The expected line, starting with the move.
+    pub line: Vec<Cell>,
+    /// Every root move with its score from the last completed iteration
+    /// (moves that failed low carry an upper bound).
+    pub root_scores: Vec<(Cell, i32)>,
+    /// How the move was found.
+    pub reason: Reason,
+}
+
+/// Why the engine chose its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// It wins at once.
+    WinNow,
+    /// It blocks the opponent's win.
+    Block,
+    /// It starts a win by continuous fours.
+    Vcf,
+    /// The main search.
+    Search,
+}
+
+/// The alpha-beta engine over an evaluator.
+#[derive(Debug)]
+pub struct AlphaBeta<E = OpenLines> {
+    evaluator: E,
+    config: SearchConfig,
+    table: Option<Table>,
+    killers: Vec<[Option<Cell>; 2]>,
+    history: Vec<u32>,
+    /// One move list per ply.
+    moves: Vec<Vec<(Cell, i32)>>,
+    ranked: Vec<(Cell, i32)>,
+    rank_scores: Vec<i32>,
+    cells: Vec<Cell>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    limits: Limits,
+    stopped: bool,
+}
+
+impl<E: Evaluator> AlphaBeta<E> {
+    /// An engine with `evaluator` and `config`.
+    #[must_use]
+    pub fn new(evaluator: E, config: SearchConfig) -> AlphaBeta<E> {
+        let table = (config.tt_bytes > 0).then(|| Table::new(config.tt_bytes));
+        AlphaBeta {
+            evaluator,
+            config,
+            table,
+            killers: Vec::new(),
+            history: vec![0; Cell::SLOTS],
+            moves: Vec::new(),
+            ranked: Vec::new(),
+            rank_scores: vec![0; Cell::SLOTS],
+            cells: Vec::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            limits: Limits::none(),
+            stopped: false,
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets what earlier searches stored (a new game).
+    pub fn clear(&mut self) {
+        if let Some(table) = &mut self.table {
+            table.clear();
+        }
+        self.history.fill(0);
+        self.killers.clear();
+    }
+
+    /// Searches `pos` within `limits` (and the configuration's maximum
+    /// depth): forced moves and the threat search first, then iterative
+    /// deepening. With no time, node or depth limit, thinks for the
+    /// configuration's default time.
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        let start = Instant::now();
+        let mut limits = limits.clone();
+        if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+            limits.time = Some(self.config.default_time);
+        }
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.deadline(start);
+        self.limits = limits.clone();
+        self.stopped = false;
+        let mut result = SearchResult {
+            best_move: None,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+            line: Vec::new(),
+            root_scores: Vec::new(),
+            reason: Reason::Search,
+        };
+        if pos.is_over() {
+            return result;
+        }
+        let mut work = pos.clone();
+        let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
+        let mover = pos.side_to_move();
+        let cells = candidates.cells(pos);
+        // Rules first: a win now, else a block of the opponent's win now
+        // (with two of them the game is lost whatever is played).
+        if let Some(&win) = winning_cells(pos, mover, cells, 1).first() {
+            return SearchResult { best_move: Some(win), value: MATE - 1, line: vec![win], reason: Reason::WinNow, ..result };
+        }
+        let threats = winning_cells(pos, mover.opponent(), cells, 2);
+        if let Some(&block) = threats.first() {
+            let value = if threats.len() > 1 { -(MATE - 2) } else { self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT) };
+            return SearchResult { best_move: Some(block), value, line: vec![block], reason: Reason::Block, ..result };
+        }
+        if self.config.vcf_nodes > 0 && pos.rules().k() >= 4 {
+            let vcf = find_vcf(pos, VcfLimits { nodes: self.config.vcf_nodes, depth: 30 });
+            self.nodes += vcf.nodes;
+            if let Some(&first) = vcf.line.first() {
+                // The line ends with the attacker's move; the win follows it
+                // or the one after (a double threat).
+                let plies = vcf.line.len() as i32 + i32::from(vcf.line.len() % 2 == 1 && !vcf_wins_now(pos, &vcf.line));
+                return SearchResult {
+                    best_move: Some(first),
+                    value: MATE - plies,
+                    nodes: self.nodes,
+                    line: vcf.line,
+                    reason: Reason::Vcf,
+                    ..result
+                };
+            }
+        }
+
+        self.evaluator.rank_moves(pos, &mut self.ranked);
+        let mut root: Vec<(Cell, i32)> =
+            self.ranked.iter().copied().filter(|&(cell, _)| cells.contains(cell)).collect();
+        if root.is_empty() {
+            root = cells.iter().map(|cell| (cell, 0)).collect();
+        }
+        let max_depth = limits.depth.unwrap_or(self.config.max_depth).min(self.config.max_depth).max(1);
+        let max_depth = max_depth.min(pos.legal_move_count() as u32);
+        result.best_move = Some(root[0].0);
+        result.root_scores.clone_from(&root);
+        for depth in 1..=max_depth {
+            let (value, scores) = self.search_root(&mut work, &root, depth);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            root = scores;
+            root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            result.best_move = Some(root[0].0);
+            result.value = value;
+            result.depth = depth;
+            result.root_scores.clone_from(&root);
+            result.line = self.principal_line(&mut work, root[0].0, depth);
+            if self.stopped || value.abs() > MATE_BOUND {
+                break;
+            }
+            // Too little time left for a deeper iteration to finish.
+            if let (Some(deadline), Some(time)) = (self.deadline, limits.time)
+                && deadline.saturating_duration_since(Instant::now()) < time / 3
+            {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Searches to exactly `depth` plies with a full window and returns the
+    /// value: no threat search, no iterations, no time limit. Tests compare
+    /// it with plain minimax.
+    pub fn search_depth(&mut self, pos: &Position, depth: u32) -> i32 {
+        self.nodes = 0;
+        self.node_limit = u64::MAX;
+        self.deadline = None;
+        self.limits = Limits::none();
+        self.stopped = false;
+        let mut work = pos.clone();
+        self.negamax(&mut work, depth, -INFINITY, INFINITY, 0)
+    }
+
+    /// Positions visited by the last search.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// One iteration at the root: every root move's score (exact for the
+    /// best, bounds for the rest) and the best value.
+    fn search_root(&mut self, pos: &mut Position, root: &[(Cell, i32)], depth: u32) -> (i32, Vec<(Cell, i32)>) {
+        let mut alpha = -INFINITY;
+        let mut scores = Vec::with_capacity(root.len());
+        for (i, &(cell, _)) in root.iter().enumerate() {
+            pos.play_unchecked(cell);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -INFINITY, INFINITY, 1)
+            } else {
+                let probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && !self.stopped {
+                    -self.negamax(pos, depth - 1, -INFINITY, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            pos.undo();
+            if self.stopped {
+                break;
+            }
+            alpha = alpha.max(score);
+            scores.push((cell, score));
+        }
+        // Moves an interrupted iteration did not reach keep their order.
+        for &(cell, _) in &root[scores.len()..] {
+            scores.push((cell, -INFINITY));
+        }
+        (alpha, scores)
+    }
+
+    /// Whether to stop: checked at every node, the clock every 1,024.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if !self.stopped
+            && (self.nodes >= self.node_limit
+                || (self.nodes & 1023 == 0
+                    && (self.limits.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d))))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The transposition key of `pos` and the transform to the key's
+    /// coordinates.
+    #[inline]
+    fn key(&self, pos: &Position) -> (u64, board::Transform) {
+        if pos.rules().area() <= self.config.symmetry_area {
+            pos.canonical()
+        } else {
+            (pos.hash(), board::Transform::Identity)
+        }
+    }
+
+    fn negamax(&mut self, pos: &mut Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return match outcome {
+                Outcome::Win(_) => -(MATE - ply as i32),
+                Outcome::Draw => 0,
+            };
+        }
+        if depth == 0 {
+            return self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let original_alpha = alpha;
+        let (key, transform) = self.key(pos);
+        let mut table_move = None;
+        if let Some(entry) = self.table.as_ref().and_then(|table| table.probe(key)) {
+            table_move = entry.best.map(|cell| transform.inverse().apply(cell, pos.rules()));
+            if u32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        let level = ply as usize;
+        if self.moves.len() <= level {
+            self.moves.resize_with(level + 1, Vec::new);
+            self.killers.resize(level + 1, [None; 2]);
+        }
+        if self.killers.len() <= level {
+            self.killers.resize(level + 1, [None; 2]);
+        }
+        let mut moves = std::mem::take(&mut self.moves[level]);
+        moves.clear();
+        let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
+        let cells = candidates.cells(pos);
+        if self.config.forced_moves {
+            let mover = pos.side_to_move();
+            if cells.iter().any(|cell| pos.wins_at(cell, mover)) {
+                self.moves[level] = moves;
+                return MATE - (ply as i32 + 1);
+            }
+            let threats = winning_cells(pos, mover.opponent(), cells, 2);
+            match threats.len() {
+                0 => {}
+                1 => moves.push((threats[0], 0)),
+                _ => {
+                    self.moves[level] = moves;
+                    return -(MATE - (ply as i32 + 2));
+                }
+            }
+        }
+        if moves.is_empty() {
+            self.order(pos, cells, depth, level, table_move, &mut moves);
+        }
+
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection: the best-ordered move not yet tried.
+            let next = (i..moves.len()).max_by_key(|&j| moves[j].1).unwrap_or(i);
+            moves.swap(i, next);
+            let cell = moves[i].0;
+            pos.play_unchecked(cell);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            pos.undo();
+            if self.stopped {
+                self.moves[level] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(cell);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let killers = &mut self.killers[level];
+                if killers[0] != Some(cell) {
+                    killers[1] = killers[0];
+                    killers[0] = Some(cell);
+                }
+                self.history[cell.index()] += depth * depth;
+                break;
+            }
+        }
+        self.moves[level] = moves;
+
+        if let Some(table) = &mut self.table {
+            let bound = if best <= original_alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            table.store(Entry {
+                key,
+                score: to_table(best, ply),
+                best: best_move.map(|cell| transform.apply(cell, pos.rules())),
+                depth: depth.min(255) as u8,
+                bound,
+            });
+        }
+        best
+    }
+
+    /// Fills `moves` with the candidate cells and their ordering scores:
+    /// the table's move, then the killers, then the evaluator's ranking
+    /// (near the root) or the history of cutoffs.
+    fn order(
+        &mut self,
+        pos: &Position,
+        cells: board::Bitboard,
+        depth: u32,
+        level: usize,
+        table_move: Option<Cell>,
+        moves: &mut Vec<(Cell, i32)>,
+    ) {
+        let ranked = depth >= self.config.rank_depth;
+        if ranked {
+            self.evaluator.rank_moves(pos, &mut self.ranked);
+            let count = self.ranked.len() as i32;
+            for (i, &(cell, _)) in self.ranked.iter().enumerate() {
+                // Rank order, not raw scores: scales differ by evaluator.
+                self.rank_scores[cell.index()] = count - i as i32;
+            }
+        }
+        let killers = self.killers[level];
+        self.cells.clear();
+        self.cells.extend(cells);
+        for &cell in &self.cells {
+            let score = if Some(cell) == table_move {
+                1 << 30
+            } else if Some(cell) == killers[0] {
+                1 << 29
+            } else if Some(cell) == killers[1] {
+                (1 << 29) - 1
+            } else if ranked {
+                self.rank_scores[cell.index()] << 8
+            } else {
+                self.history[cell.index()].min(1 << 28) as i32
+            };
+            moves.push((cell, score));
+        }
+        if ranked {
+            for &(cell, _) in &self.ranked {
+                self.rank_scores[cell.index()] = 0;
+            }
+        }
+    }
+
+    /// The line the table remembers, from `first`, at most `depth` plies.
+    fn principal_line(&mut self, pos: &mut Position, first: Cell, depth: u32) -> Vec<Cell> {
+        let mut line = vec![first];
+        pos.play_unchecked(first);
+        let mut played = 1;
+        while (line.len() as u32) < depth && !pos.is_over() {
+            let (key, transform) = self.key(pos);
+            let Some(cell) = self
+                .table
+                .as_ref()
+                .and_then(|table| table.probe(key))
+                .and_then(|entry| entry.best)
+                .map(|cell| transform.inverse().apply(cell, pos.rules()))
+                .filter(|&cell| pos.is_legal(cell))
+            else {
+                break;
+            };
+            pos.play_unchecked(cell);
+            played += 1;
+            line.push(cell);
+        }
+        for _ in 0..played {
+            pos.undo();
+        }
+        line
+    }
+}
+
+/// Whether the last move of a threat line wins at once (rather than
+/// threatening to win twice).
+fn vcf_wins_now(pos: &Position, line: &[Cell]) -> bool {
+    let mut pos = pos.clone();
+    for &cell in line {
+        pos.play_unchecked(cell);
+    }
+    pos.is_over()
+}
+
+/// A win or loss score as stored: relative to the node, not the root.
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score back relative to the root.
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The alpha-beta engine as a player.
+#[derive(Debug)]
+pub struct AlphaBetaAgent<E = OpenLines> {
+    engine: AlphaBeta<E>,
+    name: String,
+    analysis: Option<Analysis>,
+}
+
+impl<E: Evaluator> AlphaBetaAgent<E> {
+    /// A player searching with `engine`; `name` is what tables show.
+    #[must_use]
+    pub fn new(engine: AlphaBeta<E>, name: impl Into<String>) -> AlphaBetaAgent<E> {
+        AlphaBetaAgent { engine, name: name.into(), analysis: None }
+    }
+}
+
+impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, _rules: &board::Rules) {
+        self.engine.clear();
+        self.analysis = None;
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        let result = self.engine.search(pos, limits);
+        let cell = result.best_move.ok_or_else(|| AgentError("no move found".to_owned()))?;
+        self.analysis = Some(Analysis {
+            best_move: Some(cell),
+            scores: result
+                .root_scores
+                .iter()
+                .filter(|&&(_, score)| score > -INFINITY)
+                .map(|&(cell, score)| CellScore { cell, score: score.into() })
+                .collect(),
+            score_kind: ScoreKind::Evaluation,
+            line: result.line,
+            value: Some(result.value.into()),
+            nodes: result.nodes,
+            depth: Some(result.depth),
+        });
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+}
