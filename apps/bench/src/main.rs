@@ -6,6 +6,7 @@ mod eval;
 mod perft;
 mod playouts;
 mod report;
+mod solve;
 mod versus;
 
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Pattern evaluation: full-board cell scoring and incremental updates.
     Eval(eval::Args),
+    /// Prove the value of a small game: first player wins, draw, or second player wins.
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,5 +57,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Match(args) => versus::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }

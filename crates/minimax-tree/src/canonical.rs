@@ -129,6 +129,12 @@ impl SymmetricMarks {
         best
     }
 
+    /// X's and O's marks as dense bit sets (the identity image).
+    #[inline]
+    pub(crate) fn dense(&self) -> [u64; 2] {
+        self.marks[0]
+    }
+
     pub(crate) fn symmetries(&self) -> &Symmetries {
         &self.symmetries
     }

@@ -28,8 +28,11 @@ mod candidates;
 mod canonical;
 mod minimax;
 mod open_lines;
+mod pairing;
 mod search;
+mod solver;
 mod threats;
+mod tree;
 mod tt;
 
 pub use candidates::Candidates;
@@ -37,4 +40,6 @@ pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
 pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
+pub use solver::{DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, SolveError, Solution, Solver, check_perfect};
 pub use threats::{Vcf, VcfLimits, find_vcf};
+pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};

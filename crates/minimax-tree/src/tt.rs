@@ -68,6 +68,7 @@ impl Table {
     }
 
     /// The number of slots.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.slots.len()
     }
