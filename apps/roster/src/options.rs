@@ -35,6 +35,21 @@ impl Options {
         Ok(Options { engine, values })
     }
 
+    /// The engine's name, for errors.
+    pub(crate) fn engine_name(&self) -> &'static str {
+        self.engine.name
+    }
+
+    /// The options as written, `key=value` joined by commas, in key order.
+    pub(crate) fn text(&self) -> String {
+        let options: Vec<String> = self.values.iter().map(|(key, value)| format!("{key}={value}")).collect();
+        if options.is_empty() {
+            self.engine.name.to_owned()
+        } else {
+            format!("{}:{}", self.engine.name, options.join(","))
+        }
+    }
+
     /// The value of option `name` read as a `T`, or `None` if not given.
     /// `expected` describes a valid value for the error message.
     pub(crate) fn get<T: FromStr>(

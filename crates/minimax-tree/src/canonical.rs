@@ -49,9 +49,8 @@ impl Symmetries {
     /// `transform.inverse().apply(m)` of `pos`).
     #[must_use]
     pub fn canonical(&self, pos: &Position) -> (u128, Transform) {
-        let dense = |side| {
-            pos.marks(side).iter().fold(0u64, |bits, cell| bits | 1 << self.rules.dense_index(cell))
-        };
+        let dense =
+            |side| pos.marks(side).iter().fold(0u64, |bits, cell| bits | 1 << self.rules.dense_index(cell));
         self.canonical_of(dense(Side::X), dense(Side::O))
     }
 
@@ -161,7 +160,8 @@ mod tests {
         }
         // The transform maps the position onto the representative itself.
         let representative = pos.transformed(transform);
-        let dense = |side| representative.marks(side).iter().fold(0u128, |bits, c| bits | 1 << rules.dense_index(c));
+        let dense =
+            |side| representative.marks(side).iter().fold(0u128, |bits, c| bits | 1 << rules.dense_index(c));
         assert_eq!(dense(Side::X) << 64 | dense(Side::O), key);
         // Toggling back and forth returns to the same key.
         let cell = rules.parse_cell("c4").unwrap();

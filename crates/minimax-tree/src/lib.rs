@@ -40,6 +40,8 @@ pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
 pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
-pub use solver::{DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, SolveError, Solution, Solver, check_perfect};
+pub use solver::{
+    DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
+};
 pub use threats::{Vcf, VcfLimits, find_vcf};
 pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};

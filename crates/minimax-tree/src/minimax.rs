@@ -53,7 +53,9 @@ pub fn minimax<E: Evaluator + ?Sized>(
 
 /// The classic minimax player: every candidate move searched to a fixed
 /// depth with plain minimax, the best played (ties broken by a seeded
-/// random choice); by default the open-lines heuristic at depth 4.
+/// random choice); by default the open-lines heuristic at depth 4. Boards
+/// of up to 25 cells try every empty cell, larger ones the cells next to
+/// a mark.
 #[derive(Debug)]
 pub struct MinimaxAgent<E = OpenLines> {
     evaluator: E,
@@ -95,18 +97,23 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
             return Err(AgentError("the game is over".to_owned()));
         }
         let depth = limits.depth.map_or(self.depth, |depth| depth.clamp(1, self.depth));
-        let candidates = Candidates::for_board(pos);
+        // Plain minimax has no pruning: past tic-tac-toe sizes it can only
+        // afford the cells next to the marks.
+        let candidates = if pos.rules().area() <= 25 { Candidates::All } else { Candidates::Near(1) };
         let mut work = pos.clone();
         let mut nodes = 0;
         let mut scores = Vec::new();
         for cell in candidates.cells(pos) {
             work.play_unchecked(cell);
-            let score = -minimax(&mut work, depth - 1, &self.evaluator, candidates, &mut self.buffers, &mut nodes);
+            let score =
+                -minimax(&mut work, depth - 1, &self.evaluator, candidates, &mut self.buffers, &mut nodes);
             work.undo();
             scores.push((cell, score));
         }
-        let best = scores.iter().map(|&(_, score)| score).max().ok_or_else(|| AgentError("no move".to_owned()))?;
-        let ties: Vec<Cell> = scores.iter().filter(|&&(_, score)| score == best).map(|&(cell, _)| cell).collect();
+        let best =
+            scores.iter().map(|&(_, score)| score).max().ok_or_else(|| AgentError("no move".to_owned()))?;
+        let ties: Vec<Cell> =
+            scores.iter().filter(|&&(_, score)| score == best).map(|&(cell, _)| cell).collect();
         let cell = ties[self.rng.random_range(0..ties.len())];
         self.analysis = Some(Analysis {
             best_move: Some(cell),

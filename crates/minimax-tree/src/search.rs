@@ -43,6 +43,8 @@ pub struct SearchConfig {
     pub rank_depth: u32,
     /// Thinking time when the limits give none of time, nodes and depth.
     pub default_time: Duration,
+    /// Never think longer than this per move, whatever the limits say.
+    pub move_time: Option<Duration>,
 }
 
 impl Default for SearchConfig {
@@ -56,6 +58,7 @@ impl Default for SearchConfig {
             symmetry_area: 36,
             rank_depth: 2,
             default_time: Duration::from_secs(1),
+            move_time: None,
         }
     }
 }
@@ -162,6 +165,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
             limits.time = Some(self.config.default_time);
         }
+        if let Some(cap) = self.config.move_time {
+            limits.time = Some(limits.time.map_or(cap, |time| time.min(cap)));
+        }
         self.nodes = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.deadline(start);
@@ -186,20 +192,39 @@ impl<E: Evaluator> AlphaBeta<E> {
         // Rules first: a win now, else a block of the opponent's win now
         // (with two of them the game is lost whatever is played).
         if let Some(&win) = winning_cells(pos, mover, cells, 1).first() {
-            return SearchResult { best_move: Some(win), value: MATE - 1, line: vec![win], reason: Reason::WinNow, ..result };
+            return SearchResult {
+                best_move: Some(win),
+                value: MATE - 1,
+                line: vec![win],
+                reason: Reason::WinNow,
+                ..result
+            };
         }
         let threats = winning_cells(pos, mover.opponent(), cells, 2);
         if let Some(&block) = threats.first() {
-            let value = if threats.len() > 1 { -(MATE - 2) } else { self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT) };
-            return SearchResult { best_move: Some(block), value, line: vec![block], reason: Reason::Block, ..result };
+            let value = if threats.len() > 1 {
+                -(MATE - 2)
+            } else {
+                self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            };
+            return SearchResult {
+                best_move: Some(block),
+                value,
+                line: vec![block],
+                reason: Reason::Block,
+                ..result
+            };
         }
         if self.config.vcf_nodes > 0 && pos.rules().k() >= 4 {
-            let vcf = find_vcf(pos, VcfLimits { nodes: self.config.vcf_nodes, depth: 30 });
+            // A quarter of a node budget at most, so the main search runs too.
+            let budget = self.config.vcf_nodes.min(self.node_limit / 4);
+            let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
             self.nodes += vcf.nodes;
             if let Some(&first) = vcf.line.first() {
                 // The line ends with the attacker's move; the win follows it
                 // or the one after (a double threat).
-                let plies = vcf.line.len() as i32 + i32::from(vcf.line.len() % 2 == 1 && !vcf_wins_now(pos, &vcf.line));
+                let plies = vcf.line.len() as i32
+                    + i32::from(vcf.line.len() % 2 == 1 && !vcf_wins_now(pos, &vcf.line));
                 return SearchResult {
                     best_move: Some(first),
                     value: MATE - plies,
@@ -268,7 +293,12 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// One iteration at the root: every root move's score (exact for the
     /// best, bounds for the rest) and the best value.
-    fn search_root(&mut self, pos: &mut Position, root: &[(Cell, i32)], depth: u32) -> (i32, Vec<(Cell, i32)>) {
+    fn search_root(
+        &mut self,
+        pos: &mut Position,
+        root: &[(Cell, i32)],
+        depth: u32,
+    ) -> (i32, Vec<(Cell, i32)>) {
         let mut alpha = -INFINITY;
         let mut scores = Vec::with_capacity(root.len());
         for (i, &(cell, _)) in root.iter().enumerate() {

@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Overline, Position, Rules, ScoreKind};
+use board::{
+    Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Overline, Position, Rules, ScoreKind,
+};
 use thiserror::Error;
 
 use crate::canonical::{MAX_AREA, SymmetricMarks, Symmetries};
@@ -150,7 +152,10 @@ impl Solver {
         let mover = pos.side_to_move();
         let (value, best) = self.root(&mut work);
         if self.stopped {
-            return Err(SolveError::OutOfBudget { nodes: self.nodes, seconds: start.elapsed().as_secs_f64() });
+            return Err(SolveError::OutOfBudget {
+                nodes: self.nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            });
         }
         let value = match value {
             1 => Outcome::Win(mover),
@@ -346,7 +351,8 @@ impl Solver {
                 let empty = segment & !theirs;
                 if empty.count_ones() == 1
                     && threat_cells & empty == 0
-                    && (!exact || pos.wins_at(symmetries.cell(empty.trailing_zeros() as usize), mover.opponent()))
+                    && (!exact
+                        || pos.wins_at(symmetries.cell(empty.trailing_zeros() as usize), mover.opponent()))
                 {
                     threat_cells |= empty;
                     scan.threats += 1;
@@ -381,7 +387,8 @@ impl Solver {
         let symmetries = self.marks.as_ref().expect("set").symmetries();
         let [x, o] = self.marks.as_ref().expect("set").dense();
         let empty = !(x | o) & (u64::MAX >> (64 - pos.rules().area()));
-        let mut candidates = if pos.rules().overline() == Overline::Freestyle && live != 0 { live } else { empty };
+        let mut candidates =
+            if pos.rules().overline() == Overline::Freestyle && live != 0 { live } else { empty };
         while candidates != 0 {
             let index = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
@@ -434,12 +441,16 @@ pub const PERFECT_AREA: usize = 20;
 /// (a win now first), on boards of at most [`PERFECT_AREA`] cells.
 #[derive(Debug, Default)]
 pub struct PerfectPlayer {
-    solver: Solver,
+    /// Made at the first move: players are made per game, most never move.
+    solver: Option<Solver>,
     analysis: Option<Analysis>,
 }
 
+/// The perfect player's table: small boards need little.
+const PERFECT_TABLE_BYTES: usize = 16 << 20;
+
 impl PerfectPlayer {
-    /// A perfect player with a table of [`DEFAULT_SOLVER_BYTES`].
+    /// A perfect player.
     #[must_use]
     pub fn new() -> PerfectPlayer {
         PerfectPlayer::default()
@@ -455,7 +466,8 @@ impl Agent for PerfectPlayer {
         check_perfect(pos.rules()).map_err(AgentError)?;
         // A proof takes what it takes: only a stop request cuts it short.
         let limits = Limits { stop: limits.stop.clone(), ..Limits::none() };
-        let solution = self.solver.solve(pos, &limits).map_err(|err| AgentError(err.to_string()))?;
+        let solver = self.solver.get_or_insert_with(|| Solver::new(PERFECT_TABLE_BYTES));
+        let solution = solver.solve(pos, &limits).map_err(|err| AgentError(err.to_string()))?;
         let mover = pos.side_to_move();
         let value = match solution.value {
             Outcome::Win(side) if side == mover => 1.0,

@@ -226,7 +226,8 @@ mod tests {
         // X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed by O at g8):
         // g4 makes a four on row 4 (h4 forced) and one on column g
         // together — a double four.
-        let pos = position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
+        let pos =
+            position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
         let vcf = find_vcf(&pos, VcfLimits::default());
         assert!(vcf.found());
         assert_eq!(vcf.line[0].name(&rules).to_string(), "g4", "{:?}", vcf.line);

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use board::{
-    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, Rules, ScoreKind, Side,
-    Transform,
+    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, Rules, ScoreKind,
+    Side, Transform,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -157,7 +157,11 @@ impl SymmetricTree {
                         _ => 0,
                     }
                 } else {
-                    self.node_edges(node).iter().map(|edge| back_up(self.layers[depth + 1][edge.child as usize].score)).max().unwrap_or(0)
+                    self.node_edges(node)
+                        .iter()
+                        .map(|edge| back_up(self.layers[depth + 1][edge.child as usize].score))
+                        .max()
+                        .unwrap_or(0)
                 };
                 self.layers[depth][i].score = score;
             }
@@ -179,7 +183,8 @@ impl SymmetricTree {
             }
             board
         };
-        Position::from_setup(rules, bits((key >> 64) as u64), bits(key as u64)).expect("tree positions are reachable")
+        Position::from_setup(rules, bits((key >> 64) as u64), bits(key as u64))
+            .expect("tree positions are reachable")
     }
 
     /// The rules.
@@ -299,7 +304,9 @@ fn estimated_bytes(rules: &Rules) -> f64 {
         .map(|marks| {
             let (x, o) = (marks.div_ceil(2), marks / 2);
             let placements = binomial(area, x) * binomial(area - x, o);
-            let per_node = (std::mem::size_of::<Node>() + 48 + (area - marks) as usize * std::mem::size_of::<Edge>()) as f64;
+            let per_node = (std::mem::size_of::<Node>()
+                + 48
+                + (area - marks) as usize * std::mem::size_of::<Edge>()) as f64;
             placements / symmetries * per_node
         })
         .sum()
@@ -383,9 +390,9 @@ impl Agent for TreePlayer {
 
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         let tree = self.tree_for(*pos.rules())?;
-        let moves = tree
-            .scored_moves(pos)
-            .ok_or_else(|| AgentError("this position cannot arise in play, so it is not in the tree".to_owned()))?;
+        let moves = tree.scored_moves(pos).ok_or_else(|| {
+            AgentError("this position cannot arise in play, so it is not in the tree".to_owned())
+        })?;
         let best = moves.iter().map(|&(_, score)| score).max().unwrap_or(0);
         let ties: Vec<Cell> = moves.iter().filter(|&&(_, s)| s == best).map(|&(cell, _)| cell).collect();
         let cell = ties[self.rng.random_range(0..ties.len())];
@@ -438,7 +445,8 @@ mod tests {
     fn refuses_boards_too_large() {
         let error = SymmetricTree::build(Rules::gomoku15()).unwrap_err();
         assert!(error.to_string().contains("at most 64 cells"), "{error}");
-        let error = SymmetricTree::build(Rules::new(6, 6, 4, board::Overline::Freestyle).unwrap()).unwrap_err();
+        let error =
+            SymmetricTree::build(Rules::new(6, 6, 4, board::Overline::Freestyle).unwrap()).unwrap_err();
         assert!(error.to_string().contains("use the alpha-beta engine or the solver"), "{error}");
         let small = SymmetricTree::build_within(Rules::tic_tac_toe(), 1 << 10).unwrap_err();
         assert!(matches!(small, TreeError::TooLarge { .. }));

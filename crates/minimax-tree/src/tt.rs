@@ -26,26 +26,60 @@ pub(crate) struct Entry {
 }
 
 /// A table of `2^n` entries, each slot holding the deepest (or newest)
-/// result that hashed to it.
+/// result that hashed to it. A slot is two words (the key, then score,
+/// move, depth and bound packed), all zero when empty, so a fresh table
+/// is zeroed memory the system hands out lazily.
 #[derive(Debug)]
 pub(crate) struct Table {
-    slots: Vec<Option<Entry>>,
+    slots: Vec<[u64; 2]>,
     mask: usize,
+    /// Whether anything was stored since the table was made or cleared.
+    used: bool,
+}
+
+impl Entry {
+    fn pack(self) -> [u64; 2] {
+        let bound = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let best = self.best.map_or(0, |cell| cell.index() as u64 + 1);
+        let data = u64::from(self.score as u32) | best << 32 | u64::from(self.depth) << 48 | bound << 56;
+        [self.key, data]
+    }
+
+    fn unpack([key, data]: [u64; 2]) -> Option<Entry> {
+        let bound = match data >> 56 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let best = ((data >> 32) & 0xffff) as usize;
+        Some(Entry {
+            key,
+            score: data as u32 as i32,
+            best: best.checked_sub(1).and_then(Cell::from_index),
+            depth: (data >> 48) as u8,
+            bound,
+        })
+    }
 }
 
 impl Table {
     /// A table within `bytes` of memory (at least one slot).
     pub(crate) fn new(bytes: usize) -> Table {
-        let per_slot = std::mem::size_of::<Option<Entry>>();
+        let per_slot = std::mem::size_of::<[u64; 2]>();
         let wanted = (bytes / per_slot).max(1);
         let len = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        Table { slots: vec![None; len], mask: len - 1 }
+        Table { slots: vec![[0; 2]; len], mask: len - 1, used: false }
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[key as usize & self.mask].filter(|entry| entry.key == key)
+        Entry::unpack(self.slots[key as usize & self.mask]).filter(|entry| entry.key == key)
     }
 
     /// Stores a result, replacing what is there unless that is the same
@@ -53,18 +87,23 @@ impl Table {
     #[inline]
     pub(crate) fn store(&mut self, entry: Entry) {
         let slot = &mut self.slots[entry.key as usize & self.mask];
-        if let Some(old) = slot
+        if let Some(old) = Entry::unpack(*slot)
             && old.key == entry.key
             && old.depth > entry.depth
         {
             return;
         }
-        *slot = Some(entry);
+        *slot = entry.pack();
+        self.used = true;
     }
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        self.slots.fill(None);
+        // A fresh table is left untouched: its pages are not even mapped yet.
+        if self.used {
+            self.slots.fill([0; 2]);
+            self.used = false;
+        }
     }
 
     /// The number of slots.
@@ -81,8 +120,20 @@ mod tests {
     #[test]
     fn keeps_deeper_results_of_the_same_position() {
         let mut table = Table::new(1 << 10);
-        assert!(table.len().is_power_of_two() && table.len() * std::mem::size_of::<Option<Entry>>() <= 1 << 10);
+        assert!(table.len().is_power_of_two() && table.len() * 16 <= 1 << 10);
         let entry = Entry { key: 7, score: 3, best: None, depth: 5, bound: Bound::Exact };
+        let full = Entry {
+            key: 9,
+            score: -2_000_000_000,
+            best: Some(Cell::new(31, 31)),
+            depth: 255,
+            bound: Bound::Upper,
+        };
+        let back = Entry::unpack(full.pack()).unwrap();
+        assert_eq!(
+            (back.key, back.score, back.best, back.depth, back.bound),
+            (9, full.score, full.best, 255, Bound::Upper)
+        );
         table.store(entry);
         table.store(Entry { depth: 2, score: 9, ..entry });
         assert_eq!(table.probe(7).unwrap().score, 3);

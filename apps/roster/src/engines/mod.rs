@@ -1,11 +1,9 @@
 //! The engines there are, their options, and how each is built.
 
-use std::sync::Arc;
-
-use std::path::Path;
-
-use board::{Agent, RandomAgent, Rules, mix_seed};
-use pattern_eval::{Family, GreedyAgent, PatternEvaluator, PatternTable, Weights};
+mod evaluation;
+mod pattern;
+mod random;
+mod search;
 
 use crate::options::Options;
 use crate::spec::{Built, SpecError};
@@ -52,12 +50,12 @@ impl EngineInfo {
     }
 }
 
-const SEED: OptionInfo = OptionInfo {
+pub(crate) const SEED: OptionInfo = OptionInfo {
     name: "seed",
     help: "base seed of the engine's random choices (default 0), mixed with each game's seed",
 };
 
-const SEED_EXPECTED: &str = "a whole number from 0 to 2^64-1";
+pub(crate) const SEED_EXPECTED: &str = "a whole number from 0 to 2^64-1";
 
 /// Every engine, in the order they are listed to users.
 pub static ENGINES: &[EngineInfo] = &[
@@ -65,7 +63,7 @@ pub static ENGINES: &[EngineInfo] = &[
         name: "random",
         summary: "plays a uniformly random legal move",
         options: &[SEED],
-        build: build_random,
+        build: random::build,
     },
     EngineInfo {
         name: "pattern",
@@ -81,45 +79,45 @@ pub static ENGINES: &[EngineInfo] = &[
             },
             SEED,
         ],
-        build: build_pattern,
+        build: pattern::build,
+    },
+    EngineInfo {
+        name: "alphabeta",
+        summary: "alpha-beta search: iterative deepening, transposition table, threat search",
+        options: &[
+            OptionInfo {
+                name: "ms",
+                help: "thinking time per move in milliseconds (default 1000 when nothing else limits it)",
+            },
+            OptionInfo { name: "depth", help: "deepest iteration in plies (default 64)" },
+            OptionInfo { name: "tt_mb", help: "transposition table size in MiB, 1 to 4096 (default 64)" },
+            search::EVAL,
+        ],
+        build: search::build_alphabeta,
+    },
+    EngineInfo {
+        name: "minimax",
+        summary: "classic depth-limited minimax, every move to a fixed depth, no pruning",
+        options: &[
+            OptionInfo { name: "depth", help: "search depth in plies, 1 to 8 (default 4)" },
+            search::EVAL,
+            SEED,
+        ],
+        build: search::build_minimax,
+    },
+    EngineInfo {
+        name: "tree",
+        summary: "perfect play from the explicit symmetric game tree (small boards such as 3x3)",
+        options: &[SEED],
+        build: search::build_tree,
+    },
+    EngineInfo {
+        name: "perfect",
+        summary: "perfect play by solving every move (boards of at most 20 cells)",
+        options: &[],
+        build: search::build_perfect,
     },
 ];
-
-fn build_random(options: &Options) -> Result<Built, SpecError> {
-    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    Ok(Built::any_rules(Arc::new(move |game_seed| Box::new(RandomAgent::new(mix_seed(seed, game_seed))))))
-}
-
-fn build_pattern(options: &Options) -> Result<Built, SpecError> {
-    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    let family: Family = options.get("family", "classic or ternary")?.unwrap_or(Family::Classic);
-    let weights = options
-        .get::<String>("weights", "a file name")?
-        .map(|path| Weights::load(Path::new(&path), family).map(PatternEvaluator::new))
-        .transpose()
-        .map_err(|err| SpecError::Unusable {
-            engine: "pattern",
-            option: "weights",
-            reason: err.to_string(),
-        })?;
-    let fixed_k = weights.as_ref().map(PatternEvaluator::k);
-    let rules_check = Arc::new(move |rules: &Rules| {
-        let k = u32::from(rules.k());
-        PatternTable::new(family, k).map_err(|err| err.to_string())?;
-        match fixed_k {
-            Some(fixed) if fixed != k => Err(format!("the weights are for k = {fixed}, not k = {k}")),
-            _ => Ok(()),
-        }
-    });
-    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
-        let seed = mix_seed(seed, game_seed);
-        Box::new(match &weights {
-            Some(evaluator) => GreedyAgent::with_evaluator(evaluator.clone(), seed),
-            None => GreedyAgent::new(family, seed),
-        })
-    });
-    Ok(Built { maker, rules_check })
-}
 
 #[cfg(test)]
 mod tests {

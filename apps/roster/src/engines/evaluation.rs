@@ -1,0 +1,105 @@
+//! The evaluations a search engine can be given: `eval=` in a spec.
+
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use board::{Cell, Evaluator, Position, Rules};
+use minimax_tree::OpenLines;
+use pattern_eval::{Family, PatternEvaluator, PatternTable};
+
+/// What `eval=` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EvalChoice {
+    /// The ternary pattern evaluator where k allows, open lines otherwise.
+    Auto,
+    /// The open-lines heuristic.
+    OpenLines,
+    /// A pattern family with its default weights.
+    Pattern(Family),
+}
+
+impl FromStr for EvalChoice {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<EvalChoice, ()> {
+        match text.to_ascii_lowercase().as_str() {
+            "auto" => Ok(EvalChoice::Auto),
+            "openlines" | "open-lines" => Ok(EvalChoice::OpenLines),
+            "pattern" | "classic" => Ok(EvalChoice::Pattern(Family::Classic)),
+            "ternary" | "pattern-ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
+            _ => Err(()),
+        }
+    }
+}
+
+pub(crate) const EVAL_EXPECTED: &str = "auto, openlines, pattern or ternary";
+
+impl EvalChoice {
+    /// Why this evaluation cannot score games of `rules`, if it cannot.
+    pub(crate) fn check(self, rules: &Rules) -> Result<(), String> {
+        match self {
+            EvalChoice::Pattern(family) => {
+                PatternTable::new(family, u32::from(rules.k())).map(|_| ()).map_err(|err| err.to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The evaluator for `rules`.
+    fn evaluator(self, rules: &Rules) -> Choice {
+        let k = u32::from(rules.k());
+        match self {
+            EvalChoice::OpenLines => Choice::Lines(OpenLines),
+            EvalChoice::Pattern(family) => {
+                PatternEvaluator::default_for(family, k).map_or(Choice::Lines(OpenLines), Choice::Pattern)
+            }
+            EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
+                .map_or(Choice::Lines(OpenLines), Choice::Pattern),
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Choice {
+    Lines(OpenLines),
+    Pattern(PatternEvaluator),
+}
+
+impl Choice {
+    fn get(&self) -> &dyn Evaluator {
+        match self {
+            Choice::Lines(lines) => lines,
+            Choice::Pattern(pattern) => pattern,
+        }
+    }
+}
+
+/// An evaluator picked by `eval=` once the rules are known (at the first
+/// position it scores: agents are made before a game's rules are).
+#[derive(Debug)]
+pub(crate) struct ChosenEvaluator {
+    choice: EvalChoice,
+    chosen: OnceLock<(Rules, Choice)>,
+}
+
+impl ChosenEvaluator {
+    pub(crate) fn new(choice: EvalChoice) -> ChosenEvaluator {
+        ChosenEvaluator { choice, chosen: OnceLock::new() }
+    }
+
+    #[inline]
+    fn with<R>(&self, pos: &Position, f: impl FnOnce(&dyn Evaluator) -> R) -> R {
+        let (rules, choice) = self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(pos.rules())));
+        if rules == pos.rules() { f(choice.get()) } else { f(self.choice.evaluator(pos.rules()).get()) }
+    }
+}
+
+impl Evaluator for ChosenEvaluator {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.with(pos, |evaluator| evaluator.evaluate(pos))
+    }
+
+    fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+        self.with(pos, |evaluator| evaluator.rank_moves(pos, out));
+    }
+}

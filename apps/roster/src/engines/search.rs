@@ -1,0 +1,86 @@
+//! The search engines of `minimax-tree`: `alphabeta`, `minimax`, `tree`
+//! and `perfect`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use board::{Agent, Rules, mix_seed};
+use minimax_tree::{
+    AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreePlayer, check_perfect,
+    check_tree,
+};
+
+use super::evaluation::{ChosenEvaluator, EVAL_EXPECTED, EvalChoice};
+use super::{OptionInfo, SEED_EXPECTED};
+use crate::options::Options;
+use crate::spec::{Built, SpecError};
+
+pub(super) const EVAL: OptionInfo = OptionInfo {
+    name: "eval",
+    help: "evaluation: auto (default: ternary patterns where k allows, else open lines), openlines, pattern or ternary",
+};
+
+/// A whole number option within `range`.
+fn number(
+    options: &Options,
+    name: &'static str,
+    expected: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<Option<u64>, SpecError> {
+    let value: Option<u64> = options.get(name, expected)?;
+    match value {
+        Some(v) if !range.contains(&v) => Err(SpecError::BadValue {
+            engine: options.engine_name(),
+            option: name,
+            value: v.to_string(),
+            expected,
+        }),
+        _ => Ok(value),
+    }
+}
+
+pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
+    let ms = number(options, "ms", "a whole number of milliseconds from 1 to 3600000", 1..=3_600_000)?;
+    let depth = number(options, "depth", "a whole number of plies from 1 to 64", 1..=64)?;
+    let tt_mb = number(options, "tt_mb", "a whole number of MiB from 1 to 4096", 1..=4096)?.unwrap_or(64);
+    let eval: EvalChoice = options.get("eval", EVAL_EXPECTED)?.unwrap_or(EvalChoice::Auto);
+    let mut config = SearchConfig { tt_bytes: (tt_mb as usize) << 20, ..SearchConfig::default() };
+    if let Some(depth) = depth {
+        config.max_depth = depth as u32;
+    }
+    if let Some(ms) = ms {
+        config.default_time = Duration::from_millis(ms);
+        config.move_time = Some(Duration::from_millis(ms));
+    }
+    let name = options.text().to_owned();
+    let maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
+        let engine = AlphaBeta::new(ChosenEvaluator::new(eval), config.clone());
+        Box::new(AlphaBetaAgent::new(engine, name.clone()))
+    });
+    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(rules)) })
+}
+
+pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
+    let depth = number(options, "depth", "a whole number of plies from 1 to 8", 1..=8)?.unwrap_or(4) as u32;
+    let eval: EvalChoice = options.get("eval", EVAL_EXPECTED)?.unwrap_or(EvalChoice::OpenLines);
+    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
+    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
+        Box::new(MinimaxAgent::new(ChosenEvaluator::new(eval), depth, mix_seed(seed, game_seed)))
+    });
+    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(rules)) })
+}
+
+pub(super) fn build_tree(options: &Options) -> Result<Built, SpecError> {
+    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
+    let maker =
+        Arc::new(move |game_seed| -> Box<dyn Agent> { Box::new(TreePlayer::new(mix_seed(seed, game_seed))) });
+    Ok(Built {
+        maker,
+        rules_check: Arc::new(|rules: &Rules| check_tree(rules).map_err(|err| err.to_string())),
+    })
+}
+
+pub(super) fn build_perfect(_options: &Options) -> Result<Built, SpecError> {
+    let maker = Arc::new(|_game_seed| -> Box<dyn Agent> { Box::new(PerfectPlayer::new()) });
+    Ok(Built { maker, rules_check: Arc::new(check_perfect) })
+}
