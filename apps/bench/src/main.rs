@@ -6,6 +6,7 @@ mod eval;
 mod perft;
 mod playouts;
 mod report;
+mod search;
 mod solve;
 mod versus;
 
@@ -39,6 +40,8 @@ enum Command {
     Eval(eval::Args),
     /// Prove the value of a small game: first player wins, draw, or second player wins.
     Solve(solve::Args),
+    /// Alpha-beta nodes per second on middle-game positions.
+    Search(search::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,5 +61,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Search(args) => search::run(&args),
     }
 }

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use board::{Cell, Direction, Evaluator, Position, Rules, Side};
+use board::{Bitboard, Cell, Direction, Evaluator, Position, Rules, Side};
 
 /// The score of a finished game for the side that won it.
 pub const OPEN_LINES_WIN: i32 = 9999;
@@ -18,47 +18,114 @@ pub const OPEN_LINES_WIN: i32 = 9999;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OpenLines;
 
-/// One line of the board: a direction, a cell on it, and the bits of its
-/// word that lie on the board.
-#[derive(Clone, Copy, Debug)]
-struct Line {
-    direction: Direction,
-    cell: Cell,
-    mask: u32,
+/// The open segments of both sides, line by line, kept per thread and
+/// brought up to date by recounting only the lines through the cells that
+/// changed since the last position: positions met one after another in a
+/// search differ by a mark or two.
+#[derive(Debug)]
+struct Tally {
+    rules: Rules,
+    marks: [Bitboard; 2],
+    /// Per line: a cell on it and its direction.
+    lines: Vec<(Direction, Cell)>,
+    /// Per line: the segments open for X and for O.
+    counts: Vec<[u32; 2]>,
+    totals: [u32; 2],
+}
+
+/// More changed cells than this: recount every line.
+const RECOUNT: u32 = 12;
+
+impl Tally {
+    fn new(pos: &Position) -> Tally {
+        let rules = *pos.rules();
+        let (width, height) = (rules.width(), rules.height());
+        let mut lines = Vec::new();
+        lines.extend((0..height).map(|y| (Direction::Horizontal, Cell::new(0, y))));
+        lines.extend((0..width).map(|x| (Direction::Vertical, Cell::new(x, 0))));
+        // Diagonals by x − y from −(height − 1), anti-diagonals by x + y.
+        lines.extend((0..height).rev().map(|y| (Direction::Diagonal, Cell::new(0, y))));
+        lines.extend((1..width).map(|x| (Direction::Diagonal, Cell::new(x, 0))));
+        lines.extend((0..height).map(|y| (Direction::AntiDiagonal, Cell::new(0, y))));
+        lines.extend((1..width).map(|x| (Direction::AntiDiagonal, Cell::new(x, height - 1))));
+        let mut tally = Tally {
+            rules,
+            marks: [Bitboard::default(); 2],
+            counts: vec![[0; 2]; lines.len()],
+            lines,
+            totals: [0; 2],
+        };
+        tally.recount_all(pos);
+        tally
+    }
+
+    /// The index of the line through `cell` along `direction`.
+    #[inline]
+    fn line_of(&self, direction: Direction, cell: Cell) -> usize {
+        let (w, h) = (usize::from(self.rules.width()), usize::from(self.rules.height()));
+        let (x, y) = (usize::from(cell.x()), usize::from(cell.y()));
+        match direction {
+            Direction::Horizontal => y,
+            Direction::Vertical => h + x,
+            Direction::Diagonal => h + w + (x + h - 1 - y),
+            Direction::AntiDiagonal => h + w + (w + h - 1) + x + y,
+        }
+    }
+
+    /// The open segments of X and of O on line `line` of `pos`.
+    #[inline]
+    fn count(&self, pos: &Position, line: usize) -> [u32; 2] {
+        let (direction, cell) = self.lines[line];
+        let mask = self.rules.line_mask(direction, cell);
+        let k = u32::from(self.rules.k());
+        let x = pos.line_bits(Side::X, direction, cell);
+        let o = pos.line_bits(Side::O, direction, cell);
+        [run_starts(mask & !o, k).count_ones(), run_starts(mask & !x, k).count_ones()]
+    }
+
+    fn recount_all(&mut self, pos: &Position) {
+        self.totals = [0; 2];
+        for line in 0..self.lines.len() {
+            let count = self.count(pos, line);
+            self.counts[line] = count;
+            self.totals[0] += count[0];
+            self.totals[1] += count[1];
+        }
+        self.marks = [pos.marks(Side::X), pos.marks(Side::O)];
+    }
+
+    /// Brings the tally to `pos`.
+    fn sync(&mut self, pos: &Position) {
+        let changed = (self.marks[0] ^ pos.marks(Side::X)) | (self.marks[1] ^ pos.marks(Side::O));
+        if changed.count() > RECOUNT {
+            self.recount_all(pos);
+            return;
+        }
+        for cell in changed {
+            for direction in Direction::ALL {
+                let line = self.line_of(direction, cell);
+                let count = self.count(pos, line);
+                let old = std::mem::replace(&mut self.counts[line], count);
+                self.totals[0] = self.totals[0] + count[0] - old[0];
+                self.totals[1] = self.totals[1] + count[1] - old[1];
+            }
+        }
+        self.marks = [pos.marks(Side::X), pos.marks(Side::O)];
+    }
 }
 
 thread_local! {
-    /// The lines of the last board evaluated on this thread.
-    static LINES: RefCell<(Option<Rules>, Vec<Line>)> = const { RefCell::new((None, Vec::new())) };
+    static TALLY: RefCell<Option<Tally>> = const { RefCell::new(None) };
 }
 
-/// Calls `f` with the lines of `rules` that hold at least k cells.
-fn with_lines<R>(rules: &Rules, f: impl FnOnce(&[Line]) -> R) -> R {
-    LINES.with_borrow_mut(|(cached, lines)| {
-        if cached.as_ref() != Some(rules) {
-            *cached = Some(*rules);
-            lines.clear();
-            let (width, height) = (rules.width(), rules.height());
-            let mut add = |direction, cell| {
-                let mask = rules.line_mask(direction, cell);
-                if mask.count_ones() >= u32::from(rules.k()) {
-                    lines.push(Line { direction, cell, mask });
-                }
-            };
-            for y in 0..height {
-                add(Direction::Horizontal, Cell::new(0, y));
-                add(Direction::Diagonal, Cell::new(0, y));
-                add(Direction::AntiDiagonal, Cell::new(0, y));
-            }
-            for x in 0..width {
-                add(Direction::Vertical, Cell::new(x, 0));
-                if x > 0 {
-                    add(Direction::Diagonal, Cell::new(x, 0));
-                    add(Direction::AntiDiagonal, Cell::new(x, height - 1));
-                }
-            }
+/// The open segments of X and of O in `pos`.
+fn open_counts(pos: &Position) -> [u32; 2] {
+    TALLY.with_borrow_mut(|tally| {
+        match tally {
+            Some(tally) if tally.rules == *pos.rules() => tally.sync(pos),
+            _ => *tally = Some(Tally::new(pos)),
         }
-        f(lines)
+        tally.as_ref().map_or([0; 2], |tally| tally.totals)
     })
 }
 
@@ -79,16 +146,7 @@ pub(crate) fn run_starts(bits: u32, k: u32) -> u32 {
 /// opponent's marks in them.
 #[must_use]
 pub fn open_segments(pos: &Position, side: Side) -> u32 {
-    let k = u32::from(pos.rules().k());
-    with_lines(pos.rules(), |lines| {
-        lines
-            .iter()
-            .map(|line| {
-                let free = line.mask & !pos.line_bits(side.opponent(), line.direction, line.cell);
-                run_starts(free, k).count_ones()
-            })
-            .sum()
-    })
+    open_counts(pos)[side.index()]
 }
 
 /// The open segments of `side` through the empty `cell`.
@@ -116,8 +174,9 @@ impl Evaluator for OpenLines {
                 None => 0,
             };
         }
-        let mover = pos.side_to_move();
-        open_segments(pos, mover) as i32 - open_segments(pos, mover.opponent()) as i32
+        let counts = open_counts(pos);
+        let mover = pos.side_to_move().index();
+        counts[mover] as i32 - counts[1 - mover] as i32
     }
 
     fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {

@@ -1,0 +1,110 @@
+//! `bench search`: alpha-beta nodes per second on middle-game positions.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use board::{Evaluator, Limits, Rules};
+use minimax_tree::{AlphaBeta, OpenLines, SearchConfig};
+use pattern_eval::{Family, PatternEvaluator};
+use serde::Serialize;
+
+use crate::report::{emit, middle_games, row, thousands};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rules as W,H,K or W,H,K,exact.
+    #[arg(long, default_value = "15,15,5")]
+    rules: Rules,
+    /// Search each position to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search each position for this many milliseconds.
+    #[arg(long)]
+    ms: Option<u64>,
+    /// Evaluation: openlines, pattern or ternary.
+    #[arg(long, default_value = "openlines")]
+    eval: String,
+    /// Run the threat search (VCF) before the main search, as in play.
+    #[arg(long)]
+    vcf: bool,
+    /// Middle-game positions, from greedy self-play.
+    #[arg(long, default_value_t = 8)]
+    positions: usize,
+    /// Plies played in each position.
+    #[arg(long, default_value_t = 30)]
+    plies: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    rules: String,
+    eval: String,
+    positions: usize,
+    mean_depth: f64,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if args.depth.is_none() && args.ms.is_none() {
+        bail!("give --depth D or --ms T");
+    }
+    if args.depth.is_some_and(|depth| !(1..=64).contains(&depth)) {
+        bail!("--depth must be from 1 to 64");
+    }
+    if !(1..=1000).contains(&args.positions) {
+        bail!("--positions must be from 1 to 1000, got {}", args.positions);
+    }
+    let k = u32::from(args.rules.k());
+    let config = SearchConfig {
+        vcf_nodes: if args.vcf { SearchConfig::default().vcf_nodes } else { 0 },
+        ..SearchConfig::default()
+    };
+    match args.eval.as_str() {
+        "openlines" => measure(args, OpenLines, config),
+        "pattern" | "ternary" => {
+            let family = if args.eval == "pattern" { Family::Classic } else { Family::Ternary };
+            measure(args, PatternEvaluator::default_for(family, k)?, config)
+        }
+        other => bail!("unknown --eval {other:?}: expected openlines, pattern or ternary"),
+    }
+}
+
+fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Result<()> {
+    let positions = middle_games(args.rules, args.positions, args.plies)?;
+    let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
+    let mut engine = AlphaBeta::new(evaluator, config);
+    let (mut nodes, mut depths) = (0, 0);
+    let clock = Instant::now();
+    for pos in &positions {
+        engine.clear();
+        let result = engine.search(pos, &limits);
+        nodes += result.nodes;
+        depths += result.depth;
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let report = Report {
+        rules: args.rules.to_string(),
+        eval: args.eval.clone(),
+        positions: positions.len(),
+        mean_depth: f64::from(depths) / positions.len() as f64,
+        nodes,
+        seconds,
+        nodes_per_second: nodes as f64 / seconds.max(1e-9),
+    };
+    emit(args.json, &report, |r| {
+        vec![
+            row("rules", &r.rules),
+            row("evaluation", &r.eval),
+            row("positions", r.positions),
+            row("mean depth", format!("{:.1}", r.mean_depth)),
+            row("nodes", thousands(r.nodes as f64)),
+            row("seconds", format!("{:.3}", r.seconds)),
+            row("nodes/s", thousands(r.nodes_per_second)),
+        ]
+    })
+}

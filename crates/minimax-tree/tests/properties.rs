@@ -1,0 +1,225 @@
+//! Property tests against slow references: alpha-beta returns exactly the
+//! plain minimax value, and the solver exactly the brute-force value.
+
+use board::{Cell, Evaluator, Outcome, Overline, Position, Rules, Side};
+use minimax_tree::{AlphaBeta, Candidates, EVAL_LIMIT, MATE, OpenLines, SearchConfig, Solver, SymmetricTree};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+/// Plain negamax, every move, no pruning, no table: the engine's scoring
+/// (wins as `MATE − ply`), with its forced-move rules when `forced`.
+fn reference(pos: &mut Position, depth: u32, ply: i32, forced: bool) -> i32 {
+    if let Some(outcome) = pos.outcome() {
+        return match outcome {
+            Outcome::Win(_) => -(MATE - ply),
+            Outcome::Draw => 0,
+        };
+    }
+    if depth == 0 {
+        return OpenLines.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    let mover = pos.side_to_move();
+    let mut moves: Vec<Cell> = pos.legal_moves().collect();
+    if forced {
+        if moves.iter().any(|&cell| pos.wins_at(cell, mover)) {
+            return MATE - (ply + 1);
+        }
+        let threats: Vec<Cell> =
+            moves.iter().copied().filter(|&cell| pos.wins_at(cell, mover.opponent())).collect();
+        match threats.len() {
+            0 => {}
+            1 => moves = threats,
+            _ => return -(MATE - (ply + 2)),
+        }
+    }
+    let mut best = i32::MIN;
+    for cell in moves {
+        pos.play(cell).unwrap();
+        best = best.max(-reference(pos, depth - 1, ply + 1, forced));
+        pos.undo();
+    }
+    best
+}
+
+/// The game value for the mover by brute force: 1, 0 or −1.
+fn brute_force(pos: &mut Position) -> i32 {
+    if let Some(outcome) = pos.outcome() {
+        return match outcome {
+            Outcome::Win(_) => -1,
+            Outcome::Draw => 0,
+        };
+    }
+    let moves: Vec<Cell> = pos.legal_moves().collect();
+    let mut best = -1;
+    for cell in moves {
+        pos.play(cell).unwrap();
+        best = best.max(-brute_force(pos));
+        pos.undo();
+        if best == 1 {
+            break;
+        }
+    }
+    best
+}
+
+fn value_for_mover(outcome: Outcome, mover: Side) -> i32 {
+    match outcome {
+        Outcome::Win(side) if side == mover => 1,
+        Outcome::Win(_) => -1,
+        Outcome::Draw => 0,
+    }
+}
+
+/// A position `plies` random moves in (fewer if the game ended).
+fn random_position(rules: Rules, seed: u64, plies: usize) -> Position {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = Position::new(rules);
+    while pos.ply() < plies {
+        let moves: Vec<Cell> = pos.legal_moves().collect();
+        let mut next = pos.clone();
+        next.play(moves[rng.random_range(0..moves.len())]).unwrap();
+        if next.is_over() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+fn small_rules(max_side: u32) -> impl Strategy<Value = Rules> {
+    (2..=max_side, 2..=max_side, any::<bool>())
+        .prop_flat_map(|(w, h, exact)| (Just(w), Just(h), 2..=w.max(h).min(4), Just(exact)))
+        .prop_map(|(w, h, k, exact)| {
+            let overline = if exact { Overline::Exact } else { Overline::Freestyle };
+            Rules::new(w, h, k, overline).unwrap()
+        })
+}
+
+/// Open segments by walking every k-cell segment of the board.
+fn reference_open(pos: &Position, side: Side) -> u32 {
+    let rules = pos.rules();
+    let k = i32::from(rules.k());
+    let mut count = 0;
+    for start in rules.cells() {
+        for direction in board::Direction::ALL {
+            let (dx, dy) = direction.delta();
+            let cells: Option<Vec<Cell>> = (0..k)
+                .map(|i| rules.cell(i32::from(start.x()) + dx * i, i32::from(start.y()) + dy * i))
+                .collect();
+            if cells.is_some_and(|cells| cells.iter().all(|&c| pos.get(c) != Some(side.opponent()))) {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The per-thread tally follows games move by move, takebacks and
+    /// jumps to other positions and boards included.
+    #[test]
+    fn open_segments_match_a_full_count(rules in small_rules(9), seed in any::<u64>(), other in small_rules(6)) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Position::new(rules);
+        for step in 0..3 * rules.area() {
+            if pos.ply() > 0 && (pos.is_over() || rng.random_range(0..4) == 0) {
+                pos.undo();
+            } else if !pos.is_over() {
+                let moves: Vec<Cell> = pos.legal_moves().collect();
+                pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            if step % 7 == 3 {
+                let elsewhere = random_position(other, seed ^ step as u64, step % 5);
+                prop_assert_eq!(minimax_tree::open_segments(&elsewhere, Side::X), reference_open(&elsewhere, Side::X));
+            }
+            for side in Side::ALL {
+                prop_assert_eq!(minimax_tree::open_segments(&pos, side), reference_open(&pos, side), "\n{}", pos);
+            }
+        }
+    }
+
+    #[test]
+    fn alpha_beta_equals_plain_minimax(
+        rules in small_rules(4),
+        seed in any::<u64>(),
+        plies in 0usize..8,
+        depth in 1u32..=4,
+        forced in any::<bool>(),
+    ) {
+        let pos = random_position(rules, seed, plies);
+        let config = SearchConfig {
+            candidates: Some(Candidates::All),
+            forced_moves: forced,
+            tt_bytes: 1 << 16,
+            ..SearchConfig::default()
+        };
+        let mut engine = AlphaBeta::new(OpenLines, config);
+        let expected = reference(&mut pos.clone(), depth, 0, forced);
+        prop_assert_eq!(engine.search_depth(&pos, depth), expected, "depth {} in\n{}", depth, pos);
+    }
+
+    #[test]
+    fn solver_equals_brute_force(rules in small_rules(3), seed in any::<u64>(), plies in 0usize..6) {
+        let pos = random_position(rules, seed, plies);
+        prop_assume!(!pos.is_over());
+        let solution = Solver::new(1 << 20).solve(&pos, &board::Limits::none()).unwrap();
+        let mover = pos.side_to_move();
+        let expected = brute_force(&mut pos.clone());
+        prop_assert_eq!(value_for_mover(solution.value, mover), expected, "\n{}", pos);
+        // The move named reaches that value.
+        let mut after = pos.clone();
+        after.play(solution.best_move).unwrap();
+        prop_assert_eq!(-brute_force(&mut after), expected);
+    }
+}
+
+#[test]
+fn solver_agrees_with_the_tree_on_every_tic_tac_toe_position() {
+    let rules = Rules::tic_tac_toe();
+    let tree = SymmetricTree::build(rules).unwrap();
+    let mut solver = Solver::new(1 << 20);
+    let mut checked = 0;
+    // Every position reachable in play, by walking the game.
+    let mut stack = vec![Position::new(rules)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(pos) = stack.pop() {
+        if !seen.insert(pos.to_one_line()) {
+            continue;
+        }
+        let tree_value = tree.value(&pos).expect("reachable positions are in the tree");
+        if let Some(outcome) = pos.outcome() {
+            assert_eq!(tree_value, outcome);
+            continue;
+        }
+        assert_eq!(solver.solve(&pos, &board::Limits::none()).unwrap().value, tree_value, "\n{pos}");
+        checked += 1;
+        for cell in pos.legal_moves() {
+            let mut next = pos.clone();
+            next.play(cell).unwrap();
+            stack.push(next);
+        }
+    }
+    // 5,478 positions in all, of which 4,520 are not over.
+    assert_eq!(seen.len(), 5478);
+    assert_eq!(checked, 4520);
+}
+
+#[test]
+fn solves_the_small_games_tests_can_afford() {
+    let rules = |w, h, k| Rules::new(w, h, k, Overline::Freestyle).unwrap();
+    let cases = [
+        (Rules::tic_tac_toe(), Outcome::Draw),
+        (rules(4, 4, 3), Outcome::Win(Side::X)),
+        (rules(4, 4, 4), Outcome::Draw),
+        (rules(5, 4, 4), Outcome::Draw),
+        (rules(5, 5, 4), Outcome::Draw),
+        (rules(4, 3, 3), Outcome::Win(Side::X)),
+    ];
+    for (rules, value) in cases {
+        let solution = Solver::new(64 << 20).solve(&Position::new(rules), &board::Limits::none()).unwrap();
+        assert_eq!(solution.value, value, "{rules}");
+    }
+}
