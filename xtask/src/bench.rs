@@ -30,6 +30,12 @@ fn figures(seconds: &str) -> Vec<Figure> {
         playouts("playouts_15x15_2_threads", "15,15,5", "2"),
         eval("eval_classic_15x15", "classic"),
         eval("eval_ternary_15x15", "ternary"),
+        figure("solve_4x4x4", &["solve", "--rules", "4,4,4"]),
+        figure("solve_5x5x4", &["solve", "--rules", "5,5,4"]),
+        figure(
+            "search_15x15_openlines_1s",
+            &["search", "--rules", "15,15,5", "--ms", "1000", "--plies", "8"],
+        ),
         figure(
             "match_random_8x8",
             &[

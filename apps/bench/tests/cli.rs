@@ -168,3 +168,28 @@ fn engines_that_cannot_play_the_rules_are_refused_up_front() {
         "{message}"
     );
 }
+
+#[test]
+fn solve_proves_small_games() {
+    let value = json(&["solve", "--rules", "4,4,3", "--table-mib", "8", "--json"]);
+    assert_eq!(value["value"], "x_wins");
+    assert!(value["best_move"].is_string() && count(&value, "nodes") > 0);
+    let value = json(&["solve", "--rules", "3,3,3", "--table-mib", "8", "--json"]);
+    assert_eq!(value["value"], "draw");
+    // From a position: X to move wins at once.
+    let value =
+        json(&["solve", "--rules", "3,3,3", "--position", "xx./oo./...", "--table-mib", "8", "--json"]);
+    assert_eq!((value["value"].as_str(), value["best_move"].as_str()), (Some("x_wins"), Some("c3")));
+    let output = bench(&["solve", "--rules", "15,15,5"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at most 64 cells"));
+}
+
+#[test]
+fn search_reports_nodes_per_second() {
+    let value =
+        json(&["search", "--rules", "9,9,5", "--depth", "2", "--positions", "2", "--plies", "6", "--json"]);
+    assert!(value["nodes_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
+    assert!(count(&value, "nodes") > 0);
+    let output = bench(&["search", "--rules", "9,9,5"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D or --ms T"));
+}

@@ -1,1 +1,47 @@
-fn main() {}
+//! Criterion benches of the search crate: `cargo bench -p minimax-tree`.
+
+use std::hint::black_box;
+
+use board::{Limits, Overline, Position, Rules};
+use criterion::{Criterion, criterion_group, criterion_main};
+use minimax_tree::{AlphaBeta, OpenLines, SearchConfig, Solver, SymmetricTree, VcfLimits, find_vcf};
+
+fn position(rules: Rules, moves: &[&str]) -> Position {
+    let mut pos = Position::new(rules);
+    for name in moves {
+        pos.play(rules.parse_cell(name).expect("a cell")).expect("legal");
+    }
+    pos
+}
+
+fn tree(c: &mut Criterion) {
+    c.bench_function("symmetric tree of 3x3, built and solved", |b| {
+        b.iter(|| SymmetricTree::build(black_box(Rules::tic_tac_toe())).expect("fits"));
+    });
+}
+
+fn solve(c: &mut Criterion) {
+    let rules = Rules::new(4, 4, 4, Overline::Freestyle).expect("valid");
+    c.bench_function("solve 4,4,4 from the empty board", |b| {
+        b.iter(|| Solver::new(8 << 20).solve(&Position::new(rules), &Limits::none()).expect("solved"));
+    });
+}
+
+fn search(c: &mut Criterion) {
+    let rules = Rules::gomoku15();
+    let pos = position(rules, &["h8", "h9", "i8", "g10", "j9", "c3", "i10", "g8"]);
+    let config = SearchConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..SearchConfig::default() };
+    c.bench_function("alpha-beta depth 4, open lines, 15x15", |b| {
+        b.iter(|| {
+            let mut engine = AlphaBeta::new(OpenLines, config.clone());
+            engine.search(black_box(&pos), &Limits::depth(4))
+        });
+    });
+    let open_three = position(rules, &["h8", "a1", "h9", "a2", "i10", "o15", "g7", "o1"]);
+    c.bench_function("VCF search, 15x15", |b| {
+        b.iter(|| find_vcf(black_box(&open_three), VcfLimits::default()));
+    });
+}
+
+criterion_group!(benches, tree, solve, search);
+criterion_main!(benches);

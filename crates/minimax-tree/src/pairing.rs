@@ -48,6 +48,6 @@ mod tests {
         assert!(!has_pairing(&[0b0001]));
         // Three segments over five cells: 6 slots > 5 cells.
         assert!(!has_pairing(&[0b00111, 0b01110, 0b11100]));
-        assert!(has_pairing(&[0b000111, 0b011100, 0b110001]));
+        assert!(has_pairing(&[0b00_0111, 0b01_1100, 0b11_0001]));
     }
 }

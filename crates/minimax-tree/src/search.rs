@@ -187,53 +187,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let mut work = pos.clone();
         let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
-        let mover = pos.side_to_move();
         let cells = candidates.cells(pos);
-        // Rules first: a win now, else a block of the opponent's win now
-        // (with two of them the game is lost whatever is played).
-        if let Some(&win) = winning_cells(pos, mover, cells, 1).first() {
-            return SearchResult {
-                best_move: Some(win),
-                value: MATE - 1,
-                line: vec![win],
-                reason: Reason::WinNow,
-                ..result
-            };
-        }
-        let threats = winning_cells(pos, mover.opponent(), cells, 2);
-        if let Some(&block) = threats.first() {
-            let value = if threats.len() > 1 {
-                -(MATE - 2)
-            } else {
-                self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-            };
-            return SearchResult {
-                best_move: Some(block),
-                value,
-                line: vec![block],
-                reason: Reason::Block,
-                ..result
-            };
-        }
-        if self.config.vcf_nodes > 0 && pos.rules().k() >= 4 {
-            // A quarter of a node budget at most, so the main search runs too.
-            let budget = self.config.vcf_nodes.min(self.node_limit / 4);
-            let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
-            self.nodes += vcf.nodes;
-            if let Some(&first) = vcf.line.first() {
-                // The line ends with the attacker's move; the win follows it
-                // or the one after (a double threat).
-                let plies = vcf.line.len() as i32
-                    + i32::from(vcf.line.len() % 2 == 1 && !vcf_wins_now(pos, &vcf.line));
-                return SearchResult {
-                    best_move: Some(first),
-                    value: MATE - plies,
-                    nodes: self.nodes,
-                    line: vcf.line,
-                    reason: Reason::Vcf,
-                    ..result
-                };
-            }
+        if let Some(decided) = self.decide_at_once(pos, cells) {
+            return SearchResult { nodes: self.nodes, ..decided };
         }
 
         self.evaluator.rank_moves(pos, &mut self.ranked);
@@ -270,6 +226,46 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// The root's rules before any search: a win now, else a block of the
+    /// opponent's win now (with two of them the game is lost whatever is
+    /// played), else a win by continuous fours.
+    fn decide_at_once(&mut self, pos: &Position, cells: board::Bitboard) -> Option<SearchResult> {
+        let mover = pos.side_to_move();
+        let result = |best: Cell, value: i32, line: Vec<Cell>, reason: Reason| SearchResult {
+            best_move: Some(best),
+            value,
+            depth: 0,
+            nodes: 0,
+            line,
+            root_scores: Vec::new(),
+            reason,
+        };
+        if let Some(&win) = winning_cells(pos, mover, cells, 1).first() {
+            return Some(result(win, MATE - 1, vec![win], Reason::WinNow));
+        }
+        let threats = winning_cells(pos, mover.opponent(), cells, 2);
+        if let Some(&block) = threats.first() {
+            let value = if threats.len() > 1 {
+                -(MATE - 2)
+            } else {
+                self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            };
+            return Some(result(block, value, vec![block], Reason::Block));
+        }
+        if self.config.vcf_nodes == 0 || pos.rules().k() < 4 {
+            return None;
+        }
+        // A quarter of a node budget at most, so the main search runs too.
+        let budget = self.config.vcf_nodes.min(self.node_limit / 4);
+        let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
+        self.nodes += vcf.nodes;
+        let first = *vcf.line.first()?;
+        // The line ends with the attacker's move; the win follows it, or the
+        // one after when that move threatens to win twice.
+        let plies = vcf.line.len() as i32 + i32::from(!vcf_wins_now(pos, &vcf.line));
+        Some(result(first, MATE - plies, vcf.line, Reason::Vcf))
     }
 
     /// Searches to exactly `depth` plies with a full window and returns the
@@ -332,7 +328,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn out_of_budget(&mut self) -> bool {
         if !self.stopped
             && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0
+                || (self.nodes.trailing_zeros() >= 10
                     && (self.limits.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d))))
         {
             self.stopped = true;
@@ -367,24 +363,13 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let original_alpha = alpha;
         let (key, transform) = self.key(pos);
-        let mut table_move = None;
-        if let Some(entry) = self.table.as_ref().and_then(|table| table.probe(key)) {
-            table_move = entry.best.map(|cell| transform.inverse().apply(cell, pos.rules()));
-            if u32::from(entry.depth) >= depth {
-                let score = from_table(entry.score, ply);
-                match entry.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
-            }
-        }
-
+        let table_move = match self.probe(pos, (key, transform), depth, (alpha, beta), ply) {
+            Ok(score) => return score,
+            Err(table_move) => table_move,
+        };
         let level = ply as usize;
         if self.moves.len() <= level {
             self.moves.resize_with(level + 1, Vec::new);
-            self.killers.resize(level + 1, [None; 2]);
         }
         if self.killers.len() <= level {
             self.killers.resize(level + 1, [None; 2]);
@@ -393,21 +378,11 @@ impl<E: Evaluator> AlphaBeta<E> {
         moves.clear();
         let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
         let cells = candidates.cells(pos);
-        if self.config.forced_moves {
-            let mover = pos.side_to_move();
-            if cells.iter().any(|cell| pos.wins_at(cell, mover)) {
-                self.moves[level] = moves;
-                return MATE - (ply as i32 + 1);
-            }
-            let threats = winning_cells(pos, mover.opponent(), cells, 2);
-            match threats.len() {
-                0 => {}
-                1 => moves.push((threats[0], 0)),
-                _ => {
-                    self.moves[level] = moves;
-                    return -(MATE - (ply as i32 + 2));
-                }
-            }
+        if self.config.forced_moves
+            && let Some(score) = forced(pos, cells, ply, &mut moves)
+        {
+            self.moves[level] = moves;
+            return score;
         }
         if moves.is_empty() {
             self.order(pos, cells, depth, level, table_move, &mut moves);
@@ -472,6 +447,32 @@ impl<E: Evaluator> AlphaBeta<E> {
             });
         }
         best
+    }
+
+    /// The table's word on a node: `Ok(score)` if a stored result decides
+    /// it within the window, else `Err` with the stored move (on the real
+    /// board), if any, to try first.
+    fn probe(
+        &self,
+        pos: &Position,
+        (key, transform): (u64, board::Transform),
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: u32,
+    ) -> Result<i32, Option<Cell>> {
+        let Some(entry) = self.table.as_ref().and_then(|table| table.probe(key)) else {
+            return Err(None);
+        };
+        if u32::from(entry.depth) >= depth {
+            let score = from_table(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return Ok(score),
+                Bound::Lower if score >= beta => return Ok(score),
+                Bound::Upper if score <= alpha => return Ok(score),
+                _ => {}
+            }
+        }
+        Err(entry.best.map(|cell| transform.inverse().apply(cell, pos.rules())))
     }
 
     /// Fills `moves` with the candidate cells and their ordering scores:
@@ -544,6 +545,25 @@ impl<E: Evaluator> AlphaBeta<E> {
             pos.undo();
         }
         line
+    }
+}
+
+/// The forced-move rules of a node: a win now decides it, two threats
+/// of the opponent lose it, and a single one leaves only its block (put in
+/// `moves`).
+fn forced(pos: &Position, cells: board::Bitboard, ply: u32, moves: &mut Vec<(Cell, i32)>) -> Option<i32> {
+    let side = pos.side_to_move();
+    if cells.iter().any(|cell| pos.wins_at(cell, side)) {
+        return Some(MATE - (ply as i32 + 1));
+    }
+    let threats = winning_cells(pos, side.opponent(), cells, 2);
+    match threats.len() {
+        0 => None,
+        1 => {
+            moves.push((threats[0], 0));
+            None
+        }
+        _ => Some(-(MATE - (ply as i32 + 2))),
     }
 }
 

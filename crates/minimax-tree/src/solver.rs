@@ -139,7 +139,7 @@ impl Solver {
                 self.table.fill(None);
             }
             self.marks = Some(SymmetricMarks::new(symmetries, &Position::new(rules)));
-            self.segments = board_segments(&rules);
+            self.segments = board_segments(rules);
         }
         self.marks = self.marks.take().map(|marks| SymmetricMarks::new(marks.symmetries().clone(), pos));
         self.nodes = 0;
@@ -181,18 +181,18 @@ impl Solver {
         } else {
             -1
         };
-        let mut moves = Vec::new();
+        let mut ordered = Vec::new();
         if self.scan(pos).is_some() {
-            self.order_dense(pos, None, &mut moves);
+            self.order_dense(pos, None, &mut ordered);
         }
         // Every empty cell, best-ordered first: the proof below decides.
         for cell in pos.empty_cells() {
-            if !moves.iter().any(|&(known, _)| known == cell) {
-                moves.push((cell, -1));
+            if !ordered.iter().any(|&(known, _)| known == cell) {
+                ordered.push((cell, -1));
             }
         }
-        moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-        for &(cell, _) in &moves {
+        ordered.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        for &(cell, _) in &ordered {
             if self.stopped {
                 break;
             }
@@ -205,7 +205,7 @@ impl Solver {
             }
         }
         // Lost whatever is played (or stopped): the best-ordered move.
-        (value, moves[0].0)
+        (value, ordered[0].0)
     }
 
     #[inline]
@@ -231,7 +231,7 @@ impl Solver {
     fn search(&mut self, pos: &mut Position, mut alpha: i8, mut beta: i8) -> i8 {
         self.nodes += 1;
         if self.nodes >= self.node_limit
-            || (self.nodes & 4095 == 0
+            || (self.nodes.trailing_zeros() >= 12
                 && (self.limits.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)))
         {
             self.stopped = true;
@@ -340,7 +340,7 @@ impl Solver {
         for &segment in &self.segments {
             if segment & theirs == 0 {
                 let empty = segment & !own;
-                if empty.count_ones() == 1
+                if empty.is_power_of_two()
                     && (!exact || pos.wins_at(symmetries.cell(empty.trailing_zeros() as usize), mover))
                 {
                     return None;
@@ -349,7 +349,7 @@ impl Solver {
             }
             if segment & own == 0 {
                 let empty = segment & !theirs;
-                if empty.count_ones() == 1
+                if empty.is_power_of_two()
                     && threat_cells & empty == 0
                     && (!exact
                         || pos.wins_at(symmetries.cell(empty.trailing_zeros() as usize), mover.opponent()))
@@ -400,7 +400,7 @@ impl Solver {
 }
 
 /// Every k-cell segment of the board as a set of dense cell indices.
-fn board_segments(rules: &Rules) -> Vec<u64> {
+fn board_segments(rules: Rules) -> Vec<u64> {
     let k = i32::from(rules.k());
     let mut segments = Vec::new();
     for start in rules.cells() {

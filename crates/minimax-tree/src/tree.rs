@@ -94,7 +94,7 @@ impl SymmetricTree {
     pub fn build_within(rules: Rules, budget: usize) -> Result<SymmetricTree, TreeError> {
         let symmetries = Symmetries::new(rules)
             .ok_or_else(|| TreeError::TooManyCells { rules: rules.to_string(), area: rules.area() })?;
-        let estimate = estimated_bytes(&rules);
+        let estimate = estimated_bytes(rules);
         if estimate > budget as f64 {
             return Err(TreeError::TooLarge {
                 rules: rules.to_string(),
@@ -297,7 +297,7 @@ fn back_up(child: i8) -> i8 {
 /// An upper bound on the tree's memory: every placement of the right
 /// number of marks per side, divided among the symmetries, with room for
 /// each node's edges and index entry.
-fn estimated_bytes(rules: &Rules) -> f64 {
+fn estimated_bytes(rules: Rules) -> f64 {
     let area = rules.area() as u64;
     let symmetries = rules.symmetries().len() as f64;
     (0..=area)
@@ -337,7 +337,7 @@ pub fn check_tree(rules: &Rules) -> Result<(), TreeError> {
     if rules.area() > MAX_AREA {
         return Err(TreeError::TooManyCells { rules: rules.to_string(), area: rules.area() });
     }
-    let estimate = estimated_bytes(rules);
+    let estimate = estimated_bytes(*rules);
     if estimate > DEFAULT_TREE_BUDGET as f64 {
         return Err(TreeError::TooLarge {
             rules: rules.to_string(),

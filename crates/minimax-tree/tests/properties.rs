@@ -19,14 +19,14 @@ fn reference(pos: &mut Position, depth: u32, ply: i32, forced: bool) -> i32 {
     if depth == 0 {
         return OpenLines.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
     }
-    let mover = pos.side_to_move();
+    let side = pos.side_to_move();
     let mut moves: Vec<Cell> = pos.legal_moves().collect();
     if forced {
-        if moves.iter().any(|&cell| pos.wins_at(cell, mover)) {
+        if moves.iter().any(|&cell| pos.wins_at(cell, side)) {
             return MATE - (ply + 1);
         }
         let threats: Vec<Cell> =
-            moves.iter().copied().filter(|&cell| pos.wins_at(cell, mover.opponent())).collect();
+            moves.iter().copied().filter(|&cell| pos.wins_at(cell, side.opponent())).collect();
         match threats.len() {
             0 => {}
             1 => moves = threats,

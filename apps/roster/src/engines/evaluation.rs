@@ -36,7 +36,7 @@ pub(crate) const EVAL_EXPECTED: &str = "auto, openlines, pattern or ternary";
 
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
-    pub(crate) fn check(self, rules: &Rules) -> Result<(), String> {
+    pub(crate) fn check(self, rules: Rules) -> Result<(), String> {
         match self {
             EvalChoice::Pattern(family) => {
                 PatternTable::new(family, u32::from(rules.k())).map(|_| ()).map_err(|err| err.to_string())
@@ -46,7 +46,7 @@ impl EvalChoice {
     }
 
     /// The evaluator for `rules`.
-    fn evaluator(self, rules: &Rules) -> Choice {
+    fn evaluator(self, rules: Rules) -> Choice {
         let k = u32::from(rules.k());
         match self {
             EvalChoice::OpenLines => Choice::Lines(OpenLines),
@@ -89,8 +89,8 @@ impl ChosenEvaluator {
 
     #[inline]
     fn with<R>(&self, pos: &Position, f: impl FnOnce(&dyn Evaluator) -> R) -> R {
-        let (rules, choice) = self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(pos.rules())));
-        if rules == pos.rules() { f(choice.get()) } else { f(self.choice.evaluator(pos.rules()).get()) }
+        let (rules, choice) = self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(*pos.rules())));
+        if rules == pos.rules() { f(choice.get()) } else { f(self.choice.evaluator(*pos.rules()).get()) }
     }
 }
 

@@ -52,12 +52,12 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         config.default_time = Duration::from_millis(ms);
         config.move_time = Some(Duration::from_millis(ms));
     }
-    let name = options.text().to_owned();
+    let name = options.text();
     let maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
         let engine = AlphaBeta::new(ChosenEvaluator::new(eval), config.clone());
         Box::new(AlphaBetaAgent::new(engine, name.clone()))
     });
-    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(rules)) })
+    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(*rules)) })
 }
 
 pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
@@ -67,7 +67,7 @@ pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
     let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
         Box::new(MinimaxAgent::new(ChosenEvaluator::new(eval), depth, mix_seed(seed, game_seed)))
     });
-    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(rules)) })
+    Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(*rules)) })
 }
 
 pub(super) fn build_tree(options: &Options) -> Result<Built, SpecError> {
@@ -80,6 +80,7 @@ pub(super) fn build_tree(options: &Options) -> Result<Built, SpecError> {
     })
 }
 
+#[allow(clippy::unnecessary_wraps, reason = "every builder has the same signature")]
 pub(super) fn build_perfect(_options: &Options) -> Result<Built, SpecError> {
     let maker = Arc::new(|_game_seed| -> Box<dyn Agent> { Box::new(PerfectPlayer::new()) });
     Ok(Built { maker, rules_check: Arc::new(check_perfect) })
