@@ -186,10 +186,13 @@ impl Evaluator for OpenLines {
         }
         let mover = pos.side_to_move();
         let k = u32::from(pos.rules().k());
+        // Wins lie next to the winner's marks.
+        let next_to = |side: Side| pos.marks(side).dilate(pos.rules());
+        let (mine, theirs) = (next_to(mover), next_to(mover.opponent()));
         for cell in pos.empty_cells() {
-            let score = if pos.wins_at(cell, mover) {
+            let score = if mine.contains(cell) && pos.wins_at(cell, mover) {
                 2 * OPEN_LINES_WIN
-            } else if pos.wins_at(cell, mover.opponent()) {
+            } else if theirs.contains(cell) && pos.wins_at(cell, mover.opponent()) {
                 OPEN_LINES_WIN
             } else {
                 (open_through(pos, cell, mover, k) + open_through(pos, cell, mover.opponent(), k)) as i32

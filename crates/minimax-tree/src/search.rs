@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind};
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, Side};
 
 use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;
@@ -56,7 +56,7 @@ impl Default for SearchConfig {
             forced_moves: true,
             vcf_nodes: 50_000,
             symmetry_area: 36,
-            rank_depth: 2,
+            rank_depth: 3,
             default_time: Duration::from_secs(1),
             move_time: None,
         }
@@ -553,10 +553,12 @@ impl<E: Evaluator> AlphaBeta<E> {
 /// `moves`).
 fn forced(pos: &Position, cells: board::Bitboard, ply: u32, moves: &mut Vec<(Cell, i32)>) -> Option<i32> {
     let side = pos.side_to_move();
-    if cells.iter().any(|cell| pos.wins_at(cell, side)) {
+    // A winning cell lies next to a mark of the side that wins there.
+    let next_to = |side: Side| cells & pos.marks(side).dilate(pos.rules());
+    if next_to(side).iter().any(|cell| pos.wins_at(cell, side)) {
         return Some(MATE - (ply as i32 + 1));
     }
-    let threats = winning_cells(pos, side.opponent(), cells, 2);
+    let threats = winning_cells(pos, side.opponent(), next_to(side.opponent()), 2);
     match threats.len() {
         0 => None,
         1 => {
