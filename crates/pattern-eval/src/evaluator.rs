@@ -56,6 +56,9 @@ pub struct PatternEvaluator {
     /// For k up to [`MAX_PAIR_K`]: by both halves of a window, the mover's
     /// first, the sum of both terms — one lookup per direction.
     pairs: Option<Arc<[i32]>>,
+    /// For k up to [`MAX_PAIR_K`]: by both halves of a window, the viewing
+    /// side's first, its plain weight — one lookup per view.
+    plain_pairs: Option<Arc<[i32]>>,
 }
 
 /// The largest k whose windows index a table of both terms at once: its
@@ -94,7 +97,7 @@ impl PatternEvaluator {
             .collect();
         let opponent = slots.iter().map(|&slot| if slot == WIN_SLOT { BLOCK } else { value(slot) }).collect();
         let mut evaluator =
-            PatternEvaluator { table, weights, own, opponent, plain: plain.into(), pairs: None };
+            PatternEvaluator { table, weights, own, opponent, plain: plain.into(), pairs: None, plain_pairs: None };
         if table.k() <= MAX_PAIR_K {
             let half = table.window_len();
             let pairs = (0..1u32 << (2 * half))
@@ -105,6 +108,13 @@ impl PatternEvaluator {
                 })
                 .collect();
             evaluator.pairs = Some(pairs);
+            let plain_pairs = (0..1u32 << (2 * half))
+                .map(|pair| {
+                    let (mine, theirs) = (pair & low_bits(half), pair >> half);
+                    evaluator.plain[evaluator.table.code(mine & !theirs, theirs)]
+                })
+                .collect();
+            evaluator.plain_pairs = Some(plain_pairs);
         }
         evaluator
     }
@@ -293,9 +303,13 @@ impl PatternEvaluator {
         let mut sum = 0;
         for (&window, direction) in windows.iter().zip(Direction::ALL) {
             let (mine, theirs) = window.halves(side);
-            let code =
-                if TERNARY { ternary_key(mine & !theirs, theirs, k) } else { (mine & !theirs) as usize };
-            let mut value = self.plain[code];
+            let mut value = if let Some(plain_pairs) = &self.plain_pairs {
+                plain_pairs[(mine | theirs << self.table.window_len()) as usize]
+            } else if TERNARY {
+                self.plain[ternary_key(mine & !theirs, theirs, k)]
+            } else {
+                self.plain[(mine & !theirs) as usize]
+            };
             if value == WIN
                 && pos.rules().overline() == Overline::Exact
                 && !completes(pos, cell, side, direction)
