@@ -59,3 +59,29 @@ fn games_repeat_for_the_same_seeds() {
     assert_eq!(cells(&play(1)), cells(&play(1)));
     assert_ne!(cells(&play(1)), cells(&play(2)));
 }
+
+/// Search engines wired to pattern evaluation through the roster play
+/// well: they beat `random` with either colour.
+#[test]
+fn alpha_beta_with_pattern_evaluation_beats_random() {
+    let rules = Rules::five_8x8();
+    let limits = Limits::depth(2);
+    let random: AgentSpec = "random".parse().expect("valid spec");
+    for text in ["alphabeta:eval=ternary", "alphabeta:eval=pattern", "alphabeta:eval=openlines"] {
+        let engine: AgentSpec = text.parse().expect("valid spec");
+        for seed in 0..10 {
+            for engine_is_x in [true, false] {
+                let (mut a, mut b) = (engine.build(seed), random.build(seed));
+                let agents: [&mut dyn board::Agent; 2] =
+                    if engine_is_x { [&mut *a, &mut *b] } else { [&mut *b, &mut *a] };
+                let record = play_game(rules, agents, &[], &limits).expect("no opening");
+                let engine_side = if engine_is_x { board::Side::X } else { board::Side::O };
+                assert_eq!(
+                    record.outcome,
+                    board::Outcome::Win(engine_side),
+                    "{text} seed {seed}: {record:?}"
+                );
+            }
+        }
+    }
+}

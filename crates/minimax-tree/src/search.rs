@@ -5,7 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, Side};
+use board::{
+    Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, Side,
+};
 
 use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;

@@ -96,8 +96,15 @@ impl PatternEvaluator {
             })
             .collect();
         let opponent = slots.iter().map(|&slot| if slot == WIN_SLOT { BLOCK } else { value(slot) }).collect();
-        let mut evaluator =
-            PatternEvaluator { table, weights, own, opponent, plain: plain.into(), pairs: None, plain_pairs: None };
+        let mut evaluator = PatternEvaluator {
+            table,
+            weights,
+            own,
+            opponent,
+            plain: plain.into(),
+            pairs: None,
+            plain_pairs: None,
+        };
         if table.k() <= MAX_PAIR_K {
             let half = table.window_len();
             let pairs = (0..1u32 << (2 * half))
