@@ -1,0 +1,73 @@
+//! `cargo run --release`: play gomoku (or any m,n,k-game) in the terminal.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use board::Rules;
+use clap::Parser;
+use tui::record::GameFile;
+use tui::{App, Player, Setup};
+
+#[derive(Debug, Parser)]
+#[command(name = "mnk-tui", version, about = "Play and watch the mnk engines in the terminal")]
+struct Cli {
+    /// Rules as W,H,K or W,H,K,exact, or a preset (tictactoe, five8x8, gomoku15, gomoku20).
+    #[arg(long, default_value = "15,15,5")]
+    rules: Rules,
+    /// Who plays X: human, or an engine spec such as alphabeta:ms=500.
+    #[arg(long, default_value = "human")]
+    x: String,
+    /// Who plays O: human, or an engine spec.
+    #[arg(long, default_value = tui::app::DEFAULT_ENGINE)]
+    o: String,
+    /// Thinking time per engine move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    time_ms: u64,
+    /// Load a saved game (and save back to it with S).
+    #[arg(long)]
+    load: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Every bad flag is an error here, before the screen opens.
+    let mut app = match prepare(&cli) {
+        Ok(app) => app,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // `init` restores the terminal on panic too.
+    let mut terminal = ratatui::init();
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::EnableMouseCapture);
+    let result = tui::run(&mut terminal, &mut app);
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::DisableMouseCapture);
+    ratatui::restore();
+    if let Err(error) = result {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn prepare(cli: &Cli) -> Result<App> {
+    if !(10..=600_000).contains(&cli.time_ms) {
+        bail!("--time-ms must be from 10 to 600000, got {}", cli.time_ms);
+    }
+    let time = Duration::from_millis(cli.time_ms);
+    if let Some(path) = &cli.load {
+        let (setup, moves) = GameFile::load(path)?.setup(time)?;
+        let mut app = App::new(setup);
+        app.file.clone_from(path);
+        app.load();
+        let _ = moves;
+        return Ok(app);
+    }
+    let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
+    let setup = Setup { rules: cli.rules, players, time };
+    setup.check().map_err(anyhow::Error::msg)?;
+    Ok(App::new(setup))
+}

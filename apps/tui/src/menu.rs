@@ -1,0 +1,136 @@
+//! The new-game screen: rules, both players, thinking time.
+
+use std::time::Duration;
+
+use board::Rules;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use roster::ENGINES;
+
+use crate::app::{Player, Setup};
+
+/// The rules offered.
+pub const PRESETS: [(&str, Rules); 4] = [
+    ("3×3 tic-tac-toe", Rules::tic_tac_toe()),
+    ("8×8 five in a row", Rules::five_8x8()),
+    ("15×15 gomoku", Rules::gomoku15()),
+    ("20×20 gomoku", Rules::gomoku20()),
+];
+
+/// Thinking times offered, in milliseconds.
+pub const TIMES: [u64; 5] = [100, 250, 1000, 3000, 10_000];
+
+/// What a key did to the menu.
+#[derive(Debug)]
+pub enum Outcome {
+    Stay,
+    Cancel,
+    Start(Setup),
+}
+
+/// The menu's state: which row is selected and each row's choice.
+#[derive(Clone, Debug)]
+pub struct Menu {
+    pub row: usize,
+    pub rules: usize,
+    /// Custom rules typed as `W,H,K[,exact]` (used when not empty).
+    pub custom: String,
+    pub players: [usize; 2],
+    pub time: usize,
+    pub error: String,
+}
+
+/// `human` and every engine of the roster.
+#[must_use]
+pub fn player_names() -> Vec<&'static str> {
+    std::iter::once("human").chain(ENGINES.iter().map(|engine| engine.name)).collect()
+}
+
+impl Menu {
+    /// The menu, starting from the current setup.
+    #[must_use]
+    pub fn new(setup: &Setup) -> Menu {
+        let names = player_names();
+        let index = |player: &Player| {
+            let name = match player {
+                Player::Human => "human".to_owned(),
+                Player::Engine(spec) => spec.engine().name.to_owned(),
+            };
+            names.iter().position(|n| *n == name).unwrap_or(0)
+        };
+        let rules = PRESETS.iter().position(|(_, r)| *r == setup.rules);
+        let time_ms = setup.time.as_millis() as u64;
+        Menu {
+            row: 0,
+            rules: rules.unwrap_or(2),
+            custom: if rules.is_none() { setup.rules.to_string() } else { String::new() },
+            players: [index(&setup.players[0]), index(&setup.players[1])],
+            time: TIMES.iter().position(|&t| t >= time_ms).unwrap_or(2),
+            error: String::new(),
+        }
+    }
+
+    /// Rows: rules, custom rules, X, O, time.
+    pub const ROWS: usize = 5;
+
+    /// Handles a key.
+    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        let players = player_names().len();
+        let step = |value: &mut usize, len: usize, forward: bool| {
+            *value = if forward { (*value + 1) % len } else { (*value + len - 1) % len };
+        };
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancel,
+            KeyCode::Up => self.row = (self.row + Menu::ROWS - 1) % Menu::ROWS,
+            KeyCode::Down | KeyCode::Tab => self.row = (self.row + 1) % Menu::ROWS,
+            KeyCode::Left | KeyCode::Right => {
+                let forward = key.code == KeyCode::Right;
+                match self.row {
+                    0 => {
+                        step(&mut self.rules, PRESETS.len(), forward);
+                        self.custom.clear();
+                    }
+                    2 => step(&mut self.players[0], players, forward),
+                    3 => step(&mut self.players[1], players, forward),
+                    4 => step(&mut self.time, TIMES.len(), forward),
+                    _ => {}
+                }
+            }
+            KeyCode::Backspace if self.row == 1 => {
+                self.custom.pop();
+            }
+            KeyCode::Char(c)
+                if self.row == 1 && (c.is_ascii_alphanumeric() || c == ',') && self.custom.len() < 16 =>
+            {
+                self.custom.push(c);
+            }
+            KeyCode::Enter => match self.setup() {
+                Ok(setup) => match setup.check() {
+                    Ok(()) => return Outcome::Start(setup),
+                    Err(err) => self.error = err,
+                },
+                Err(err) => self.error = err,
+            },
+            _ => {}
+        }
+        Outcome::Stay
+    }
+
+    /// The setup chosen.
+    ///
+    /// # Errors
+    /// Why the custom rules (or a player) cannot be read.
+    pub fn setup(&self) -> Result<Setup, String> {
+        let rules = if self.custom.is_empty() {
+            PRESETS[self.rules].1
+        } else {
+            self.custom.parse::<Rules>().map_err(|err| format!("custom rules {:?}: {err}", self.custom))?
+        };
+        let names = player_names();
+        let player = |i: usize| Player::parse(names[i]).map_err(|err| err.to_string());
+        Ok(Setup {
+            rules,
+            players: [player(self.players[0])?, player(self.players[1])?],
+            time: Duration::from_millis(TIMES[self.time]),
+        })
+    }
+}

@@ -1,0 +1,272 @@
+//! Drawing: a pure function of the [`App`], split into small helpers.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use board::{Cell, Side};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use crate::app::{App, Player};
+use crate::menu::{Menu, PRESETS, TIMES, player_names};
+
+/// Columns of the side panel.
+const PANEL: u16 = 32;
+/// Rows the panel needs at least.
+const PANEL_ROWS: u16 = 16;
+
+/// The keys, for the help overlay and the bottom line.
+pub const KEYS: &[(&str, &str)] = &[
+    ("arrows / h j k l", "move the cursor"),
+    ("Enter / Space", "place a mark at the cursor"),
+    ("h8 Enter", "place a mark by its coordinate"),
+    ("mouse click", "place a mark on the cell clicked"),
+    ("U / R", "undo (with the engine's reply) / redo"),
+    ("H", "hint: the engine's suggestion"),
+    ("T", "heat map of the engine's scores on/off"),
+    ("M", "make the engine move now"),
+    ("P / .", "pause engines / step one move"),
+    ("N", "new game: rules, players, time"),
+    ("S / L", "save / load the game (mnk-game.json)"),
+    ("?", "this help"),
+    ("Esc / Q / Ctrl-C", "quit"),
+];
+
+/// Where the board and panel go, or `None` if the screen is too small.
+fn layout(area: Rect, app: &App) -> Option<(Rect, Rect, Rect)> {
+    let rules = app.setup.rules;
+    let board_width = 4 + 2 * u16::from(rules.width()) + 3;
+    let board_height = u16::from(rules.height()) + 2;
+    if area.width < board_width + PANEL || area.height < board_height.max(PANEL_ROWS) + 2 {
+        return None;
+    }
+    let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(area);
+    let [board, panel] =
+        Layout::horizontal([Constraint::Length(board_width + 1), Constraint::Min(PANEL)]).areas(main);
+    Some((Rect { height: board_height, ..board }, panel, status))
+}
+
+/// The board cell under screen position (`column`, `row`), if any.
+#[must_use]
+pub fn board_cell_at(app: &App, column: u16, row: u16) -> Option<Cell> {
+    let (board, _, _) = layout(app.screen, app)?;
+    let x = i32::from(column) - i32::from(board.x) - 4;
+    let y = i32::from(row) - i32::from(board.y) - 1;
+    if x < 0 || x % 2 == 1 {
+        return None;
+    }
+    app.setup.rules.cell(x / 2, y)
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let Some((board, panel, status)) = layout(area, app) else {
+        let rules = app.setup.rules;
+        let text = format!(
+            "The window is too small for a {}×{} board: make the window larger (at least {}×{}).",
+            rules.width(),
+            rules.height(),
+            4 + 2 * u16::from(rules.width()) + 3 + PANEL,
+            (u16::from(rules.height()) + 2).max(PANEL_ROWS) + 2
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    };
+    frame.render_widget(Paragraph::new(board_lines(app)), board);
+    frame.render_widget(Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)), panel);
+    let message =
+        Line::from(vec![Span::styled(app.message.clone(), Style::new().add_modifier(Modifier::BOLD))]);
+    let typed = if app.typed.is_empty() { String::new() } else { format!("typed: {}   ", app.typed) };
+    let keys = Line::from(format!("{typed}? help  N new  U undo  H hint  T heat  S save  Esc quit"))
+        .style(Style::new().fg(Color::DarkGray));
+    frame.render_widget(Paragraph::new(vec![message, keys]), status);
+    if let Some(menu) = &app.menu {
+        draw_menu(frame, area, menu);
+    } else if app.help {
+        draw_help(frame, area);
+    }
+}
+
+/// The column letters of a board, each in two characters.
+fn column_letters(app: &App) -> Line<'static> {
+    let rules = app.setup.rules;
+    let mut text = String::from("    ");
+    for x in 0..rules.width() {
+        let name = Cell::new(x, 0).name(&rules).to_string();
+        let letters: String = name.chars().take_while(char::is_ascii_alphabetic).collect();
+        let _ = write!(text, "{letters:<2}");
+    }
+    Line::from(text).style(Style::new().fg(Color::DarkGray))
+}
+
+/// Heat-map colours of the empty cells from the last analysis.
+fn heat(app: &App) -> HashMap<Cell, Color> {
+    let mut colours = HashMap::new();
+    let Some(analysis) = app.analysis.as_ref().filter(|_| app.heat) else {
+        return colours;
+    };
+    let scores: Vec<_> =
+        analysis.scores.iter().filter(|s| app.pos.get(s.cell).is_none() && s.score.is_finite()).collect();
+    let (low, high) =
+        scores.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| (lo.min(s.score), hi.max(s.score)));
+    let ramp = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
+    for score in scores {
+        let share = if high > low { (score.score - low) / (high - low) } else { 1.0 };
+        colours.insert(score.cell, ramp[((share * 4.0).round() as usize).min(4)]);
+    }
+    colours
+}
+
+fn board_lines(app: &App) -> Vec<Line<'static>> {
+    let rules = app.setup.rules;
+    let winning: Vec<Cell> = app.pos.winning_line().map(|line| line.cells().collect()).unwrap_or_default();
+    let heat = heat(app);
+    let label = Style::new().fg(Color::DarkGray);
+    let mut lines = vec![column_letters(app)];
+    for y in 0..rules.height() {
+        let number = u16::from(rules.height()) - u16::from(y);
+        let mut spans = vec![Span::styled(format!("{number:>3} "), label)];
+        for x in 0..rules.width() {
+            let cell = Cell::new(x, y);
+            let (glyph, mut style) = match app.pos.get(cell) {
+                Some(Side::X) => ("x", Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
+                Some(Side::O) => ("o", Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
+                None if app.hint == Some(cell) => {
+                    ("*", Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))
+                }
+                None => (".", Style::new().fg(Color::Gray)),
+            };
+            if let Some(&colour) = heat.get(&cell) {
+                style = style.bg(colour).fg(Color::Black);
+            }
+            if winning.contains(&cell) {
+                style = style.bg(Color::Green).fg(Color::Black);
+            } else if app.pos.last_move() == Some(cell) {
+                style = style.add_modifier(Modifier::UNDERLINED).bg(Color::DarkGray);
+            }
+            if app.cursor == cell && app.menu.is_none() {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            spans.push(Span::styled(glyph.to_owned(), style));
+            spans.push(Span::raw(" "));
+        }
+        spans.push(Span::styled(format!("{number}"), label));
+        lines.push(Line::from(spans));
+    }
+    lines.push(column_letters(app));
+    lines
+}
+
+/// A spinner frame for `elapsed`.
+fn spinner(elapsed: std::time::Duration) -> char {
+    ['|', '/', '-', '\\'][(elapsed.as_millis() / 150 % 4) as usize]
+}
+
+fn panel_lines(app: &App) -> Vec<Line<'static>> {
+    let rules = app.setup.rules;
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    for side in Side::ALL {
+        let to_move = app.pos.outcome().is_none() && app.pos.side_to_move() == side;
+        let who = match &app.setup.players[side.index()] {
+            Player::Human => "you".to_owned(),
+            Player::Engine(spec) => spec.text().to_owned(),
+        };
+        let marker = if to_move { "▶ " } else { "  " };
+        lines.push(Line::from(format!("{marker}{}: {who}", side.mark().to_ascii_uppercase())));
+    }
+    let state = match app.pos.outcome() {
+        Some(board::Outcome::Win(side)) => format!("{} wins", side.mark().to_ascii_uppercase()),
+        Some(board::Outcome::Draw) => "draw".to_owned(),
+        None if app.paused => "paused".to_owned(),
+        None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
+    };
+    lines.push(Line::from(vec![Span::styled(state, bold)]));
+    lines.push(Line::from(format!("{}  {} ms/move", rules, app.setup.time.as_millis())));
+    if let Some(thinking) = &app.thinking {
+        let elapsed = thinking.started.elapsed();
+        let what = if thinking.hint { "hint" } else { "thinking" };
+        lines.push(Line::from(format!("{} {what} {:.1} s", spinner(elapsed), elapsed.as_secs_f64())));
+    } else {
+        lines.push(Line::from(""));
+    }
+    lines.push(Line::from(Span::styled("analysis", bold)));
+    match &app.analysis {
+        Some(analysis) => {
+            let name = |cell: &Cell| cell.name(&rules).to_string();
+            lines.push(Line::from(format!(
+                "best {}  value {}",
+                analysis.best_move.as_ref().map_or("-".to_owned(), name),
+                analysis.value.map_or("-".to_owned(), |v| format!("{v:.0}"))
+            )));
+            lines.push(Line::from(format!(
+                "depth {}  nodes {}",
+                analysis.depth.map_or("-".to_owned(), |d| d.to_string()),
+                analysis.nodes
+            )));
+            let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
+            lines.push(Line::from(format!("line {}", line.join(" "))));
+        }
+        None => lines.push(Line::from("-")),
+    }
+    lines.push(Line::from(Span::styled("moves", bold)));
+    let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
+    let pairs: Vec<String> =
+        moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join(" "))).collect();
+    let room = 6;
+    for pair in &pairs[pairs.len().saturating_sub(room)..] {
+        lines.push(Line::from(pair.clone()));
+    }
+    lines
+}
+
+/// A box of `width` × `height` in the middle of `area`.
+fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
+}
+
+fn draw_help(frame: &mut Frame, area: Rect) {
+    let lines: Vec<Line> = KEYS.iter().map(|(keys, what)| Line::from(format!("{keys:<18} {what}"))).collect();
+    let rect = centred(area, 60, KEYS.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    frame
+        .render_widget(Paragraph::new(lines).block(Block::bordered().title(" keys (any key closes) ")), rect);
+}
+
+fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
+    let names = player_names();
+    let rows = [
+        format!("rules   < {} >", PRESETS[menu.rules].0),
+        format!(
+            "custom  {}",
+            if menu.custom.is_empty() { "(type W,H,K or W,H,K,exact)" } else { &menu.custom }
+        ),
+        format!("X       < {} >", names[menu.players[0]]),
+        format!("O       < {} >", names[menu.players[1]]),
+        format!("time    < {} ms >", TIMES[menu.time]),
+    ];
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let style =
+                if i == menu.row { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+            Line::from(Span::styled(text.clone(), style))
+        })
+        .collect();
+    lines.push(Line::from(""));
+    lines.push(Line::from("↑↓ choose  ←→ change  Enter start  Esc cancel"));
+    lines.push(Line::from(Span::styled(menu.error.clone(), Style::new().fg(Color::Red))));
+    let rect = centred(area, 64, lines.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(Block::bordered().title(" new game ")),
+        rect,
+    );
+}

@@ -1,0 +1,230 @@
+//! The game screen without a terminal: rendering into ratatui's
+//! `TestBackend`, and keys handled directly.
+
+use std::time::{Duration, Instant};
+
+use board::{Outcome, Rules, Side};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use tui::{App, Player, Setup, ui};
+
+fn setup(rules: Rules, x: &str, o: &str) -> Setup {
+    Setup {
+        rules,
+        players: [Player::parse(x).unwrap(), Player::parse(o).unwrap()],
+        time: Duration::from_millis(50),
+    }
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
+    terminal.draw(|frame| ui::draw(frame, app)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    (0..height)
+        .map(|y| {
+            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+/// Ticks until the engine has moved (or a few seconds pass).
+fn wait_for_engine(app: &mut App) {
+    let start = Instant::now();
+    loop {
+        app.tick();
+        if app.thinking.is_none() && (app.human_to_move() || app.pos.is_over()) {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "the engine never moved");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn empty_boards_render_with_coordinates() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("    a b c"), "{text}");
+    assert!(text.contains("  3 . . . 3"), "{text}");
+    assert!(text.contains("  1 . . . 1"), "{text}");
+    assert!(text.contains("X to move"));
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    let text = screen(&mut app, 90, 24);
+    assert!(text.contains("    a b c d e f g h i j k l m n o"), "{text}");
+    assert!(text.contains(" 15 . . . . . . . . . . . . . . . 15"), "{text}");
+}
+
+#[test]
+fn a_won_game_highlights_its_line() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    for name in ["a1", "a2", "b1", "b2", "c1"] {
+        type_text(&mut app, name);
+    }
+    assert_eq!(app.pos.outcome(), Some(Outcome::Win(Side::X)));
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("X wins"), "{text}");
+    assert!(app.message.starts_with("x wins"), "{}", app.message);
+    // The line's cells are drawn on green.
+    let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
+    terminal.draw(|frame| ui::draw(frame, &app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    // Row 1 is the fourth line; a1, b1, c1 at columns 4, 6, 8.
+    for x in [4, 6, 8] {
+        assert_eq!(buffer[(x, 3)].bg, ratatui::style::Color::Green, "column {x}");
+    }
+    assert_ne!(buffer[(4, 2)].bg, ratatui::style::Color::Green);
+}
+
+#[test]
+fn a_small_window_asks_to_be_larger() {
+    let mut app = App::new(setup(Rules::gomoku20(), "human", "human"));
+    let text = screen(&mut app, 40, 10);
+    assert!(text.contains("make the window larger"), "{text}");
+}
+
+#[test]
+fn keys_move_the_cursor_and_place_marks() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    let rules = app.setup.rules;
+    assert_eq!(app.cursor.name(&rules).to_string(), "b2");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Char('k'));
+    assert_eq!(app.cursor.name(&rules).to_string(), "a3");
+    press(&mut app, KeyCode::Left); // stays on the board
+    press(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.pos.moves().len(), 1);
+    // Placing on a taken cell changes nothing and says why.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.pos.moves().len(), 1);
+    assert!(app.message.starts_with("cannot play a3"), "{}", app.message);
+    type_text(&mut app, "z9");
+    assert!(app.message.starts_with("cannot read"), "{}", app.message);
+    // Unknown keys are ignored.
+    press(&mut app, KeyCode::F(5));
+    press(&mut app, KeyCode::Char('~'));
+    assert_eq!(app.pos.moves().len(), 1);
+    // Mouse: a click on c1 (row 1 is the fourth screen line, c at column 8).
+    screen(&mut app, 60, 20);
+    app.mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 8,
+        row: 3,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.pos.last_move().unwrap().name(&rules).to_string(), "c1");
+}
+
+#[test]
+fn undo_takes_back_the_engine_reply_too_and_redo_replays() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "perfect"));
+    type_text(&mut app, "b2");
+    wait_for_engine(&mut app);
+    assert_eq!(app.pos.moves().len(), 2);
+    press(&mut app, KeyCode::Char('U'));
+    assert_eq!(app.pos.moves().len(), 0);
+    assert!(app.human_to_move());
+    press(&mut app, KeyCode::Char('R'));
+    assert_eq!(app.pos.moves().len(), 2);
+}
+
+#[test]
+fn hint_new_game_and_help() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "perfect"));
+    press(&mut app, KeyCode::Char('H'));
+    let start = Instant::now();
+    while app.hint.is_none() && start.elapsed() < Duration::from_secs(20) {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(app.hint.is_some(), "{}", app.message);
+    press(&mut app, KeyCode::Char('?'));
+    assert!(screen(&mut app, 70, 24).contains("hint: the engine's suggestion"));
+    press(&mut app, KeyCode::Char('x'));
+    assert!(!app.help);
+    // New game: 8×8, engines on both sides.
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Right); // rules: 3×3 -> 8×8
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Right); // X: human -> random
+    press(&mut app, KeyCode::Down);
+    for _ in 0..steps("perfect", "pattern") {
+        press(&mut app, KeyCode::Right); // O: perfect cannot play 8×8
+    }
+    press(&mut app, KeyCode::Enter);
+    assert!(app.menu.is_none());
+    assert_eq!(app.setup.rules, Rules::five_8x8());
+    assert!(matches!(app.setup.players[0], Player::Engine(_)));
+    // A new game with an engine that cannot play the rules is refused.
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Right); // 15×15
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    for _ in 0..steps("random", "tree") {
+        press(&mut app, KeyCode::Right);
+    }
+    press(&mut app, KeyCode::Enter);
+    let menu = app.menu.as_ref().expect("still open");
+    assert!(menu.error.contains("tree cannot play"), "{}", menu.error);
+    press(&mut app, KeyCode::Esc);
+    assert!(app.menu.is_none());
+}
+
+/// Presses of → from player `from` to player `to` in the menu.
+fn steps(from: &str, to: &str) -> usize {
+    let names = tui::menu::player_names();
+    let index = |name| names.iter().position(|n| *n == name).unwrap();
+    (index(to) + names.len() - index(from)) % names.len()
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let path = std::env::temp_dir().join(format!("tui-save-{}.json", std::process::id()));
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    app.file.clone_from(&path);
+    for name in ["h8", "h9", "i9"] {
+        type_text(&mut app, name);
+    }
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message.starts_with("saved"), "{}", app.message);
+    let saved = app.pos.to_one_line();
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.pos.ply(), 0);
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.pos.to_one_line(), saved, "{}", app.message);
+    std::fs::write(&path, "{not json").unwrap();
+    press(&mut app, KeyCode::Char('L'));
+    assert!(app.message.contains("is not a saved game"), "{}", app.message);
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn a_whole_game_against_the_engine_ends_with_the_result() {
+    // Tic-tac-toe against the perfect player: the person plays the first
+    // empty cell in order each turn and cannot win.
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "perfect"));
+    while !app.pos.is_over() {
+        let cell = app.pos.legal_moves().next().unwrap();
+        let name = cell.name(&app.setup.rules).to_string();
+        type_text(&mut app, &name);
+        wait_for_engine(&mut app);
+    }
+    assert_eq!(app.pos.outcome(), Some(Outcome::Win(Side::O)));
+    assert!(app.message.starts_with("o wins"), "{}", app.message);
+    assert!(screen(&mut app, 60, 20).contains("O wins"));
+}
