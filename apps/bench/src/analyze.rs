@@ -59,8 +59,12 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(outcome) = pos.outcome() {
         bail!("the game in this position is already over ({outcome}); give a position with moves left");
     }
-    let limits =
-        Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, depth: args.depth, stop: None };
+    let limits = Limits {
+        time: args.ms.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        ..Limits::none()
+    };
     args.engine.check_rules(&args.rules)?;
     let mut agent = args.engine.build(args.seed);
     agent.new_game(&args.rules);

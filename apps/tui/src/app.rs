@@ -112,6 +112,14 @@ impl std::fmt::Debug for App {
 }
 
 impl App {
+    /// A game of `setup` with `moves` already played (a loaded game).
+    #[must_use]
+    pub fn with_moves(setup: Setup, moves: Vec<Cell>) -> App {
+        let mut app = App::new(setup.clone());
+        app.start(setup, moves);
+        app
+    }
+
     /// A new game of `setup`.
     #[must_use]
     pub fn new(setup: Setup) -> App {

@@ -4,7 +4,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use board::{Agent, Analysis, Cell, Limits, Position, StopFlag};
+use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag};
 
 /// What a finished search sends back: the agent itself (to be used again),
 /// and its move or its error.
@@ -22,6 +22,8 @@ pub struct Thinking {
     /// The position it thinks about (its number of marks tells a stale reply).
     pub ply: usize,
     pub started: Instant,
+    /// Nodes and depth the engine reports while it thinks.
+    pub progress: Progress,
     stop: StopFlag,
     reply: Receiver<Reply>,
 }
@@ -37,7 +39,8 @@ impl Thinking {
     #[must_use]
     pub fn start(mut agent: Box<dyn Agent>, pos: &Position, time: Duration, hint: bool) -> Thinking {
         let stop = StopFlag::new();
-        let limits = Limits::time(time).with_stop(stop.clone());
+        let progress = Progress::new();
+        let limits = Limits::time(time).with_stop(stop.clone()).with_progress(progress.clone());
         let (send, reply) = mpsc::channel();
         let ply = pos.ply();
         let pos = pos.clone();
@@ -47,7 +50,7 @@ impl Thinking {
             // The screen may have gone: nothing to tell then.
             let _ = send.send(Reply { agent, result, analysis });
         });
-        Thinking { hint, ply, started: Instant::now(), stop, reply }
+        Thinking { hint, ply, started: Instant::now(), progress, stop, reply }
     }
 
     /// Asks the engine to move now.

@@ -60,10 +60,8 @@ fn prepare(cli: &Cli) -> Result<App> {
     let time = Duration::from_millis(cli.time_ms);
     if let Some(path) = &cli.load {
         let (setup, moves) = GameFile::load(path)?.setup(time)?;
-        let mut app = App::new(setup);
+        let mut app = App::with_moves(setup, moves);
         app.file.clone_from(path);
-        app.load();
-        let _ = moves;
         return Ok(app);
     }
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];

@@ -190,7 +190,12 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
     if let Some(thinking) = &app.thinking {
         let elapsed = thinking.started.elapsed();
         let what = if thinking.hint { "hint" } else { "thinking" };
-        lines.push(Line::from(format!("{} {what} {:.1} s", spinner(elapsed), elapsed.as_secs_f64())));
+        let (nodes, depth) = thinking.progress.read();
+        lines.push(Line::from(format!(
+            "{} {what} {:.1} s  depth {depth}  nodes {nodes}",
+            spinner(elapsed),
+            elapsed.as_secs_f64()
+        )));
     } else {
         lines.push(Line::from(""));
     }

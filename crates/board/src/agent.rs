@@ -100,6 +100,33 @@ impl StopFlag {
     }
 }
 
+/// Where an engine reports how far it has got while it thinks, so that a
+/// screen can show it live: nodes (or iterations) so far and the depth
+/// reached. Engines update it now and then; reading it never blocks.
+#[derive(Clone, Debug, Default)]
+pub struct Progress(Arc<(std::sync::atomic::AtomicU64, std::sync::atomic::AtomicU32)>);
+
+impl Progress {
+    /// A progress report at zero.
+    #[must_use]
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// Records `nodes` searched so far and `depth` reached.
+    #[inline]
+    pub fn report(&self, nodes: u64, depth: u32) {
+        self.0.0.store(nodes, Ordering::Relaxed);
+        self.0.1.store(depth, Ordering::Relaxed);
+    }
+
+    /// The nodes and depth last reported.
+    #[must_use]
+    pub fn read(&self) -> (u64, u32) {
+        (self.0.0.load(Ordering::Relaxed), self.0.1.load(Ordering::Relaxed))
+    }
+}
+
 /// How long an engine may think about one move. Every limit given applies;
 /// the engine stops at the first one reached. An engine's own settings
 /// (such as a fixed iteration count) apply as well.
@@ -113,6 +140,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Set from outside to stop at once.
     pub stop: Option<StopFlag>,
+    /// Where to report progress while thinking, if anyone watches.
+    pub progress: Option<Progress>,
 }
 
 impl Limits {
@@ -144,6 +173,20 @@ impl Limits {
     #[must_use]
     pub fn with_stop(self, flag: StopFlag) -> Limits {
         Limits { stop: Some(flag), ..self }
+    }
+
+    /// The same limits, reporting progress to `progress`.
+    #[must_use]
+    pub fn with_progress(self, progress: Progress) -> Limits {
+        Limits { progress: Some(progress), ..self }
+    }
+
+    /// Reports progress, if anyone watches.
+    #[inline]
+    pub fn report(&self, nodes: u64, depth: u32) {
+        if let Some(progress) = &self.progress {
+            progress.report(nodes, depth);
+        }
     }
 
     /// The instant the time limit runs out, for a search started at `start`.

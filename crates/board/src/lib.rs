@@ -30,7 +30,7 @@ mod symmetry;
 mod text;
 mod zobrist;
 
-pub use agent::{Agent, AgentError, Analysis, CellScore, Evaluator, Limits, ScoreKind, StopFlag};
+pub use agent::{Agent, AgentError, Analysis, CellScore, Evaluator, Limits, Progress, ScoreKind, StopFlag};
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};
 pub use game::{Forfeit, GameRecord, MoveRecord, OpeningError, play_game};

@@ -117,6 +117,8 @@ pub struct AlphaBeta<E = OpenLines> {
     deadline: Option<Instant>,
     limits: Limits,
     stopped: bool,
+    /// The deepest completed iteration of the current search.
+    depth_done: u32,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -139,6 +141,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             deadline: None,
             limits: Limits::none(),
             stopped: false,
+            depth_done: 0,
         }
     }
 
@@ -175,6 +178,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.deadline = limits.deadline(start);
         self.limits = limits.clone();
         self.stopped = false;
+        self.depth_done = 0;
         let mut result = SearchResult {
             best_move: None,
             value: 0,
@@ -214,6 +218,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             result.best_move = Some(root[0].0);
             result.value = value;
             result.depth = depth;
+            self.depth_done = depth;
+            limits.report(self.nodes, depth);
             result.root_scores.clone_from(&root);
             result.line = self.principal_line(&mut work, root[0].0, depth);
             if self.stopped || value.abs() > MATE_BOUND {
@@ -328,6 +334,9 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// Whether to stop: checked at every node, the clock every 1,024.
     #[inline]
     fn out_of_budget(&mut self) -> bool {
+        if self.nodes.trailing_zeros() >= 12 {
+            self.limits.report(self.nodes, self.depth_done);
+        }
         if !self.stopped
             && (self.nodes >= self.node_limit
                 || (self.nodes.trailing_zeros() >= 10

@@ -117,3 +117,14 @@ fn limits_stop_the_search() {
     let result = engine.search(&pos, &Limits::none().with_stop(flag));
     assert!(result.best_move.is_some(), "a stopped search still names a move");
 }
+
+#[test]
+fn the_engine_reports_progress_while_it_thinks() {
+    let rules = Rules::gomoku15();
+    let pos = position(rules, &["h8", "h9", "i8", "g10"]);
+    let progress = board::Progress::new();
+    let result = engine().search(&pos, &Limits::depth(3).with_progress(progress.clone()));
+    let (nodes, depth) = progress.read();
+    assert_eq!(depth, result.depth);
+    assert!(nodes > 0 && nodes <= result.nodes);
+}
