@@ -40,7 +40,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // `init` restores the terminal on panic too.
+    // Mouse capture is ours to undo on a panic; `init` adds the rest of the
+    // terminal's restoration to the panic hook.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ =
+            ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::DisableMouseCapture);
+        previous(info);
+    }));
     let mut terminal = ratatui::init();
     let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::EnableMouseCapture);
     let result = tui::run(&mut terminal, &mut app);
