@@ -30,6 +30,8 @@ fn figures(seconds: &str) -> Vec<Figure> {
         playouts("playouts_15x15_2_threads", "15,15,5", "2"),
         eval("eval_classic_15x15", "classic"),
         eval("eval_ternary_15x15", "ternary"),
+        figure("mcts_3x3", &["mcts", "--rules", "3,3,3", "--iterations", "300000"]),
+        figure("mcts_15x15", &["mcts", "--rules", "15,15,5", "--iterations", "300000"]),
         figure("solve_4x4x4", &["solve", "--rules", "4,4,4"]),
         figure("solve_5x5x4", &["solve", "--rules", "5,5,4"]),
         figure(
@@ -92,7 +94,13 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// The figure a person looks for first in one result.
 fn headline(value: &Value) -> String {
-    for key in ["playouts_per_second", "nodes_per_second", "games_per_second", "evals_per_second"] {
+    for key in [
+        "playouts_per_second",
+        "nodes_per_second",
+        "games_per_second",
+        "evals_per_second",
+        "iterations_per_second",
+    ] {
         if let Some(rate) = value.get(key).and_then(Value::as_f64) {
             return format!("    {key}: {rate:.0}");
         }

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod eval;
+mod mcts;
 mod perft;
 mod playouts;
 mod report;
@@ -42,6 +43,8 @@ enum Command {
     Solve(solve::Args),
     /// Alpha-beta nodes per second on middle-game positions.
     Search(search::Args),
+    /// Classic UCB1 Monte-Carlo tree search: iterations per second.
+    Mcts(mcts::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,5 +65,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Search(args) => search::run(&args),
+        Command::Mcts(args) => mcts::run(&args),
     }
 }

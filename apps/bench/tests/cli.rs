@@ -193,3 +193,12 @@ fn search_reports_nodes_per_second() {
     let output = bench(&["search", "--rules", "9,9,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D or --ms T"));
 }
+
+#[test]
+fn mcts_reports_iterations_per_second() {
+    let value = json(&["mcts", "--rules", "3,3,3", "--iterations", "2000", "--json"]);
+    assert!(value["iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
+    assert!(value["middle_game_iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
+    let output = bench(&["mcts", "--iterations", "0"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--iterations must be from 1"));
+}

@@ -246,8 +246,8 @@ mod tests {
     #[test]
     fn errors_list_what_is_valid() {
         let cases = [
-            ("", "no engine given; valid engines: random, pattern"),
-            ("randm", "unknown engine \"randm\"; valid engines: random, pattern"),
+            ("", "no engine given; valid engines: random, pattern, alphabeta"),
+            ("randm", "unknown engine \"randm\"; valid engines: random, pattern, alphabeta"),
             ("random:depth=3", "random has no option \"depth\"; valid options: seed"),
             ("random:seed", "cannot read \"seed\""),
             ("random:seed=1,seed=2", "option seed of random is given twice"),

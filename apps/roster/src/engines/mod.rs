@@ -1,6 +1,7 @@
 //! The engines there are, their options, and how each is built.
 
 mod evaluation;
+mod mcts;
 mod pattern;
 mod random;
 mod search;
@@ -94,6 +95,28 @@ pub static ENGINES: &[EngineInfo] = &[
             search::EVAL,
         ],
         build: search::build_alphabeta,
+    },
+    EngineInfo {
+        name: "uct",
+        summary: "classic UCB1 Monte-Carlo tree search (c = sqrt 2, random playouts), 10,000 iterations a move",
+        options: &[
+            OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
+            OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
+            OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" },
+            SEED,
+        ],
+        build: mcts::build,
+    },
+    EngineInfo {
+        name: "mcts",
+        summary: "Monte-Carlo tree search; for now the classic UCB1 configuration, as uct",
+        options: &[
+            OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
+            OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
+            OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" },
+            SEED,
+        ],
+        build: mcts::build,
     },
     EngineInfo {
         name: "minimax",

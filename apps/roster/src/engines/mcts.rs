@@ -1,0 +1,60 @@
+//! `uct` and `mcts`: classic UCB1 Monte-Carlo tree search.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use board::{Agent, Limits, Position, mix_seed};
+use mcts::{MctsAgent, MctsConfig};
+
+use super::SEED_EXPECTED;
+use crate::options::Options;
+use crate::spec::{Built, SpecError};
+
+/// A search with its own time cap per move: `ms=` in a spec.
+struct Timed {
+    agent: MctsAgent,
+    time: Option<Duration>,
+}
+
+impl Agent for Timed {
+    fn name(&self) -> String {
+        self.agent.name()
+    }
+    fn new_game(&mut self, rules: &board::Rules) {
+        self.agent.new_game(rules);
+    }
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<board::Cell, board::AgentError> {
+        let mut limits = limits.clone();
+        if let Some(cap) = self.time {
+            limits.time = Some(limits.time.map_or(cap, |time| time.min(cap)));
+        }
+        self.agent.select_move(pos, &limits)
+    }
+    fn analysis(&self) -> Option<board::Analysis> {
+        self.agent.analysis()
+    }
+}
+
+pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
+    let iterations: u64 = options.get("iterations", "a whole number of iterations")?.unwrap_or(10_000);
+    let ms: Option<u64> = options.get("ms", "a whole number of milliseconds")?;
+    let c: f64 = options.get("c", "a positive number such as 1.414")?.unwrap_or(std::f64::consts::SQRT_2);
+    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
+    let bad = |option: &'static str, value: String, expected: &'static str| SpecError::BadValue {
+        engine: options.engine_name(),
+        option,
+        value,
+        expected,
+    };
+    if iterations == 0 {
+        return Err(bad("iterations", iterations.to_string(), "at least 1"));
+    }
+    if !(c.is_finite() && c >= 0.0) {
+        return Err(bad("c", c.to_string(), "a positive number such as 1.414"));
+    }
+    let config = MctsConfig { iterations, exploration: c, ..MctsConfig::default() };
+    let time = ms.map(Duration::from_millis);
+    Ok(Built::any_rules(Arc::new(move |game_seed| -> Box<dyn Agent> {
+        Box::new(Timed { agent: MctsAgent::new(config.clone(), mix_seed(seed, game_seed)), time })
+    })))
+}

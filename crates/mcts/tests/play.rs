@@ -1,0 +1,58 @@
+//! Classic UCB1 on tic-tac-toe: it does not lose to random, it repeats
+//! itself for a seed, and it reports its visits.
+
+use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
+use mcts::{Mcts, MctsAgent, MctsConfig};
+
+fn config() -> MctsConfig {
+    MctsConfig { iterations: 2_000, ..MctsConfig::default() }
+}
+
+#[test]
+fn never_loses_to_random_at_tic_tac_toe() {
+    let rules = Rules::tic_tac_toe();
+    for side in Side::ALL {
+        let mut losses = 0;
+        for seed in 0..500 {
+            let mut uct = MctsAgent::new(config(), seed);
+            let mut random = RandomAgent::new(seed + 9);
+            let agents: [&mut dyn Agent; 2] = match side {
+                Side::X => [&mut uct, &mut random],
+                Side::O => [&mut random, &mut uct],
+            };
+            let record = play_game(rules, agents, &[], &Limits::none()).unwrap();
+            losses += u32::from(record.outcome == Outcome::Win(side.opponent()));
+        }
+        assert_eq!(losses, 0, "as {side:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_searches_the_same_way() {
+    let rules = Rules::five_8x8();
+    let mut pos = Position::new(rules);
+    pos.play(rules.parse_cell("d4").unwrap()).unwrap();
+    let run = |seed| Mcts::new(config(), seed).search(&pos, &Limits::none());
+    let (a, b) = (run(3), run(3));
+    assert_eq!(a, b);
+    assert_eq!(a.iterations, 2_000);
+    assert_eq!(a.children.iter().map(|&(_, visits, _)| u64::from(visits)).sum::<u64>(), 2_000);
+    assert_ne!(run(3).children, run(4).children);
+}
+
+#[test]
+fn reports_visit_shares_and_respects_the_node_limit() {
+    let rules = Rules::tic_tac_toe();
+    let mut agent = MctsAgent::new(config(), 0);
+    agent.new_game(&rules);
+    let cell = agent.select_move(&Position::new(rules), &Limits::nodes(500)).unwrap();
+    let analysis = agent.analysis().unwrap();
+    assert_eq!(analysis.score_kind, ScoreKind::VisitShare);
+    assert_eq!(analysis.nodes, 500);
+    assert_eq!(analysis.best_move, Some(cell));
+    let total: f64 = analysis.scores.iter().map(|s| s.score).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let small = MctsConfig { node_limit: 20, ..config() };
+    let report = Mcts::new(small, 1).search(&Position::new(rules), &Limits::none());
+    assert!(report.saturated && report.nodes <= 20);
+}
