@@ -19,11 +19,19 @@ pub struct MctsConfig {
     /// The most nodes the tree may hold; past it, leaves are played out
     /// without being expanded.
     pub node_limit: usize,
+    /// Before searching, take a win at once and block a single immediate
+    /// loss (what random playouts can miss on large boards).
+    pub root_rules: bool,
 }
 
 impl Default for MctsConfig {
     fn default() -> MctsConfig {
-        MctsConfig { iterations: 10_000, exploration: std::f64::consts::SQRT_2, node_limit: 4_000_000 }
+        MctsConfig {
+            iterations: 10_000,
+            exploration: std::f64::consts::SQRT_2,
+            node_limit: 4_000_000,
+            root_rules: true,
+        }
     }
 }
 
@@ -227,6 +235,20 @@ impl Mcts {
     }
 }
 
+/// A win now, else the block of the opponent's only win now.
+fn forced_move(pos: &Position) -> Option<Cell> {
+    let mover = pos.side_to_move();
+    let empty = pos.empty_cells();
+    if let Some(win) = empty.iter().find(|&cell| pos.wins_at(cell, mover)) {
+        return Some(win);
+    }
+    let mut threats = empty.iter().filter(|&cell| pos.wins_at(cell, mover.opponent()));
+    match (threats.next(), threats.next()) {
+        (Some(block), None) => Some(block),
+        _ => None,
+    }
+}
+
 /// Classic UCB1 search as a player.
 #[derive(Debug)]
 pub struct MctsAgent {
@@ -258,6 +280,20 @@ impl Agent for MctsAgent {
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
             return Err(AgentError("the game is over".to_owned()));
+        }
+        if self.search.config.root_rules
+            && let Some(cell) = forced_move(pos)
+        {
+            self.analysis = Some(Analysis {
+                best_move: Some(cell),
+                scores: vec![CellScore { cell, score: 1.0 }],
+                score_kind: ScoreKind::VisitShare,
+                line: vec![cell],
+                value: None,
+                nodes: 0,
+                depth: None,
+            });
+            return Ok(cell);
         }
         let report = self.search.search(pos, limits);
         let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;

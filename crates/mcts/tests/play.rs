@@ -28,6 +28,24 @@ fn never_loses_to_random_at_tic_tac_toe() {
 }
 
 #[test]
+fn takes_a_win_and_blocks_a_loss_on_a_large_board() {
+    let rules = Rules::gomoku15();
+    let play = |moves: &[&str]| {
+        let mut pos = Position::new(rules);
+        for name in moves {
+            pos.play(rules.parse_cell(name).unwrap()).unwrap();
+        }
+        let mut agent = MctsAgent::new(MctsConfig { iterations: 200, ..MctsConfig::default() }, 5);
+        agent.new_game(&rules);
+        agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
+    };
+    // X wins at once (also when O has four).
+    assert!(["h7", "h12"].contains(&play(&["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4"]).as_str()));
+    // O must block h12 (h7 is O's already).
+    assert_eq!(play(&["h8", "h7", "h9", "a1", "h10", "a15", "h11"]), "h12");
+}
+
+#[test]
 fn the_same_seed_searches_the_same_way() {
     let rules = Rules::five_8x8();
     let mut pos = Position::new(rules);
