@@ -22,6 +22,8 @@ pub struct MctsConfig {
     /// Before searching, take a win at once and block a single immediate
     /// loss (what random playouts can miss on large boards).
     pub root_rules: bool,
+    /// Keep the subtree of the moves actually played between searches.
+    pub reuse: bool,
 }
 
 impl Default for MctsConfig {
@@ -31,6 +33,7 @@ impl Default for MctsConfig {
             exploration: std::f64::consts::SQRT_2,
             node_limit: 4_000_000,
             root_rules: true,
+            reuse: false,
         }
     }
 }
@@ -62,6 +65,8 @@ pub struct SearchReport {
     pub saturated: bool,
     /// Every root move with its visits and mean score.
     pub children: Vec<(Cell, u32, f64)>,
+    /// Visits of the root (more than the iterations when a subtree was reused).
+    pub root_visits: u32,
     /// The most visited line.
     pub line: Vec<Cell>,
 }
@@ -75,6 +80,8 @@ pub struct Mcts {
     scratch: Vec<Cell>,
     moves: Vec<Cell>,
     path: Vec<u32>,
+    /// The position the tree's root stands for.
+    root: Option<Position>,
 }
 
 impl Mcts {
@@ -88,6 +95,7 @@ impl Mcts {
             scratch: Vec::new(),
             moves: Vec::new(),
             path: Vec::new(),
+            root: None,
         }
     }
 
@@ -96,8 +104,18 @@ impl Mcts {
         let start = Instant::now();
         let deadline = limits.deadline(start);
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
-        self.nodes.clear();
-        self.nodes.push(Node { cell: Cell::new(0, 0), first: 0, count: 0, tried: 0, visits: 0, score: 0.0 });
+        if !(self.config.reuse && self.reroot(pos)) {
+            self.nodes.clear();
+            self.nodes.push(Node {
+                cell: Cell::new(0, 0),
+                first: 0,
+                count: 0,
+                tried: 0,
+                visits: 0,
+                score: 0.0,
+            });
+        }
+        self.root = Some(pos.clone());
         let mut work = pos.clone();
         let mut done = 0;
         let mut saturated = false;
@@ -112,6 +130,43 @@ impl Mcts {
             }
         }
         self.report(done, saturated)
+    }
+
+    /// Makes the node reached from the old root by the moves played since
+    /// the new root, keeping its subtree and statistics. False if `pos` does
+    /// not follow the old root or that node was never tried.
+    fn reroot(&mut self, pos: &Position) -> bool {
+        let Some(old) = &self.root else { return false };
+        let (before, now) = (old.moves(), pos.moves());
+        if old.rules() != pos.rules() || now.len() < before.len() || &now[..before.len()] != before {
+            return false;
+        }
+        let mut node = 0usize;
+        for &cell in &now[before.len()..] {
+            let parent = self.nodes[node];
+            let tried = parent.first as usize..(parent.first + u32::from(parent.tried)) as usize;
+            let Some(child) = tried.into_iter().find(|&i| self.nodes[i].cell == cell) else {
+                return false;
+            };
+            node = child;
+        }
+        // Copy the subtree into a fresh arena, children kept contiguous.
+        let mut fresh = vec![self.nodes[node]];
+        let mut queue = std::collections::VecDeque::from([(node, 0usize)]);
+        while let Some((old_index, new_index)) = queue.pop_front() {
+            let parent = self.nodes[old_index];
+            if parent.count == 0 {
+                continue;
+            }
+            let first = fresh.len();
+            for i in 0..usize::from(parent.count) {
+                fresh.push(self.nodes[parent.first as usize + i]);
+                queue.push_back((parent.first as usize + i, first + i));
+            }
+            fresh[new_index].first = first as u32;
+        }
+        self.nodes = fresh;
+        true
     }
 
     /// One iteration: select, expand one node, play out, back up. Returns
@@ -230,6 +285,7 @@ impl Mcts {
             nodes: self.nodes.len(),
             saturated,
             children,
+            root_visits: root.visits,
             line,
         }
     }
@@ -274,6 +330,7 @@ impl Agent for MctsAgent {
     fn new_game(&mut self, _rules: &board::Rules) {
         self.games += 1;
         self.search.rng = SmallRng::seed_from_u64(mix_seed(self.seed, self.games));
+        self.search.root = None;
         self.analysis = None;
     }
 

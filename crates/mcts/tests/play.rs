@@ -74,3 +74,25 @@ fn reports_visit_shares_and_respects_the_node_limit() {
     let report = Mcts::new(small, 1).search(&Position::new(rules), &Limits::none());
     assert!(report.saturated && report.nodes <= 20);
 }
+
+#[test]
+fn tree_reuse_keeps_the_subtree_played_into() {
+    let rules = Rules::five_8x8();
+    let mut pos = Position::new(rules);
+    let config = MctsConfig { iterations: 20_000, reuse: true, ..MctsConfig::default() };
+    let mut search = Mcts::new(config.clone(), 7);
+    let first = search.search(&pos, &Limits::none());
+    // Play the best line's first two moves: the grandchild's visits carry over.
+    let (mine, reply) = (first.line[0], first.line[1]);
+    pos.play(mine).unwrap();
+    pos.play(reply).unwrap();
+    let mut probe = Mcts::new(config.clone(), 7);
+    let again = probe.search(&Position::new(rules), &Limits::none());
+    assert_eq!(again, first, "same seed, same tree");
+    let second = search.search(&pos, &Limits::nodes(1_000));
+    assert!(second.root_visits > 1_000, "kept {} visits", second.root_visits - 1_000);
+    // Without reuse the root starts from nothing.
+    let mut fresh = Mcts::new(MctsConfig { reuse: false, ..config }, 7);
+    fresh.search(&Position::new(rules), &Limits::none());
+    assert_eq!(fresh.search(&pos, &Limits::nodes(1_000)).root_visits, 1_000);
+}

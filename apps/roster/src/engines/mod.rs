@@ -109,11 +109,15 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "mcts",
-        summary: "Monte-Carlo tree search; for now the classic UCB1 configuration, as uct",
+        summary: "Monte-Carlo tree search: UCB1 with random playouts, tree reuse as an option",
         options: &[
             OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
             OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
             OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" },
+            OptionInfo {
+                name: "reuse",
+                help: "keep the subtree of the moves played between moves: true or false (default false)",
+            },
             SEED,
         ],
         build: mcts::build,
