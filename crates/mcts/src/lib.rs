@@ -21,6 +21,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod playout;
 mod search;
 
 pub use search::{Mcts, MctsAgent, MctsConfig, SearchReport};

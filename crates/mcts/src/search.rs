@@ -7,6 +7,8 @@ use board::{
     random_playout,
 };
 use rand::rngs::SmallRng;
+
+use crate::playout::heuristic_playout;
 use rand::{RngExt, SeedableRng};
 
 /// How the search runs.
@@ -24,6 +26,8 @@ pub struct MctsConfig {
     pub root_rules: bool,
     /// Keep the subtree of the moves actually played between searches.
     pub reuse: bool,
+    /// Playouts that take a win and block a loss instead of purely random ones.
+    pub heuristic: bool,
 }
 
 impl Default for MctsConfig {
@@ -34,6 +38,7 @@ impl Default for MctsConfig {
             node_limit: 4_000_000,
             root_rules: true,
             reuse: false,
+            heuristic: false,
         }
     }
 }
@@ -82,6 +87,8 @@ pub struct Mcts {
     path: Vec<u32>,
     /// The position the tree's root stands for.
     root: Option<Position>,
+    /// Each side's winning cells during a heuristic playout.
+    threats: [Vec<Cell>; 2],
 }
 
 impl Mcts {
@@ -96,6 +103,7 @@ impl Mcts {
             moves: Vec::new(),
             path: Vec::new(),
             root: None,
+            threats: [Vec::new(), Vec::new()],
         }
     }
 
@@ -204,7 +212,11 @@ impl Mcts {
             self.path.push(child as u32);
             node = child;
         }
-        let outcome = random_playout(pos, &mut self.rng, &mut self.scratch).outcome;
+        let outcome = if self.config.heuristic {
+            heuristic_playout(pos, &mut self.rng, &mut self.threats)
+        } else {
+            random_playout(pos, &mut self.rng, &mut self.scratch).outcome
+        };
         // Back up from the view of the player who moved into each node:
         // the side to move at the node's parent.
         let mut mover = pos.side_to_move();

@@ -40,11 +40,22 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     let ms: Option<u64> = options.get("ms", "a whole number of milliseconds")?;
     let c: f64 = options.get("c", "a positive number such as 1.414")?.unwrap_or(std::f64::consts::SQRT_2);
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    // `uct` is the classic: no reuse option.
-    let reuse: bool = if options.engine_name() == "mcts" {
-        options.get("reuse", "true or false")?.unwrap_or(false)
-    } else {
-        false
+    // `uct` is the classic: none of the options beyond it.
+    let classic = options.engine_name() == "uct";
+    let reuse: bool = if classic { false } else { options.get("reuse", "true or false")?.unwrap_or(false) };
+    let playout = if classic { None } else { options.get::<String>("playout", "random or heuristic")? };
+    let heuristic = match playout {
+        None => false,
+        Some(playout) if playout == "random" => false,
+        Some(playout) if playout == "heuristic" => true,
+        Some(other) => {
+            return Err(SpecError::BadValue {
+                engine: "mcts",
+                option: "playout",
+                value: other,
+                expected: "random or heuristic",
+            });
+        }
     };
     let bad = |option: &'static str, value: String, expected: &'static str| SpecError::BadValue {
         engine: options.engine_name(),
@@ -58,7 +69,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     if !(c.is_finite() && c >= 0.0) {
         return Err(bad("c", c.to_string(), "a positive number such as 1.414"));
     }
-    let config = MctsConfig { iterations, exploration: c, reuse, ..MctsConfig::default() };
+    let config = MctsConfig { iterations, exploration: c, reuse, heuristic, ..MctsConfig::default() };
     let time = ms.map(Duration::from_millis);
     Ok(Built::any_rules(Arc::new(move |game_seed| -> Box<dyn Agent> {
         Box::new(Timed { agent: MctsAgent::new(config.clone(), mix_seed(seed, game_seed)), time })

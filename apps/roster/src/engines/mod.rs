@@ -109,7 +109,7 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "mcts",
-        summary: "Monte-Carlo tree search: UCB1 with random playouts, tree reuse as an option",
+        summary: "Monte-Carlo tree search: UCB1, with tree reuse and heuristic playouts as options",
         options: &[
             OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
             OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
@@ -117,6 +117,10 @@ pub static ENGINES: &[EngineInfo] = &[
             OptionInfo {
                 name: "reuse",
                 help: "keep the subtree of the moves played between moves: true or false (default false)",
+            },
+            OptionInfo {
+                name: "playout",
+                help: "random (default) or heuristic: take a win, block a loss, else random",
             },
             SEED,
         ],
