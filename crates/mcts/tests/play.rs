@@ -4,8 +4,9 @@
 use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
 use mcts::{Mcts, MctsAgent, MctsConfig};
 
+/// The classic: UCB1 and random playouts only, no root rules.
 fn config() -> MctsConfig {
-    MctsConfig { iterations: 2_000, ..MctsConfig::default() }
+    MctsConfig { iterations: 2_000, root_rules: false, ..MctsConfig::default() }
 }
 
 #[test]
@@ -35,7 +36,7 @@ fn takes_a_win_and_blocks_a_loss_on_a_large_board() {
         for name in moves {
             pos.play(rules.parse_cell(name).unwrap()).unwrap();
         }
-        let mut agent = MctsAgent::new(MctsConfig { iterations: 200, ..MctsConfig::default() }, 5);
+        let mut agent = MctsAgent::new(MctsConfig { iterations: 200, root_rules: true, ..MctsConfig::default() }, 5);
         agent.new_game(&rules);
         agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
     };

@@ -250,12 +250,11 @@ impl<E: Evaluator> AlphaBeta<E> {
             root_scores: Vec::new(),
             reason,
         };
-        if let Some(&win) = winning_cells(pos, mover, cells, 1).first() {
+        if let [Some(win), _] = winning_cells(pos, mover, cells) {
             return Some(result(win, MATE - 1, vec![win], Reason::WinNow));
         }
-        let threats = winning_cells(pos, mover.opponent(), cells, 2);
-        if let Some(&block) = threats.first() {
-            let value = if threats.len() > 1 {
+        if let [Some(block), second] = winning_cells(pos, mover.opponent(), cells) {
+            let value = if second.is_some() {
                 -(MATE - 2)
             } else {
                 self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
@@ -569,14 +568,13 @@ fn forced(pos: &Position, cells: board::Bitboard, ply: u32, moves: &mut Vec<(Cel
     if next_to(side).iter().any(|cell| pos.wins_at(cell, side)) {
         return Some(MATE - (ply as i32 + 1));
     }
-    let threats = winning_cells(pos, side.opponent(), next_to(side.opponent()), 2);
-    match threats.len() {
-        0 => None,
-        1 => {
-            moves.push((threats[0], 0));
+    match winning_cells(pos, side.opponent(), next_to(side.opponent())) {
+        [None, _] => None,
+        [Some(block), None] => {
+            moves.push((block, 0));
             None
         }
-        _ => Some(-(MATE - (ply as i32 + 2))),
+        [Some(_), Some(_)] => Some(-(MATE - (ply as i32 + 2))),
     }
 }
 

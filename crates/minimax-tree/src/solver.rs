@@ -170,7 +170,7 @@ impl Solver {
     /// it. A win now is taken at once.
     fn root(&mut self, pos: &mut Position) -> (i8, Cell) {
         let mover = pos.side_to_move();
-        if let Some(&win) = winning_cells(pos, mover, pos.empty_cells(), 1).first() {
+        if let [Some(win), _] = winning_cells(pos, mover, pos.empty_cells()) {
             self.nodes += 1;
             return (1, win);
         }

@@ -43,7 +43,8 @@ impl Vcf {
 /// (any other loses at once), and the defender never had a win of its own.
 #[must_use]
 pub fn find_vcf(pos: &Position, limits: VcfLimits) -> Vcf {
-    let mut search = Search { nodes: 0, limits, line: Vec::new(), fours: Vec::new() };
+    let mut search =
+        Search { nodes: 0, limits, line: Vec::new(), fours: Vec::new(), completions: Vec::new() };
     let mut work = pos.clone();
     let found = !pos.is_over() && search.attack(&mut work, limits.depth);
     Vcf { line: if found { search.line } else { Vec::new() }, nodes: search.nodes }
@@ -55,11 +56,16 @@ struct Search {
     line: Vec<Cell>,
     /// One list of four-making moves per level.
     fours: Vec<Vec<Cell>>,
+    /// The winning cells a four made (read before going deeper).
+    completions: Vec<Cell>,
 }
 
-/// The empty cells where `side` wins at once, at most `limit` of them.
-pub(crate) fn winning_cells(pos: &Position, side: Side, near: Bitboard, limit: usize) -> Vec<Cell> {
-    near.iter().filter(|&cell| pos.wins_at(cell, side)).take(limit).collect()
+/// The first two cells of `near` where `side` wins at once (no allocation:
+/// engines ask this at every node).
+#[inline]
+pub(crate) fn winning_cells(pos: &Position, side: Side, near: Bitboard) -> [Option<Cell>; 2] {
+    let mut wins = near.iter().filter(|&cell| pos.wins_at(cell, side));
+    [wins.next(), wins.next()]
 }
 
 /// Empty cells next to `side`'s marks: where its wins can be.
@@ -75,12 +81,12 @@ impl Search {
         }
         let attacker = pos.side_to_move();
         let defender = attacker.opponent();
-        if let Some(&win) = winning_cells(pos, attacker, next_to(pos, attacker), 1).first() {
+        if let [Some(win), _] = winning_cells(pos, attacker, next_to(pos, attacker)) {
             self.line.push(win);
             return true;
         }
-        let threats = winning_cells(pos, defender, next_to(pos, defender), 2);
-        if depth == 0 || threats.len() >= 2 {
+        let threats = winning_cells(pos, defender, next_to(pos, defender));
+        if depth == 0 || threats[1].is_some() {
             return false;
         }
         let level = depth as usize;
@@ -92,16 +98,16 @@ impl Search {
         let mut won = false;
         for &four in &fours {
             // With a defender threat on the board, only a four that blocks it.
-            if threats.first().is_some_and(|&threat| threat != four) {
+            if threats[0].is_some_and(|threat| threat != four) {
                 continue;
             }
             pos.play_unchecked(four);
-            let completions = completions(pos, four, attacker);
-            won = match completions.len() {
+            completions(pos, four, attacker, &mut self.completions);
+            won = match self.completions.len() {
                 0 => false,
                 1 => {
                     // The defender must block; it has no win of its own.
-                    let block = completions[0];
+                    let block = self.completions[0];
                     pos.play_unchecked(block);
                     self.line.extend([four, block]);
                     let won = self.attack(pos, depth - 1);
@@ -128,8 +134,8 @@ impl Search {
 
 /// The cells where `side`, having just played `four`, now wins at once:
 /// the empty cell of each k-segment through `four` that it nearly fills.
-fn completions(pos: &Position, four: Cell, side: Side) -> Vec<Cell> {
-    let mut cells = Vec::new();
+fn completions(pos: &Position, four: Cell, side: Side, cells: &mut Vec<Cell>) {
+    cells.clear();
     // Marks besides `four` itself: k − 2 of them leave one empty cell.
     segments_through(pos, four, side, u32::from(pos.rules().k()) - 2, |segment_empty| {
         for cell in segment_empty {
@@ -138,7 +144,6 @@ fn completions(pos: &Position, four: Cell, side: Side) -> Vec<Cell> {
             }
         }
     });
-    cells
 }
 
 /// Clears `out` and fills it with the empty cells where `side` makes a
@@ -165,7 +170,13 @@ pub(crate) fn four_moves(pos: &Position, side: Side, out: &mut Vec<Cell>) {
 /// Calls `f` with the other empty cells of every k-segment through `cell`
 /// on the board that holds exactly `marks` marks of `side` besides `cell`
 /// and none of the opponent's.
-fn segments_through(pos: &Position, cell: Cell, side: Side, marks: u32, mut f: impl FnMut(Vec<Cell>)) {
+fn segments_through(
+    pos: &Position,
+    cell: Cell,
+    side: Side,
+    marks: u32,
+    mut f: impl FnMut(&mut dyn Iterator<Item = Cell>),
+) {
     let rules = pos.rules();
     let k = u32::from(rules.k());
     let segment = (1u64 << k) - 1;
@@ -180,14 +191,11 @@ fn segments_through(pos: &Position, cell: Cell, side: Side, marks: u32, mut f: i
                 continue;
             }
             let (dx, dy) = direction.delta();
-            let empty: Vec<Cell> = (start..start + k)
-                .filter(|&b| b != bit && own >> b & 1 == 0)
-                .filter_map(|b| {
-                    let steps = b as i32 - bit as i32;
-                    rules.cell(i32::from(cell.x()) + dx * steps, i32::from(cell.y()) + dy * steps)
-                })
-                .collect();
-            f(empty);
+            let mut empty = (start..start + k).filter(|&b| b != bit && own >> b & 1 == 0).filter_map(|b| {
+                let steps = b as i32 - bit as i32;
+                rules.cell(i32::from(cell.x()) + dx * steps, i32::from(cell.y()) + dy * steps)
+            });
+            f(&mut empty);
         }
     }
 }

@@ -510,14 +510,18 @@ mod tests {
                     let (left, right) = (key >> k, key & ((1 << k) - 1));
                     assert_eq!((left as u32).ilog2(), line.left.len() as u32);
                     assert_eq!((right as u32).ilog2(), line.right.len() as u32);
-                    let expected = if line.wins(k) {
-                        WIN_SLOT
+                    let slot = PatternTable::ternary(k).unwrap().slots()[key];
+                    if line.wins(k) {
+                        assert_eq!(slot, WIN_SLOT);
                     } else if line.is_dead(k) {
-                        0
+                        assert_eq!(slot, 0);
                     } else {
-                        PatternTable::ternary(k).unwrap().slots()[key]
-                    };
-                    assert_eq!(PatternTable::ternary(k).unwrap().slots()[key], expected);
+                        // A live view has a weight, the one of its pattern.
+                        let table = PatternTable::ternary(k).unwrap();
+                        assert!(slot != 0 && slot != WIN_SLOT);
+                        let pattern = table.patterns()[usize::from(slot) - 1];
+                        assert!(pattern == line.base3(k) || pattern == line.mirrored().base3(k));
+                    }
                 }
             }
         }

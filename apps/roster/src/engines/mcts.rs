@@ -6,7 +6,20 @@ use std::time::Duration;
 use board::{Agent, Limits, Position, mix_seed};
 use mcts::{MctsAgent, MctsConfig};
 
-use super::SEED_EXPECTED;
+use super::{OptionInfo, SEED_EXPECTED};
+
+pub(super) const ITERATIONS: OptionInfo =
+    OptionInfo { name: "iterations", help: "iterations per move (default 10000)" };
+pub(super) const MS: OptionInfo = OptionInfo { name: "ms", help: "at most this many milliseconds per move" };
+pub(super) const C: OptionInfo = OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" };
+pub(super) const REUSE: OptionInfo = OptionInfo {
+    name: "reuse",
+    help: "keep the subtree of the moves played between moves: true or false (default false)",
+};
+pub(super) const PLAYOUT: OptionInfo = OptionInfo {
+    name: "playout",
+    help: "random (default) or heuristic: take a win, block a loss, else random",
+};
 use crate::options::Options;
 use crate::spec::{Built, SpecError};
 
@@ -69,7 +82,15 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     if !(c.is_finite() && c >= 0.0) {
         return Err(bad("c", c.to_string(), "a positive number such as 1.414"));
     }
-    let config = MctsConfig { iterations, exploration: c, reuse, heuristic, ..MctsConfig::default() };
+    // The classic has no root rules either: only what UCB1 finds.
+    let config = MctsConfig {
+        iterations,
+        exploration: c,
+        reuse,
+        heuristic,
+        root_rules: !classic,
+        ..MctsConfig::default()
+    };
     let time = ms.map(Duration::from_millis);
     Ok(Built::any_rules(Arc::new(move |game_seed| -> Box<dyn Agent> {
         Box::new(Timed { agent: MctsAgent::new(config.clone(), mix_seed(seed, game_seed)), time })

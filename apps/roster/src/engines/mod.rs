@@ -99,31 +99,13 @@ pub static ENGINES: &[EngineInfo] = &[
     EngineInfo {
         name: "uct",
         summary: "classic UCB1 Monte-Carlo tree search (c = sqrt 2, random playouts), 10,000 iterations a move",
-        options: &[
-            OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
-            OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
-            OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" },
-            SEED,
-        ],
+        options: &[mcts::ITERATIONS, mcts::MS, mcts::C, SEED],
         build: mcts::build,
     },
     EngineInfo {
         name: "mcts",
         summary: "Monte-Carlo tree search: UCB1, with tree reuse and heuristic playouts as options",
-        options: &[
-            OptionInfo { name: "iterations", help: "iterations per move (default 10000)" },
-            OptionInfo { name: "ms", help: "at most this many milliseconds per move" },
-            OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" },
-            OptionInfo {
-                name: "reuse",
-                help: "keep the subtree of the moves played between moves: true or false (default false)",
-            },
-            OptionInfo {
-                name: "playout",
-                help: "random (default) or heuristic: take a win, block a loss, else random",
-            },
-            SEED,
-        ],
+        options: &[mcts::ITERATIONS, mcts::MS, mcts::C, mcts::REUSE, mcts::PLAYOUT, SEED],
         build: mcts::build,
     },
     EngineInfo {
