@@ -36,7 +36,8 @@ fn takes_a_win_and_blocks_a_loss_on_a_large_board() {
         for name in moves {
             pos.play(rules.parse_cell(name).unwrap()).unwrap();
         }
-        let mut agent = MctsAgent::new(MctsConfig { iterations: 200, root_rules: true, ..MctsConfig::default() }, 5);
+        let mut agent =
+            MctsAgent::new(MctsConfig { iterations: 200, root_rules: true, ..MctsConfig::default() }, 5);
         agent.new_game(&rules);
         agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
     };
