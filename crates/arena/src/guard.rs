@@ -1,0 +1,58 @@
+//! An agent that panics loses its game by forfeit instead of taking the
+//! whole run down with it.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules};
+
+/// Wraps an agent; after a panic it answers every move with an error.
+pub(crate) struct Guarded {
+    agent: Box<dyn Agent>,
+    panicked: Option<String>,
+}
+
+impl Guarded {
+    pub(crate) fn new(agent: Box<dyn Agent>) -> Guarded {
+        Guarded { agent, panicked: None }
+    }
+}
+
+/// The message a panic carried, if it is text.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
+impl Agent for Guarded {
+    fn name(&self) -> String {
+        self.agent.name()
+    }
+
+    fn new_game(&mut self, rules: &Rules) {
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.agent.new_game(rules))) {
+            self.panicked = Some(panic_message(&*payload));
+        }
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        if let Some(message) = &self.panicked {
+            return Err(AgentError(format!("the engine panicked: {message}")));
+        }
+        match catch_unwind(AssertUnwindSafe(|| self.agent.select_move(pos, limits))) {
+            Ok(choice) => choice,
+            Err(payload) => {
+                let message = panic_message(&*payload);
+                self.panicked = Some(message.clone());
+                Err(AgentError(format!("the engine panicked: {message}")))
+            }
+        }
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.agent.analysis()
+    }
+}

@@ -1,0 +1,235 @@
+//! Runs of the arena end to end: reproducibility across thread counts,
+//! interrupting and resuming, the SPRT stopping a match, tournaments.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use arena::sprt::{Decision, Sprt};
+use arena::{ArenaError, Entrant, Format, GameLine, Openings, Plan, RunOptions, read_records, run};
+use board::{Agent, AgentError, Cell, Limits, Position, RandomAgent, Rules, Side, StopFlag};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+/// Wins at once if it can, blocks a single threat, else plays at random.
+struct Sharp(SmallRng);
+
+impl Agent for Sharp {
+    fn name(&self) -> String {
+        "sharp".to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
+        let me = pos.side_to_move();
+        let moves: Vec<Cell> = pos.legal_moves().collect();
+        for side in [me, me.opponent()] {
+            if let Some(&cell) = moves.iter().find(|&&cell| pos.wins_at(cell, side)) {
+                return Ok(cell);
+            }
+        }
+        Ok(moves[self.0.random_range(0..moves.len())])
+    }
+}
+
+/// Panics on its second move.
+struct Fragile(u32);
+
+impl Agent for Fragile {
+    fn name(&self) -> String {
+        "fragile".to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
+        self.0 += 1;
+        assert!(self.0 < 2, "fragile broke");
+        Ok(pos.legal_moves().next().expect("the game is not over"))
+    }
+}
+
+fn random(label: &str) -> Entrant {
+    Entrant::new(label, |seed| Box::new(RandomAgent::new(seed)))
+}
+
+fn sharp(label: &str) -> Entrant {
+    Entrant::new(label, |seed| Box::new(Sharp(SmallRng::seed_from_u64(seed))))
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mnk-arena-{}-{name}", std::process::id()));
+    let _ = fs::remove_file(&dir);
+    dir
+}
+
+/// The records sorted by game, thinking times cleared (they are the one
+/// thing that differs between runs).
+fn games_of(path: &Path) -> Vec<GameLine> {
+    let mut games = read_records(path).expect("records read back");
+    games.sort_by_key(|line| line.game);
+    for line in &mut games {
+        line.record.moves.iter_mut().for_each(|m| m.micros = 0);
+    }
+    games
+}
+
+fn match_plan(threads: usize) -> Plan {
+    Plan {
+        seed: 11,
+        threads,
+        openings: Openings::Random { plies: 2 },
+        ..Plan::new(Rules::five_8x8(), vec![random("a"), random("b")], 40)
+    }
+}
+
+#[test]
+fn a_match_is_the_same_with_one_and_two_threads() {
+    let (one, two) = (temp_file("one.jsonl"), temp_file("two.jsonl"));
+    let first = run(&match_plan(1), RunOptions { records: Some(&one), ..RunOptions::default() }).unwrap();
+    let second = run(&match_plan(2), RunOptions { records: Some(&two), ..RunOptions::default() }).unwrap();
+    assert_eq!(first.pairings, second.pairings);
+    assert_eq!(first.games_counted, 40);
+    let (a, b) = (games_of(&one), games_of(&two));
+    assert_eq!(a.len(), 40);
+    assert_eq!(a, b);
+    // Each opening is played twice, with the colours swapped.
+    for pair in a.chunks(2) {
+        assert_eq!(pair[0].record.opening, pair[1].record.opening);
+        assert_eq!(pair[0].record.opening.len(), 2);
+        assert_eq!(pair[0].specs, ["a", "b"]);
+        assert_eq!(pair[1].specs, ["b", "a"]);
+    }
+    for line in &a {
+        let end = line.record.replay().expect("every move legal");
+        assert_eq!(end.outcome(), Some(line.record.outcome));
+    }
+    let _ = (fs::remove_file(one), fs::remove_file(two));
+}
+
+#[test]
+fn an_interrupted_match_resumes_without_losing_or_repeating_a_game() {
+    let (whole, cut) = (temp_file("whole.jsonl"), temp_file("cut.jsonl"));
+    let plan = match_plan(2);
+    let full = run(&plan, RunOptions { records: Some(&whole), ..RunOptions::default() }).unwrap();
+
+    // Stop after 7 games: running games finish and are kept.
+    let stop = StopFlag::new();
+    let mut seen = 0;
+    let mut progress = |live: &arena::Live<'_>| {
+        seen = live.done;
+        if live.done >= 7 {
+            stop.stop();
+        }
+    };
+    let partial = RunOptions {
+        records: Some(&cut),
+        stop: Some(stop.clone()),
+        progress: Some(&mut progress),
+        ..RunOptions::default()
+    };
+    let summary = run(&plan, partial).unwrap();
+    assert!((7..40).contains(&summary.games_counted), "{}", summary.games_counted);
+    let kept = read_records(&cut).unwrap().len() as u64;
+    assert_eq!(kept, summary.games_counted);
+    assert_eq!(seen, kept);
+
+    // A write cut short by the interruption is dropped on resume.
+    let mut text = fs::read_to_string(&cut).unwrap();
+    text.push_str("{\"run\":\"half a li");
+    fs::write(&cut, text).unwrap();
+
+    // Without resuming, the file is not touched.
+    let refused = run(&plan, RunOptions { records: Some(&cut), ..RunOptions::default() }).unwrap_err();
+    assert!(matches!(refused, ArenaError::RecordsExist { .. }), "{refused}");
+
+    let resumed =
+        run(&plan, RunOptions { records: Some(&cut), resume: true, ..RunOptions::default() }).unwrap();
+    assert_eq!(resumed.games_played_now, 40 - kept);
+    assert_eq!(resumed.pairings, full.pairings);
+    assert_eq!(games_of(&cut), games_of(&whole));
+
+    // Another run's settings cannot resume this file.
+    let other = Plan { seed: 12, ..match_plan(1) };
+    let error =
+        run(&other, RunOptions { records: Some(&cut), resume: true, ..RunOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("another run"), "{error}");
+    let _ = (fs::remove_file(whole), fs::remove_file(cut));
+}
+
+#[test]
+fn a_corrupt_records_file_is_a_clear_error() {
+    let path = temp_file("corrupt.jsonl");
+    fs::write(&path, "not json\n").unwrap();
+    let error =
+        run(&match_plan(1), RunOptions { records: Some(&path), resume: true, ..RunOptions::default() })
+            .unwrap_err()
+            .to_string();
+    assert!(error.contains("line 1"), "{error}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "not json\n", "the file is left as it was");
+    let _ = fs::remove_file(path);
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match_after_the_same_game_whatever_the_threads() {
+    let plan = |threads| Plan {
+        seed: 5,
+        threads,
+        sprt: Some(Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap()),
+        ..Plan::new(Rules::tic_tac_toe(), vec![sharp("sharp"), random("random")], 2000)
+    };
+    let one = run(&plan(1), RunOptions::default()).unwrap();
+    let three = run(&plan(3), RunOptions::default()).unwrap();
+    let sprt = one.sprt.expect("the match runs a test");
+    assert_eq!(sprt.decision, Decision::H1, "{one}");
+    assert!(sprt.games < 2000 && sprt.llr >= sprt.upper);
+    assert_eq!(one.games_counted, sprt.games);
+    assert_eq!(one.pairings, three.pairings);
+    assert_eq!(one.sprt, three.sprt);
+    assert!(one.pairings[0].elo.unwrap().elo > 100.0, "{one}");
+}
+
+#[test]
+fn a_panicking_engine_forfeits_and_the_run_goes_on() {
+    let fragile = Entrant::new("fragile", |_| Box::new(Fragile(0)));
+    let plan = Plan { threads: 2, ..Plan::new(Rules::five_8x8(), vec![fragile, random("random")], 6) };
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    let pairing = &summary.pairings[0];
+    assert_eq!(pairing.results.losses, 6);
+    assert_eq!(pairing.forfeits, 6);
+}
+
+#[test]
+fn a_round_robin_rates_everyone() {
+    let plan = Plan {
+        format: Format::RoundRobin,
+        seed: 3,
+        threads: 2,
+        ..Plan::new(Rules::tic_tac_toe(), vec![random("r1"), sharp("s1"), random("r2")], 60)
+    };
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    assert_eq!(summary.pairings.len(), 3);
+    assert_eq!(summary.games_counted, 180);
+    assert_eq!(summary.ratings.len(), 3);
+    assert!(summary.ratings[0].elo == 0.0, "anchored at the first entrant");
+    assert!(summary.ratings[1].elo > summary.ratings[0].elo, "{}", summary.rating_list());
+    for rating in &summary.ratings {
+        assert_eq!(rating.results.games(), 120);
+    }
+    let text = summary.to_string();
+    assert!(text.contains("#2 s1") && text.contains("rank"), "{text}");
+    let json = serde_json::to_string(&summary).unwrap();
+    assert!(json.contains("\"ratings\""));
+}
+
+#[test]
+fn side_to_move_after_an_opening_is_right() {
+    // Openings of odd length make B the first to move in game 0.
+    let path = temp_file("odd.jsonl");
+    let plan = Plan {
+        openings: Openings::Random { plies: 3 },
+        ..Plan::new(Rules::five_8x8(), vec![random("a"), random("b")], 2)
+    };
+    run(&plan, RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap();
+    for line in games_of(&path) {
+        let mut pos = Position::new(line.record.rules);
+        line.record.opening.iter().for_each(|&cell| pos.play(cell).unwrap());
+        assert_eq!(pos.side_to_move(), Side::O);
+        assert!(!line.record.moves.is_empty());
+    }
+    let _ = fs::remove_file(path);
+}
