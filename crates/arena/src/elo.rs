@@ -64,12 +64,16 @@ impl Elo {
         let variance: f64 =
             counts.iter().zip(points).map(|(&c, &p)| c as f64 * (p - mean).powi(2)).sum::<f64>() / n;
         let half = Z95 * (variance / n).sqrt();
-        Some(Elo {
-            score: mean,
-            elo: elo_from_score(mean),
-            low: elo_from_score(mean - half),
-            high: elo_from_score(mean + half),
-        })
+        let (low, high) = if mean >= 1.0 {
+            // A clean sweep has no spread to measure: the exact binomial
+            // (Clopper–Pearson) bound of n wins in n instead.
+            (elo_from_score(0.025f64.powf(1.0 / n)), f64::INFINITY)
+        } else if mean <= 0.0 {
+            (f64::NEG_INFINITY, elo_from_score(1.0 - 0.025f64.powf(1.0 / n)))
+        } else {
+            (elo_from_score(mean - half), elo_from_score(mean + half))
+        };
+        Some(Elo { score: mean, elo: elo_from_score(mean), low, high })
     }
 }
 
@@ -229,7 +233,12 @@ mod tests {
     #[test]
     fn a_clean_sweep_has_an_infinite_estimate() {
         let elo = Wdl { wins: 10, draws: 0, losses: 0 }.elo().unwrap();
-        assert!(elo.elo.is_infinite() && elo.high.is_infinite() && elo.low.is_finite());
+        assert!(elo.elo.is_infinite() && elo.high.is_infinite());
+        // 10 wins in 10: the score is at least 0.025^(1/10) = 0.6915 with 97.5%.
+        assert!((elo.low - elo_from_score(0.025f64.powf(0.1))).abs() < 1e-9);
+        assert!((elo.low - 140.2).abs() < 0.1, "{}", elo.low);
+        let elo = Wdl { wins: 0, draws: 0, losses: 10 }.elo().unwrap();
+        assert!(elo.low.is_infinite() && (elo.high + 140.2).abs() < 0.1);
     }
 
     #[test]

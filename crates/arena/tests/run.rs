@@ -3,6 +3,8 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arena::sprt::{Decision, Sprt};
 use arena::{ArenaError, Entrant, Format, GameLine, Openings, Plan, RunOptions, read_records, run};
@@ -107,23 +109,31 @@ fn an_interrupted_match_resumes_without_losing_or_repeating_a_game() {
     let plan = match_plan(2);
     let full = run(&plan, RunOptions { records: Some(&whole), ..RunOptions::default() }).unwrap();
 
-    // Stop after 7 games: running games finish and are kept.
+    // Stop once the 8th game has started: games already running finish
+    // and are kept. (The stop is set as that game's agents are built, so
+    // nothing here depends on timing.)
     let stop = StopFlag::new();
-    let mut seen = 0;
-    let mut progress = |live: &arena::Live<'_>| {
-        seen = live.done;
-        if live.done >= 7 {
-            stop.stop();
-        }
+    let built = Arc::new(AtomicUsize::new(0));
+    let interrupting = {
+        let (stop, built) = (stop.clone(), Arc::clone(&built));
+        Entrant::new("a", move |seed| {
+            if built.fetch_add(1, Ordering::SeqCst) == 7 {
+                stop.stop();
+            }
+            Box::new(RandomAgent::new(seed))
+        })
     };
+    let cut_plan = Plan { entrants: vec![interrupting, random("b")], ..match_plan(2) };
+    let mut seen = 0;
+    let mut progress = |live: &arena::Live<'_>| seen = live.done;
     let partial = RunOptions {
         records: Some(&cut),
         stop: Some(stop.clone()),
         progress: Some(&mut progress),
         ..RunOptions::default()
     };
-    let summary = run(&plan, partial).unwrap();
-    assert!((7..40).contains(&summary.games_counted), "{}", summary.games_counted);
+    let summary = run(&cut_plan, partial).unwrap();
+    assert!((8..40).contains(&summary.games_counted), "{}", summary.games_counted);
     let kept = read_records(&cut).unwrap().len() as u64;
     assert_eq!(kept, summary.games_counted);
     assert_eq!(seen, kept);
