@@ -1,13 +1,13 @@
 //! Cross-crate tests: every engine in the roster plays whole games through
-//! `board::play_game` on several boards, and every record holds up.
+//! `board::play_game` on the boards `tests/arena.rs` does not cover (15×15,
+//! an exact-k board, 1×1), and every record holds up.
 
 use board::{GameRecord, Limits, Overline, Rules, play_game};
 use roster::{AgentSpec, ENGINES};
 
+/// Boards beyond the 3×3 and 8×8 that `tests/arena.rs` plays.
 fn boards() -> Vec<Rules> {
     vec![
-        Rules::tic_tac_toe(),
-        Rules::five_8x8(),
         Rules::gomoku15(),
         Rules::new(7, 4, 4, Overline::Exact).expect("valid rules"),
         Rules::new(1, 1, 1, Overline::Freestyle).expect("valid rules"),

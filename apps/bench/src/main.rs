@@ -3,12 +3,14 @@
 
 mod analyze;
 mod eval;
+mod games;
 mod mcts;
 mod perft;
 mod playouts;
 mod report;
 mod search;
 mod solve;
+mod tournament;
 mod versus;
 
 use std::process::ExitCode;
@@ -20,7 +22,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "bench",
     version,
-    about = "Measure the mnk engines: perft, playouts, matches, analysis, evaluation"
+    about = "Measure the mnk engines: perft, playouts, matches, tournaments, analysis, evaluation"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -33,8 +35,10 @@ enum Command {
     Perft(perft::Args),
     /// Random games per second (uniformly random legal moves to the end).
     Playouts(playouts::Args),
-    /// Play games between two engines and count the results.
+    /// Play a match between two engines: results, Elo, an optional SPRT.
     Match(versus::Args),
+    /// Play a round robin or gauntlet: crosstable and rating list.
+    Tournament(tournament::Args),
     /// Ask one engine for its move in a position and show its analysis.
     Analyze(analyze::Args),
     /// Pattern evaluation: full-board cell scoring and incremental updates.
@@ -61,6 +65,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Perft(args) => perft::run(&args),
         Command::Playouts(args) => playouts::run(&args),
         Command::Match(args) => versus::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),

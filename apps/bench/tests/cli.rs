@@ -73,20 +73,104 @@ fn playouts_on_two_threads_count_both() {
 
 #[test]
 fn matches_count_by_colour_and_by_engine() {
-    let args = ["match", "--rules", "3,3,3", "--x", "random", "--o", "random:seed=9", "--games", "400"];
-    let one = json(&[&args[..], &["--swap", "--seed", "4", "--json"]].concat());
-    let two = json(&[&args[..], &["--swap", "--seed", "4", "--threads", "2", "--json"]].concat());
-    for key in ["x_wins", "o_wins", "draws", "a_wins", "b_wins"] {
-        assert_eq!(one[key], two[key], "{key} depends on the thread count");
-    }
-    let games = count(&one, "games");
-    assert_eq!(games, 400);
-    assert_eq!(count(&one, "x_wins") + count(&one, "o_wins") + count(&one, "draws"), games);
-    assert_eq!(count(&one, "a_wins") + count(&one, "b_wins") + count(&one, "draws"), games);
-    // Without --swap engine A is always X.
-    let fixed = json(&[&args[..], &["--json"]].concat());
-    assert_eq!(fixed["a_wins"], fixed["x_wins"]);
-    assert_eq!(count(&fixed, "forfeits"), 0);
+    let args = [
+        "match",
+        "--rules",
+        "3,3,3",
+        "--a",
+        "random",
+        "--b",
+        "random:seed=9",
+        "--games",
+        "400",
+        "--seed",
+        "4",
+    ];
+    let one = json(&[&args[..], &["--json"]].concat());
+    let two = json(&[&args[..], &["--threads", "2", "--json"]].concat());
+    assert_eq!(one["pairings"], two["pairings"], "the results depend on the thread count");
+    let pairing = &one["pairings"][0];
+    let total = |wdl: &Value| count(wdl, "wins") + count(wdl, "draws") + count(wdl, "losses");
+    assert_eq!(total(&pairing["results"]), 400);
+    assert_eq!(total(&pairing["a_as_x"]), 200, "colours alternate");
+    assert_eq!(total(&pairing["a_as_o"]), 200);
+    assert_eq!(
+        pairing["pairs"]["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(),
+        200
+    );
+    assert_eq!(count(pairing, "forfeits"), 0);
+    assert!(pairing["elo"]["elo"].as_f64().unwrap().abs() < 100.0, "{pairing}");
+    assert!(one["games_per_second"].as_f64().unwrap() > 0.0);
+    // The table names both engines and the Elo.
+    let table = String::from_utf8(bench(&args).stdout).unwrap();
+    assert!(table.contains("random vs random:seed=9: +") && table.contains("Elo"), "{table}");
+}
+
+#[test]
+fn an_sprt_match_stops_early_and_records_resume() {
+    let dir = std::env::temp_dir().join(format!("mnk-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    let summary = dir.join("summary.json");
+    let _ = std::fs::remove_file(&records);
+    let (records_arg, summary_arg) = (records.to_str().unwrap(), summary.to_str().unwrap());
+    let args = [
+        "match",
+        "--rules",
+        "3,3,3",
+        "--a",
+        "alphabeta",
+        "--b",
+        "random",
+        "--games",
+        "1000",
+        "--sprt",
+        "0,100",
+        "--openings",
+        "random:1",
+        "--threads",
+        "2",
+        "--records",
+        records_arg,
+        "--summary",
+        summary_arg,
+        "--json",
+    ];
+    let value = json(&args);
+    assert_eq!(value["sprt"]["decision"], "h1", "{value}");
+    let games = count(&value["sprt"], "games");
+    assert!(games < 1000 && count(&value, "games_counted") == games);
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(written["sprt"], value["sprt"]);
+    let lines = std::fs::read_to_string(&records).unwrap().lines().count() as u64;
+    assert!(lines >= games, "{lines} records for {games} games");
+
+    // The file is not overwritten without --resume; with it, nothing is left to play.
+    let output = bench(&args);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("resume it"), "{output:?}");
+    let again = json(&[&args[..], &["--resume"]].concat());
+    assert_eq!(count(&again, "games_played_now"), 0);
+    assert_eq!(again["sprt"], value["sprt"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_tournament_prints_a_crosstable_and_ratings() {
+    let args =
+        ["tournament", "--rules", "3,3,3", "--engines", "random", "alphabeta", "pattern", "--games", "20"];
+    let output = bench(&args);
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        table.contains("#2 alphabeta") && table.contains("points") && table.contains("anchor"),
+        "{table}"
+    );
+    let value = json(&[&args[..], &["--json", "--gauntlet"]].concat());
+    assert_eq!(value["pairings"].as_array().unwrap().len(), 2);
+    assert_eq!(count(&value, "games_counted"), 40);
+    let ratings = value["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3);
+    assert!(ratings[1]["elo"].as_f64().unwrap() > 100.0, "alphabeta well above random: {value}");
 }
 
 #[test]
@@ -115,11 +199,16 @@ fn analyze_reports_move_and_scores() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["perft", "--rules", "3,3,4"], "k must be between 1 and 3"),
         (&["perft", "--rules", "40,3,3"], "width must be between 1 and 32"),
         (&["perft", "--rules", "15,15,5"], "give --depth"),
-        (&["match", "--x", "randm", "--o", "random"], "unknown engine \"randm\"; valid engines: random"),
+        (&["match", "--a", "randm", "--b", "random"], "unknown engine \"randm\"; valid engines: random"),
+        (&["match", "--a", "random", "--b", "random", "--sprt", "10,0"], "elo0 < elo1"),
+        (&["match", "--a", "random", "--b", "random", "--sprt", "5"], "two Elo bounds"),
+        (&["match", "--a", "random", "--b", "random", "--openings", "random:9"], "leaves no move"),
+        (&["match", "--a", "random", "--b", "random", "--openings", "/no/such/file"], "cannot read the file"),
+        (&["tournament", "--engines", "random"], "--engines"),
         (
             &["analyze", "--rules", "3,3,3", "--position", "xo./.x/...", "--engine", "random"],
             "row 2 from the top has 2 cells",
@@ -160,7 +249,7 @@ fn eval_measures_both_pattern_families() {
 
 #[test]
 fn engines_that_cannot_play_the_rules_are_refused_up_front() {
-    let output = bench(&["match", "--rules", "12,12,10", "--x", "pattern", "--o", "random", "--games", "2"]);
+    let output = bench(&["match", "--rules", "12,12,10", "--a", "pattern", "--b", "random", "--games", "2"]);
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
     assert!(

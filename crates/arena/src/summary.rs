@@ -199,12 +199,15 @@ impl Summary {
 pub(crate) fn signed(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf".to_owned() } else { "-inf".to_owned() }
+    } else if value.abs() < 0.05 {
+        // No "-0.0".
+        "+0.0".to_owned()
     } else {
         format!("{value:+.1}")
     }
 }
 
-/// `Elo +35.2 ± 20.1 (95%)`.
+/// `Elo +35.2 ± 20.1`, the margin a 95% interval.
 pub(crate) fn elo_text(elo: Option<&Elo>) -> String {
     match elo {
         None => "Elo —".to_owned(),

@@ -1,0 +1,160 @@
+//! What `bench match` and `bench tournament` share: the arena settings on
+//! the command line, engines from roster specs, a progress bar, and the
+//! summary written out.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use arena::sprt::Sprt;
+use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Summary};
+use board::{Limits, Rules};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use roster::AgentSpec;
+use serde::Serialize;
+
+use crate::report::check_threads;
+
+/// Arena settings common to matches and tournaments.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
+    #[arg(long, default_value = "3,3,3")]
+    pub rules: Rules,
+    /// Games per pairing; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the openings and engines: the same seed plays the same games.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// `none` (the empty board), `random:N` (N random moves that leave
+    /// neither side a win at once) or a file with one opening per line
+    /// (cells such as `h8` or `7,7` separated by spaces).
+    #[arg(long, default_value = "none")]
+    pub openings: String,
+    /// Thinking time per move in milliseconds.
+    #[arg(long)]
+    pub ms: Option<u64>,
+    /// Nodes (or iterations) per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Append every game to this file as one JSON line.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Continue the run the --records file holds: play only missing games.
+    #[arg(long, requires = "records")]
+    pub resume: bool,
+    /// Write the summary as JSON to this file.
+    #[arg(long)]
+    pub summary: Option<PathBuf>,
+    /// Print the summary as JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The JSON printed: the arena's summary and the rate it was played at.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    games_per_second: f64,
+}
+
+impl GameArgs {
+    /// The plan for these engines in this format.
+    pub fn plan(&self, specs: &[AgentSpec], format: Format, sprt: Option<Sprt>) -> Result<Plan> {
+        check_threads(self.threads)?;
+        for spec in specs {
+            spec.check_rules(&self.rules)?;
+        }
+        let entrants = specs
+            .iter()
+            .map(|spec| {
+                let spec = spec.clone();
+                Entrant::new(spec.text().to_owned(), move |seed| spec.build(seed))
+            })
+            .collect();
+        let limits = Limits { time: self.ms.map(Duration::from_millis), nodes: self.nodes, ..Limits::none() };
+        Ok(Plan {
+            format,
+            openings: self.openings()?,
+            limits,
+            seed: self.seed,
+            threads: self.threads,
+            sprt,
+            ..Plan::new(self.rules, entrants, self.games)
+        })
+    }
+
+    fn openings(&self) -> Result<Openings> {
+        let text = self.openings.trim();
+        if text == "none" {
+            return Ok(Openings::Empty);
+        }
+        if let Some(plies) = text.strip_prefix("random:") {
+            let plies: usize = plies
+                .trim()
+                .parse()
+                .with_context(|| format!("--openings random:N needs a number of moves, got {plies:?}"))?;
+            if plies >= self.rules.area() {
+                anyhow::bail!(
+                    "--openings random:{plies} leaves no move on the {} cells of {}",
+                    self.rules.area(),
+                    self.rules
+                );
+            }
+            return Ok(Openings::Random { plies });
+        }
+        let file = fs::read_to_string(text).with_context(|| {
+            format!("--openings takes none, random:N or a file, and cannot read the file {text}")
+        })?;
+        Openings::parse(&file, self.rules).with_context(|| format!("openings file {text}"))
+    }
+
+    /// Runs the plan with a progress bar on a terminal, writes the summary
+    /// file if asked, and prints the result.
+    pub fn execute(&self, plan: &Plan) -> Result<Summary> {
+        let bar =
+            ProgressBar::with_draw_target(Some(plan.schedule().len() as u64), ProgressDrawTarget::stderr());
+        bar.set_style(ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"));
+        let mut progress = |live: &Live<'_>| {
+            bar.set_position(live.done);
+            bar.set_message(live.to_string());
+        };
+        let options = RunOptions {
+            records: self.records.as_deref(),
+            resume: self.resume,
+            progress: Some(&mut progress),
+            ..RunOptions::default()
+        };
+        let summary = arena::run(plan, options)?;
+        bar.finish_and_clear();
+        let report = Report {
+            summary: &summary,
+            games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
+        };
+        if let Some(path) = &self.summary {
+            write_atomically(path, &serde_json::to_string_pretty(&report)?)?;
+        }
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{summary}");
+            println!("{:.1} games per second", report.games_per_second);
+        }
+        Ok(summary)
+    }
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over
+/// `path`, so a reader never sees half a file.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+    let temporary = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    fs::write(&temporary, text).with_context(|| format!("cannot write {}", temporary.display()))?;
+    fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+}
