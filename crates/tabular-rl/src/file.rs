@@ -1,0 +1,201 @@
+//! Tables on disk: bincode after a magic string and a format version,
+//! written to a temporary file and renamed, so a file is whole or absent.
+
+use std::fs;
+use std::path::Path;
+
+use bincode::config::standard;
+use board::Rules;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::keys::KeySpace;
+use crate::matrix::{MatrixParams, Situations, WeightMatrix};
+use crate::montecarlo::ScoreTable;
+use crate::td::{TdLearner, TdParams};
+
+/// The first bytes of every table file.
+const MAGIC: [u8; 8] = *b"mnk-tabl";
+/// The layout version this build writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// A table that cannot be saved or loaded.
+#[derive(Debug, Error)]
+pub enum TableError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The file is not a table, or is cut short.
+    #[error("{path} is not a table file this build can read: {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Any of the three learners' tables.
+#[derive(Clone, Debug)]
+pub enum Table {
+    /// The weight-matrix learner.
+    Matrix(WeightMatrix),
+    /// The Monte-Carlo score table.
+    Scores(ScoreTable),
+    /// The TD learner.
+    Td(TdLearner),
+}
+
+impl Table {
+    /// The learner's name: `matrix`, `montecarlo` or `td`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Table::Matrix(_) => "matrix",
+            Table::Scores(_) => "montecarlo",
+            Table::Td(_) => "td",
+        }
+    }
+
+    /// The keys it was trained with.
+    #[must_use]
+    pub fn space(&self) -> &KeySpace {
+        match self {
+            Table::Matrix(table) => &table.space,
+            Table::Scores(table) => &table.space,
+            Table::Td(table) => &table.space,
+        }
+    }
+
+    /// Writes the table to `path` atomically.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] if the file cannot be written.
+    ///
+    /// # Panics
+    /// Never: encoding plain numbers into memory cannot fail.
+    pub fn save(&self, path: &Path) -> Result<(), TableError> {
+        let io = |source| TableError::Io { path: path.display().to_string(), source };
+        let file = TableFile {
+            magic: MAGIC,
+            format: FORMAT,
+            rules: self.space().rules(),
+            symmetric: self.space().is_symmetric(),
+            body: self.body(),
+        };
+        let bytes = bincode::serde::encode_to_vec(&file, standard()).expect("tables encode");
+        let name =
+            path.file_name().map_or_else(|| "table".into(), |name| name.to_string_lossy().into_owned());
+        let temporary = path.with_file_name(format!(".{name}.tmp"));
+        fs::write(&temporary, bytes).map_err(io)?;
+        fs::rename(&temporary, path).map_err(io)
+    }
+
+    /// Reads a table written by [`Table::save`].
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read, is not a table file,
+    /// has another format version, or is cut short.
+    pub fn load(path: &Path) -> Result<Table, TableError> {
+        let shown = path.display().to_string();
+        let bytes = fs::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
+        let format = |reason: String| TableError::Format { path: shown.clone(), reason };
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(format(
+                "it does not start like one (an mnk table starts with \"mnk-tabl\")".to_owned(),
+            ));
+        }
+        let (version, _): (u32, usize) = bincode::serde::decode_from_slice(&bytes[MAGIC.len()..], standard())
+            .map_err(|error| format(format!("no format version: {error}")))?;
+        if version != FORMAT {
+            return Err(format(format!("format version {version}; this build reads version {FORMAT}")));
+        }
+        let (file, used): (TableFile, usize) = bincode::serde::decode_from_slice(&bytes, standard())
+            .map_err(|error| format(format!("truncated or damaged: {error}")))?;
+        if used != bytes.len() {
+            return Err(format(format!("{} bytes of trailing data", bytes.len() - used)));
+        }
+        let space = KeySpace::new(file.rules, file.symmetric)
+            .ok_or_else(|| format(format!("{} is too big a board for a table", file.rules)))?;
+        file.body.into_table(space).map_err(format)
+    }
+
+    fn body(&self) -> Body {
+        fn sorted<V: Copy>(map: &FxHashMap<u64, V>) -> Vec<(u64, V)> {
+            let mut entries: Vec<(u64, V)> = map.iter().map(|(&k, &v)| (k, v)).collect();
+            entries.sort_unstable_by_key(|&(key, _)| key);
+            entries
+        }
+        match self {
+            Table::Matrix(table) => {
+                let area = table.space.rules().area();
+                let side = |situations: &Situations| -> Vec<(u64, Vec<f64>)> {
+                    sorted(&situations.rows)
+                        .into_iter()
+                        .map(|(key, row)| (key, situations.weights[row as usize * area..][..area].to_vec()))
+                        .collect()
+                };
+                Body::Matrix { params: table.params, x: side(&table.tables[0]), o: side(&table.tables[1]) }
+            }
+            Table::Scores(table) => Body::Scores(sorted(&table.scores)),
+            Table::Td(table) => Body::Td { params: table.params, values: sorted(&table.values) },
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct TableFile {
+    magic: [u8; 8],
+    format: u32,
+    rules: Rules,
+    symmetric: bool,
+    body: Body,
+}
+
+#[derive(Serialize, Deserialize)]
+enum Body {
+    Matrix { params: MatrixParams, x: Vec<(u64, Vec<f64>)>, o: Vec<(u64, Vec<f64>)> },
+    Scores(Vec<(u64, i64)>),
+    Td { params: TdParams, values: Vec<(u64, f32)> },
+}
+
+impl Body {
+    fn into_table(self, space: KeySpace) -> Result<Table, String> {
+        Ok(match self {
+            Body::Matrix { params, x, o } => {
+                let area = space.rules().area();
+                let mut matrix = WeightMatrix::new(space, params);
+                for (side, rows) in [x, o].into_iter().enumerate() {
+                    let situations = &mut matrix.tables[side];
+                    for (key, weights) in rows {
+                        if weights.len() != area {
+                            return Err(format!(
+                                "a situation has {} weights for {area} cells",
+                                weights.len()
+                            ));
+                        }
+                        situations.rows.insert(key, (situations.weights.len() / area) as u32);
+                        situations.weights.extend(weights);
+                    }
+                }
+                Table::Matrix(matrix)
+            }
+            Body::Scores(entries) => {
+                let mut table = ScoreTable::new(space);
+                table.scores.extend(entries);
+                Table::Scores(table)
+            }
+            Body::Td { params, values } => {
+                let mut learner = TdLearner::new(space, params);
+                learner.values.extend(values);
+                Table::Td(learner)
+            }
+        })
+    }
+}

@@ -1,0 +1,102 @@
+//! The game loop the learners train in: a position, its keys kept
+//! incrementally, and the empty cells as a list a random move is drawn
+//! from in O(1). One per worker, reset by taking moves back, so a game
+//! allocates nothing.
+
+use board::{Cell, Outcome, Position, Side};
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use crate::keys::{KeySpace, Keys, MAX_AREA};
+
+pub(crate) struct Game<'a> {
+    pub space: &'a KeySpace,
+    pub pos: Position,
+    pub keys: Keys,
+    empty: Vec<Cell>,
+    /// `slot[dense index]`: where the cell sits in `empty`.
+    slot: [u8; MAX_AREA],
+}
+
+impl<'a> Game<'a> {
+    pub fn new(space: &'a KeySpace) -> Game<'a> {
+        let rules = space.rules();
+        let mut game = Game {
+            space,
+            pos: Position::new(rules),
+            keys: space.empty(),
+            empty: Vec::with_capacity(rules.area()),
+            slot: [0; MAX_AREA],
+        };
+        game.reset();
+        game
+    }
+
+    /// Back to the empty board.
+    pub fn reset(&mut self) {
+        while self.pos.undo().is_some() {}
+        self.keys = self.space.empty();
+        self.empty.clear();
+        for cell in self.space.rules().cells() {
+            self.slot[self.space.index(cell)] = self.empty.len() as u8;
+            self.empty.push(cell);
+        }
+    }
+
+    pub fn side(&self) -> Side {
+        self.pos.side_to_move()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+
+    pub fn empty(&self) -> &[Cell] {
+        &self.empty
+    }
+
+    /// Plays `cell` (empty) for the side to move.
+    pub fn play(&mut self, cell: Cell) {
+        let side = self.side();
+        self.pos.play_unchecked(cell);
+        self.space.play(&mut self.keys, cell, side);
+        let at = usize::from(self.slot[self.space.index(cell)]);
+        let last = *self.empty.last().expect("the cell was empty");
+        self.empty.swap_remove(at);
+        if at < self.empty.len() {
+            self.slot[self.space.index(last)] = at as u8;
+        }
+    }
+
+    /// A uniformly random empty cell.
+    pub fn random_move(&self, rng: &mut SmallRng) -> Cell {
+        self.empty[rng.random_range(0..self.empty.len())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Rules;
+    use rand::SeedableRng;
+
+    #[test]
+    fn random_games_keep_the_empty_list_and_keys_right() {
+        let space = KeySpace::new(Rules::tic_tac_toe(), true).unwrap();
+        let mut game = Game::new(&space);
+        let mut rng = SmallRng::seed_from_u64(1);
+        for _ in 0..200 {
+            game.reset();
+            while game.outcome().is_none() {
+                let cell = game.random_move(&mut rng);
+                game.play(cell);
+                let mut expected: Vec<Cell> = game.pos.empty_cells().iter().collect();
+                let mut listed = game.empty().to_vec();
+                expected.sort_by_key(|c| (c.y(), c.x()));
+                listed.sort_by_key(|c| (c.y(), c.x()));
+                assert_eq!(listed, expected);
+                assert_eq!(game.keys, space.keys_of(&game.pos));
+            }
+        }
+    }
+}
