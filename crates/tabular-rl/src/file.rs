@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use bincode::config::standard;
 use board::Rules;
@@ -13,6 +14,7 @@ use thiserror::Error;
 use crate::keys::KeySpace;
 use crate::matrix::{MatrixParams, Situations, WeightMatrix};
 use crate::montecarlo::ScoreTable;
+use crate::policy::Policy;
 use crate::td::{TdLearner, TdParams};
 
 /// The first bytes of every table file.
@@ -70,6 +72,16 @@ impl Table {
             Table::Matrix(table) => &table.space,
             Table::Scores(table) => &table.space,
             Table::Td(table) => &table.space,
+        }
+    }
+
+    /// The table as a policy that plays.
+    #[must_use]
+    pub fn into_policy(self) -> Arc<dyn Policy> {
+        match self {
+            Table::Matrix(table) => Arc::new(table),
+            Table::Scores(table) => Arc::new(table),
+            Table::Td(table) => Arc::new(table),
         }
     }
 

@@ -5,6 +5,7 @@ mod mcts;
 mod pattern;
 mod random;
 mod search;
+mod tabular;
 
 use crate::options::Options;
 use crate::spec::{Built, SpecError};
@@ -129,6 +130,24 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "perfect play by solving every move (boards of at most 20 cells)",
         options: &[],
         build: search::build_perfect,
+    },
+    EngineInfo {
+        name: "matrix",
+        summary: "the classic weight-matrix learner: moves drawn in proportion to learned cell weights (small boards)",
+        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        build: tabular::build,
+    },
+    EngineInfo {
+        name: "montecarlo",
+        summary: "the Monte-Carlo score table: win now, else the position random games scored best (small boards)",
+        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        build: tabular::build,
+    },
+    EngineInfo {
+        name: "td",
+        summary: "Q-learning of afterstate values: the move of highest learned value (small boards)",
+        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        build: tabular::build,
     },
 ];
 
