@@ -32,6 +32,12 @@ fn figures(seconds: &str) -> Vec<Figure> {
         eval("eval_ternary_15x15", "ternary"),
         figure("mcts_3x3", &["mcts", "--rules", "3,3,3", "--iterations", "300000"]),
         figure("mcts_15x15", &["mcts", "--rules", "15,15,5", "--iterations", "300000"]),
+        figure("train_matrix_3x3", &["train", "--learner", "matrix", "--games", "1000000"]),
+        figure(
+            "train_montecarlo_3x3_2_threads",
+            &["train", "--learner", "montecarlo", "--games", "2000000", "--threads", "2"],
+        ),
+        figure("train_td_3x3", &["train", "--learner", "td", "--games", "1000000"]),
         figure("solve_4x4x4", &["solve", "--rules", "4,4,4"]),
         figure("solve_5x5x4", &["solve", "--rules", "5,5,4"]),
         figure(

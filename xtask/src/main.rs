@@ -3,9 +3,12 @@
 //! - `ci`: format check, lints, tests and docs, exactly what CI runs.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
+//! - `train matrix|montecarlo|td`: the trainer with its defaults, into
+//!   `target/train/`.
 
 mod bench;
 mod ci;
+mod train;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -16,7 +19,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
-  bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json";
+  bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
+  train <learner>      train matrix, montecarlo or td with the defaults into target/train/";
 
 fn main() -> ExitCode {
     if let Err(error) = run() {
@@ -31,6 +35,7 @@ fn run() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("ci") => ci::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("train") => train::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())

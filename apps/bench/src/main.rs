@@ -11,6 +11,7 @@ mod report;
 mod search;
 mod solve;
 mod tournament;
+mod train;
 mod versus;
 
 use std::process::ExitCode;
@@ -49,6 +50,8 @@ enum Command {
     Search(search::Args),
     /// Classic UCB1 Monte-Carlo tree search: iterations per second.
     Mcts(mcts::Args),
+    /// Tabular learners: training games per second.
+    Train(train::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,5 +74,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => solve::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Mcts(args) => mcts::run(&args),
+        Command::Train(args) => train::run(&args),
     }
 }

@@ -291,3 +291,17 @@ fn mcts_reports_iterations_per_second() {
     let output = bench(&["mcts", "--iterations", "0"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--iterations must be from 1"));
 }
+
+#[test]
+fn train_measures_every_learner() {
+    for learner in ["matrix", "montecarlo", "td"] {
+        let value = json(&["train", "--learner", learner, "--games", "20000", "--json"]);
+        assert_eq!(count(&value, "games"), 20_000);
+        assert!(count(&value, "entries") > 100, "{value}");
+        assert!(value["games_per_second"].as_f64().unwrap() > 0.0);
+    }
+    let output = bench(&["train", "--learner", "matrix", "--threads", "2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("one thread"));
+    let output = bench(&["train", "--learner", "td", "--rules", "15,15,5"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at most 40 cells"));
+}

@@ -12,14 +12,16 @@ fn spec(text: &str) -> Result<AgentSpec, String> {
 #[test]
 fn a_saved_table_plays_its_board_only() {
     let path = std::env::temp_dir().join(format!("mnk-roster-{}.table", std::process::id()));
-    let mut learner = WeightMatrix::new(KeySpace::new(Rules::tic_tac_toe(), true).unwrap(), MatrixParams::default());
+    let mut learner =
+        WeightMatrix::new(KeySpace::new(Rules::tic_tac_toe(), true).unwrap(), MatrixParams::default());
     learner.train(20_000, Seat::Random, 1);
     Table::Matrix(learner).save(&path).unwrap();
     let text = format!("matrix:table={}", path.display());
     let matrix = spec(&text).unwrap();
     let random = spec("random").unwrap();
-    let record = play_game(Rules::tic_tac_toe(), [&mut *matrix.build(1), &mut *random.build(2)], &[], &Limits::none())
-        .unwrap();
+    let record =
+        play_game(Rules::tic_tac_toe(), [&mut *matrix.build(1), &mut *random.build(2)], &[], &Limits::none())
+            .unwrap();
     assert!(record.forfeit.is_none());
     let four = Rules::new(4, 4, 3, Overline::Freestyle).unwrap();
     let refusal = matrix.check_rules(&four).unwrap_err().to_string();

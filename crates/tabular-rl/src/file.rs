@@ -174,7 +174,7 @@ struct TableFile {
 enum Body {
     Matrix { params: MatrixParams, x: Vec<(u64, Vec<f64>)>, o: Vec<(u64, Vec<f64>)> },
     Scores(Vec<(u64, i64)>),
-    Td { params: TdParams, values: Vec<(u64, f32)> },
+    Td { params: TdParams, values: Vec<(u64, (f32, u32))> },
 }
 
 impl Body {

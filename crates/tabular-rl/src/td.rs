@@ -38,7 +38,8 @@ pub enum Opponent {
 /// The learner's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TdParams {
-    /// Learning rate α.
+    /// Learning rate α; 0 for 1/n, n the afterstate's updates so far
+    /// (each value the plain mean of its targets).
     pub alpha: f64,
     /// Discount γ per own move.
     pub gamma: f64,
@@ -53,16 +54,17 @@ pub struct TdParams {
 
 impl Default for TdParams {
     fn default() -> TdParams {
-        TdParams { alpha: 0.2, gamma: 0.95, epsilon: 0.1, q_learning: true, opponent: Opponent::Random }
+        TdParams { alpha: 0.0, gamma: 0.95, epsilon: 0.3, q_learning: true, opponent: Opponent::Random }
     }
 }
 
-/// The learner: afterstate key → value for the player who moved into it.
+/// The learner: afterstate key → value for the player who moved into it,
+/// and how many times it was updated.
 #[derive(Clone, Debug)]
 pub struct TdLearner {
     pub(crate) space: KeySpace,
     pub(crate) params: TdParams,
-    pub(crate) values: FxHashMap<u64, f32>,
+    pub(crate) values: FxHashMap<u64, (f32, u32)>,
 }
 
 /// A side's pending afterstate, waiting for its target.
@@ -88,7 +90,7 @@ impl TdLearner {
     }
 
     fn value(&self, key: u64) -> f64 {
-        f64::from(self.values.get(&key).copied().unwrap_or(0.0))
+        f64::from(self.values.get(&key).map_or(0.0, |&(value, _)| value))
     }
 
     /// The best move for the side to move and its value: a win is worth
@@ -123,8 +125,9 @@ impl TdLearner {
     }
 
     fn update(&mut self, key: u64, target: f64) {
-        let alpha = self.params.alpha;
-        let value = self.values.entry(key).or_insert(0.0);
+        let (value, visits) = self.values.entry(key).or_insert((0.0, 0));
+        *visits = visits.saturating_add(1);
+        let alpha = if self.params.alpha > 0.0 { self.params.alpha } else { 1.0 / f64::from(*visits) };
         *value += (alpha * (target - f64::from(*value))) as f32;
     }
 

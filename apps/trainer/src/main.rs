@@ -1,0 +1,45 @@
+//! `trainer`: the training pipelines of the mnk engines, with progress
+//! bars, learning curves as CSV and SVG, and tables the engines load.
+
+mod files;
+mod plot;
+mod tabular;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "trainer", version, about = "Train the mnk learners and write what they learned")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The classic weight-matrix learner, against random.
+    Matrix(tabular::MatrixArgs),
+    /// The Monte-Carlo score table, from random self-play on all cores.
+    Montecarlo(tabular::MonteCarloArgs),
+    /// Q-learning (or TD(0)) of afterstate values, against random or itself.
+    Td(tabular::TdArgs),
+}
+
+fn main() -> ExitCode {
+    // Errors are for people: the message and its causes, no backtrace.
+    if let Err(error) = run(Cli::parse()) {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Matrix(args) => tabular::matrix(&args),
+        Command::Montecarlo(args) => tabular::montecarlo(&args),
+        Command::Td(args) => tabular::td(&args),
+    }
+}

@@ -1,0 +1,105 @@
+//! The trainer end to end: files written, summaries, and clear errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn trainer(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_trainer")).args(args).output().expect("the trainer runs")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mnk-trainer-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn each_learner_writes_its_table_curve_and_plot() {
+    let dir = dir("learners");
+    for learner in ["matrix", "montecarlo", "td"] {
+        let out = dir.join(format!("{learner}.table"));
+        let output = trainer(&[
+            learner,
+            "--games",
+            "5000",
+            "--block",
+            "500",
+            "--checkpoint-games",
+            "200",
+            "--eval-games",
+            "2000",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(output.status.success(), "{learner}: {}", String::from_utf8_lossy(&output.stderr));
+        let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(summary["games"], 5000);
+        let training = &summary["training"];
+        let games: u64 = ["x_wins", "o_wins", "draws"].iter().map(|k| training[k].as_u64().unwrap()).sum();
+        assert_eq!(games, 5000);
+        let as_x = &summary["versus_random"]["as_x"];
+        assert!(as_x["wins"].as_u64().unwrap() > as_x["losses"].as_u64().unwrap(), "{learner}: {summary}");
+        let table = tabular_rl::Table::load(&out).unwrap();
+        assert_eq!(table.kind(), learner);
+        let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
+        assert!(csv.starts_with("games,learner_wins"));
+        assert!(csv.lines().count() >= 2);
+        let svg = std::fs::read_to_string(out.with_extension("svg")).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains(learner));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_classic_learner_reports_its_training_games() {
+    let dir = dir("classic");
+    let out = dir.join("x.table");
+    let output = trainer(&[
+        "matrix",
+        "--side",
+        "x",
+        "--symmetric",
+        "false",
+        "--games",
+        "100000",
+        "--eval-games",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.contains("classic keys"), "{text}");
+    // SPEC §6: X won 89,346 of the classic's 100,000 training games.
+    let x_won: f64 = text
+        .split("training games: X won ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no training results in {text}"));
+    assert!((x_won - 89_346.0).abs() < 2_000.0, "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let out = dir("bad").join("t.table");
+    let out = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["matrix", "--rules", "7,7,4", "--out", out], "at most 40 cells"),
+        (&["td", "--epsilon", "1.5", "--out", out], "--epsilon must be between 0 and 1"),
+        (&["matrix", "--games", "0", "--out", out], "at least 1"),
+        (&["montecarlo", "--games", "10", "--out", "/no/such/dir/t.table"], "/no/such/dir"),
+        (&["matrix", "--rules", "3,3", "--out", out], "--rules"),
+    ];
+    for (args, message) in cases {
+        let output = trainer(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
