@@ -1,0 +1,418 @@
+//! Evolving pattern weights (SPEC §5): the classic run, and the strong run
+//! whose fitness is real playing strength.
+//!
+//! - **Classic**: 20 genomes of 109 integers in 0..=20; each individual
+//!   plays 7 others (40% of 19) as X on 8×8 five in a row from the empty
+//!   board and scores its wins; tournament of 3, crossover 0.9 between
+//!   consecutive pairs with up to 8 successive cut points, mutation 0.3
+//!   per individual then 10/109 per gene (a new value in 0..=20); 8
+//!   generations; seed 42.
+//! - **Strong**: genes are log2(weight + 1), reals in 0..=14, so mutation
+//!   scales a weight rather than shifting it; the first genome is the
+//!   hand-set vector and the rest are noisy copies of it; fitness is the
+//!   share of points from games with both colours from random balanced
+//!   openings — fresh each generation — against the hand-set weights
+//!   (most games), `random`, and a few other individuals, so it rises with
+//!   absolute strength; elitism 2, tournament of 3, n-point crossover,
+//!   Gaussian mutation.
+
+use std::sync::Arc;
+
+use arena::Openings;
+use board::{Agent, Cell, Limits, Outcome, RandomAgent, Rules, Side, mix_seed, play_game};
+use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::ga::{Fitness, Ga, GaConfig, GaError, GenerationLog};
+use crate::operators::{Crossover, Mutation, Selection};
+
+/// The k the weights are evolved for: five in a row.
+pub const K: u32 = 5;
+
+/// Which run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// SPEC §5 exactly.
+    Classic,
+    /// Fitness from games against references and each other.
+    Strong,
+}
+
+/// What a run evolves.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Which run.
+    pub preset: Preset,
+    /// The pattern family whose weights evolve.
+    pub family: Family,
+    /// Generations (classic 8).
+    pub generations: u32,
+    /// Individuals (classic 20).
+    pub population: usize,
+    /// The seed (classic 42).
+    pub seed: u64,
+}
+
+impl Settings {
+    /// The preset's own settings.
+    #[must_use]
+    pub fn preset(preset: Preset, family: Family) -> Settings {
+        match preset {
+            Preset::Classic => Settings { preset, family, generations: 8, population: 20, seed: 42 },
+            Preset::Strong => Settings { preset, family, generations: 40, population: 24, seed: 1 },
+        }
+    }
+}
+
+/// The board the weights are evolved on: 8×8, five in a row.
+#[must_use]
+pub fn rules() -> Rules {
+    Rules::five_8x8()
+}
+
+/// A run of either preset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WeightRun {
+    /// Integer genes, the classic.
+    Classic {
+        /// The family.
+        family: Family,
+        /// The run.
+        ga: Ga<i32>,
+    },
+    /// log2 genes, the strong run.
+    Strong {
+        /// The family.
+        family: Family,
+        /// The run.
+        ga: Ga<f64>,
+    },
+}
+
+/// One generation's figures, whatever the genes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// 0 for the first.
+    pub generation: u32,
+    /// The best fitness.
+    pub max: f64,
+    /// The mean fitness.
+    pub mean: f64,
+    /// The worst fitness.
+    pub min: f64,
+    /// The standard deviation of fitness.
+    pub std: f64,
+}
+
+impl<G> From<&GenerationLog<G>> for Figures {
+    fn from(log: &GenerationLog<G>) -> Figures {
+        Figures { generation: log.generation, max: log.max, mean: log.mean, min: log.min, std: log.std }
+    }
+}
+
+/// The highest log2 gene: weights up to 2^14 − 1.
+const LOG_HIGH: f64 = 14.0;
+
+impl WeightRun {
+    /// A new run.
+    ///
+    /// # Errors
+    /// [`GaError::Config`] if the settings cannot work.
+    pub fn new(settings: Settings) -> Result<WeightRun, GaError> {
+        let hand = Weights::hand_set(settings.family, K).map_err(|e| GaError::Config(e.to_string()))?;
+        let genes = hand.values().len();
+        match settings.preset {
+            Preset::Classic => {
+                let config = GaConfig {
+                    population: settings.population,
+                    genes,
+                    low: 0,
+                    high: 20,
+                    selection: Selection::Tournament(3),
+                    crossover: Crossover::NPoint(8),
+                    crossover_probability: 0.9,
+                    mutation: Mutation::UniformInteger { gene_probability: 10.0 / genes as f64 },
+                    mutation_probability: 0.3,
+                    elitism: 0,
+                    hall_of_fame: 5,
+                    generations: settings.generations,
+                    seed: settings.seed,
+                };
+                Ok(WeightRun::Classic { family: settings.family, ga: Ga::new(config, Vec::new())? })
+            }
+            Preset::Strong => {
+                let config = GaConfig {
+                    population: settings.population,
+                    genes,
+                    low: 0.0,
+                    high: LOG_HIGH,
+                    selection: Selection::Tournament(3),
+                    crossover: Crossover::NPoint(4),
+                    crossover_probability: 0.7,
+                    mutation: Mutation::Gaussian { gene_probability: 0.1, sigma: 0.7 },
+                    mutation_probability: 0.8,
+                    elitism: 2,
+                    hall_of_fame: 8,
+                    generations: settings.generations,
+                    seed: settings.seed,
+                };
+                let start: Vec<f64> = hand.values().iter().map(|&w| f64::from(w.max(0) + 1).log2()).collect();
+                let mut rng = SmallRng::seed_from_u64(mix_seed(settings.seed, 0x7365_6564));
+                let mut seeds = vec![start.clone()];
+                while seeds.len() < settings.population {
+                    let mut copy = start.clone();
+                    Mutation::Gaussian { gene_probability: 0.3, sigma: 0.7 }
+                        .apply(&mut copy, 0.0, LOG_HIGH, &mut rng);
+                    seeds.push(copy);
+                }
+                Ok(WeightRun::Strong { family: settings.family, ga: Ga::new(config, seeds)? })
+            }
+        }
+    }
+
+    /// The family evolved.
+    #[must_use]
+    pub fn family(&self) -> Family {
+        match self {
+            WeightRun::Classic { family, .. } | WeightRun::Strong { family, .. } => *family,
+        }
+    }
+
+    /// Whether every generation has been evaluated.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        match self {
+            WeightRun::Classic { ga, .. } => ga.is_done(),
+            WeightRun::Strong { ga, .. } => ga.is_done(),
+        }
+    }
+
+    /// Generations to evaluate in all.
+    #[must_use]
+    pub fn generations(&self) -> u32 {
+        match self {
+            WeightRun::Classic { ga, .. } => ga.config().generations,
+            WeightRun::Strong { ga, .. } => ga.config().generations,
+        }
+    }
+
+    /// Evaluates one generation and breeds the next.
+    pub fn step(&mut self) -> Figures {
+        let family = self.family();
+        match self {
+            WeightRun::Classic { ga, .. } => Figures::from(ga.step(&ClassicFitness { family })),
+            WeightRun::Strong { ga, .. } => Figures::from(ga.step(&StrongFitness { family })),
+        }
+    }
+
+    /// The figures of every generation so far.
+    #[must_use]
+    pub fn log(&self) -> Vec<Figures> {
+        match self {
+            WeightRun::Classic { ga, .. } => ga.log().iter().map(Figures::from).collect(),
+            WeightRun::Strong { ga, .. } => ga.log().iter().map(Figures::from).collect(),
+        }
+    }
+
+    /// The fittest weights of the last generation evaluated (the first
+    /// genome before any).
+    ///
+    /// # Panics
+    /// Never: genes stay within bounds that make valid weights.
+    #[must_use]
+    pub fn best(&self) -> Weights {
+        let family = self.family();
+        match self {
+            WeightRun::Classic { ga, .. } => {
+                let genome = ga.log().last().map_or_else(|| ga.population()[0].clone(), |l| l.best.clone());
+                Weights::new(family, K, genome).expect("genes are within bounds")
+            }
+            WeightRun::Strong { ga, .. } => {
+                let genome = ga.log().last().map_or_else(|| ga.population()[0].clone(), |l| l.best.clone());
+                to_weights(family, &genome)
+            }
+        }
+    }
+}
+
+/// log2(weight + 1) genes to weights.
+fn to_weights(family: Family, genome: &[f64]) -> Weights {
+    let values = genome.iter().map(|&g| (g.exp2() - 1.0).round() as i32).collect();
+    Weights::new(family, K, values).expect("genes are within bounds")
+}
+
+/// Plays one game between two evaluators (or `random` for `None`) from
+/// `opening`; the result from the first's view: 1, ½ or 0.
+fn play(
+    first: Option<&PatternEvaluator>,
+    second: Option<&PatternEvaluator>,
+    first_is_x: bool,
+    opening: &[Cell],
+    seed: u64,
+) -> f64 {
+    let agent = |evaluator: Option<&PatternEvaluator>, seed: u64| -> Box<dyn Agent> {
+        match evaluator {
+            Some(evaluator) => Box::new(GreedyAgent::with_evaluator(evaluator.clone(), seed)),
+            None => Box::new(RandomAgent::new(seed)),
+        }
+    };
+    let (mut a, mut b) = (agent(first, mix_seed(seed, 1)), agent(second, mix_seed(seed, 2)));
+    let agents: [&mut dyn Agent; 2] = if first_is_x { [&mut *a, &mut *b] } else { [&mut *b, &mut *a] };
+    let record = play_game(rules(), agents, opening, &Limits::none()).expect("openings are playable");
+    let first_side = if first_is_x { Side::X } else { Side::O };
+    match record.outcome {
+        Outcome::Draw => 0.5,
+        Outcome::Win(side) if side == first_side => 1.0,
+        Outcome::Win(_) => 0.0,
+    }
+}
+
+/// SPEC §5: games won as X against 7 distinct others from the empty board.
+struct ClassicFitness {
+    family: Family,
+}
+
+/// Opponents per individual in the classic run.
+const CLASSIC_OPPONENTS: usize = 7;
+
+impl Fitness<i32> for ClassicFitness {
+    fn evaluate(&self, population: &[Vec<i32>], _generation: u32, seed: u64) -> Vec<f64> {
+        let evaluators: Vec<PatternEvaluator> = population
+            .iter()
+            .map(|genome| {
+                PatternEvaluator::new(Weights::new(self.family, K, genome.clone()).expect("genes in bounds"))
+            })
+            .collect();
+        let n = population.len();
+        (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i as u64));
+                let mut others: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+                let mut wins = 0.0;
+                for round in 0..CLASSIC_OPPONENTS.min(others.len()) {
+                    let j = others.swap_remove(rng.random_range(0..others.len()));
+                    let result = play(
+                        Some(&evaluators[i]),
+                        Some(&evaluators[j]),
+                        true,
+                        &[],
+                        mix_seed(seed, (i * 64 + round) as u64),
+                    );
+                    if result > 0.75 {
+                        wins += 1.0;
+                    }
+                }
+                wins
+            })
+            .collect()
+    }
+}
+
+/// Games of the strong fitness, per individual: openings against the
+/// hand-set weights, against random, and other individuals met.
+const HAND_SET_OPENINGS: u64 = 16;
+const RANDOM_OPENINGS: u64 = 2;
+const PEERS: usize = 4;
+/// Random moves in each opening.
+const OPENING_PLIES: usize = 4;
+
+/// The share of points from games with both colours against references
+/// and peers.
+struct StrongFitness {
+    family: Family,
+}
+
+impl Fitness<f64> for StrongFitness {
+    fn evaluate(&self, population: &[Vec<f64>], _generation: u32, seed: u64) -> Vec<f64> {
+        let hand =
+            Arc::new(PatternEvaluator::new(Weights::hand_set(self.family, K).expect("k = 5 is supported")));
+        let evaluators: Vec<PatternEvaluator> =
+            population.iter().map(|genome| PatternEvaluator::new(to_weights(self.family, genome))).collect();
+        let openings = Openings::Random { plies: OPENING_PLIES };
+        let total = HAND_SET_OPENINGS + RANDOM_OPENINGS + PEERS as u64;
+        // The same openings for everyone this generation: a fair comparison.
+        let drawn: Vec<Vec<Cell>> = (0..total)
+            .map(|pair| openings.opening(rules(), seed, pair).expect("8x8 has balanced openings"))
+            .collect();
+        let n = population.len();
+        (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let me = Some(&evaluators[i]);
+                let mut points = 0.0;
+                let mut games = 0.0;
+                let mut both_colours = |other: Option<&PatternEvaluator>, opening: &[Cell], game: u64| {
+                    for first_is_x in [true, false] {
+                        points += play(
+                            me,
+                            other,
+                            first_is_x,
+                            opening,
+                            mix_seed(seed, game * 2 + u64::from(first_is_x)),
+                        );
+                        games += 1.0;
+                    }
+                };
+                for pair in 0..HAND_SET_OPENINGS {
+                    both_colours(Some(&hand), &drawn[pair as usize], pair);
+                }
+                for pair in HAND_SET_OPENINGS..HAND_SET_OPENINGS + RANDOM_OPENINGS {
+                    both_colours(None, &drawn[pair as usize], pair);
+                }
+                for peer in 1..=PEERS.min(n - 1) {
+                    let pair = HAND_SET_OPENINGS + RANDOM_OPENINGS + peer as u64 - 1;
+                    both_colours(
+                        Some(&evaluators[(i + peer) % n]),
+                        &drawn[pair as usize],
+                        pair + 1000 * i as u64,
+                    );
+                }
+                points / games
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_classic_run_repeats_for_a_seed() {
+        let settings =
+            Settings { generations: 2, population: 6, ..Settings::preset(Preset::Classic, Family::Classic) };
+        let run = || {
+            let mut run = WeightRun::new(settings).unwrap();
+            while !run.is_done() {
+                run.step();
+            }
+            run
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b);
+        assert_eq!(a.log().len(), 2);
+        assert!(a.log().iter().all(|f| f.max <= 7.0 && f.min >= 0.0));
+        assert_eq!(a.best().values().len(), 109);
+        assert!(a.best().values().iter().all(|w| (0..=20).contains(w)));
+    }
+
+    #[test]
+    fn the_strong_run_starts_from_the_hand_set_weights() {
+        let settings =
+            Settings { generations: 1, population: 4, ..Settings::preset(Preset::Strong, Family::Ternary) };
+        let mut run = WeightRun::new(settings).unwrap();
+        assert_eq!(
+            run.best(),
+            Weights::hand_set(Family::Ternary, K).unwrap(),
+            "the first genome is the hand-set one"
+        );
+        let figures = run.step();
+        assert!((0.0..=1.0).contains(&figures.min) && figures.max <= 1.0);
+        assert!(run.is_done());
+    }
+}
