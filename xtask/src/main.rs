@@ -3,12 +3,14 @@
 //! - `ci`: format check, lints, tests and docs, exactly what CI runs.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
-//! - `train matrix|montecarlo|td`: the trainer with its defaults, into
+//! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
 //!   `target/train/`.
+//! - `export-weights DIR`: install evolved weights as the embedded defaults.
 
 mod bench;
 mod ci;
 mod train;
+mod weights;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -20,7 +22,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
-  train <learner>      train matrix, montecarlo or td with the defaults into target/train/";
+  train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
+  export-weights DIR   check DIR/weights.{bin,json} from trainer ga and install them as pattern-eval's defaults";
 
 fn main() -> ExitCode {
     if let Err(error) = run() {
@@ -36,6 +39,7 @@ fn run() -> Result<()> {
         Some("ci") => ci::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("train") => train::run(&args[1..]),
+        Some("export-weights") => weights::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::{cargo, run_step, target_dir};
 
-const LEARNERS: [&str; 3] = ["matrix", "montecarlo", "td"];
+const LEARNERS: [&str; 4] = ["matrix", "montecarlo", "td", "ga"];
 
 pub fn run(args: &[String]) -> Result<()> {
     let Some(learner) = args.first().filter(|name| LEARNERS.contains(&name.as_str())) else {
@@ -13,7 +13,8 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     let dir = target_dir().join("train");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let out = dir.join(format!("{learner}.table"));
+    // The GA writes a folder (weights, log, plot, checkpoint); the learners a table.
+    let out = if learner == "ga" { dir.join("ga") } else { dir.join(format!("{learner}.table")) };
     run_step(
         &format!("train {learner} into {}", out.display()),
         cargo()

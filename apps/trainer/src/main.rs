@@ -1,7 +1,9 @@
 //! `trainer`: the training pipelines of the mnk engines, with progress
-//! bars, learning curves as CSV and SVG, and tables the engines load.
+//! bars, learning curves as CSV and SVG, and the tables and weights the
+//! engines load.
 
 mod files;
+mod ga;
 mod plot;
 mod tabular;
 
@@ -25,6 +27,8 @@ enum Command {
     Montecarlo(tabular::MonteCarloArgs),
     /// Q-learning (or TD(0)) of afterstate values, against random or itself.
     Td(tabular::TdArgs),
+    /// Evolve pattern weights with the genetic algorithm.
+    Ga(ga::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +45,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Matrix(args) => tabular::matrix(&args),
         Command::Montecarlo(args) => tabular::montecarlo(&args),
         Command::Td(args) => tabular::td(&args),
+        Command::Ga(args) => ga::run(&args),
     }
 }

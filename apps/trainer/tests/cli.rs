@@ -103,3 +103,43 @@ fn bad_input_is_a_clear_error() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
+    let dir = dir("ga");
+    let run = |name: &str| {
+        let out = dir.join(name);
+        let output = trainer(&[
+            "ga",
+            "--preset",
+            "classic",
+            "--generations",
+            "3",
+            "--population",
+            "6",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        out
+    };
+    let (a, b) = (run("a"), run("b"));
+    let weights = std::fs::read_to_string(a.join("weights.json")).unwrap();
+    assert_eq!(weights, std::fs::read_to_string(b.join("weights.json")).unwrap());
+    assert_eq!(weights.trim().trim_matches(['[', ']']).split(',').count(), 109);
+    let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 4, "a header and 3 generations: {log}");
+    assert!(std::fs::read_to_string(a.join("fitness.svg")).unwrap().starts_with("<svg"));
+    let loaded = pattern_eval::Weights::load(&a.join("weights.bin"), pattern_eval::Family::Classic).unwrap();
+    assert_eq!(loaded.to_json(), weights.trim());
+
+    // A finished run is not overwritten; resuming it has nothing left to do.
+    let again = trainer(&["ga", "--preset", "classic", "--out", a.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"), "{again:?}");
+    let resumed = trainer(&["ga", "--resume", "--out", a.to_str().unwrap()]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(weights, std::fs::read_to_string(a.join("weights.json")).unwrap());
+    let missing = trainer(&["ga", "--resume", "--out", dir.join("none").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"), "{missing:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -63,7 +63,7 @@ impl Settings {
     pub fn preset(preset: Preset, family: Family) -> Settings {
         match preset {
             Preset::Classic => Settings { preset, family, generations: 8, population: 20, seed: 42 },
-            Preset::Strong => Settings { preset, family, generations: 40, population: 24, seed: 1 },
+            Preset::Strong => Settings { preset, family, generations: 150, population: 16, seed: 1 },
         }
     }
 }
@@ -153,7 +153,7 @@ impl WeightRun {
                     selection: Selection::Tournament(3),
                     crossover: Crossover::NPoint(4),
                     crossover_probability: 0.7,
-                    mutation: Mutation::Gaussian { gene_probability: 0.1, sigma: 0.7 },
+                    mutation: Mutation::Gaussian { gene_probability: 0.15, sigma: 1.0 },
                     mutation_probability: 0.8,
                     elitism: 2,
                     hall_of_fame: 8,
@@ -239,6 +239,58 @@ impl WeightRun {
     }
 }
 
+impl WeightRun {
+    /// The weights to keep. The classic run keeps the fittest of its last
+    /// generation. The strong run's fitness is noisy, so the fittest of a
+    /// generation is partly the luckiest: its hall of fame is measured
+    /// again on many more games against the hand-set weights (fixed
+    /// openings, both colours), and the best of that measurement is kept.
+    ///
+    /// # Panics
+    /// Never: k = 5 has pattern tables and 8×8 has balanced openings.
+    #[must_use]
+    pub fn champion(&self) -> Weights {
+        let WeightRun::Strong { family, ga } = self else {
+            return self.best();
+        };
+        let hand = PatternEvaluator::new(Weights::hand_set(*family, K).expect("k = 5 is supported"));
+        let seed = mix_seed(ga.config().seed, 0x0063_6861_6d70);
+        let openings: Vec<Vec<Cell>> = (0..CHAMPION_OPENINGS)
+            .map(|pair| {
+                Openings::Random { plies: OPENING_PLIES }
+                    .opening(rules(), seed, pair)
+                    .expect("8x8 has openings")
+            })
+            .collect();
+        let candidates: Vec<Weights> =
+            ga.hall_of_fame().iter().map(|(_, genome)| to_weights(*family, genome)).collect();
+        let scores: Vec<f64> = candidates
+            .par_iter()
+            .map(|weights| {
+                let me = PatternEvaluator::new(weights.clone());
+                let mut points = 0.0;
+                for (pair, opening) in openings.iter().enumerate() {
+                    for first_is_x in [true, false] {
+                        points += play(
+                            Some(&me),
+                            Some(&hand),
+                            first_is_x,
+                            opening,
+                            mix_seed(seed, pair as u64 * 2 + u64::from(first_is_x)),
+                        );
+                    }
+                }
+                points
+            })
+            .collect();
+        let best = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+        candidates.into_iter().nth(best).unwrap_or_else(|| self.best())
+    }
+}
+
+/// Openings (each played with both colours) that choose the champion.
+const CHAMPION_OPENINGS: u64 = 200;
+
 /// log2(weight + 1) genes to weights.
 fn to_weights(family: Family, genome: &[f64]) -> Weights {
     let values = genome.iter().map(|&g| (g.exp2() - 1.0).round() as i32).collect();
@@ -315,7 +367,7 @@ impl Fitness<i32> for ClassicFitness {
 
 /// Games of the strong fitness, per individual: openings against the
 /// hand-set weights, against random, and other individuals met.
-const HAND_SET_OPENINGS: u64 = 16;
+const HAND_SET_OPENINGS: u64 = 128;
 const RANDOM_OPENINGS: u64 = 2;
 const PEERS: usize = 4;
 /// Random moves in each opening.

@@ -1,0 +1,156 @@
+//! `trainer ga`: evolve pattern weights, with a checkpoint after every
+//! generation, and write the weights, the log and the fitness plot.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use genetic::{Figures, Preset, Settings, WeightRun};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pattern_eval::Family;
+
+use crate::files::write_atomically;
+use crate::plot::{Series, line_chart};
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum PresetArg {
+    /// SPEC §5 exactly: 20 genomes of 0..=20, 7 games as X each, 8 generations, seed 42.
+    Classic,
+    /// Fitness from both-colour games from random openings against the
+    /// hand-set weights, random and each other.
+    Strong,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which run.
+    #[arg(long, value_enum, default_value = "strong")]
+    preset: PresetArg,
+    /// The pattern family whose weights evolve: classic or ternary.
+    #[arg(long, default_value = "classic")]
+    family: Family,
+    /// Generations (default: the preset's, 8 or 150).
+    #[arg(long)]
+    generations: Option<u32>,
+    /// Individuals (default: the preset's, 20 or 16).
+    #[arg(long)]
+    population: Option<usize>,
+    /// Seed (default: the preset's, 42 or 1).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Folder for weights.json, weights.bin, log.csv, fitness.svg and checkpoint.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue the run whose checkpoint is in --out.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let preset = match args.preset {
+        PresetArg::Classic => Preset::Classic,
+        PresetArg::Strong => Preset::Strong,
+    };
+    let defaults = Settings::preset(preset, args.family);
+    let settings = Settings {
+        generations: args.generations.unwrap_or(defaults.generations),
+        population: args.population.unwrap_or(defaults.population),
+        seed: args.seed.unwrap_or(defaults.seed),
+        ..defaults
+    };
+    fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let checkpoint = args.out.join("checkpoint.json");
+    let mut run = if args.resume {
+        let text = fs::read_to_string(&checkpoint)
+            .with_context(|| format!("--resume: cannot read {}", checkpoint.display()))?;
+        let run: WeightRun = serde_json::from_str(&text).with_context(|| {
+            format!("--resume: {} is not a checkpoint of trainer ga", checkpoint.display())
+        })?;
+        run
+    } else {
+        if checkpoint.exists() {
+            anyhow::bail!(
+                "{} holds a run already: pass --resume to continue it, or choose another --out",
+                args.out.display()
+            );
+        }
+        WeightRun::new(settings)?
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = args.threads.filter(|&t| t > 0) {
+        builder = builder.num_threads(threads);
+    }
+    let pool = builder.build().context("cannot start the worker threads")?;
+    let bar = ProgressBar::with_draw_target(Some(u64::from(run.generations())), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} generation {pos}/{len}  {msg}").expect("a valid template"),
+    );
+    bar.set_position(run.log().len() as u64);
+    let clock = Instant::now();
+    while !run.is_done() {
+        let figures = pool.install(|| run.step());
+        write_atomically(&checkpoint, &serde_json::to_string(&run)?)?;
+        bar.set_position(u64::from(figures.generation) + 1);
+        bar.set_message(format!("max {:.3} mean {:.3}", figures.max, figures.mean));
+    }
+    bar.finish_and_clear();
+    let seconds = clock.elapsed().as_secs_f64();
+    let weights = run.champion();
+    write_atomically(&args.out.join("weights.json"), &(weights.to_json() + "\n"))?;
+    weights.save(&args.out.join("weights.bin")).context("cannot write weights.bin")?;
+    let log = run.log();
+    write_atomically(&args.out.join("log.csv"), &log_csv(&log))?;
+    plot(&args.out.join("fitness.svg"), &run, &log)?;
+    for figures in &log {
+        println!(
+            "generation {:>3}: max {:.3}  mean {:.3}  min {:.3}  std {:.3}",
+            figures.generation, figures.max, figures.mean, figures.min, figures.std
+        );
+    }
+    println!(
+        "{} generations of {} {} weights in {seconds:.2} s (this session); wrote weights.json, weights.bin, log.csv, fitness.svg to {}",
+        log.len(),
+        run.family().name(),
+        match preset {
+            Preset::Classic => "classic-preset",
+            Preset::Strong => "strong-preset",
+        },
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn log_csv(log: &[Figures]) -> String {
+    let mut text = String::from("generation,max,mean,min,std\n");
+    for f in log {
+        let _ = writeln!(text, "{},{},{},{},{}", f.generation, f.max, f.mean, f.min, f.std);
+    }
+    text
+}
+
+fn plot(path: &Path, run: &WeightRun, log: &[Figures]) -> Result<()> {
+    let top = log.iter().map(|f| f.max).fold(1.0f64, f64::max);
+    let series = [
+        Series {
+            name: "max fitness".to_owned(),
+            points: log.iter().map(|f| (f64::from(f.generation), f.max)).collect(),
+        },
+        Series {
+            name: "mean fitness".to_owned(),
+            points: log.iter().map(|f| (f64::from(f.generation), f.mean)).collect(),
+        },
+    ];
+    line_chart(
+        path,
+        &format!("evolving {} weights", run.family().name()),
+        "generation",
+        "fitness",
+        (0.0, top * 1.05),
+        &series,
+    )
+}
