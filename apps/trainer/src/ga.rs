@@ -31,13 +31,13 @@ pub struct Args {
     /// The pattern family whose weights evolve: classic or ternary.
     #[arg(long, default_value = "classic")]
     family: Family,
-    /// Generations (default: the preset's, 8 or 150).
+    /// Generations (default: the preset's, 8 or 300).
     #[arg(long)]
     generations: Option<u32>,
-    /// Individuals (default: the preset's, 20 or 16).
+    /// Individuals (default: the preset's, 20 or 24).
     #[arg(long)]
     population: Option<usize>,
-    /// Seed (default: the preset's, 42 or 1).
+    /// Seed (default: the preset's, 42 or 2).
     #[arg(long)]
     seed: Option<u64>,
     /// Folder for weights.json, weights.bin, log.csv, fitness.svg and checkpoint.json.

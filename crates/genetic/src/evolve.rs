@@ -63,7 +63,7 @@ impl Settings {
     pub fn preset(preset: Preset, family: Family) -> Settings {
         match preset {
             Preset::Classic => Settings { preset, family, generations: 8, population: 20, seed: 42 },
-            Preset::Strong => Settings { preset, family, generations: 150, population: 16, seed: 1 },
+            Preset::Strong => Settings { preset, family, generations: 300, population: 24, seed: 2 },
         }
     }
 }
@@ -165,7 +165,7 @@ impl WeightRun {
                 let mut seeds = vec![start.clone()];
                 while seeds.len() < settings.population {
                     let mut copy = start.clone();
-                    Mutation::Gaussian { gene_probability: 0.3, sigma: 0.7 }
+                    Mutation::Gaussian { gene_probability: 0.5, sigma: 1.5 }
                         .apply(&mut copy, 0.0, LOG_HIGH, &mut rng);
                     seeds.push(copy);
                 }

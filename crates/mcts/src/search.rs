@@ -1,18 +1,22 @@
 //! Classic UCB1 tree search on a flat arena of nodes.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Position, ScoreKind, mix_seed,
+    Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, mix_seed,
     random_playout,
 };
 use rand::rngs::SmallRng;
+use rayon::prelude::*;
 
 use crate::playout::heuristic_playout;
 use rand::{RngExt, SeedableRng};
 
-/// How the search runs.
-#[derive(Clone, Debug, PartialEq)]
+/// How the search runs. Each switch is an option of its own, so that its
+/// effect can be measured in the arena.
+#[derive(Clone)]
+#[allow(clippy::struct_excessive_bools)]
 pub struct MctsConfig {
     /// Iterations per move, unless the limits say otherwise.
     pub iterations: u64,
@@ -28,6 +32,65 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Playouts that take a win and block a loss instead of purely random ones.
     pub heuristic: bool,
+    /// MCTS-Solver: positions proven won or lost are marked, the proofs
+    /// propagate up, proven nodes are not searched again, and a proven win
+    /// at the root is played at once.
+    pub solver: bool,
+    /// Priors from an evaluator, with PUCT selection: children are tried
+    /// best prior first, and chosen by `Q + c_puct · P · √N / (1 + n)`.
+    pub priors: Option<Arc<dyn Evaluator>>,
+    /// The `c_puct` of PUCT selection.
+    pub puct: f64,
+    /// Independent trees searched in parallel (root parallelism), their
+    /// root visits added up. 1 searches on the calling thread.
+    pub threads: usize,
+}
+
+impl PartialEq for MctsConfig {
+    fn eq(&self, other: &MctsConfig) -> bool {
+        let same_priors = match (&self.priors, &other.priors) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        same_priors
+            && (
+                self.iterations,
+                self.node_limit,
+                self.root_rules,
+                self.reuse,
+                self.heuristic,
+                self.solver,
+                self.threads,
+            ) == (
+                other.iterations,
+                other.node_limit,
+                other.root_rules,
+                other.reuse,
+                other.heuristic,
+                other.solver,
+                other.threads,
+            )
+            && self.exploration.to_bits() == other.exploration.to_bits()
+            && self.puct.to_bits() == other.puct.to_bits()
+    }
+}
+
+impl std::fmt::Debug for MctsConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MctsConfig")
+            .field("iterations", &self.iterations)
+            .field("exploration", &self.exploration)
+            .field("node_limit", &self.node_limit)
+            .field("root_rules", &self.root_rules)
+            .field("reuse", &self.reuse)
+            .field("heuristic", &self.heuristic)
+            .field("solver", &self.solver)
+            .field("priors", &self.priors.is_some())
+            .field("puct", &self.puct)
+            .field("threads", &self.threads)
+            .finish()
+    }
 }
 
 impl Default for MctsConfig {
@@ -39,6 +102,10 @@ impl Default for MctsConfig {
             root_rules: true,
             reuse: false,
             heuristic: false,
+            solver: false,
+            priors: None,
+            puct: 1.5,
+            threads: 1,
         }
     }
 }
@@ -53,8 +120,19 @@ struct Node {
     /// Children tried so far (the first `tried` of them).
     tried: u16,
     visits: u32,
+    /// Proven result for the player who moved into this node: +1 won,
+    /// −1 lost, 0 not proven (the solver only).
+    proven: i8,
+    /// The prior of the move (PUCT only).
+    prior: f32,
     /// Wins (1) and draws (½) for the player who moved into this node.
     score: f64,
+}
+
+impl Node {
+    fn new(cell: Cell, prior: f32) -> Node {
+        Node { cell, first: 0, count: 0, tried: 0, visits: 0, proven: 0, prior, score: 0.0 }
+    }
 }
 
 /// What a search did.
@@ -74,6 +152,9 @@ pub struct SearchReport {
     pub root_visits: u32,
     /// The most visited line.
     pub line: Vec<Cell>,
+    /// What the solver proved for the side to move at the root: +1 a
+    /// win, −1 a loss, 0 nothing.
+    pub proven: i8,
 }
 
 /// The search: its arena and generator, kept between moves.
@@ -89,6 +170,14 @@ pub struct Mcts {
     root: Option<Position>,
     /// Each side's winning cells during a heuristic playout.
     threats: [Vec<Cell>; 2],
+    /// The evaluator's ranking, reused between expansions.
+    ranked: Vec<(Cell, i32)>,
+}
+
+/// A step of the descent.
+enum Choice {
+    Untried(usize),
+    Tried(usize),
 }
 
 impl Mcts {
@@ -104,6 +193,7 @@ impl Mcts {
             path: Vec::new(),
             root: None,
             threats: [Vec::new(), Vec::new()],
+            ranked: Vec::new(),
         }
     }
 
@@ -114,20 +204,19 @@ impl Mcts {
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
         if !(self.config.reuse && self.reroot(pos)) {
             self.nodes.clear();
-            self.nodes.push(Node {
-                cell: Cell::new(0, 0),
-                first: 0,
-                count: 0,
-                tried: 0,
-                visits: 0,
-                score: 0.0,
-            });
+            self.nodes.push(Node::new(Cell::new(0, 0), 1.0));
         }
         self.root = Some(pos.clone());
         let mut work = pos.clone();
         let mut done = 0;
         let mut saturated = false;
         while done < iterations {
+            // A proven root needs no more search (the root's proof is from
+            // the view of the player who moved into it: −1 means the side
+            // to move wins).
+            if self.config.solver && self.nodes[0].proven != 0 {
+                break;
+            }
             saturated |= self.iterate(&mut work);
             done += 1;
             if done % 256 == 0 {
@@ -185,8 +274,14 @@ impl Mcts {
         let mut saturated = false;
         self.path.clear();
         self.path.push(0);
+        // A proven node's result is known: no playout below it.
+        let mut known = None;
         loop {
             if pos.is_over() {
+                break;
+            }
+            if self.config.solver && self.nodes[node].proven != 0 {
+                known = Some(self.proven_outcome(node, pos.side_to_move()));
                 break;
             }
             if self.nodes[node].count == 0 {
@@ -196,26 +291,28 @@ impl Mcts {
                 }
                 self.allocate(pos, node);
             }
-            let current = self.nodes[node];
-            if current.tried < current.count {
-                // One new node: the next untried move (in shuffled order).
-                let child = (current.first + u32::from(current.tried)) as usize;
-                self.nodes[node].tried += 1;
-                pos.play_unchecked(self.nodes[child].cell);
-                played += 1;
-                self.path.push(child as u32);
-                break;
-            }
-            let child = self.select(node);
+            let child = match self.choose(node) {
+                Choice::Untried(child) => {
+                    self.nodes[node].tried += 1;
+                    pos.play_unchecked(self.nodes[child].cell);
+                    played += 1;
+                    self.path.push(child as u32);
+                    if self.config.solver {
+                        self.prove_terminal(child, pos);
+                    }
+                    break;
+                }
+                Choice::Tried(child) => child,
+            };
             pos.play_unchecked(self.nodes[child].cell);
             played += 1;
             self.path.push(child as u32);
             node = child;
         }
-        let outcome = if self.config.heuristic {
-            heuristic_playout(pos, &mut self.rng, &mut self.threats)
-        } else {
-            random_playout(pos, &mut self.rng, &mut self.scratch).outcome
+        let outcome = match known {
+            Some(outcome) => outcome,
+            None if self.config.heuristic => heuristic_playout(pos, &mut self.rng, &mut self.threats),
+            None => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
         };
         // Back up from the view of the player who moved into each node:
         // the side to move at the node's parent.
@@ -231,13 +328,55 @@ impl Mcts {
             };
             mover = moved_in;
         }
+        if self.config.solver {
+            self.propagate_proofs();
+        }
         for _ in 0..played {
             pos.undo();
         }
         saturated
     }
 
-    /// Gives `node` one child per legal move, in a random order.
+    /// The outcome a proven node stands for; `to_move` is the side to move there.
+    fn proven_outcome(&self, node: usize, to_move: board::Side) -> Outcome {
+        let moved_in = to_move.opponent();
+        if self.nodes[node].proven > 0 { Outcome::Win(moved_in) } else { Outcome::Win(to_move) }
+    }
+
+    /// A move that ends the game with a win is a proven win for its player.
+    fn prove_terminal(&mut self, child: usize, pos: &Position) {
+        if let Some(Outcome::Win(_)) = pos.outcome() {
+            // Only the player who just moved can have completed a line.
+            self.nodes[child].proven = 1;
+        }
+    }
+
+    /// Walks the path up from the leaf: a node with a proven winning child
+    /// is lost for the player who moved into it; a node all of whose
+    /// children are proven lost is won for that player.
+    fn propagate_proofs(&mut self) {
+        for depth in (1..self.path.len()).rev() {
+            let child = self.path[depth] as usize;
+            let parent = self.path[depth - 1] as usize;
+            if self.nodes[child].proven == 0 || self.nodes[parent].proven != 0 {
+                return;
+            }
+            if self.nodes[child].proven > 0 {
+                self.nodes[parent].proven = -1;
+                continue;
+            }
+            let p = self.nodes[parent];
+            let children = p.first as usize..(p.first + u32::from(p.count)) as usize;
+            if p.tried == p.count && self.nodes[children].iter().all(|c| c.proven < 0) {
+                self.nodes[parent].proven = 1;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Gives `node` one child per legal move: in a random order, or with
+    /// priors, best prior first.
     fn allocate(&mut self, pos: &Position, node: usize) {
         self.moves.clear();
         self.moves.extend(pos.legal_moves());
@@ -246,11 +385,80 @@ impl Mcts {
             self.moves.swap(i, j);
         }
         let first = self.nodes.len() as u32;
-        for &cell in &self.moves {
-            self.nodes.push(Node { cell, first: 0, count: 0, tried: 0, visits: 0, score: 0.0 });
+        if let Some(evaluator) = &self.config.priors {
+            // Priors by rank, which needs no scale: the k-th best move gets
+            // weight 1/k; moves the evaluator does not rank share the last.
+            evaluator.rank_moves(pos, &mut self.ranked);
+            let ranked = self.ranked.len();
+            let harmonic: f64 = (1..=self.moves.len()).map(|k| 1.0 / k as f64).sum();
+            for (rank, &(cell, _)) in self.ranked.iter().enumerate() {
+                if pos.is_legal(cell) {
+                    self.nodes.push(Node::new(cell, (1.0 / ((rank + 1) as f64 * harmonic)) as f32));
+                }
+            }
+            let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
+            for &cell in &self.moves {
+                if !self.ranked.iter().any(|&(ranked, _)| ranked == cell) {
+                    self.nodes.push(Node::new(cell, tail));
+                }
+            }
+        } else {
+            for &cell in &self.moves {
+                self.nodes.push(Node::new(cell, 1.0));
+            }
         }
         self.nodes[node].first = first;
-        self.nodes[node].count = self.moves.len() as u16;
+        self.nodes[node].count = (self.nodes.len() as u32 - first) as u16;
+    }
+
+    /// The next step down from `node`: an untried child to expand, or a
+    /// tried one to descend into.
+    fn choose(&self, node: usize) -> Choice {
+        let current = self.nodes[node];
+        let next_untried =
+            (current.tried < current.count).then(|| (current.first + u32::from(current.tried)) as usize);
+        if self.config.priors.is_some() {
+            return self.choose_puct(node, next_untried);
+        }
+        // Classic: every child is tried once before UCB1 chooses.
+        match next_untried {
+            Some(child) => Choice::Untried(child),
+            None => Choice::Tried(self.select(node)),
+        }
+    }
+
+    /// PUCT over the tried children and the next untried one (the best
+    /// prior left), which counts as unvisited with the parent's mean value.
+    fn choose_puct(&self, node: usize, next_untried: Option<usize>) -> Choice {
+        let parent = self.nodes[node];
+        let root_n = f64::from(parent.visits.max(1)).sqrt();
+        let c = self.config.puct;
+        // First-play urgency: an untried move is valued like the position,
+        // from the chooser's view (1 − the parent's mean for its mover).
+        let fpu = if parent.visits > 0 { 1.0 - parent.score / f64::from(parent.visits) } else { 0.5 };
+        let mut best = (f64::MIN, None);
+        let tried = parent.first as usize..(parent.first + u32::from(parent.tried)) as usize;
+        for index in tried {
+            let child = &self.nodes[index];
+            let value = match child.proven {
+                1 => f64::MAX,
+                -1 => f64::MIN / 2.0,
+                _ => {
+                    let n = f64::from(child.visits);
+                    child.score / n.max(1.0) + c * f64::from(child.prior) * root_n / (1.0 + n)
+                }
+            };
+            if value > best.0 {
+                best = (value, Some(Choice::Tried(index)));
+            }
+        }
+        if let Some(child) = next_untried {
+            let value = fpu + c * f64::from(self.nodes[child].prior) * root_n;
+            if value > best.0 {
+                best = (value, Some(Choice::Untried(child)));
+            }
+        }
+        best.1.expect("a node being chosen from has children")
     }
 
     /// The child of a fully tried `node` with the highest UCB1 value.
@@ -263,7 +471,12 @@ impl Mcts {
         for index in children {
             let child = &self.nodes[index];
             let n = f64::from(child.visits);
-            let value = child.score / n + c * (log_n / n).sqrt();
+            let value = match child.proven {
+                // A proven win is always taken; a proven loss only if all are.
+                1 => f64::MAX,
+                -1 => f64::MIN / 2.0,
+                _ => child.score / n + c * (log_n / n).sqrt(),
+            };
             if value > best.0 {
                 best = (value, index);
             }
@@ -271,10 +484,12 @@ impl Mcts {
         best.1
     }
 
+    /// The child to play: a proven win if there is one, else the most
+    /// visited (proven losses last).
     fn most_visited(&self, node: usize) -> Option<usize> {
         let parent = self.nodes[node];
         (parent.first as usize..(parent.first + u32::from(parent.tried)) as usize)
-            .max_by_key(|&index| self.nodes[index].visits)
+            .max_by_key(|&index| (self.nodes[index].proven, self.nodes[index].visits))
     }
 
     fn report(&self, iterations: u64, saturated: bool) -> SearchReport {
@@ -299,6 +514,7 @@ impl Mcts {
             children,
             root_visits: root.visits,
             line,
+            proven: -root.proven,
         }
     }
 }
@@ -317,10 +533,12 @@ fn forced_move(pos: &Position) -> Option<Cell> {
     }
 }
 
-/// Classic UCB1 search as a player.
+/// Monte-Carlo tree search as a player: one tree, or with
+/// `threads > 1` that many trees searched in parallel (root
+/// parallelism), their root statistics added up.
 #[derive(Debug)]
 pub struct MctsAgent {
-    search: Mcts,
+    searches: Vec<Mcts>,
     seed: u64,
     games: u64,
     analysis: Option<Analysis>,
@@ -330,7 +548,69 @@ impl MctsAgent {
     /// A player searching with `config`, its random choices seeded by `seed`.
     #[must_use]
     pub fn new(config: MctsConfig, seed: u64) -> MctsAgent {
-        MctsAgent { search: Mcts::new(config, seed), seed, games: 0, analysis: None }
+        let threads = config.threads.max(1);
+        let mut searches: Vec<Mcts> =
+            (1..threads).map(|t| Mcts::new(config.clone(), tree_seed(seed, t))).collect();
+        searches.insert(0, Mcts::new(config, seed));
+        MctsAgent { searches, seed, games: 0, analysis: None }
+    }
+
+    /// Searches every tree, splitting the iterations among them, and adds
+    /// up their root children.
+    fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+        if self.searches.len() == 1 {
+            return self.searches[0].search(pos, limits);
+        }
+        let trees = self.searches.len() as u64;
+        let total = limits.nodes.unwrap_or(self.searches[0].config.iterations).max(1);
+        let share = Limits { nodes: Some(total.div_ceil(trees)), ..limits.clone() };
+        let reports: Vec<SearchReport> =
+            self.searches.par_iter_mut().map(|search| search.search(pos, &share)).collect();
+        merge(&reports)
+    }
+}
+
+/// Tree t's seed: the first tree keeps the one-tree seed.
+fn tree_seed(seed: u64, tree: usize) -> u64 {
+    if tree == 0 { seed } else { mix_seed(seed, 0x7472_6565 + tree as u64) }
+}
+
+/// Root statistics of several trees as one: visits added, means weighted
+/// by visits; a proven win in any tree is played.
+fn merge(reports: &[SearchReport]) -> SearchReport {
+    let mut children: Vec<(Cell, u32, f64)> = Vec::new();
+    for report in reports {
+        for &(cell, visits, mean) in &report.children {
+            match children.iter_mut().find(|(c, _, _)| *c == cell) {
+                Some((_, total, sum)) => {
+                    *total += visits;
+                    *sum += mean * f64::from(visits);
+                }
+                None => children.push((cell, visits, mean * f64::from(visits))),
+            }
+        }
+    }
+    for child in &mut children {
+        child.2 /= f64::from(child.1.max(1));
+    }
+    let proven = reports.iter().find(|r| r.proven > 0);
+    let best = match proven {
+        Some(report) => report.best_move,
+        None => children.iter().max_by_key(|&&(_, visits, _)| visits).map(|&(cell, _, _)| cell),
+    };
+    let line = reports
+        .iter()
+        .find(|r| r.best_move == best)
+        .map_or_else(|| best.into_iter().collect(), |r| r.line.clone());
+    SearchReport {
+        best_move: best,
+        iterations: reports.iter().map(|r| r.iterations).sum(),
+        nodes: reports.iter().map(|r| r.nodes).sum(),
+        saturated: reports.iter().any(|r| r.saturated),
+        root_visits: reports.iter().map(|r| r.root_visits).sum(),
+        proven: if proven.is_some() { 1 } else { reports.iter().map(|r| r.proven).min().unwrap_or(0) },
+        children,
+        line,
     }
 }
 
@@ -341,8 +621,11 @@ impl Agent for MctsAgent {
 
     fn new_game(&mut self, _rules: &board::Rules) {
         self.games += 1;
-        self.search.rng = SmallRng::seed_from_u64(mix_seed(self.seed, self.games));
-        self.search.root = None;
+        let game_seed = mix_seed(self.seed, self.games);
+        for (t, search) in self.searches.iter_mut().enumerate() {
+            search.rng = SmallRng::seed_from_u64(tree_seed(game_seed, t));
+            search.root = None;
+        }
         self.analysis = None;
     }
 
@@ -350,7 +633,7 @@ impl Agent for MctsAgent {
         if pos.is_over() {
             return Err(AgentError("the game is over".to_owned()));
         }
-        if self.search.config.root_rules
+        if self.searches[0].config.root_rules
             && let Some(cell) = forced_move(pos)
         {
             self.analysis = Some(Analysis {
@@ -364,10 +647,14 @@ impl Agent for MctsAgent {
             });
             return Ok(cell);
         }
-        let report = self.search.search(pos, limits);
+        let report = self.search_all(pos, limits);
         let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
         let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
-        let best_value = report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value);
+        let best_value = match report.proven {
+            1 => Some(1.0),
+            -1 => Some(0.0),
+            _ => report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value),
+        };
         self.analysis = Some(Analysis {
             best_move: Some(cell),
             scores: report

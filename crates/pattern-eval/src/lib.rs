@@ -8,8 +8,9 @@
 //!   109 weights for k = 5, in the order the classic gomoku weight
 //!   vectors use, so a published vector loads as is.
 //! - [`Weights`]: a weight vector, read and written as a plain JSON array
-//!   or as bincode; [`Weights::default_for`] gives weights that play
-//!   sensibly out of the box (see [`Weights::hand_set`]).
+//!   or as bincode; [`Weights::default_for`] gives the weights engines
+//!   play with: for k = 5 the embedded vectors (the classic ones evolved
+//!   by the genetic crate), else [`Weights::hand_set`].
 //! - [`PatternEvaluator`]: cell scores and a position score from weights;
 //!   it implements [`board::Evaluator`] for search engines.
 //! - [`PatternBoard`]: every cell's windows, kept up to date incrementally

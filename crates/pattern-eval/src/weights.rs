@@ -19,7 +19,8 @@ pub const MAX_WEIGHT: i32 = 1_000_000;
 /// The version of the bincode weights format.
 pub const FORMAT: u32 = 1;
 
-/// The default classic weights for k = 5, embedded.
+/// The default classic weights for k = 5, embedded: evolved from the
+/// hand-set ones (`cargo xtask export-weights` writes this file).
 const CLASSIC_5: &str = include_str!("../weights/classic-5.json");
 /// The default ternary weights for k = 5, embedded.
 const TERNARY_5: &str = include_str!("../weights/ternary-5.json");
