@@ -104,3 +104,42 @@ fn perfect_players_never_lose_tic_tac_toe() {
         assert_eq!(pairing.results.draws, 10, "{summary}");
     }
 }
+
+#[test]
+fn mcts_with_the_solver_never_loses_to_perfect_play() {
+    let rules = Rules::tic_tac_toe();
+    let specs: Vec<AgentSpec> = ["mcts:solver=true,iterations=2000", "perfect"]
+        .iter()
+        .map(|text| text.parse().expect("valid spec"))
+        .collect();
+    let plan = Plan { seed: 3, threads: 2, ..Plan::new(rules, specs.iter().map(entrant).collect(), 100) };
+    let summary = play_and_check(&plan, "solver-vs-perfect");
+    assert_eq!(summary.pairings[0].results.losses, 0, "{summary}");
+}
+
+#[test]
+fn every_mcts_option_plays_by_the_rules() {
+    let rules = Rules::five_8x8();
+    let texts = [
+        "random",
+        "mcts:solver=true",
+        "mcts:threads=2",
+        "mcts:prior=pattern",
+        "mcts:prior=openlines,solver=true",
+        "mcts:reuse=true,playout=heuristic",
+    ];
+    let specs: Vec<AgentSpec> = texts.iter().map(|text| text.parse().expect("valid spec")).collect();
+    let plan = Plan {
+        format: Format::Gauntlet,
+        openings: Openings::Random { plies: 2 },
+        limits: Limits { nodes: Some(400), ..Limits::none() },
+        seed: 4,
+        threads: 2,
+        ..Plan::new(rules, specs.iter().map(entrant).collect(), 4)
+    };
+    let summary = play_and_check(&plan, "mcts-options");
+    for pairing in &summary.pairings {
+        // Random (A) against each variant: the variants win every game.
+        assert_eq!(pairing.results.wins + pairing.results.draws, 0, "{summary}");
+    }
+}

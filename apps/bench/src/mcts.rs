@@ -4,23 +4,27 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
+use board::Agent;
 use board::{Limits, Position, Rules};
-use mcts::{Mcts, MctsConfig};
+use mcts::{Mcts, MctsAgent, MctsConfig};
 use serde::Serialize;
 
-use crate::report::{emit, middle_games, row, thousands};
+use crate::report::{check_threads, emit, middle_games, row, thousands};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Rules as W,H,K or W,H,K,exact.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
-    /// Iterations per search.
+    /// Iterations per search (all trees together).
     #[arg(long, default_value_t = 100_000)]
     iterations: u64,
     /// Seed of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Trees searched in parallel (root parallelism), the iterations shared among them.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -30,6 +34,7 @@ pub struct Args {
 struct Report {
     rules: String,
     iterations: u64,
+    threads: usize,
     /// From the empty board.
     iterations_per_second: f64,
     /// From a middle-game position (a quarter of the board filled, or
@@ -38,24 +43,39 @@ struct Report {
     nodes: usize,
 }
 
-fn rate(start: &Position, iterations: u64, seed: u64) -> (f64, usize) {
-    let mut search = Mcts::new(MctsConfig { iterations, ..MctsConfig::default() }, seed);
+/// Iterations per second of classic UCB1 from `start`, and the tree size.
+fn rate(start: &Position, iterations: u64, seed: u64, threads: usize) -> Result<(f64, usize)> {
+    let config = MctsConfig { iterations, threads, root_rules: false, ..MctsConfig::default() };
+    if threads == 1 {
+        let mut search = Mcts::new(config, seed);
+        let clock = Instant::now();
+        let report = search.search(start, &Limits::none());
+        return Ok((report.iterations as f64 / clock.elapsed().as_secs_f64(), report.nodes));
+    }
+    let mut agent = MctsAgent::new(config, seed);
+    agent.new_game(start.rules());
     let clock = Instant::now();
-    let report = search.search(start, &Limits::none());
-    (report.iterations as f64 / clock.elapsed().as_secs_f64(), report.nodes)
+    agent.select_move(start, &Limits::none()).map_err(|error| anyhow::anyhow!("{error}"))?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let analysis = agent.analysis().unwrap_or_default();
+    Ok((analysis.nodes as f64 / seconds, 0))
 }
 
 pub fn run(args: &Args) -> Result<()> {
     if !(1..=100_000_000).contains(&args.iterations) {
         bail!("--iterations must be from 1 to 100000000, got {}", args.iterations);
     }
-    let (empty, nodes) = rate(&Position::new(args.rules), args.iterations, args.seed);
+    check_threads(args.threads)?;
+    let (empty, nodes) = rate(&Position::new(args.rules), args.iterations, args.seed, args.threads)?;
     let plies = (args.rules.area() / 4).clamp(1, 40);
-    let middle = middle_games(args.rules, 1, plies)
-        .map_or(empty, |positions| rate(&positions[0], args.iterations, args.seed).0);
+    let middle = match middle_games(args.rules, 1, plies) {
+        Ok(positions) => rate(&positions[0], args.iterations, args.seed, args.threads)?.0,
+        Err(_) => empty,
+    };
     let report = Report {
         rules: args.rules.to_string(),
         iterations: args.iterations,
+        threads: args.threads,
         iterations_per_second: empty,
         middle_game_iterations_per_second: middle,
         nodes,
@@ -64,6 +84,7 @@ pub fn run(args: &Args) -> Result<()> {
         vec![
             row("rules", &r.rules),
             row("iterations", thousands(r.iterations as f64)),
+            row("threads (trees)", r.threads),
             row("iterations/s (empty board)", thousands(r.iterations_per_second)),
             row("iterations/s (middle game)", thousands(r.middle_game_iterations_per_second)),
             row("tree nodes", thousands(r.nodes as f64)),

@@ -538,7 +538,7 @@ fn forced_move(pos: &Position) -> Option<Cell> {
 /// parallelism), their root statistics added up.
 #[derive(Debug)]
 pub struct MctsAgent {
-    searches: Vec<Mcts>,
+    searches: Vec<Tree>,
     seed: u64,
     games: u64,
     analysis: Option<Analysis>,
@@ -549,9 +549,9 @@ impl MctsAgent {
     #[must_use]
     pub fn new(config: MctsConfig, seed: u64) -> MctsAgent {
         let threads = config.threads.max(1);
-        let mut searches: Vec<Mcts> =
-            (1..threads).map(|t| Mcts::new(config.clone(), tree_seed(seed, t))).collect();
-        searches.insert(0, Mcts::new(config, seed));
+        let mut searches: Vec<Tree> =
+            (1..threads).map(|t| Tree(Mcts::new(config.clone(), tree_seed(seed, t)))).collect();
+        searches.insert(0, Tree(Mcts::new(config, seed)));
         MctsAgent { searches, seed, games: 0, analysis: None }
     }
 
@@ -559,16 +559,24 @@ impl MctsAgent {
     /// up their root children.
     fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         if self.searches.len() == 1 {
-            return self.searches[0].search(pos, limits);
+            return self.searches[0].0.search(pos, limits);
         }
         let trees = self.searches.len() as u64;
-        let total = limits.nodes.unwrap_or(self.searches[0].config.iterations).max(1);
+        let total = limits.nodes.unwrap_or(self.searches[0].0.config.iterations).max(1);
         let share = Limits { nodes: Some(total.div_ceil(trees)), ..limits.clone() };
         let reports: Vec<SearchReport> =
-            self.searches.par_iter_mut().map(|search| search.search(pos, &share)).collect();
+            self.searches.par_iter_mut().map(|tree| tree.0.search(pos, &share)).collect();
         merge(&reports)
     }
 }
+
+/// One tree of a parallel search, on cache lines of its own: each search
+/// writes its generator and scratch lengths every iteration, and trees
+/// side by side in one vector would make the cores fight over the lines
+/// between them.
+#[derive(Debug)]
+#[repr(align(128))]
+struct Tree(Mcts);
 
 /// Tree t's seed: the first tree keeps the one-tree seed.
 fn tree_seed(seed: u64, tree: usize) -> u64 {
@@ -622,7 +630,7 @@ impl Agent for MctsAgent {
     fn new_game(&mut self, _rules: &board::Rules) {
         self.games += 1;
         let game_seed = mix_seed(self.seed, self.games);
-        for (t, search) in self.searches.iter_mut().enumerate() {
+        for (t, Tree(search)) in self.searches.iter_mut().enumerate() {
             search.rng = SmallRng::seed_from_u64(tree_seed(game_seed, t));
             search.root = None;
         }
@@ -633,7 +641,7 @@ impl Agent for MctsAgent {
         if pos.is_over() {
             return Err(AgentError("the game is over".to_owned()));
         }
-        if self.searches[0].config.root_rules
+        if self.searches[0].0.config.root_rules
             && let Some(cell) = forced_move(pos)
         {
             self.analysis = Some(Analysis {

@@ -20,6 +20,19 @@ pub(super) const PLAYOUT: OptionInfo = OptionInfo {
     name: "playout",
     help: "random (default) or heuristic: take a win, block a loss, else random",
 };
+pub(super) const THREADS: OptionInfo = OptionInfo {
+    name: "threads",
+    help: "trees searched in parallel, their root visits added up, 1 to 64 (default 1)",
+};
+pub(super) const SOLVER: OptionInfo = OptionInfo {
+    name: "solver",
+    help: "MCTS-Solver: prove wins and losses, play a proven win at once: true or false (default false)",
+};
+pub(super) const PRIOR: OptionInfo = OptionInfo {
+    name: "prior",
+    help: "priors with PUCT selection from an evaluation: none (default), pattern, ternary, openlines or auto",
+};
+use super::evaluation::{ChosenEvaluator, EVAL_EXPECTED, EvalChoice};
 use crate::options::Options;
 use crate::spec::{Built, SpecError};
 
@@ -79,6 +92,20 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     if iterations == 0 {
         return Err(bad("iterations", iterations.to_string(), "at least 1"));
     }
+    let threads: usize =
+        if classic { 1 } else { options.get("threads", "a whole number from 1 to 64")?.unwrap_or(1) };
+    if !(1..=64).contains(&threads) {
+        return Err(bad("threads", threads.to_string(), "a whole number from 1 to 64"));
+    }
+    let solver: bool = if classic { false } else { options.get("solver", "true or false")?.unwrap_or(false) };
+    let prior = if classic { None } else { options.get::<String>("prior", EVAL_EXPECTED)? };
+    let priors: Option<EvalChoice> = match prior.as_deref() {
+        None | Some("none") => None,
+        Some(text) => Some(
+            text.parse()
+                .map_err(|()| bad("prior", text.to_owned(), "none, auto, openlines, pattern or ternary"))?,
+        ),
+    };
     if !(c.is_finite() && c >= 0.0) {
         return Err(bad("c", c.to_string(), "a positive number such as 1.414"));
     }
@@ -89,10 +116,21 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         reuse,
         heuristic,
         root_rules: !classic,
+        solver,
+        threads,
         ..MctsConfig::default()
     };
     let time = ms.map(Duration::from_millis);
-    Ok(Built::any_rules(Arc::new(move |game_seed| -> Box<dyn Agent> {
-        Box::new(Timed { agent: MctsAgent::new(config.clone(), mix_seed(seed, game_seed)), time })
-    })))
+    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
+        // Each agent its own evaluator: it picks its tables at the first position.
+        let priors = priors.map(|choice| Arc::new(ChosenEvaluator::new(choice)) as Arc<dyn board::Evaluator>);
+        let config = MctsConfig { priors, ..config.clone() };
+        Box::new(Timed { agent: MctsAgent::new(config, mix_seed(seed, game_seed)), time })
+    });
+    match priors {
+        Some(choice) => {
+            Ok(Built { maker, rules_check: Arc::new(move |rules: &board::Rules| choice.check(*rules)) })
+        }
+        None => Ok(Built::any_rules(maker)),
+    }
 }

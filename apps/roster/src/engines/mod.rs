@@ -105,8 +105,18 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "mcts",
-        summary: "Monte-Carlo tree search: UCB1, with tree reuse and heuristic playouts as options",
-        options: &[mcts::ITERATIONS, mcts::MS, mcts::C, mcts::REUSE, mcts::PLAYOUT, SEED],
+        summary: "Monte-Carlo tree search: UCB1, with tree reuse, heuristic playouts, MCTS-Solver, PUCT priors and parallel trees as options",
+        options: &[
+            mcts::ITERATIONS,
+            mcts::MS,
+            mcts::C,
+            mcts::REUSE,
+            mcts::PLAYOUT,
+            mcts::SOLVER,
+            mcts::PRIOR,
+            mcts::THREADS,
+            SEED,
+        ],
         build: mcts::build,
     },
     EngineInfo {

@@ -1,0 +1,114 @@
+//! Beyond the classic: the solver, priors with PUCT, and parallel trees.
+
+use std::sync::Arc;
+
+use board::{Agent, Cell, Evaluator, Limits, Outcome, Position, RandomAgent, Rules, Side, play_game};
+use mcts::{Mcts, MctsAgent, MctsConfig};
+
+fn position(rules: Rules, moves: &[&str]) -> Position {
+    let mut pos = Position::new(rules);
+    for name in moves {
+        pos.play(rules.parse_cell(name).unwrap()).unwrap();
+    }
+    pos
+}
+
+#[test]
+fn the_solver_proves_a_forced_win_and_stops_searching() {
+    // X a1, c3; O b2, a3: O threatens c1, and X's block there forks b1 and c2.
+    let rules = Rules::tic_tac_toe();
+    let pos = position(rules, &["a1", "b2", "c3", "a3"]);
+    let config = MctsConfig { iterations: 100_000, solver: true, root_rules: false, ..MctsConfig::default() };
+    let report = Mcts::new(config, 1).search(&pos, &Limits::none());
+    assert_eq!(report.proven, 1, "{report:?}");
+    assert_eq!(report.best_move, Some(rules.parse_cell("c1").unwrap()));
+    assert!(report.iterations < 100_000, "a proven root stops the search: {}", report.iterations);
+    // Without the solver the search runs every iteration and proves nothing.
+    let plain = MctsConfig { iterations: 5_000, root_rules: false, ..MctsConfig::default() };
+    let report = Mcts::new(plain, 1).search(&pos, &Limits::none());
+    assert_eq!((report.proven, report.iterations), (0, 5_000));
+}
+
+#[test]
+fn the_solver_proves_a_lost_position() {
+    // O to move after X's fork: whatever O does, X wins.
+    let rules = Rules::tic_tac_toe();
+    let pos = position(rules, &["a1", "b2", "c3", "a3", "c1"]);
+    let config = MctsConfig { iterations: 100_000, solver: true, root_rules: false, ..MctsConfig::default() };
+    let report = Mcts::new(config, 2).search(&pos, &Limits::none());
+    assert_eq!(report.proven, -1, "{report:?}");
+    assert!(report.iterations < 100_000);
+}
+
+/// Ranks the centre first, then cells by distance from it.
+struct Central;
+
+impl Evaluator for Central {
+    fn evaluate(&self, _: &Position) -> i32 {
+        0
+    }
+    fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+        out.clear();
+        let (cx, cy) = (i32::from(pos.rules().width()) / 2, i32::from(pos.rules().height()) / 2);
+        out.extend(
+            pos.legal_moves().map(|c| (c, -((i32::from(c.x()) - cx).abs() + (i32::from(c.y()) - cy).abs()))),
+        );
+        out.sort_by_key(|&(_, score)| -score);
+    }
+}
+
+#[test]
+fn priors_order_the_tries_and_steer_the_search() {
+    let rules = Rules::gomoku15();
+    let priors: Arc<dyn Evaluator> = Arc::new(Central);
+    let config =
+        MctsConfig { iterations: 300, priors: Some(priors), root_rules: false, ..MctsConfig::default() };
+    let report = Mcts::new(config.clone(), 3).search(&Position::new(rules), &Limits::none());
+    // The centre has the highest prior: it is tried first and visited most.
+    assert_eq!(report.children[0].0, Cell::new(7, 7));
+    assert_eq!(report.best_move, Some(Cell::new(7, 7)));
+    // PUCT does not try every move before choosing: far fewer than 225 children.
+    assert!(report.children.len() < 100, "{} children tried", report.children.len());
+    assert_eq!(report, Mcts::new(config, 3).search(&Position::new(rules), &Limits::none()), "deterministic");
+}
+
+#[test]
+fn parallel_trees_add_up_and_repeat_for_a_seed() {
+    let rules = Rules::five_8x8();
+    let pos = position(rules, &["d4"]);
+    let config = MctsConfig { iterations: 4_000, threads: 2, ..MctsConfig::default() };
+    let run = || {
+        let mut agent = MctsAgent::new(config.clone(), 9);
+        agent.new_game(&rules);
+        let cell = agent.select_move(&pos, &Limits::none()).unwrap();
+        (cell, agent.analysis().unwrap())
+    };
+    let (cell, analysis) = run();
+    assert_eq!(analysis.nodes, 4_000, "2 trees of 2,000 iterations");
+    let total: f64 = analysis.scores.iter().map(|s| s.score).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert_eq!(run(), (cell, analysis), "each tree is seeded on its own");
+}
+
+#[test]
+fn every_option_together_beats_random() {
+    let rules = Rules::five_8x8();
+    let config = MctsConfig {
+        iterations: 1_500,
+        solver: true,
+        reuse: true,
+        heuristic: true,
+        threads: 2,
+        priors: Some(Arc::new(Central)),
+        ..MctsConfig::default()
+    };
+    for seed in 0..6 {
+        let mut search = MctsAgent::new(config.clone(), seed);
+        let mut random = RandomAgent::new(seed);
+        let side = if seed % 2 == 0 { Side::X } else { Side::O };
+        let agents: [&mut dyn Agent; 2] =
+            if side == Side::X { [&mut search, &mut random] } else { [&mut random, &mut search] };
+        let record = play_game(rules, agents, &[], &Limits::none()).unwrap();
+        assert_eq!(record.outcome, Outcome::Win(side), "seed {seed}: {record:?}");
+    }
+}
