@@ -8,6 +8,10 @@
 //! into it. The move played is the most visited child. Nodes live in one
 //! flat arena addressed by index, bounded by a node limit.
 //!
+//! Beyond the classic, each switched by [`MctsConfig`]: tree reuse,
+//! heuristic playouts, MCTS-Solver, PUCT with priors from a
+//! [`board::Evaluator`], and root-parallel trees.
+//!
 //! ```
 //! use board::{Agent, Limits, Position, Rules};
 //! use mcts::{MctsAgent, MctsConfig};
