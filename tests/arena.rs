@@ -46,11 +46,12 @@ fn play_and_check(plan: &Plan, name: &str) -> Summary {
     summary
 }
 
-/// Every engine that can play `rules`, by its bare name.
+/// Every engine that can play `rules` by its bare name (all but
+/// `external`, which needs a brain: `apps/pbrain`'s tests play it).
 fn engines_for(rules: Rules) -> Vec<AgentSpec> {
     ENGINES
         .iter()
-        .map(|engine| engine.name.parse::<AgentSpec>().expect("bare names parse"))
+        .filter_map(|engine| engine.name.parse::<AgentSpec>().ok())
         .filter(|spec| spec.check_rules(&rules).is_ok())
         .collect()
 }

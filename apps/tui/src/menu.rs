@@ -39,10 +39,12 @@ pub struct Menu {
     pub error: String,
 }
 
-/// `human` and every engine of the roster.
+/// `human` and every engine of the roster that plays without options
+/// (`external` needs the path of a brain: give it on the command line).
 #[must_use]
 pub fn player_names() -> Vec<&'static str> {
-    std::iter::once("human").chain(ENGINES.iter().map(|engine| engine.name)).collect()
+    let bare = ENGINES.iter().filter(|engine| engine.name.parse::<roster::AgentSpec>().is_ok());
+    std::iter::once("human").chain(bare.map(|engine| engine.name)).collect()
 }
 
 impl Menu {

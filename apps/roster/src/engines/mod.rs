@@ -1,6 +1,7 @@
 //! The engines there are, their options, and how each is built.
 
 mod evaluation;
+mod external;
 mod mcts;
 mod pattern;
 mod random;
@@ -140,6 +141,12 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "perfect play by solving every move (boards of at most 20 cells)",
         options: &[],
         build: search::build_perfect,
+    },
+    EngineInfo {
+        name: "external",
+        summary: "a Gomocup brain executable (pbrain-*), driven through the protocol (five in a row)",
+        options: &[external::PATH, external::ARGS],
+        build: external::build,
     },
     EngineInfo {
         name: "matrix",

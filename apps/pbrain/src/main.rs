@@ -1,0 +1,51 @@
+//! `pbrain-mnk [SPEC]`: an mnk engine as a Gomocup brain on stdin and
+//! stdout, for Piskvork, Yixin Board, c-gomoku-cli or the Gomocup itself.
+//!
+//! The engine is a roster spec: the first argument, else the `MNK_ENGINE`
+//! environment variable, else the default, alpha-beta with the pattern
+//! evaluation (the strongest engine at tournament time controls). A spec
+//! that does not parse is reported at once (stderr, exit code 2); one
+//! that cannot play the rules of a `START` is an `ERROR` to the manager.
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+use board::{Agent, Rules};
+use gomocup::{About, serve};
+use roster::AgentSpec;
+
+/// The engine when none is named.
+const DEFAULT_ENGINE: &str = "alphabeta";
+
+fn main() -> ExitCode {
+    let text = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("MNK_ENGINE").ok().filter(|spec| !spec.trim().is_empty()))
+        .unwrap_or_else(|| DEFAULT_ENGINE.to_owned());
+    let spec: AgentSpec = match text.parse() {
+        Ok(spec) => spec,
+        Err(error) => {
+            eprintln!("pbrain-mnk: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let about = About {
+        name: format!("mnk {}", spec.text()),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        author: "The mnk developers".to_owned(),
+        country: "-".to_owned(),
+    };
+    let mut games = 0u64;
+    let make = move |rules: Rules, _max_memory: Option<u64>| -> Result<Box<dyn Agent>, String> {
+        spec.check_rules(&rules).map_err(|error| error.to_string())?;
+        games += 1;
+        Ok(spec.build(games))
+    };
+    match serve(BufReader::new(io::stdin()), io::stdout().lock(), about, Box::new(make)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("pbrain-mnk: cannot write to the manager: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! pbrain-mnk as a real process: driven by `ExternalAgent` through the
+//! arena, against itself; and brains that crash or hang lose by forfeit
+//! while the other games go on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use arena::{Entrant, Format, Plan, RunOptions, read_records, run};
+use board::{Limits, Rules};
+use roster::AgentSpec;
+
+const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-mnk");
+
+fn entrant(text: &str) -> Entrant {
+    let spec: AgentSpec = text.parse().unwrap_or_else(|error| panic!("{text}: {error}"));
+    Entrant::new(text.to_owned(), move |seed| spec.build(seed))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mnk-pbrain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A shell-script brain: answers START, then `on_move` when asked to move.
+fn script(name: &str, on_move: &str) -> PathBuf {
+    let path = temp(name);
+    let text = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo OK ;;\n    DONE*) {on_move} ;;\n    END*) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path
+}
+
+#[test]
+fn a_session_by_hand() {
+    let mut brain = Command::new(BRAIN)
+        .arg("random:seed=3")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = brain.stdin.take().unwrap();
+    let mut output = BufReader::new(brain.stdout.take().unwrap());
+    {
+        let mut ask = |line: &str| {
+            writeln!(input, "{line}").unwrap();
+            input.flush().unwrap();
+            let mut answer = String::new();
+            output.read_line(&mut answer).unwrap();
+            answer.trim_end().to_owned()
+        };
+        assert!(ask("ABOUT").starts_with("name=\"mnk random:seed=3\""));
+        assert_eq!(ask("START 15"), "OK");
+        let reply = ask("TURN 7,7");
+        assert!(reply.split(',').count() == 2 && reply != "7,7", "{reply}");
+        assert!(ask("TURN 7,7").starts_with("ERROR"), "an occupied cell");
+        assert_eq!(ask("RESTART"), "OK");
+        assert!(ask("BEGIN").contains(','));
+    }
+    writeln!(input, "END").unwrap();
+    drop(input);
+    assert!(brain.wait().unwrap().success());
+}
+
+#[test]
+fn a_bad_engine_spec_is_reported_at_once() {
+    let output = Command::new(BRAIN).arg("randm").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown engine \"randm\""));
+}
+
+#[test]
+fn two_brains_play_a_match_through_the_arena() {
+    let records = temp("match.jsonl");
+    let _ = std::fs::remove_file(&records);
+    let a = format!("external:path={BRAIN},args=alphabeta:ms=40");
+    let b = format!("external:path={BRAIN},args=pattern");
+    let plan = Plan {
+        limits: Limits::time(std::time::Duration::from_millis(100)),
+        seed: 1,
+        ..Plan::new(Rules::gomoku15(), vec![entrant(&a), entrant(&b)], 2)
+    };
+    let summary = run(&plan, RunOptions { records: Some(&records), ..RunOptions::default() }).unwrap();
+    assert_eq!(summary.pairings[0].results.games(), 2);
+    for line in read_records(&records).unwrap() {
+        assert!(line.record.forfeit.is_none(), "{:?}", line.record.forfeit);
+        let end = line.record.replay().unwrap();
+        assert_eq!(end.outcome(), Some(line.record.outcome));
+        assert!(line.record.players[0].starts_with("external:pbrain-mnk"));
+    }
+}
+
+#[test]
+fn brains_that_crash_or_hang_forfeit_and_the_rest_goes_on() {
+    let crashing = script("crash.sh", "exit 3");
+    let sleeping = script("hang.sh", "exec sleep 60");
+    let spec = |path: &Path| format!("external:path={}", path.display());
+    let plan = Plan {
+        format: Format::Gauntlet,
+        limits: Limits::time(std::time::Duration::from_millis(100)),
+        threads: 2,
+        ..Plan::new(
+            Rules::gomoku15(),
+            vec![entrant("random"), entrant(&spec(&crashing)), entrant(&spec(&sleeping)), entrant("pattern")],
+            2,
+        )
+    };
+    let started = std::time::Instant::now();
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "no hang");
+    // random against: the crashing brain, the hanging brain, pattern.
+    let [crashed, hung, pattern] = [&summary.pairings[0], &summary.pairings[1], &summary.pairings[2]];
+    assert_eq!((crashed.results.wins, crashed.forfeits), (2, 2), "{summary}");
+    assert_eq!((hung.results.wins, hung.forfeits), (2, 2), "{summary}");
+    assert_eq!(pattern.results.games(), 2);
+    assert_eq!(pattern.forfeits, 0);
+}

@@ -1,0 +1,359 @@
+//! The brain side: serve a [`board::Agent`] to a Gomocup manager over a
+//! line-based input and output (stdin and stdout for a real brain).
+//!
+//! A reader thread turns input lines into a channel, so that while the
+//! engine thinks on another thread the brain still hears `YXSTOP` (and
+//! queues anything else for after its move). Every answer is one line,
+//! flushed at once. A malformed or illegal command gets `ERROR` and what
+//! was wrong; the brain keeps running.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
+
+use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, StopFlag};
+
+use crate::protocol::{Command, format_cell, parse};
+
+/// What `ABOUT` answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct About {
+    /// The brain's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Who wrote it.
+    pub author: String,
+    /// Where from.
+    pub country: String,
+}
+
+impl About {
+    fn line(&self) -> String {
+        format!(
+            "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\"",
+            self.name, self.version, self.author, self.country
+        )
+    }
+}
+
+/// Builds the engine for a game: the rules and the memory the manager
+/// allows (bytes), if it said. An `Err` is sent to the manager as `ERROR`.
+pub type MakeAgent<'a> = dyn FnMut(Rules, Option<u64>) -> Result<Box<dyn Agent>, String> + 'a;
+
+/// "Unlimited" in `time_left` and `timeout_match`.
+const UNLIMITED: u64 = 2_147_483_647;
+/// Thinking time per move when the manager sets none.
+const DEFAULT_TURN_MS: u64 = 5_000;
+
+/// What the brain knows between commands.
+struct State<'a> {
+    about: About,
+    make: Box<MakeAgent<'a>>,
+    rules: Option<Rules>,
+    overline: Overline,
+    agent: Option<Box<dyn Agent>>,
+    /// Stones in the order they came, with their side.
+    stones: Vec<(Cell, Side)>,
+    /// Stones of a `BOARD` block being read.
+    block: Option<Vec<(Cell, u8)>>,
+    timeout_turn: Option<u64>,
+    time_left: Option<u64>,
+    max_memory: Option<u64>,
+}
+
+/// Serves the protocol on `input` and `output` until `END` or the end of
+/// the input.
+///
+/// # Errors
+/// Only if writing to `output` fails.
+pub fn serve<R, W>(input: R, mut output: W, about: About, make: Box<MakeAgent<'_>>) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (sender, lines) = mpsc::channel::<String>();
+    thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line.trim_end_matches('\r').to_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut state = State {
+        about,
+        make,
+        rules: None,
+        overline: Overline::Freestyle,
+        agent: None,
+        stones: Vec::new(),
+        block: None,
+        timeout_turn: None,
+        time_left: None,
+        max_memory: None,
+    };
+    let mut pending: VecDeque<String> = VecDeque::new();
+    loop {
+        let line = match pending.pop_front() {
+            Some(line) => line,
+            None => match lines.recv() {
+                Ok(line) => line,
+                Err(_) => return Ok(()),
+            },
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let command = match parse(&line, state.block.is_some()) {
+            Ok(command) => command,
+            Err(error) => {
+                answer(&mut output, &format!("ERROR {error}"))?;
+                continue;
+            }
+        };
+        if command == Command::End {
+            return Ok(());
+        }
+        if let Some(reply) = state.handle(command, &lines, &mut pending) {
+            answer(&mut output, &reply)?;
+        }
+    }
+}
+
+fn answer(output: &mut impl Write, line: &str) -> io::Result<()> {
+    writeln!(output, "{line}")?;
+    output.flush()
+}
+
+impl State<'_> {
+    /// The answer to one command, if it has one.
+    fn handle(
+        &mut self,
+        command: Command,
+        lines: &Receiver<String>,
+        pending: &mut VecDeque<String>,
+    ) -> Option<String> {
+        match command {
+            Command::Start(size) => Some(self.start(size, size)),
+            Command::RectStart(width, height) => Some(self.start(width, height)),
+            Command::Info(key, value) => self.info(&key, &value),
+            Command::About => Some(self.about.line()),
+            Command::Restart => Some(match self.rules {
+                Some(rules) => {
+                    self.new_game(rules);
+                    "OK".to_owned()
+                }
+                None => "ERROR RESTART before START".to_owned(),
+            }),
+            Command::Begin => Some(if self.stones.is_empty() {
+                self.think(lines, pending)
+            } else {
+                "ERROR BEGIN on a board that is not empty: use BOARD".to_owned()
+            }),
+            Command::Turn(cell) => Some(self.turn(cell, lines, pending)),
+            Command::Board => {
+                self.block = Some(Vec::new());
+                None
+            }
+            Command::Stone(cell, who) => {
+                self.block.get_or_insert_with(Vec::new).push((cell, who));
+                None
+            }
+            Command::Done => Some(self.board(lines, pending)),
+            Command::Takeback(cell) => Some(self.takeback(cell)),
+            Command::Stop => None,
+            Command::End => unreachable!("handled by the loop"),
+            Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {line}")),
+        }
+    }
+
+    fn start(&mut self, width: u32, height: u32) -> String {
+        if !(5..=32).contains(&width) || !(5..=32).contains(&height) {
+            return format!("ERROR unsupported size {width}x{height}: boards from 5 to 32 cells a side");
+        }
+        let rules = match Rules::new(width, height, 5, self.overline) {
+            Ok(rules) => rules,
+            Err(error) => return format!("ERROR {error}"),
+        };
+        match (self.make)(rules, self.max_memory) {
+            Ok(agent) => {
+                self.agent = Some(agent);
+                self.new_game(rules);
+                "OK".to_owned()
+            }
+            Err(error) => format!("ERROR {error}"),
+        }
+    }
+
+    fn new_game(&mut self, rules: Rules) {
+        self.rules = Some(rules);
+        self.stones.clear();
+        self.block = None;
+        if let Some(agent) = &mut self.agent {
+            agent.new_game(&rules);
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) -> Option<String> {
+        let number = value.parse::<u64>().ok();
+        match key {
+            "timeout_turn" => self.timeout_turn = number,
+            "time_left" => self.time_left = number.filter(|&left| left < UNLIMITED),
+            "max_memory" => self.max_memory = number.filter(|&bytes| bytes > 0),
+            "rule" => {
+                let Some(rule) = number else {
+                    return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
+                };
+                for (bit, name) in [(2, "continuous game"), (4, "renju"), (8, "caro")] {
+                    if rule & bit != 0 {
+                        return Some(format!(
+                            "ERROR rule {rule}: {name} is not supported (0 freestyle, 1 exactly five)"
+                        ));
+                    }
+                }
+                self.overline = if rule & 1 == 1 { Overline::Exact } else { Overline::Freestyle };
+                if let Some(rules) = self.rules
+                    && rules.overline() != self.overline
+                {
+                    let changed =
+                        Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.overline)
+                            .expect("the same board");
+                    self.new_game(changed);
+                }
+            }
+            // timeout_match, game_type, folder, evaluate and the rest
+            // change nothing here: time_left carries the match clock.
+            _ => {}
+        }
+        None
+    }
+
+    fn position(&self) -> Result<Position, String> {
+        let rules = self.rules.ok_or("no game: send START first")?;
+        // Stones in turn from X replay as moves (engines keep the history);
+        // any other order becomes a setup.
+        let in_turn = self
+            .stones
+            .iter()
+            .enumerate()
+            .all(|(i, &(_, side))| side == if i % 2 == 0 { Side::X } else { Side::O });
+        if in_turn {
+            let mut pos = Position::new(rules);
+            for &(cell, _) in &self.stones {
+                pos.play(cell).map_err(|error| error.to_string())?;
+            }
+            return Ok(pos);
+        }
+        let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for &(cell, side) in &self.stones {
+            if side == Side::X { x.insert(cell) } else { o.insert(cell) }
+        }
+        Position::from_setup(rules, x, o).map_err(|error| error.to_string())
+    }
+
+    fn turn(&mut self, cell: Cell, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+        let pos = match self.position() {
+            Ok(pos) => pos,
+            Err(error) => return format!("ERROR {error}"),
+        };
+        let mut after = pos.clone();
+        if let Err(error) = after.play(cell) {
+            return format!("ERROR TURN {}: {error}", format_cell(cell));
+        }
+        self.stones.push((cell, pos.side_to_move()));
+        let reply = self.think(lines, pending);
+        if reply.starts_with("ERROR") {
+            self.stones.pop();
+        }
+        reply
+    }
+
+    fn board(&mut self, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+        let block = self.block.take().unwrap_or_default();
+        let Some(rules) = self.rules else { return "ERROR BOARD before START".to_owned() };
+        if block.iter().any(|&(_, who)| who == 3) {
+            return "ERROR stones marked 3 (continuous game) are not supported".to_owned();
+        }
+        let own = block.iter().filter(|&&(_, who)| who == 1).count();
+        let theirs = block.len() - own;
+        let me = match own as i64 - theirs as i64 {
+            0 => Side::X,
+            -1 => Side::O,
+            _ => {
+                return format!(
+                    "ERROR BOARD has {own} own and {theirs} opponent stones: one of us must be to move"
+                );
+            }
+        };
+        let old = std::mem::take(&mut self.stones);
+        for (i, &(cell, who)) in block.iter().enumerate() {
+            if !rules.contains(cell) || block[..i].iter().any(|&(other, _)| other == cell) {
+                self.stones = old;
+                return format!("ERROR BOARD stone {} is off the board or given twice", format_cell(cell));
+            }
+            self.stones.push((cell, if who == 1 { me } else { me.opponent() }));
+        }
+        if let Err(error) = self.position() {
+            self.stones = old;
+            return format!("ERROR BOARD: {error}");
+        }
+        self.think(lines, pending)
+    }
+
+    fn takeback(&mut self, cell: Cell) -> String {
+        match self.stones.iter().position(|&(stone, _)| stone == cell) {
+            Some(index) => {
+                self.stones.remove(index);
+                "OK".to_owned()
+            }
+            None => format!("ERROR TAKEBACK {}: there is no stone there", format_cell(cell)),
+        }
+    }
+
+    /// Thinking time for this move: the turn limit, and a share of the
+    /// match clock, less a margin for our own overhead.
+    fn budget(&self, empty: usize) -> Duration {
+        let mut ms = self.timeout_turn.filter(|&turn| turn > 0).unwrap_or(DEFAULT_TURN_MS);
+        if let Some(left) = self.time_left {
+            ms = ms.min(left / (empty as u64 / 2).max(8));
+        }
+        Duration::from_millis(ms.saturating_sub((ms / 10).max(30)).max(5))
+    }
+
+    /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
+    fn think(&mut self, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+        let pos = match self.position() {
+            Ok(pos) => pos,
+            Err(error) => return format!("ERROR {error}"),
+        };
+        if let Some(outcome) = pos.outcome() {
+            return format!("ERROR the game is over ({outcome:?})");
+        }
+        let stop = StopFlag::new();
+        let limits = Limits::time(self.budget(pos.legal_move_count())).with_stop(stop.clone());
+        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
+        let choice = thread::scope(|scope| {
+            let thinking = scope.spawn(|| agent.select_move(&pos, &limits));
+            while !thinking.is_finished() {
+                match lines.recv_timeout(Duration::from_millis(2)) {
+                    Ok(line) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
+                    Ok(line) => pending.push_back(line),
+                    Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+                }
+            }
+            thinking.join()
+        });
+        match choice {
+            Ok(Ok(cell)) if pos.is_legal(cell) => {
+                self.stones.push((cell, pos.side_to_move()));
+                format_cell(cell)
+            }
+            Ok(Ok(cell)) => format!("ERROR the engine chose {}, which cannot be played", format_cell(cell)),
+            Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
+            Err(_) => "ERROR the engine panicked".to_owned(),
+        }
+    }
+}

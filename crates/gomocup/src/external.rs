@@ -1,0 +1,272 @@
+//! The manager side: an external brain executable driven through the
+//! protocol, as a [`board::Agent`].
+//!
+//! The brain's stdout is read by a thread into a channel, so every wait
+//! has a deadline: a brain that hangs is killed and its move is an error
+//! (a loss by forfeit in a game), never a hang of ours. Its stderr is kept
+//! (the last few kilobytes) for the error messages. Each position is sent
+//! whole with `BOARD`, so the brain and the game cannot drift apart.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use board::{Agent, AgentError, Cell, Limits, Overline, Position, Rules, Side};
+
+use crate::protocol::{format_cell, parse_cell};
+
+/// How long a brain may take to answer `START` (it allocates its tables).
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// Thinking time per move when the game sets no limit.
+const DEFAULT_TURN: Duration = Duration::from_secs(5);
+/// Allowance beyond the turn limit for the brain's own overhead and the pipes.
+const GRACE: Duration = Duration::from_secs(1);
+/// Stderr kept for error messages.
+const STDERR_TAIL: usize = 4096;
+
+/// A running brain.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    rules: Rules,
+}
+
+/// An external brain as an agent.
+pub struct ExternalAgent {
+    path: PathBuf,
+    args: Vec<String>,
+    name: String,
+    process: Option<Process>,
+    stderr: Arc<Mutex<String>>,
+    /// What went wrong outside a move (at `START`), told at the next move.
+    failure: Option<String>,
+}
+
+impl std::fmt::Debug for ExternalAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalAgent")
+            .field("path", &self.path)
+            .field("args", &self.args)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ExternalAgent {
+    /// A brain run as `path args...`; it is started at the first game.
+    #[must_use]
+    pub fn new(path: impl Into<PathBuf>, args: Vec<String>) -> ExternalAgent {
+        let path = path.into();
+        let name = format!(
+            "external:{}",
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+        );
+        ExternalAgent {
+            path,
+            args,
+            name,
+            process: None,
+            stderr: Arc::new(Mutex::new(String::new())),
+            failure: None,
+        }
+    }
+
+    fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().unwrap_or_else(PoisonError::into_inner);
+        if tail.trim().is_empty() { String::new() } else { format!(" (its stderr: {})", tail.trim()) }
+    }
+
+    fn spawn(&mut self, rules: Rules) -> Result<(), String> {
+        let mut child = Command::new(&self.path)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| format!("cannot start {}: {error}", self.path.display()))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let mut stderr = child.stderr.take().expect("piped");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line.trim_end_matches('\r').to_owned()).is_err() {
+                    break;
+                }
+            }
+        });
+        let tail = Arc::clone(&self.stderr);
+        thread::spawn(move || {
+            let mut buffer = [0u8; 1024];
+            while let Ok(read) = stderr.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                let mut kept = tail.lock().unwrap_or_else(PoisonError::into_inner);
+                kept.push_str(&String::from_utf8_lossy(&buffer[..read]));
+                if kept.len() > STDERR_TAIL {
+                    let cut = kept.len() - STDERR_TAIL;
+                    let cut = (cut..kept.len()).find(|&i| kept.is_char_boundary(i)).unwrap_or(kept.len());
+                    kept.drain(..cut);
+                }
+            }
+        });
+        self.process = Some(Process { child, stdin, lines, rules });
+        self.start(rules)
+    }
+
+    /// `START` (or `RECTSTART`) and the rule, on a running brain.
+    fn start(&mut self, rules: Rules) -> Result<(), String> {
+        let start = if rules.width() == rules.height() {
+            format!("START {}", rules.width())
+        } else {
+            format!("RECTSTART {},{}", rules.width(), rules.height())
+        };
+        let rule = u8::from(rules.overline() == Overline::Exact);
+        self.send(&format!("INFO rule {rule}"))?;
+        self.send(&start)?;
+        let reply = self.reply(START_TIMEOUT)?;
+        if reply.trim() != "OK" {
+            return Err(format!("answered {reply:?} to {start}"));
+        }
+        if let Some(process) = &mut self.process {
+            process.rules = rules;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        let process = self.process.as_mut().ok_or("the brain is not running")?;
+        writeln!(process.stdin, "{line}")
+            .and_then(|()| process.stdin.flush())
+            .map_err(|error| format!("cannot write to the brain: {error}"))
+    }
+
+    /// The next line that is not `MESSAGE` or `DEBUG`; `ERROR` is a failure.
+    fn reply(&mut self, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let process = self.process.as_mut().ok_or("the brain is not running")?;
+            let left = deadline.saturating_duration_since(Instant::now());
+            match process.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let word = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+                    match word.as_str() {
+                        "MESSAGE" | "DEBUG" | "" => {}
+                        "ERROR" => return Err(format!("the brain answered {line:?}")),
+                        _ => return Ok(line),
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(format!(
+                        "no answer within {} ms: the brain was stopped",
+                        timeout.as_millis()
+                    ));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.kill();
+                    return Err("the brain exited".to_owned());
+                }
+            }
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            let _ = process.child.kill();
+            let _ = process.child.wait();
+        }
+    }
+
+    fn ready(&mut self, rules: Rules) -> Result<(), String> {
+        match self.process.as_ref().map(|p| p.rules) {
+            None => self.spawn(rules),
+            Some(current) if current != rules => self.start(rules),
+            Some(_) => Ok(()),
+        }
+    }
+
+    fn play(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, String> {
+        let rules = *pos.rules();
+        if rules.k() != 5 {
+            return Err(format!("Gomocup brains play five in a row, not k = {}", rules.k()));
+        }
+        if let Some(failure) = self.failure.take() {
+            return Err(failure);
+        }
+        self.ready(rules)?;
+        let turn = limits.time.unwrap_or(DEFAULT_TURN);
+        self.send(&format!("INFO timeout_turn {}", turn.as_millis()))?;
+        let mover = pos.side_to_move();
+        self.send("BOARD")?;
+        for (cell, side) in stones(pos) {
+            self.send(&format!("{},{}", format_cell(cell), if side == mover { 1 } else { 2 }))?;
+        }
+        self.send("DONE")?;
+        let reply = self.reply(turn + GRACE)?;
+        parse_cell(&reply).map_err(|error| format!("answered {reply:?}: {error}"))
+    }
+}
+
+/// The stones of `pos` in the order they were played, if it has a move
+/// history, else row by row.
+fn stones(pos: &Position) -> Vec<(Cell, Side)> {
+    let marks = pos.occupied().count() as usize;
+    if pos.moves().len() == marks {
+        pos.moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &cell)| (cell, if i % 2 == 0 { Side::X } else { Side::O }))
+            .collect()
+    } else {
+        pos.rules().cells().filter_map(|cell| pos.get(cell).map(|side| (cell, side))).collect()
+    }
+}
+
+impl Agent for ExternalAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// Starts the brain (or restarts its game) before the clock runs.
+    fn new_game(&mut self, rules: &Rules) {
+        if rules.k() != 5 {
+            return;
+        }
+        let started = match self.process {
+            Some(_) => self.start(*rules),
+            None => self.spawn(*rules),
+        };
+        self.failure = started.err().map(|error| format!("{error}{}", self.stderr_tail()));
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        self.play(pos, limits)
+            .map_err(|error| AgentError(format!("{}: {error}{}", self.name, self.stderr_tail())))
+    }
+}
+
+impl Drop for ExternalAgent {
+    fn drop(&mut self) {
+        if self.process.is_some() {
+            let _ = self.send("END");
+            if let Some(process) = &mut self.process {
+                let deadline = Instant::now() + Duration::from_millis(200);
+                while Instant::now() < deadline {
+                    if let Ok(Some(_)) = process.child.try_wait() {
+                        self.process = None;
+                        return;
+                    }
+                    thread::sleep(Duration::from_millis(5));
+                }
+            }
+            self.kill();
+        }
+    }
+}

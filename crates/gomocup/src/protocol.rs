@@ -1,0 +1,157 @@
+//! The Gomocup protocol's commands as text: parsing what a manager sends,
+//! and the coordinates both sides use (`x,y` from 0 at the top-left, x
+//! the column).
+
+use std::fmt;
+
+use board::Cell;
+
+/// One command from a manager.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START size`: a new game on a square board.
+    Start(u32),
+    /// `RECTSTART w,h`: a new game on a rectangular board.
+    RectStart(u32, u32),
+    /// `BEGIN`: the brain moves first.
+    Begin,
+    /// `TURN x,y`: the opponent played there; the brain answers its move.
+    Turn(Cell),
+    /// `BOARD`: the lines up to `DONE` give the position; the brain moves.
+    Board,
+    /// `x,y,who` inside a `BOARD` block: 1 own, 2 the opponent's.
+    Stone(Cell, u8),
+    /// `DONE`: the end of a `BOARD` block.
+    Done,
+    /// `INFO key value`.
+    Info(String, String),
+    /// `RESTART`: the same board, emptied.
+    Restart,
+    /// `TAKEBACK x,y`: remove that stone.
+    Takeback(Cell),
+    /// `END`: the brain exits.
+    End,
+    /// `ABOUT`: the brain says who it is.
+    About,
+    /// `YXSTOP`: stop thinking and move now.
+    Stop,
+    /// Anything else, as sent.
+    Unknown(String),
+}
+
+/// A command that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed(pub String);
+
+impl fmt::Display for Malformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Reads `x,y` (spaces allowed around the numbers).
+///
+/// # Errors
+/// [`Malformed`] naming what was expected.
+pub fn parse_cell(text: &str) -> Result<Cell, Malformed> {
+    let bad = || Malformed(format!("expected coordinates x,y (whole numbers from 0), got {:?}", text.trim()));
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let x: u32 = x.trim().parse().map_err(|_| bad())?;
+    let y: u32 = y.trim().parse().map_err(|_| bad())?;
+    u8::try_from(x)
+        .ok()
+        .zip(u8::try_from(y).ok())
+        .and_then(|(x, y)| Cell::try_new(x, y))
+        .ok_or_else(|| Malformed(format!("{x},{y} is off the board")))
+}
+
+/// `x,y` as the protocol writes it.
+#[must_use]
+pub fn format_cell(cell: Cell) -> String {
+    format!("{},{}", cell.x(), cell.y())
+}
+
+/// Reads one line a manager sent (without its line ending). Inside a
+/// `BOARD` block, `in_board` makes `x,y,who` lines stones.
+///
+/// # Errors
+/// [`Malformed`] if a known command's arguments do not read.
+pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    if in_board && !word.eq_ignore_ascii_case("DONE") {
+        let mut parts = line.split(',').map(str::trim);
+        let (Some(x), Some(y), Some(who), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(Malformed(format!("expected x,y,who or DONE in a BOARD block, got {line:?}")));
+        };
+        let cell = parse_cell(&format!("{x},{y}"))?;
+        let who: u8 = who
+            .parse()
+            .ok()
+            .filter(|who| (1..=3).contains(who))
+            .ok_or_else(|| Malformed(format!("who must be 1 (own), 2 (opponent) or 3, got {who:?}")))?;
+        return Ok(Command::Stone(cell, who));
+    }
+    let number = |text: &str, what: &str| -> Result<u32, Malformed> {
+        text.trim()
+            .parse()
+            .map_err(|_| Malformed(format!("{what} must be a whole number, got {:?}", text.trim())))
+    };
+    Ok(match word.to_ascii_uppercase().as_str() {
+        "START" => Command::Start(number(rest, "START's board size")?),
+        "RECTSTART" => {
+            let (w, h) = rest
+                .split_once(',')
+                .ok_or_else(|| Malformed(format!("RECTSTART takes w,h, got {rest:?}")))?;
+            Command::RectStart(number(w, "the width")?, number(h, "the height")?)
+        }
+        "BEGIN" => Command::Begin,
+        "TURN" => Command::Turn(parse_cell(rest)?),
+        "BOARD" => Command::Board,
+        "DONE" => Command::Done,
+        "INFO" => {
+            let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            Command::Info(key.to_ascii_lowercase(), value.trim().to_owned())
+        }
+        "RESTART" => Command::Restart,
+        "TAKEBACK" => Command::Takeback(parse_cell(rest)?),
+        "END" => Command::End,
+        "ABOUT" => Command::About,
+        "YXSTOP" | "STOP" => Command::Stop,
+        _ => Command::Unknown(line.to_owned()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read() {
+        assert_eq!(parse("START 15", false), Ok(Command::Start(15)));
+        assert_eq!(parse("start 20", false), Ok(Command::Start(20)));
+        assert_eq!(parse("RECTSTART 20,15", false), Ok(Command::RectStart(20, 15)));
+        assert_eq!(parse("TURN 7, 8", false), Ok(Command::Turn(Cell::new(7, 8))));
+        assert_eq!(
+            parse("INFO timeout_turn 5000", false),
+            Ok(Command::Info("timeout_turn".into(), "5000".into()))
+        );
+        assert_eq!(parse("10,11,2", true), Ok(Command::Stone(Cell::new(10, 11), 2)));
+        assert_eq!(parse("DONE", true), Ok(Command::Done));
+        assert_eq!(parse("YXSTOP", false), Ok(Command::Stop));
+        assert_eq!(parse("TAKEBACK 3,4", false), Ok(Command::Takeback(Cell::new(3, 4))));
+        assert_eq!(parse("PLAY 1,2", false), Ok(Command::Unknown("PLAY 1,2".into())));
+        assert_eq!(format_cell(Cell::new(3, 12)), "3,12");
+    }
+
+    #[test]
+    fn bad_arguments_say_what_was_wrong() {
+        assert!(parse("START x", false).unwrap_err().0.contains("whole number"));
+        assert!(parse("TURN 7", false).unwrap_err().0.contains("x,y"));
+        assert!(parse("TURN -1,3", false).is_err());
+        assert!(parse("1,2", true).unwrap_err().0.contains("x,y,who"));
+        assert!(parse("1,2,7", true).unwrap_err().0.contains("who must be"));
+    }
+}

@@ -1,0 +1,125 @@
+//! The brain side through in-memory pipes: every command and its answer.
+
+use std::io::Cursor;
+use std::time::Duration;
+
+use board::{Agent, AgentError, Cell, Limits, Position, Rules};
+use gomocup::{About, serve};
+
+/// Plays the first empty cell in row-major order.
+struct First;
+
+impl Agent for First {
+    fn name(&self) -> String {
+        "first".to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
+        pos.rules().cells().find(|&cell| pos.is_legal(cell)).ok_or_else(|| AgentError("full".to_owned()))
+    }
+}
+
+/// Thinks until told to stop (or for 10 s), then plays the first empty cell.
+struct Stubborn;
+
+impl Agent for Stubborn {
+    fn name(&self) -> String {
+        "stubborn".to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        let start = std::time::Instant::now();
+        while !limits.stopped() && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        First.select_move(pos, limits)
+    }
+}
+
+fn about() -> About {
+    About { name: "test".into(), version: "1.0".into(), author: "us".into(), country: "-".into() }
+}
+
+/// The brain's answers to `input`, line by line.
+fn run(input: &str, stubborn: bool) -> Vec<String> {
+    let mut output = Vec::new();
+    let make = move |rules: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> {
+        if rules.width() == 7 {
+            return Err("this engine does not play 7x7".to_owned());
+        }
+        Ok(if stubborn { Box::new(Stubborn) } else { Box::new(First) })
+    };
+    serve(Cursor::new(input.to_owned()), &mut output, about(), Box::new(make)).unwrap();
+    String::from_utf8(output).unwrap().lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn a_game_from_begin_and_turn() {
+    let answers = run("START 15\nBEGIN\nTURN 5,5\nTURN 3,0\nEND\nTURN 9,9\n", false);
+    assert_eq!(answers, ["OK", "0,0", "1,0", "2,0"], "END stops the brain");
+}
+
+#[test]
+fn about_answers_the_four_fields() {
+    assert_eq!(run("ABOUT\n", false), [r#"name="test", version="1.0", author="us", country="-""#]);
+}
+
+#[test]
+fn board_blocks_set_the_position_and_the_side() {
+    // Two own, two opponent: we are X, to move.
+    let answers = run("START 10\nBOARD\n0,0,1\n1,0,2\n2,0,1\n3,0,2\nDONE\n", false);
+    assert_eq!(answers, ["OK", "4,0"]);
+    // One own, two opponent: we are O. CRLF endings work too.
+    let answers = run("START 10\r\nBOARD\r\n0,0,2\r\n1,0,1\r\n2,0,2\r\nDONE\r\n", false);
+    assert_eq!(answers, ["OK", "3,0"]);
+}
+
+#[test]
+fn takeback_and_restart() {
+    let answers = run("START 10\nBEGIN\nTAKEBACK 0,0\nBEGIN\nTURN 5,5\nRESTART\nBEGIN\n", false);
+    assert_eq!(answers, ["OK", "0,0", "OK", "0,0", "1,0", "OK", "0,0"]);
+}
+
+#[test]
+fn bad_input_gets_error_and_the_brain_goes_on() {
+    let answers = run(
+        "TURN 1,1\nSTART 40\nSTART 7\nSTART 10\nTURN 3\nTURN 10,10\nBEGIN\nTURN 0,0\nPLAY 1\nBOARD\n1,1,5\nDONE\nTAKEBACK 8,8\nINFO rule 4\nTURN 2,2\n",
+        false,
+    );
+    let expected_starts = [
+        "ERROR no game",
+        "ERROR unsupported size 40x40",
+        "ERROR this engine does not play 7x7",
+        "OK",
+        "ERROR expected coordinates",
+        "ERROR TURN 10,10",
+        "0,0",
+        "ERROR TURN 0,0",
+        "UNKNOWN",
+        "ERROR who must be",
+        // The block goes on without the bad line: an empty board, X to move.
+        "0,0",
+        "ERROR TAKEBACK 8,8",
+        "ERROR rule 4: renju",
+        "1,0",
+    ];
+    assert_eq!(answers.len(), expected_starts.len(), "{answers:#?}");
+    for (answer, expected) in answers.iter().zip(expected_starts) {
+        assert!(answer.starts_with(expected), "{answer:?} should start with {expected:?}\n{answers:#?}");
+    }
+}
+
+#[test]
+fn exactly_five_is_a_rule() {
+    // INFO rule 1 before START: the game is played with exactly five.
+    let answers =
+        run("INFO rule 1\nSTART 10\nINFO timeout_turn 50\nINFO time_left 2147483647\nBEGIN\n", false);
+    assert_eq!(answers, ["OK", "0,0"]);
+}
+
+#[test]
+fn yxstop_makes_the_brain_move_now() {
+    let start = std::time::Instant::now();
+    let answers = run("START 10\nINFO timeout_turn 20000\nBEGIN\nYXSTOP\nABOUT\n", true);
+    assert_eq!(answers[..2], ["OK", "0,0"]);
+    assert!(answers[2].starts_with("name="), "commands sent while thinking are answered after: {answers:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "stopped early");
+}
