@@ -6,9 +6,11 @@
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
 //!   `target/train/`.
 //! - `export-weights DIR`: install evolved weights as the embedded defaults.
+//! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
 
 mod bench;
 mod ci;
+mod pygomo;
 mod train;
 mod weights;
 
@@ -23,7 +25,8 @@ commands:
   ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
-  export-weights DIR   check DIR/weights.{bin,json} from trainer ga and install them as pattern-eval's defaults";
+  export-weights DIR   check DIR/weights.{bin,json} from trainer ga and install them as pattern-eval's defaults
+  pygomo               install pygomo-lib (PyPI) and let it drive pbrain-mnk through a game";
 
 fn main() -> ExitCode {
     if let Err(error) = run() {
@@ -40,6 +43,7 @@ fn run() -> Result<()> {
         Some("bench") => bench::run(&args[1..]),
         Some("train") => train::run(&args[1..]),
         Some("export-weights") => weights::run(&args[1..]),
+        Some("pygomo") => pygomo::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
