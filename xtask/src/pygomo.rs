@@ -1,4 +1,4 @@
-//! `cargo xtask pygomo`: a third-party Gomocup client, the PyPI package
+//! `cargo xtask pygomo`: a third-party Gomocup client, the `PyPI` package
 //! `pygomo-lib`, drives `pbrain-mnk` through a short game. The package is
 //! installed here, into `target/pygomo-venv`; it needs the network the
 //! first time, so it is not part of `cargo xtask ci`.
