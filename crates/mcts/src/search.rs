@@ -125,13 +125,45 @@ struct Node {
     proven: i8,
     /// The prior of the move (PUCT only).
     prior: f32,
-    /// Wins (1) and draws (½) for the player who moved into this node.
-    score: f64,
+    /// Half-points for the player who moved into this node: 2 a win, 1 a
+    /// draw — exact.
+    halves: u32,
+    /// The mean score, halves / (2·visits), kept for selection.
+    mean: f32,
+    /// 1/√visits, kept for selection: the exploration term of every child
+    /// is then c·√(ln N) times it, with no division or root per child.
+    spread: f32,
 }
 
 impl Node {
     fn new(cell: Cell, prior: f32) -> Node {
-        Node { cell, first: 0, count: 0, tried: 0, visits: 0, proven: 0, prior, score: 0.0 }
+        Node {
+            cell,
+            first: 0,
+            count: 0,
+            tried: 0,
+            visits: 0,
+            proven: 0,
+            prior,
+            halves: 0,
+            mean: 0.0,
+            spread: 0.0,
+        }
+    }
+
+    /// The exact mean score.
+    fn score(&self) -> f64 {
+        f64::from(self.halves) / (2.0 * f64::from(self.visits.max(1)))
+    }
+
+    /// Counts one more visit that scored `halves` (0, 1 or 2).
+    #[inline]
+    fn visit(&mut self, halves: u32) {
+        self.visits += 1;
+        self.halves += halves;
+        let visits = f64::from(self.visits);
+        self.mean = (f64::from(self.halves) / (2.0 * visits)) as f32;
+        self.spread = (1.0 / visits.sqrt()) as f32;
     }
 }
 
@@ -319,13 +351,11 @@ impl Mcts {
         let mut mover = pos.side_to_move();
         for &index in self.path.iter().rev() {
             let moved_in = mover.opponent();
-            let node = &mut self.nodes[index as usize];
-            node.visits += 1;
-            node.score += match outcome {
-                Outcome::Win(side) if side == moved_in => 1.0,
-                Outcome::Win(_) => 0.0,
-                Outcome::Draw => 0.5,
-            };
+            self.nodes[index as usize].visit(match outcome {
+                Outcome::Win(side) if side == moved_in => 2,
+                Outcome::Win(_) => 0,
+                Outcome::Draw => 1,
+            });
             mover = moved_in;
         }
         if self.config.solver {
@@ -435,7 +465,7 @@ impl Mcts {
         let c = self.config.puct;
         // First-play urgency: an untried move is valued like the position,
         // from the chooser's view (1 − the parent's mean for its mover).
-        let fpu = if parent.visits > 0 { 1.0 - parent.score / f64::from(parent.visits) } else { 0.5 };
+        let fpu = if parent.visits > 0 { 1.0 - parent.score() } else { 0.5 };
         let mut best = (f64::MIN, None);
         let tried = parent.first as usize..(parent.first + u32::from(parent.tried)) as usize;
         for index in tried {
@@ -445,7 +475,7 @@ impl Mcts {
                 -1 => f64::MIN / 2.0,
                 _ => {
                     let n = f64::from(child.visits);
-                    child.score / n.max(1.0) + c * f64::from(child.prior) * root_n / (1.0 + n)
+                    f64::from(child.mean) + c * f64::from(child.prior) * root_n / (1.0 + n)
                 }
             };
             if value > best.0 {
@@ -461,21 +491,20 @@ impl Mcts {
         best.1.expect("a node being chosen from has children")
     }
 
-    /// The child of a fully tried `node` with the highest UCB1 value.
+    /// The child of a fully tried `node` with the highest UCB1 value,
+    /// `w/n + c·√(ln N / n)`, computed as `mean + c·√(ln N)·(1/√n)`.
     fn select(&self, node: usize) -> usize {
         let parent = self.nodes[node];
-        let log_n = f64::from(parent.visits).ln();
-        let c = self.config.exploration;
+        let explore = self.config.exploration * f64::from(parent.visits).ln().sqrt();
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
         let mut best = (f64::MIN, children.start);
         for index in children {
             let child = &self.nodes[index];
-            let n = f64::from(child.visits);
             let value = match child.proven {
                 // A proven win is always taken; a proven loss only if all are.
                 1 => f64::MAX,
                 -1 => f64::MIN / 2.0,
-                _ => child.score / n + c * (log_n / n).sqrt(),
+                _ => f64::from(child.mean) + explore * f64::from(child.spread),
             };
             if value > best.0 {
                 best = (value, index);
@@ -497,7 +526,7 @@ impl Mcts {
         let children = (root.first as usize..(root.first + u32::from(root.tried)) as usize)
             .map(|i| {
                 let node = self.nodes[i];
-                (node.cell, node.visits, node.score / f64::from(node.visits.max(1)))
+                (node.cell, node.visits, node.score())
             })
             .collect();
         let mut line = Vec::new();
