@@ -84,16 +84,8 @@ impl Openings {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let mut pos = Position::new(rules);
-            let mut moves = Vec::new();
-            for word in line.split_whitespace() {
-                let cell = rules.parse_cell(word).map_err(|error| line_error(error.to_string()))?;
-                if pos.outcome().is_some() {
-                    return Err(line_error(format!("the game is already over before {word}")));
-                }
-                pos.play(cell).map_err(|error| line_error(format!("{word}: {error}")))?;
-                moves.push(cell);
-            }
+            let pos = Position::from_moves(rules, line).map_err(|error| line_error(error.to_string()))?;
+            let moves = pos.moves().to_vec();
             if pos.outcome().is_some() {
                 return Err(line_error("the opening ends the game".to_owned()));
             }
@@ -192,10 +184,10 @@ mod tests {
     fn bad_files_say_which_line() {
         let rules = Rules::tic_tac_toe();
         let cases = [
-            ("a1 a1\n", "line 1: a1"),
+            ("a1 a1\n", "line 1: move 2 (a1): a1 is already taken"),
             ("a1\nz9\n", "line 2"),
             ("a1 b1 a2 b2 a3\n", "line 1: the opening ends the game"),
-            ("a1 b1 a2 b2 a3 c3\n", "already over before c3"),
+            ("a1 b1 a2 b2 a3 c3\n", "line 1: move 6 (c3)"),
             ("# nothing\n", "no opening"),
         ];
         for (text, expected) in cases {

@@ -41,5 +41,5 @@ pub use random::{Playout, RandomAgent, random_playout};
 pub use rules::{MAX_SIZE, Overline, Rules, RulesError};
 pub use side::{Outcome, Side};
 pub use symmetry::Transform;
-pub use text::PositionError;
+pub use text::{MovesError, PositionError};
 pub use zobrist::{key as zobrist_key, mix_seed};

@@ -42,7 +42,41 @@ pub enum PositionError {
     Setup(#[from] SetupError),
 }
 
+/// A move of a list that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {number} ({text}): {reason}")]
+pub struct MovesError {
+    /// 1-based.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it cannot be played.
+    pub reason: String,
+}
+
 impl Position {
+    /// The position after `moves`, cells written as `h8` or `7,7` and
+    /// separated by spaces, played in turn from the empty board.
+    ///
+    /// ```
+    /// let rules = board::Rules::tic_tac_toe();
+    /// let pos = board::Position::from_moves(rules, "b2 a1 c3")?;
+    /// assert_eq!(pos.to_one_line(), "..x/.x./o..");
+    /// # Ok::<(), board::MovesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MovesError`] naming the first move that cannot be read or played.
+    pub fn from_moves(rules: Rules, moves: &str) -> Result<Position, MovesError> {
+        let mut pos = Position::new(rules);
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let error = |reason: String| MovesError { number: i + 1, text: text.to_owned(), reason };
+            let cell = rules.parse_cell(text).map_err(|e| error(e.to_string()))?;
+            pos.play(cell).map_err(|e| error(e.to_string()))?;
+        }
+        Ok(pos)
+    }
+
     /// Reads the one-line form: rows from the top to the bottom joined by
     /// `/`, `.` for empty and `x`/`o` (any case) for marks; X is to move when
     /// both have as many marks. `-` and `_` are read as empty too.

@@ -6,11 +6,7 @@ use board::{Agent, Cell, Evaluator, Limits, Outcome, Position, RandomAgent, Rule
 use mcts::{Mcts, MctsAgent, MctsConfig};
 
 fn position(rules: Rules, moves: &[&str]) -> Position {
-    let mut pos = Position::new(rules);
-    for name in moves {
-        pos.play(rules.parse_cell(name).unwrap()).unwrap();
-    }
-    pos
+    Position::from_moves(rules, &moves.join(" ")).unwrap()
 }
 
 #[test]

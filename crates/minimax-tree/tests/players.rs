@@ -57,11 +57,7 @@ fn engine() -> AlphaBeta<OpenLines> {
 }
 
 fn position(rules: Rules, moves: &[&str]) -> Position {
-    let mut pos = Position::new(rules);
-    for name in moves {
-        pos.play(rules.parse_cell(name).unwrap()).unwrap();
-    }
-    pos
+    Position::from_moves(rules, &moves.join(" ")).unwrap()
 }
 
 #[test]
