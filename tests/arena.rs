@@ -128,6 +128,7 @@ fn every_mcts_option_plays_by_the_rules() {
         "mcts:prior=pattern",
         "mcts:prior=openlines,solver=true",
         "mcts:reuse=true,playout=heuristic",
+        "mcts:playout=ranked",
     ];
     let specs: Vec<AgentSpec> = texts.iter().map(|text| text.parse().expect("valid spec")).collect();
     let plan = Plan {

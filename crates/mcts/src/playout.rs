@@ -1,7 +1,8 @@
 //! Heuristic playouts: win if you can, block an immediate loss, otherwise
-//! a uniformly random move.
+//! a uniformly random move — or, given an evaluator, one of its three best
+//! ranked moves.
 
-use board::{Cell, Direction, Outcome, Position, Side};
+use board::{Cell, Direction, Evaluator, Outcome, Position, Side};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
@@ -13,6 +14,7 @@ pub(crate) fn heuristic_playout(
     pos: &mut Position,
     rng: &mut SmallRng,
     threats: &mut [Vec<Cell>; 2],
+    mut ranking: Option<Ranking<'_>>,
 ) -> Outcome {
     threats[0].clear();
     threats[1].clear();
@@ -26,6 +28,12 @@ pub(crate) fn heuristic_playout(
         let mover = pos.side_to_move();
         let cell = live(pos, &mut threats[mover.index()], mover)
             .or_else(|| live(pos, &mut threats[mover.opponent().index()], mover.opponent()))
+            .or_else(|| {
+                let (evaluator, ranked) = ranking.as_mut()?;
+                evaluator.rank_moves(pos, ranked);
+                ranked.retain(|&(cell, _)| pos.is_legal(cell));
+                (!ranked.is_empty()).then(|| ranked[rng.random_range(0..ranked.len().min(RANKED_CHOICES))].0)
+            })
             .unwrap_or_else(|| {
                 let empty = pos.empty_cells();
                 empty.nth(rng.random_range(0..empty.count())).expect("a game not over has an empty cell")
@@ -42,6 +50,12 @@ pub(crate) fn heuristic_playout(
     }
     outcome
 }
+
+/// The evaluator that ranks playout moves, and its buffer.
+pub(crate) type Ranking<'a> = (&'a dyn Evaluator, &'a mut Vec<(Cell, i32)>);
+
+/// A ranked playout move is drawn from this many of the best.
+const RANKED_CHOICES: usize = 3;
 
 /// A cell of `cells` where `side` still wins now, dropping stale ones.
 fn live(pos: &Position, cells: &mut Vec<Cell>, side: Side) -> Option<Cell> {
@@ -87,7 +101,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let mut threats = [Vec::new(), Vec::new()];
         for _ in 0..50 {
-            assert_eq!(heuristic_playout(&mut pos, &mut rng, &mut threats), Outcome::Win(Side::X));
+            assert_eq!(heuristic_playout(&mut pos, &mut rng, &mut threats, None), Outcome::Win(Side::X));
         }
         assert_eq!(pos, before);
         // O to move must block c1: X then wins far less often than when
@@ -97,11 +111,43 @@ mod tests {
         let (mut heuristic, mut random) = (0, 0);
         for _ in 0..1000 {
             heuristic +=
-                u32::from(heuristic_playout(&mut pos, &mut rng, &mut threats) == Outcome::Win(Side::X));
+                u32::from(heuristic_playout(&mut pos, &mut rng, &mut threats, None) == Outcome::Win(Side::X));
             random += u32::from(
                 board::random_playout(&mut pos, &mut rng, &mut scratch).outcome == Outcome::Win(Side::X),
             );
         }
         assert!(heuristic + 300 < random, "heuristic {heuristic}, random {random} of 1000");
+    }
+
+    /// Ranks only the leftmost empty cell.
+    struct Leftmost;
+
+    impl Evaluator for Leftmost {
+        fn evaluate(&self, _: &Position) -> i32 {
+            0
+        }
+        fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+            out.clear();
+            out.extend(pos.legal_moves().min_by_key(|c| c.x()).map(|c| (c, 0)));
+        }
+    }
+
+    #[test]
+    fn ranked_playouts_follow_the_evaluator() {
+        // One row, two in a row wins. Filled from the left (each threat
+        // blocked), nobody wins; with random moves X often makes a double threat.
+        let rules = Rules::new(6, 1, 2, board::Overline::Freestyle).unwrap();
+        let mut pos = Position::new(rules);
+        let mut rng = SmallRng::seed_from_u64(2);
+        let mut threats = [Vec::new(), Vec::new()];
+        let mut ranked = Vec::new();
+        let mut x_wins = 0;
+        for _ in 0..200 {
+            let outcome = heuristic_playout(&mut pos, &mut rng, &mut threats, Some((&Leftmost, &mut ranked)));
+            assert_eq!(outcome, Outcome::Draw);
+            x_wins +=
+                u32::from(heuristic_playout(&mut pos, &mut rng, &mut threats, None) == Outcome::Win(Side::X));
+        }
+        assert!(x_wins > 20, "random fallbacks let X fork: {x_wins} of 200");
     }
 }

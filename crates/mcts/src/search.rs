@@ -32,6 +32,9 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Playouts that take a win and block a loss instead of purely random ones.
     pub heuristic: bool,
+    /// With `heuristic`: the other playout moves drawn from this
+    /// evaluator's three best ranked instead of uniformly.
+    pub playout_ranking: Option<Arc<dyn Evaluator>>,
     /// MCTS-Solver: positions proven won or lost are marked, the proofs
     /// propagate up, proven nodes are not searched again, and a proven win
     /// at the root is played at once.
@@ -48,12 +51,13 @@ pub struct MctsConfig {
 
 impl PartialEq for MctsConfig {
     fn eq(&self, other: &MctsConfig) -> bool {
-        let same_priors = match (&self.priors, &other.priors) {
+        let same = |a: &Option<Arc<dyn Evaluator>>, b: &Option<Arc<dyn Evaluator>>| match (a, b) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
-        same_priors
+        same(&self.priors, &other.priors)
+            && same(&self.playout_ranking, &other.playout_ranking)
             && (
                 self.iterations,
                 self.node_limit,
@@ -85,6 +89,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("root_rules", &self.root_rules)
             .field("reuse", &self.reuse)
             .field("heuristic", &self.heuristic)
+            .field("playout_ranking", &self.playout_ranking.is_some())
             .field("solver", &self.solver)
             .field("priors", &self.priors.is_some())
             .field("puct", &self.puct)
@@ -102,6 +107,7 @@ impl Default for MctsConfig {
             root_rules: true,
             reuse: false,
             heuristic: false,
+            playout_ranking: None,
             solver: false,
             priors: None,
             puct: 1.5,
@@ -343,7 +349,11 @@ impl Mcts {
         }
         let outcome = match known {
             Some(outcome) => outcome,
-            None if self.config.heuristic => heuristic_playout(pos, &mut self.rng, &mut self.threats),
+            None if self.config.heuristic => {
+                let ranking =
+                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
+            }
             None => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
         };
         // Back up from the view of the player who moved into each node:

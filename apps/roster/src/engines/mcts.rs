@@ -18,7 +18,8 @@ pub(super) const REUSE: OptionInfo = OptionInfo {
 };
 pub(super) const PLAYOUT: OptionInfo = OptionInfo {
     name: "playout",
-    help: "random (default) or heuristic: take a win, block a loss, else random",
+    help: "random (default); heuristic: take a win, block a loss, else random; \
+           ranked: the same, else one of the 3 best moves of the prior's evaluation (auto without a prior)",
 };
 pub(super) const THREADS: OptionInfo = OptionInfo {
     name: "threads",
@@ -69,17 +70,18 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     // `uct` is the classic: none of the options beyond it.
     let classic = options.engine_name() == "uct";
     let reuse: bool = if classic { false } else { options.get("reuse", "true or false")?.unwrap_or(false) };
-    let playout = if classic { None } else { options.get::<String>("playout", "random or heuristic")? };
-    let heuristic = match playout {
-        None => false,
-        Some(playout) if playout == "random" => false,
-        Some(playout) if playout == "heuristic" => true,
+    let playout =
+        if classic { None } else { options.get::<String>("playout", "random, heuristic or ranked")? };
+    let (heuristic, ranked) = match playout.as_deref() {
+        None | Some("random") => (false, false),
+        Some("heuristic") => (true, false),
+        Some("ranked") => (true, true),
         Some(other) => {
             return Err(SpecError::BadValue {
                 engine: "mcts",
                 option: "playout",
-                value: other,
-                expected: "random or heuristic",
+                value: other.to_owned(),
+                expected: "random, heuristic or ranked",
             });
         }
     };
@@ -123,8 +125,10 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     let time = ms.map(Duration::from_millis);
     let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
         // Each agent its own evaluator: it picks its tables at the first position.
-        let priors = priors.map(|choice| Arc::new(ChosenEvaluator::new(choice)) as Arc<dyn board::Evaluator>);
-        let config = MctsConfig { priors, ..config.clone() };
+        let evaluator =
+            |choice: EvalChoice| Arc::new(ChosenEvaluator::new(choice)) as Arc<dyn board::Evaluator>;
+        let playout_ranking = ranked.then(|| evaluator(priors.unwrap_or(EvalChoice::Auto)));
+        let config = MctsConfig { priors: priors.map(evaluator), playout_ranking, ..config.clone() };
         Box::new(Timed { agent: MctsAgent::new(config, mix_seed(seed, game_seed)), time })
     });
     match priors {
