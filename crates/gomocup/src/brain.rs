@@ -202,7 +202,25 @@ impl State<'_> {
         match key {
             "timeout_turn" => self.timeout_turn = number,
             "time_left" => self.time_left = number.filter(|&left| left < UNLIMITED),
-            "max_memory" => self.max_memory = number.filter(|&bytes| bytes > 0),
+            "max_memory" => {
+                let before = self.max_memory;
+                self.max_memory = number.filter(|&bytes| bytes > 0);
+                // Tables are sized at START: build the engine again within
+                // the new limit now, before the clock of a move runs.
+                if self.max_memory != before
+                    && let Some(rules) = self.rules
+                {
+                    match (self.make)(rules, self.max_memory) {
+                        Ok(agent) => {
+                            self.agent = Some(agent);
+                            let stones = std::mem::take(&mut self.stones);
+                            self.new_game(rules);
+                            self.stones = stones;
+                        }
+                        Err(error) => return Some(format!("ERROR {error}")),
+                    }
+                }
+            }
             "rule" => {
                 let Some(rule) = number else {
                     return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));

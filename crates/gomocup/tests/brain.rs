@@ -123,3 +123,19 @@ fn yxstop_makes_the_brain_move_now() {
     assert!(answers[2].starts_with("name="), "commands sent while thinking are answered after: {answers:?}");
     assert!(start.elapsed() < Duration::from_secs(5), "stopped early");
 }
+
+#[test]
+fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
+    use std::sync::{Arc, Mutex};
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&calls);
+    let make = move |_: Rules, memory: Option<u64>| -> Result<Box<dyn Agent>, String> {
+        seen.lock().unwrap().push(memory);
+        Ok(Box::new(First))
+    };
+    let mut output = Vec::new();
+    let input = "START 10\nBEGIN\nINFO max_memory 83886080\nTURN 5,5\nINFO max_memory 0\n";
+    serve(Cursor::new(input), &mut output, about(), Box::new(make)).unwrap();
+    assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
+    assert_eq!(*calls.lock().unwrap(), [None, Some(83_886_080), None]);
+}
