@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, mix_seed,
-    random_playout,
+    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind,
+    mix_seed, random_playout,
 };
 use rand::rngs::SmallRng;
 use rayon::prelude::*;
@@ -431,14 +431,17 @@ impl Mcts {
             evaluator.rank_moves(pos, &mut self.ranked);
             let ranked = self.ranked.len();
             let harmonic: f64 = (1..=self.moves.len()).map(|k| 1.0 / k as f64).sum();
+            // Each legal move once: the evaluator's ranking first.
+            let mut given = Bitboard::EMPTY;
             for (rank, &(cell, _)) in self.ranked.iter().enumerate() {
-                if pos.is_legal(cell) {
+                if pos.is_legal(cell) && !given.contains(cell) {
+                    given.insert(cell);
                     self.nodes.push(Node::new(cell, (1.0 / ((rank + 1) as f64 * harmonic)) as f32));
                 }
             }
             let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
             for &cell in &self.moves {
-                if !self.ranked.iter().any(|&(ranked, _)| ranked == cell) {
+                if !given.contains(cell) {
                     self.nodes.push(Node::new(cell, tail));
                 }
             }
