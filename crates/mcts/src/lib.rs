@@ -25,7 +25,11 @@
 //! ```
 #![warn(missing_docs)]
 
+mod agent;
+mod config;
 mod playout;
 mod search;
 
-pub use search::{Mcts, MctsAgent, MctsConfig, SearchReport};
+pub use agent::MctsAgent;
+pub use config::MctsConfig;
+pub use search::{Mcts, SearchReport};

@@ -1,120 +1,13 @@
-//! Classic UCB1 tree search on a flat arena of nodes.
+//! Classic UCB1 tree search and what lies beyond, on a flat arena of nodes.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use board::{
-    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind,
-    mix_seed, random_playout,
-};
+use board::{Bitboard, Cell, Limits, Outcome, Position, random_playout};
 use rand::rngs::SmallRng;
-use rayon::prelude::*;
-
-use crate::playout::heuristic_playout;
 use rand::{RngExt, SeedableRng};
 
-/// How the search runs. Each switch is an option of its own, so that its
-/// effect can be measured in the arena.
-#[derive(Clone)]
-#[allow(clippy::struct_excessive_bools)]
-pub struct MctsConfig {
-    /// Iterations per move, unless the limits say otherwise.
-    pub iterations: u64,
-    /// The exploration constant `c` of UCB1.
-    pub exploration: f64,
-    /// The most nodes the tree may hold; past it, leaves are played out
-    /// without being expanded.
-    pub node_limit: usize,
-    /// Before searching, take a win at once and block a single immediate
-    /// loss (what random playouts can miss on large boards).
-    pub root_rules: bool,
-    /// Keep the subtree of the moves actually played between searches.
-    pub reuse: bool,
-    /// Playouts that take a win and block a loss instead of purely random ones.
-    pub heuristic: bool,
-    /// With `heuristic`: the other playout moves drawn from this
-    /// evaluator's three best ranked instead of uniformly.
-    pub playout_ranking: Option<Arc<dyn Evaluator>>,
-    /// MCTS-Solver: positions proven won or lost are marked, the proofs
-    /// propagate up, proven nodes are not searched again, and a proven win
-    /// at the root is played at once.
-    pub solver: bool,
-    /// Priors from an evaluator, with PUCT selection: children are tried
-    /// best prior first, and chosen by `Q + c_puct · P · √N / (1 + n)`.
-    pub priors: Option<Arc<dyn Evaluator>>,
-    /// The `c_puct` of PUCT selection.
-    pub puct: f64,
-    /// Independent trees searched in parallel (root parallelism), their
-    /// root visits added up. 1 searches on the calling thread.
-    pub threads: usize,
-}
-
-impl PartialEq for MctsConfig {
-    fn eq(&self, other: &MctsConfig) -> bool {
-        let same = |a: &Option<Arc<dyn Evaluator>>, b: &Option<Arc<dyn Evaluator>>| match (a, b) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        same(&self.priors, &other.priors)
-            && same(&self.playout_ranking, &other.playout_ranking)
-            && (
-                self.iterations,
-                self.node_limit,
-                self.root_rules,
-                self.reuse,
-                self.heuristic,
-                self.solver,
-                self.threads,
-            ) == (
-                other.iterations,
-                other.node_limit,
-                other.root_rules,
-                other.reuse,
-                other.heuristic,
-                other.solver,
-                other.threads,
-            )
-            && self.exploration.to_bits() == other.exploration.to_bits()
-            && self.puct.to_bits() == other.puct.to_bits()
-    }
-}
-
-impl std::fmt::Debug for MctsConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MctsConfig")
-            .field("iterations", &self.iterations)
-            .field("exploration", &self.exploration)
-            .field("node_limit", &self.node_limit)
-            .field("root_rules", &self.root_rules)
-            .field("reuse", &self.reuse)
-            .field("heuristic", &self.heuristic)
-            .field("playout_ranking", &self.playout_ranking.is_some())
-            .field("solver", &self.solver)
-            .field("priors", &self.priors.is_some())
-            .field("puct", &self.puct)
-            .field("threads", &self.threads)
-            .finish()
-    }
-}
-
-impl Default for MctsConfig {
-    fn default() -> MctsConfig {
-        MctsConfig {
-            iterations: 10_000,
-            exploration: std::f64::consts::SQRT_2,
-            node_limit: 4_000_000,
-            root_rules: true,
-            reuse: false,
-            heuristic: false,
-            playout_ranking: None,
-            solver: false,
-            priors: None,
-            puct: 1.5,
-            threads: 1,
-        }
-    }
-}
+use crate::config::MctsConfig;
+use crate::playout::heuristic_playout;
 
 /// One node: the move into it and the statistics of the player who made it.
 #[derive(Clone, Copy, Debug)]
@@ -233,6 +126,18 @@ impl Mcts {
             threats: [Vec::new(), Vec::new()],
             ranked: Vec::new(),
         }
+    }
+
+    /// Its settings.
+    #[must_use]
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Starts afresh with a new seed (a new game): no tree is kept.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = SmallRng::seed_from_u64(seed);
+        self.root = None;
     }
 
     /// Searches `pos` (not over) within `limits`: `nodes` counts iterations.
@@ -558,173 +463,5 @@ impl Mcts {
             line,
             proven: -root.proven,
         }
-    }
-}
-
-/// A win now, else the block of the opponent's only win now.
-fn forced_move(pos: &Position) -> Option<Cell> {
-    let mover = pos.side_to_move();
-    let empty = pos.empty_cells();
-    if let Some(win) = empty.iter().find(|&cell| pos.wins_at(cell, mover)) {
-        return Some(win);
-    }
-    let mut threats = empty.iter().filter(|&cell| pos.wins_at(cell, mover.opponent()));
-    match (threats.next(), threats.next()) {
-        (Some(block), None) => Some(block),
-        _ => None,
-    }
-}
-
-/// Monte-Carlo tree search as a player: one tree, or with
-/// `threads > 1` that many trees searched in parallel (root
-/// parallelism), their root statistics added up.
-#[derive(Debug)]
-pub struct MctsAgent {
-    searches: Vec<Tree>,
-    seed: u64,
-    games: u64,
-    analysis: Option<Analysis>,
-}
-
-impl MctsAgent {
-    /// A player searching with `config`, its random choices seeded by `seed`.
-    #[must_use]
-    pub fn new(config: MctsConfig, seed: u64) -> MctsAgent {
-        let threads = config.threads.max(1);
-        let mut searches: Vec<Tree> =
-            (1..threads).map(|t| Tree(Mcts::new(config.clone(), tree_seed(seed, t)))).collect();
-        searches.insert(0, Tree(Mcts::new(config, seed)));
-        MctsAgent { searches, seed, games: 0, analysis: None }
-    }
-
-    /// Searches every tree, splitting the iterations among them, and adds
-    /// up their root children.
-    fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
-        if self.searches.len() == 1 {
-            return self.searches[0].0.search(pos, limits);
-        }
-        let trees = self.searches.len() as u64;
-        let total = limits.nodes.unwrap_or(self.searches[0].0.config.iterations).max(1);
-        let share = Limits { nodes: Some(total.div_ceil(trees)), ..limits.clone() };
-        let reports: Vec<SearchReport> =
-            self.searches.par_iter_mut().map(|tree| tree.0.search(pos, &share)).collect();
-        merge(&reports)
-    }
-}
-
-/// One tree of a parallel search, on cache lines of its own: each search
-/// writes its generator and scratch lengths every iteration, and trees
-/// side by side in one vector would make the cores fight over the lines
-/// between them.
-#[derive(Debug)]
-#[repr(align(128))]
-struct Tree(Mcts);
-
-/// Tree t's seed: the first tree keeps the one-tree seed.
-fn tree_seed(seed: u64, tree: usize) -> u64 {
-    if tree == 0 { seed } else { mix_seed(seed, 0x7472_6565 + tree as u64) }
-}
-
-/// Root statistics of several trees as one: visits added, means weighted
-/// by visits; a proven win in any tree is played.
-fn merge(reports: &[SearchReport]) -> SearchReport {
-    let mut children: Vec<(Cell, u32, f64)> = Vec::new();
-    for report in reports {
-        for &(cell, visits, mean) in &report.children {
-            match children.iter_mut().find(|(c, _, _)| *c == cell) {
-                Some((_, total, sum)) => {
-                    *total += visits;
-                    *sum += mean * f64::from(visits);
-                }
-                None => children.push((cell, visits, mean * f64::from(visits))),
-            }
-        }
-    }
-    for child in &mut children {
-        child.2 /= f64::from(child.1.max(1));
-    }
-    let proven = reports.iter().find(|r| r.proven > 0);
-    let best = match proven {
-        Some(report) => report.best_move,
-        None => children.iter().max_by_key(|&&(_, visits, _)| visits).map(|&(cell, _, _)| cell),
-    };
-    let line = reports
-        .iter()
-        .find(|r| r.best_move == best)
-        .map_or_else(|| best.into_iter().collect(), |r| r.line.clone());
-    SearchReport {
-        best_move: best,
-        iterations: reports.iter().map(|r| r.iterations).sum(),
-        nodes: reports.iter().map(|r| r.nodes).sum(),
-        saturated: reports.iter().any(|r| r.saturated),
-        root_visits: reports.iter().map(|r| r.root_visits).sum(),
-        proven: if proven.is_some() { 1 } else { reports.iter().map(|r| r.proven).min().unwrap_or(0) },
-        children,
-        line,
-    }
-}
-
-impl Agent for MctsAgent {
-    fn name(&self) -> String {
-        "uct".to_owned()
-    }
-
-    fn new_game(&mut self, _rules: &board::Rules) {
-        self.games += 1;
-        let game_seed = mix_seed(self.seed, self.games);
-        for (t, Tree(search)) in self.searches.iter_mut().enumerate() {
-            search.rng = SmallRng::seed_from_u64(tree_seed(game_seed, t));
-            search.root = None;
-        }
-        self.analysis = None;
-    }
-
-    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
-        if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
-        }
-        if self.searches[0].0.config.root_rules
-            && let Some(cell) = forced_move(pos)
-        {
-            self.analysis = Some(Analysis {
-                best_move: Some(cell),
-                scores: vec![CellScore { cell, score: 1.0 }],
-                score_kind: ScoreKind::VisitShare,
-                line: vec![cell],
-                value: None,
-                nodes: 0,
-                depth: None,
-            });
-            return Ok(cell);
-        }
-        let report = self.search_all(pos, limits);
-        let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
-        let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
-        let best_value = match report.proven {
-            1 => Some(1.0),
-            -1 => Some(0.0),
-            _ => report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value),
-        };
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: report
-                .children
-                .iter()
-                .map(|&(cell, visits, _)| CellScore {
-                    cell,
-                    score: f64::from(visits) / f64::from(total.max(1)),
-                })
-                .collect(),
-            score_kind: ScoreKind::VisitShare,
-            line: report.line,
-            value: best_value,
-            nodes: report.iterations,
-            depth: None,
-        });
-        Ok(cell)
-    }
-
-    fn analysis(&self) -> Option<Analysis> {
-        self.analysis.clone()
     }
 }

@@ -1,0 +1,175 @@
+//! Monte-Carlo tree search as a player: root rules, one tree or several
+//! in parallel, and the analysis it reports.
+
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Position, ScoreKind, mix_seed};
+use rayon::prelude::*;
+
+use crate::config::MctsConfig;
+use crate::search::{Mcts, SearchReport};
+
+/// A win now, else the block of the opponent's only win now.
+fn forced_move(pos: &Position) -> Option<Cell> {
+    let mover = pos.side_to_move();
+    let empty = pos.empty_cells();
+    if let Some(win) = empty.iter().find(|&cell| pos.wins_at(cell, mover)) {
+        return Some(win);
+    }
+    let mut threats = empty.iter().filter(|&cell| pos.wins_at(cell, mover.opponent()));
+    match (threats.next(), threats.next()) {
+        (Some(block), None) => Some(block),
+        _ => None,
+    }
+}
+
+/// Monte-Carlo tree search as a player: one tree, or with
+/// `threads > 1` that many trees searched in parallel (root
+/// parallelism), their root statistics added up.
+#[derive(Debug)]
+pub struct MctsAgent {
+    searches: Vec<Tree>,
+    seed: u64,
+    games: u64,
+    analysis: Option<Analysis>,
+}
+
+impl MctsAgent {
+    /// A player searching with `config`, its random choices seeded by `seed`.
+    #[must_use]
+    pub fn new(config: MctsConfig, seed: u64) -> MctsAgent {
+        let threads = config.threads.max(1);
+        let mut searches: Vec<Tree> =
+            (1..threads).map(|t| Tree(Mcts::new(config.clone(), tree_seed(seed, t)))).collect();
+        searches.insert(0, Tree(Mcts::new(config, seed)));
+        MctsAgent { searches, seed, games: 0, analysis: None }
+    }
+
+    /// Searches every tree, splitting the iterations among them, and adds
+    /// up their root children.
+    fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+        if self.searches.len() == 1 {
+            return self.searches[0].0.search(pos, limits);
+        }
+        let trees = self.searches.len() as u64;
+        let total = limits.nodes.unwrap_or(self.searches[0].0.config().iterations).max(1);
+        let share = Limits { nodes: Some(total.div_ceil(trees)), ..limits.clone() };
+        let reports: Vec<SearchReport> =
+            self.searches.par_iter_mut().map(|tree| tree.0.search(pos, &share)).collect();
+        merge(&reports)
+    }
+}
+
+/// One tree of a parallel search, on cache lines of its own: each search
+/// writes its generator and scratch lengths every iteration, and trees
+/// side by side in one vector would make the cores fight over the lines
+/// between them.
+#[derive(Debug)]
+#[repr(align(128))]
+struct Tree(Mcts);
+
+/// Tree t's seed: the first tree keeps the one-tree seed.
+fn tree_seed(seed: u64, tree: usize) -> u64 {
+    if tree == 0 { seed } else { mix_seed(seed, 0x7472_6565 + tree as u64) }
+}
+
+/// Root statistics of several trees as one: visits added, means weighted
+/// by visits; a proven win in any tree is played.
+fn merge(reports: &[SearchReport]) -> SearchReport {
+    let mut children: Vec<(Cell, u32, f64)> = Vec::new();
+    for report in reports {
+        for &(cell, visits, mean) in &report.children {
+            match children.iter_mut().find(|(c, _, _)| *c == cell) {
+                Some((_, total, sum)) => {
+                    *total += visits;
+                    *sum += mean * f64::from(visits);
+                }
+                None => children.push((cell, visits, mean * f64::from(visits))),
+            }
+        }
+    }
+    for child in &mut children {
+        child.2 /= f64::from(child.1.max(1));
+    }
+    let proven = reports.iter().find(|r| r.proven > 0);
+    let best = match proven {
+        Some(report) => report.best_move,
+        None => children.iter().max_by_key(|&&(_, visits, _)| visits).map(|&(cell, _, _)| cell),
+    };
+    let line = reports
+        .iter()
+        .find(|r| r.best_move == best)
+        .map_or_else(|| best.into_iter().collect(), |r| r.line.clone());
+    SearchReport {
+        best_move: best,
+        iterations: reports.iter().map(|r| r.iterations).sum(),
+        nodes: reports.iter().map(|r| r.nodes).sum(),
+        saturated: reports.iter().any(|r| r.saturated),
+        root_visits: reports.iter().map(|r| r.root_visits).sum(),
+        proven: if proven.is_some() { 1 } else { reports.iter().map(|r| r.proven).min().unwrap_or(0) },
+        children,
+        line,
+    }
+}
+
+impl Agent for MctsAgent {
+    fn name(&self) -> String {
+        "uct".to_owned()
+    }
+
+    fn new_game(&mut self, _rules: &board::Rules) {
+        self.games += 1;
+        let game_seed = mix_seed(self.seed, self.games);
+        for (t, Tree(search)) in self.searches.iter_mut().enumerate() {
+            search.reseed(tree_seed(game_seed, t));
+        }
+        self.analysis = None;
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        if self.searches[0].0.config().root_rules
+            && let Some(cell) = forced_move(pos)
+        {
+            self.analysis = Some(Analysis {
+                best_move: Some(cell),
+                scores: vec![CellScore { cell, score: 1.0 }],
+                score_kind: ScoreKind::VisitShare,
+                line: vec![cell],
+                value: None,
+                nodes: 0,
+                depth: None,
+            });
+            return Ok(cell);
+        }
+        let report = self.search_all(pos, limits);
+        let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
+        let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
+        let best_value = match report.proven {
+            1 => Some(1.0),
+            -1 => Some(0.0),
+            _ => report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value),
+        };
+        self.analysis = Some(Analysis {
+            best_move: Some(cell),
+            scores: report
+                .children
+                .iter()
+                .map(|&(cell, visits, _)| CellScore {
+                    cell,
+                    score: f64::from(visits) / f64::from(total.max(1)),
+                })
+                .collect(),
+            score_kind: ScoreKind::VisitShare,
+            line: report.line,
+            value: best_value,
+            nodes: report.iterations,
+            depth: None,
+        });
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+}
