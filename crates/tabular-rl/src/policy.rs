@@ -158,6 +158,8 @@ pub struct TabularAgent {
     name: String,
     policy: Arc<dyn Policy>,
     rng: SmallRng,
+    /// The empty cells of the position asked about, reused move to move.
+    empty: Vec<Cell>,
 }
 
 impl std::fmt::Debug for TabularAgent {
@@ -170,7 +172,7 @@ impl TabularAgent {
     /// An agent named `name` that plays `policy`, breaking ties from `seed`.
     #[must_use]
     pub fn new(name: impl Into<String>, policy: Arc<dyn Policy>, seed: u64) -> TabularAgent {
-        TabularAgent { name: name.into(), policy, rng: SmallRng::seed_from_u64(seed) }
+        TabularAgent { name: name.into(), policy, rng: SmallRng::seed_from_u64(seed), empty: Vec::new() }
     }
 
     fn check(&self, rules: Rules) -> Result<(), AgentError> {
@@ -194,7 +196,8 @@ impl Agent for TabularAgent {
             return Err(AgentError("the game is over".to_owned()));
         }
         let keys = self.policy.space().keys_of(pos);
-        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
-        Ok(self.policy.choose(pos, &keys, &empty, &mut self.rng))
+        self.empty.clear();
+        self.empty.extend(pos.empty_cells().iter());
+        Ok(self.policy.choose(pos, &keys, &self.empty, &mut self.rng))
     }
 }
