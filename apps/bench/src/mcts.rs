@@ -22,9 +22,13 @@ pub struct Args {
     /// Seed of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Trees searched in parallel (root parallelism), the iterations shared among them.
+    /// Threads: trees searched in parallel (root parallelism), the
+    /// iterations shared among them.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// With --threads: one tree shared by the threads, with virtual loss.
+    #[arg(long)]
+    shared: bool,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -35,6 +39,7 @@ struct Report {
     rules: String,
     iterations: u64,
     threads: usize,
+    shared: bool,
     /// From the empty board.
     iterations_per_second: f64,
     /// From a middle-game position (a quarter of the board filled, or
@@ -44,8 +49,8 @@ struct Report {
 }
 
 /// Iterations per second of classic UCB1 from `start`, and the tree size.
-fn rate(start: &Position, iterations: u64, seed: u64, threads: usize) -> Result<(f64, usize)> {
-    let config = MctsConfig { iterations, threads, root_rules: false, ..MctsConfig::default() };
+fn rate(start: &Position, iterations: u64, seed: u64, threads: usize, shared: bool) -> Result<(f64, usize)> {
+    let config = MctsConfig { iterations, threads, shared, root_rules: false, ..MctsConfig::default() };
     if threads == 1 {
         let mut search = Mcts::new(config, seed);
         let clock = Instant::now();
@@ -66,16 +71,18 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--iterations must be from 1 to 100000000, got {}", args.iterations);
     }
     check_threads(args.threads)?;
-    let (empty, nodes) = rate(&Position::new(args.rules), args.iterations, args.seed, args.threads)?;
+    let (empty, nodes) =
+        rate(&Position::new(args.rules), args.iterations, args.seed, args.threads, args.shared)?;
     let plies = (args.rules.area() / 4).clamp(1, 40);
     let middle = match middle_games(args.rules, 1, plies) {
-        Ok(positions) => rate(&positions[0], args.iterations, args.seed, args.threads)?.0,
+        Ok(positions) => rate(&positions[0], args.iterations, args.seed, args.threads, args.shared)?.0,
         Err(_) => empty,
     };
     let report = Report {
         rules: args.rules.to_string(),
         iterations: args.iterations,
         threads: args.threads,
+        shared: args.shared,
         iterations_per_second: empty,
         middle_game_iterations_per_second: middle,
         nodes,
@@ -84,7 +91,10 @@ pub fn run(args: &Args) -> Result<()> {
         vec![
             row("rules", &r.rules),
             row("iterations", thousands(r.iterations as f64)),
-            row("threads (trees)", r.threads),
+            row(
+                "threads",
+                format!("{}{}", r.threads, if r.shared { " on one shared tree" } else { " (a tree each)" }),
+            ),
             row("iterations/s (empty board)", thousands(r.iterations_per_second)),
             row("iterations/s (middle game)", thousands(r.middle_game_iterations_per_second)),
             row("tree nodes", thousands(r.nodes as f64)),

@@ -23,7 +23,8 @@ fn forced_move(pos: &Position) -> Option<Cell> {
 
 /// Monte-Carlo tree search as a player: one tree, or with
 /// `threads > 1` that many trees searched in parallel (root
-/// parallelism), their root statistics added up.
+/// parallelism), their root statistics added up — or, with `shared`, one
+/// tree searched by that many threads with virtual loss.
 #[derive(Debug)]
 pub struct MctsAgent {
     searches: Vec<Tree>,
@@ -36,7 +37,8 @@ impl MctsAgent {
     /// A player searching with `config`, its random choices seeded by `seed`.
     #[must_use]
     pub fn new(config: MctsConfig, seed: u64) -> MctsAgent {
-        let threads = config.threads.max(1);
+        // A shared tree is one tree, whatever the thread count.
+        let threads = if config.shared { 1 } else { config.threads.max(1) };
         let mut searches: Vec<Tree> =
             (1..threads).map(|t| Tree(Mcts::new(config.clone(), tree_seed(seed, t)))).collect();
         searches.insert(0, Tree(Mcts::new(config, seed)));
@@ -46,6 +48,11 @@ impl MctsAgent {
     /// Searches every tree, splitting the iterations among them, and adds
     /// up their root children.
     fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+        let config = self.searches[0].0.config();
+        if config.shared && config.threads > 1 {
+            let threads = config.threads;
+            return self.searches[0].0.search_shared(pos, limits, threads);
+        }
         if self.searches.len() == 1 {
             return self.searches[0].0.search(pos, limits);
         }

@@ -38,6 +38,9 @@ pub struct MctsConfig {
     /// Independent trees searched in parallel (root parallelism), their
     /// root visits added up. 1 searches on the calling thread.
     pub threads: usize,
+    /// With `threads > 1`: one tree shared by the threads, with virtual
+    /// loss, instead of one tree per thread.
+    pub shared: bool,
 }
 
 impl PartialEq for MctsConfig {
@@ -66,6 +69,7 @@ impl PartialEq for MctsConfig {
                 other.solver,
                 other.threads,
             )
+            && self.shared == other.shared
             && self.exploration.to_bits() == other.exploration.to_bits()
             && self.puct.to_bits() == other.puct.to_bits()
     }
@@ -85,6 +89,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("priors", &self.priors.is_some())
             .field("puct", &self.puct)
             .field("threads", &self.threads)
+            .field("shared", &self.shared)
             .finish()
     }
 }
@@ -103,6 +108,7 @@ impl Default for MctsConfig {
             priors: None,
             puct: 1.5,
             threads: 1,
+            shared: false,
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Classic UCB1 tree search and what lies beyond, on a flat arena of nodes.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
 use std::time::Instant;
 
-use board::{Bitboard, Cell, Limits, Outcome, Position, random_playout};
+use board::{Bitboard, Cell, Limits, Outcome, Position, Side, random_playout};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -60,6 +63,26 @@ impl Node {
     fn visit(&mut self, halves: u32) {
         self.visits += 1;
         self.halves += halves;
+        self.refresh();
+    }
+
+    /// A shared tree's virtual loss: the visit counts (as a loss) until
+    /// its playout comes back, steering other threads elsewhere.
+    #[inline]
+    fn visit_pending(&mut self) {
+        self.visits += 1;
+        self.refresh();
+    }
+
+    /// The result of a visit counted by [`Node::visit_pending`].
+    #[inline]
+    fn settle(&mut self, halves: u32) {
+        self.halves += halves;
+        self.refresh();
+    }
+
+    #[inline]
+    fn refresh(&mut self) {
         let visits = f64::from(self.visits);
         self.mean = (f64::from(self.halves) / (2.0 * visits)) as f32;
         self.spread = (1.0 / visits.sqrt()) as f32;
@@ -105,6 +128,49 @@ pub struct Mcts {
     ranked: Vec<(Cell, i32)>,
 }
 
+/// A thread of a shared search: its own position, generator and buffers.
+struct Worker {
+    pos: Position,
+    rng: SmallRng,
+    path: Vec<u32>,
+    scratch: Vec<Cell>,
+    threats: [Vec<Cell>; 2],
+    ranked: Vec<(Cell, i32)>,
+}
+
+impl Worker {
+    fn new(seed: u64, pos: &Position) -> Worker {
+        Worker {
+            pos: pos.clone(),
+            rng: SmallRng::seed_from_u64(seed),
+            path: Vec::new(),
+            scratch: Vec::new(),
+            threats: [Vec::new(), Vec::new()],
+            ranked: Vec::new(),
+        }
+    }
+
+    /// Plays the position out, as the configuration says.
+    fn play_out(&mut self, config: &MctsConfig) -> Outcome {
+        if config.heuristic {
+            let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+            heuristic_playout(&mut self.pos, &mut self.rng, &mut self.threats, ranking)
+        } else {
+            random_playout(&mut self.pos, &mut self.rng, &mut self.scratch).outcome
+        }
+    }
+}
+
+/// What a descent did.
+struct Descent {
+    /// Moves played on the position.
+    played: usize,
+    /// Whether the node limit kept a leaf from growing.
+    saturated: bool,
+    /// The result, when the descent ended on a proven node.
+    known: Option<Outcome>,
+}
+
 /// A step of the descent.
 enum Choice {
     Untried(usize),
@@ -145,11 +211,7 @@ impl Mcts {
         let start = Instant::now();
         let deadline = limits.deadline(start);
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
-        if !(self.config.reuse && self.reroot(pos)) {
-            self.nodes.clear();
-            self.nodes.push(Node::new(Cell::new(0, 0), 1.0));
-        }
-        self.root = Some(pos.clone());
+        self.prepare(pos);
         let mut work = pos.clone();
         let mut done = 0;
         let mut saturated = false;
@@ -170,6 +232,81 @@ impl Mcts {
             }
         }
         self.report(done, saturated)
+    }
+
+    /// Starts the tree at `pos`: the reused subtree, or a fresh root.
+    fn prepare(&mut self, pos: &Position) {
+        if !(self.config.reuse && self.reroot(pos)) {
+            self.nodes.clear();
+            self.nodes.push(Node::new(Cell::new(0, 0), 1.0));
+        }
+        self.root = Some(pos.clone());
+    }
+
+    /// Searches `pos` with `threads` threads sharing this one tree: each
+    /// descends under a lock, marks its path with a virtual loss (a visit
+    /// that has not scored yet, so the others look elsewhere), plays out
+    /// without the lock, and backs up under it. Not deterministic.
+    pub fn search_shared(&mut self, pos: &Position, limits: &Limits, threads: usize) -> SearchReport {
+        let deadline = limits.deadline(Instant::now());
+        let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
+        self.prepare(pos);
+        let seeds: Vec<u64> = (0..threads.max(1)).map(|_| self.rng.random()).collect();
+        let config = self.config.clone();
+        let started = AtomicU64::new(0);
+        let completed = AtomicU64::new(0);
+        let saturated = AtomicBool::new(false);
+        let tree = Mutex::new(&mut *self);
+        thread::scope(|scope| {
+            for &seed in &seeds {
+                let (tree, config, started, completed, saturated) =
+                    (&tree, &config, &started, &completed, &saturated);
+                scope.spawn(move || {
+                    let mut worker = Worker::new(seed, pos);
+                    loop {
+                        let n = started.fetch_add(1, Ordering::Relaxed);
+                        if n >= iterations {
+                            break;
+                        }
+                        if n % 256 == 0 {
+                            limits.report(n, 0);
+                            if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                                break;
+                            }
+                        }
+                        let descent = {
+                            let mut tree = tree.lock().unwrap_or_else(PoisonError::into_inner);
+                            if config.solver && tree.nodes[0].proven != 0 {
+                                break;
+                            }
+                            let descent = tree.descend(&mut worker.pos);
+                            worker.path.clear();
+                            worker.path.extend_from_slice(&tree.path);
+                            for &index in &worker.path {
+                                tree.nodes[index as usize].visit_pending();
+                            }
+                            descent
+                        };
+                        if descent.saturated {
+                            saturated.store(true, Ordering::Relaxed);
+                        }
+                        let outcome = descent.known.unwrap_or_else(|| worker.play_out(config));
+                        let to_move = worker.pos.side_to_move();
+                        tree.lock().unwrap_or_else(PoisonError::into_inner).back_up(
+                            &worker.path,
+                            outcome,
+                            to_move,
+                            true,
+                        );
+                        completed.fetch_add(1, Ordering::Relaxed);
+                        for _ in 0..descent.played {
+                            worker.pos.undo();
+                        }
+                    }
+                });
+            }
+        });
+        self.report(completed.load(Ordering::Relaxed), saturated.load(Ordering::Relaxed))
     }
 
     /// Makes the node reached from the old root by the moves played since
@@ -212,24 +349,45 @@ impl Mcts {
     /// One iteration: select, expand one node, play out, back up. Returns
     /// whether the node limit kept a leaf from growing.
     fn iterate(&mut self, pos: &mut Position) -> bool {
+        let descent = self.descend(pos);
+        let outcome = match descent.known {
+            Some(outcome) => outcome,
+            None if self.config.heuristic => {
+                let ranking =
+                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
+            }
+            None => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
+        };
+        let path = std::mem::take(&mut self.path);
+        self.back_up(&path, outcome, pos.side_to_move(), false);
+        self.path = path;
+        for _ in 0..descent.played {
+            pos.undo();
+        }
+        descent.saturated
+    }
+
+    /// Selection and expansion: from the root down to a new node (or a
+    /// finished or proven position), playing the moves on `pos` and
+    /// recording the nodes in `self.path`.
+    fn descend(&mut self, pos: &mut Position) -> Descent {
         let mut node = 0usize;
-        let mut played = 0;
-        let mut saturated = false;
+        let mut descent = Descent { played: 0, saturated: false, known: None };
         self.path.clear();
         self.path.push(0);
-        // A proven node's result is known: no playout below it.
-        let mut known = None;
         loop {
             if pos.is_over() {
                 break;
             }
             if self.config.solver && self.nodes[node].proven != 0 {
-                known = Some(self.proven_outcome(node, pos.side_to_move()));
+                // A proven node's result is known: no playout below it.
+                descent.known = Some(self.proven_outcome(node, pos.side_to_move()));
                 break;
             }
             if self.nodes[node].count == 0 {
                 if self.nodes.len() + pos.legal_move_count() > self.config.node_limit {
-                    saturated = true;
+                    descent.saturated = true;
                     break;
                 }
                 self.allocate(pos, node);
@@ -238,7 +396,7 @@ impl Mcts {
                 Choice::Untried(child) => {
                     self.nodes[node].tried += 1;
                     pos.play_unchecked(self.nodes[child].cell);
-                    played += 1;
+                    descent.played += 1;
                     self.path.push(child as u32);
                     if self.config.solver {
                         self.prove_terminal(child, pos);
@@ -248,42 +406,39 @@ impl Mcts {
                 Choice::Tried(child) => child,
             };
             pos.play_unchecked(self.nodes[child].cell);
-            played += 1;
+            descent.played += 1;
             self.path.push(child as u32);
             node = child;
         }
-        let outcome = match known {
-            Some(outcome) => outcome,
-            None if self.config.heuristic => {
-                let ranking =
-                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
-            }
-            None => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
-        };
-        // Back up from the view of the player who moved into each node:
-        // the side to move at the node's parent.
-        let mut mover = pos.side_to_move();
-        for &index in self.path.iter().rev() {
+        descent
+    }
+
+    /// Credits `outcome` along `path`, from the view of the player who
+    /// moved into each node; `to_move` is the side to move at the leaf.
+    /// With `pending`, the visits were counted already (virtual loss).
+    fn back_up(&mut self, path: &[u32], outcome: Outcome, to_move: Side, pending: bool) {
+        let mut mover = to_move;
+        for &index in path.iter().rev() {
             let moved_in = mover.opponent();
-            self.nodes[index as usize].visit(match outcome {
+            let halves = match outcome {
                 Outcome::Win(side) if side == moved_in => 2,
                 Outcome::Win(_) => 0,
                 Outcome::Draw => 1,
-            });
+            };
+            if pending {
+                self.nodes[index as usize].settle(halves);
+            } else {
+                self.nodes[index as usize].visit(halves);
+            }
             mover = moved_in;
         }
         if self.config.solver {
-            self.propagate_proofs();
+            self.propagate_proofs(path);
         }
-        for _ in 0..played {
-            pos.undo();
-        }
-        saturated
     }
 
     /// The outcome a proven node stands for; `to_move` is the side to move there.
-    fn proven_outcome(&self, node: usize, to_move: board::Side) -> Outcome {
+    fn proven_outcome(&self, node: usize, to_move: Side) -> Outcome {
         let moved_in = to_move.opponent();
         if self.nodes[node].proven > 0 { Outcome::Win(moved_in) } else { Outcome::Win(to_move) }
     }
@@ -299,10 +454,10 @@ impl Mcts {
     /// Walks the path up from the leaf: a node with a proven winning child
     /// is lost for the player who moved into it; a node all of whose
     /// children are proven lost is won for that player.
-    fn propagate_proofs(&mut self) {
-        for depth in (1..self.path.len()).rev() {
-            let child = self.path[depth] as usize;
-            let parent = self.path[depth - 1] as usize;
+    fn propagate_proofs(&mut self, path: &[u32]) {
+        for depth in (1..path.len()).rev() {
+            let child = path[depth] as usize;
+            let parent = path[depth - 1] as usize;
             if self.nodes[child].proven == 0 || self.nodes[parent].proven != 0 {
                 return;
             }

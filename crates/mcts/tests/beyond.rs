@@ -108,3 +108,23 @@ fn every_option_together_beats_random() {
         assert_eq!(record.outcome, Outcome::Win(side), "seed {seed}: {record:?}");
     }
 }
+
+#[test]
+fn a_shared_tree_counts_every_iteration_once_and_plays_well() {
+    let rules = Rules::tic_tac_toe();
+    let config = MctsConfig { iterations: 4_000, threads: 2, shared: true, ..MctsConfig::default() };
+    let report = Mcts::new(config.clone(), 1).search_shared(&Position::new(rules), &Limits::none(), 2);
+    assert_eq!(report.iterations, 4_000);
+    // Virtual losses are settled: the root's children hold every visit once.
+    assert_eq!(report.children.iter().map(|&(_, visits, _)| u64::from(visits)).sum::<u64>(), 4_000);
+    assert_eq!(u64::from(report.root_visits), 4_000);
+    for seed in 0..20 {
+        let mut shared = MctsAgent::new(config.clone(), seed);
+        let mut random = RandomAgent::new(seed);
+        let side = if seed % 2 == 0 { Side::X } else { Side::O };
+        let agents: [&mut dyn Agent; 2] =
+            if side == Side::X { [&mut shared, &mut random] } else { [&mut random, &mut shared] };
+        let record = play_game(rules, agents, &[], &Limits::none()).unwrap();
+        assert_ne!(record.outcome, Outcome::Win(side.opponent()), "seed {seed}: {record:?}");
+    }
+}

@@ -25,6 +25,10 @@ pub(super) const THREADS: OptionInfo = OptionInfo {
     name: "threads",
     help: "trees searched in parallel, their root visits added up, 1 to 64 (default 1)",
 };
+pub(super) const PARALLEL: OptionInfo = OptionInfo {
+    name: "parallel",
+    help: "with threads > 1: root (default), a tree per thread, or shared, one tree with virtual loss",
+};
 pub(super) const SOLVER: OptionInfo = OptionInfo {
     name: "solver",
     help: "MCTS-Solver: prove wins and losses, play a proven win at once: true or false (default false)",
@@ -100,6 +104,12 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         return Err(bad("threads", threads.to_string(), "a whole number from 1 to 64"));
     }
     let solver: bool = if classic { false } else { options.get("solver", "true or false")?.unwrap_or(false) };
+    let parallel = if classic { None } else { options.get::<String>("parallel", "root or shared")? };
+    let shared = match parallel.as_deref() {
+        None | Some("root") => false,
+        Some("shared") => true,
+        Some(other) => return Err(bad("parallel", other.to_owned(), "root or shared")),
+    };
     let prior = if classic { None } else { options.get::<String>("prior", EVAL_EXPECTED)? };
     let priors: Option<EvalChoice> = match prior.as_deref() {
         None | Some("none") => None,
@@ -120,6 +130,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         root_rules: !classic,
         solver,
         threads,
+        shared,
         ..MctsConfig::default()
     };
     let time = ms.map(Duration::from_millis);

@@ -116,6 +116,7 @@ pub static ENGINES: &[EngineInfo] = &[
             mcts::SOLVER,
             mcts::PRIOR,
             mcts::THREADS,
+            mcts::PARALLEL,
             SEED,
         ],
         build: mcts::build,
