@@ -125,6 +125,7 @@ fn every_mcts_option_plays_by_the_rules() {
         "random",
         "mcts:solver=true",
         "mcts:threads=2",
+        "mcts:threads=2,parallel=shared",
         "mcts:prior=pattern",
         "mcts:prior=openlines,solver=true",
         "mcts:reuse=true,playout=heuristic",
