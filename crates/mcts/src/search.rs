@@ -83,9 +83,10 @@ impl Node {
 
     #[inline]
     fn refresh(&mut self) {
-        let visits = f64::from(self.visits);
-        self.mean = (f64::from(self.halves) / (2.0 * visits)) as f32;
-        self.spread = (1.0 / visits.sqrt()) as f32;
+        // f32 is all selection needs, and its division and root are faster.
+        let visits = self.visits as f32;
+        self.mean = self.halves as f32 / (2.0 * visits);
+        self.spread = visits.sqrt().recip();
     }
 }
 
@@ -568,7 +569,8 @@ impl Mcts {
     /// `w/n + c·√(ln N / n)`, computed as `mean + c·√(ln N)·(1/√n)`.
     fn select(&self, node: usize) -> usize {
         let parent = self.nodes[node];
-        let explore = self.config.exploration * f64::from(parent.visits).ln().sqrt();
+        // In f32, like the mean and 1/√n it meets: logf is about twice as fast as log.
+        let explore = self.config.exploration * f64::from((parent.visits as f32).ln().sqrt());
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
         let mut best = (f64::MIN, children.start);
         for index in children {
