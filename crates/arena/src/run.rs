@@ -131,8 +131,10 @@ pub fn run(plan: &Plan, mut options: RunOptions<'_>) -> Result<Summary, ArenaErr
             .build()
             .map_err(|error| ArenaError::Threads(error.to_string()))?;
         let fingerprint = collector.fingerprint.clone();
+        let pairings = plan.pairings();
         let work = Work {
             plan,
+            pairings: &pairings,
             openings: &openings,
             schedule: &schedule,
             fingerprint: &fingerprint,
@@ -179,6 +181,7 @@ pub fn run(plan: &Plan, mut options: RunOptions<'_>) -> Result<Summary, ArenaErr
 /// flags that tell them to stop starting games.
 struct Work<'a> {
     plan: &'a Plan,
+    pairings: &'a [(usize, usize)],
     openings: &'a [Vec<Cell>],
     schedule: &'a [Slot],
     fingerprint: &'a str,
@@ -209,7 +212,7 @@ impl Work<'_> {
     /// Plays game `index` of the schedule with fresh agents.
     fn play(&self, index: usize) -> Result<GameLine, ArenaError> {
         let slot = self.schedule[index];
-        let (a, b) = self.plan.pairings()[slot.pairing];
+        let (a, b) = self.pairings[slot.pairing];
         let seed = self.plan.game_seed(index as u64);
         let mut agent_a = Guarded::new(self.plan.entrants[a].build(mix_seed(seed, 1)));
         let mut agent_b = Guarded::new(self.plan.entrants[b].build(mix_seed(seed, 2)));

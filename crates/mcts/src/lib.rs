@@ -10,7 +10,9 @@
 //!
 //! Beyond the classic, each switched by [`MctsConfig`]: tree reuse,
 //! heuristic playouts, MCTS-Solver, PUCT with priors from a
-//! [`board::Evaluator`], and root-parallel trees.
+//! [`board::Evaluator`], MCTS-Solver, playouts ranked by an evaluator,
+//! and parallel search: a tree per thread, or one tree shared with
+//! virtual loss.
 //!
 //! ```
 //! use board::{Agent, Limits, Position, Rules};

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
-use crate::keys::{KeySpace, Keys};
+use crate::keys::{KeySpace, Keys, MAX_AREA};
 use crate::policy::{Policy, TrainingBlock};
 
 /// The learner's settings; the defaults are the classic ones.
@@ -189,19 +189,21 @@ fn draw(
     empty: &[Cell],
     rng: &mut SmallRng,
 ) -> Cell {
-    let weight = |cell: Cell| weights[space.image(transform, cell)];
-    let sum: f64 = empty.iter().map(|&cell| weight(cell)).sum();
+    // Each empty cell's tickets, computed once, on the stack.
+    let mut tickets = [0u64; MAX_AREA];
+    let sum: f64 = empty.iter().map(|&cell| weights[space.image(transform, cell)]).sum();
     if sum > 0.0 {
-        let count = |cell: Cell| (weight(cell) / sum * precision).floor() as u64;
-        let total: u64 = empty.iter().map(|&cell| count(cell)).sum();
+        for (slot, &cell) in tickets.iter_mut().zip(empty) {
+            *slot = (weights[space.image(transform, cell)] / sum * precision).floor() as u64;
+        }
+        let total: u64 = tickets[..empty.len()].iter().sum();
         if total > 0 {
             let mut ticket = rng.random_range(0..total);
-            for &cell in empty {
-                let tickets = count(cell);
-                if ticket < tickets {
+            for (&cell, &count) in empty.iter().zip(&tickets) {
+                if ticket < count {
                     return cell;
                 }
-                ticket -= tickets;
+                ticket -= count;
             }
         }
     }
