@@ -223,7 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn greedy_takes_a_win_and_avoids_known_losses() {
+    fn greedy_takes_a_win_at_once() {
         let td = learner(TdParams::default());
         let rules = Rules::tic_tac_toe();
         let mut pos = Position::new(rules);
