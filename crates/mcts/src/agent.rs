@@ -45,9 +45,10 @@ impl MctsAgent {
         MctsAgent { searches, seed, games: 0, analysis: None }
     }
 
-    /// Searches every tree, splitting the iterations among them, and adds
-    /// up their root children.
-    fn search_all(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+    /// Searches `pos` (not over) with every tree, splitting the iterations
+    /// among them, and adds up their root children: the search behind
+    /// [`Agent::select_move`], without the root rules.
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         let config = self.searches[0].0.config();
         if config.shared && config.threads > 1 {
             let threads = config.threads;
@@ -149,7 +150,7 @@ impl Agent for MctsAgent {
             });
             return Ok(cell);
         }
-        let report = self.search_all(pos, limits);
+        let report = self.search(pos, limits);
         let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
         let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
         let best_value = match report.proven {

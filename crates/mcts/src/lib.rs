@@ -31,6 +31,7 @@ mod agent;
 mod config;
 mod playout;
 mod search;
+mod sqrt_ln;
 
 pub use agent::MctsAgent;
 pub use config::MctsConfig;
