@@ -121,7 +121,10 @@ pub fn run(args: &Args) -> Result<()> {
         vec![
             row("rules", &r.rules),
             row("iterations", thousands(r.iterations as f64)),
-            row("searches timed", format!("{} (median){}", r.repeat, if r.cold { ", each on a fresh engine" } else { "" })),
+            row(
+                "searches timed",
+                format!("{} (median){}", r.repeat, if r.cold { ", each on a fresh engine" } else { "" }),
+            ),
             row(
                 "threads",
                 format!("{}{}", r.threads, if r.shared { " on one shared tree" } else { " (a tree each)" }),
