@@ -46,7 +46,8 @@ impl SqrtLn {
         // m − mᵢ: the mantissa bits below the point's.
         let rest = f32::from_bits(0x3f80_0000 | (bits & ((1 << (23 - POINT_BITS)) - 1))) - 1.0;
         let ln_m = ln_point + rest * recip_point;
-        (exponent as f32).mul_add(std::f32::consts::LN_2, ln_m).sqrt()
+        // Not `mul_add`: without FMA in the target it is a library call.
+        (exponent as f32 * std::f32::consts::LN_2 + ln_m).sqrt()
     }
 }
 
