@@ -10,7 +10,7 @@
 //!
 //! Beyond the classic, each switched by [`MctsConfig`]: tree reuse,
 //! heuristic playouts, MCTS-Solver, PUCT with priors from a
-//! [`board::Evaluator`], MCTS-Solver, playouts ranked by an evaluator,
+//! [`board::Evaluator`], playouts ranked by an evaluator,
 //! and parallel search: a tree per thread, or one tree shared with
 //! virtual loss.
 //!
