@@ -288,8 +288,30 @@ fn mcts_reports_iterations_per_second() {
     let value = json(&["mcts", "--rules", "3,3,3", "--iterations", "2000", "--json"]);
     assert!(value["iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
     assert!(value["middle_game_iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
+    assert_eq!(count(&value, "repeat"), 5);
+    assert!(count(&value, "nodes") > 0);
+    // Two trees: the tree size is both trees', not 0.
+    let value = json(&[
+        "mcts",
+        "--rules",
+        "3,3,3",
+        "--iterations",
+        "2000",
+        "--threads",
+        "2",
+        "--repeat",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(count(&value, "repeat"), 3);
+    assert!(count(&value, "nodes") > 0, "{value}");
+    let value =
+        json(&["mcts", "--rules", "3,3,3", "--iterations", "2000", "--cold", "--repeat", "1", "--json"]);
+    assert_eq!(value["cold"], serde_json::Value::Bool(true));
     let output = bench(&["mcts", "--iterations", "0"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--iterations must be from 1"));
+    let output = bench(&["mcts", "--repeat", "0"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--repeat must be from 1"));
 }
 
 #[test]

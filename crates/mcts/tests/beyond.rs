@@ -9,6 +9,17 @@ fn position(rules: Rules, moves: &[&str]) -> Position {
     Position::from_moves(rules, &moves.join(" ")).unwrap()
 }
 
+/// A game of a search with `config` against `random`, X on even seeds:
+/// the search's side and the outcome.
+fn against_random(rules: Rules, config: &MctsConfig, seed: u64) -> (Side, Outcome) {
+    let mut search = MctsAgent::new(config.clone(), seed);
+    let mut random = RandomAgent::new(seed);
+    let side = if seed.is_multiple_of(2) { Side::X } else { Side::O };
+    let agents: [&mut dyn Agent; 2] =
+        if side == Side::X { [&mut search, &mut random] } else { [&mut random, &mut search] };
+    (side, play_game(rules, agents, &[], &Limits::none()).unwrap().outcome)
+}
+
 #[test]
 fn the_solver_proves_a_forced_win_and_stops_searching() {
     // X a1, c3; O b2, a3: O threatens c1, and X's block there forks b1 and c2.
@@ -99,13 +110,8 @@ fn every_option_together_beats_random() {
         ..MctsConfig::default()
     };
     for seed in 0..6 {
-        let mut search = MctsAgent::new(config.clone(), seed);
-        let mut random = RandomAgent::new(seed);
-        let side = if seed % 2 == 0 { Side::X } else { Side::O };
-        let agents: [&mut dyn Agent; 2] =
-            if side == Side::X { [&mut search, &mut random] } else { [&mut random, &mut search] };
-        let record = play_game(rules, agents, &[], &Limits::none()).unwrap();
-        assert_eq!(record.outcome, Outcome::Win(side), "seed {seed}: {record:?}");
+        let (side, outcome) = against_random(rules, &config, seed);
+        assert_eq!(outcome, Outcome::Win(side), "seed {seed}");
     }
 }
 
@@ -119,12 +125,7 @@ fn a_shared_tree_counts_every_iteration_once_and_plays_well() {
     assert_eq!(report.children.iter().map(|&(_, visits, _)| u64::from(visits)).sum::<u64>(), 4_000);
     assert_eq!(u64::from(report.root_visits), 4_000);
     for seed in 0..20 {
-        let mut shared = MctsAgent::new(config.clone(), seed);
-        let mut random = RandomAgent::new(seed);
-        let side = if seed % 2 == 0 { Side::X } else { Side::O };
-        let agents: [&mut dyn Agent; 2] =
-            if side == Side::X { [&mut shared, &mut random] } else { [&mut random, &mut shared] };
-        let record = play_game(rules, agents, &[], &Limits::none()).unwrap();
-        assert_ne!(record.outcome, Outcome::Win(side.opponent()), "seed {seed}: {record:?}");
+        let (side, outcome) = against_random(rules, &config, seed);
+        assert_ne!(outcome, Outcome::Win(side.opponent()), "seed {seed}");
     }
 }

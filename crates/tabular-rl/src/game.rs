@@ -74,6 +74,16 @@ impl<'a> Game<'a> {
     }
 }
 
+/// Tic-tac-toe after a1 b1 a2 b2: X to move, winning at a3 (and having
+/// to, or O wins at b3); with its empty cells. For the learners' tests.
+#[cfg(test)]
+pub(crate) fn x_wins_at_a3() -> (Position, Vec<Cell>, Cell) {
+    let rules = board::Rules::tic_tac_toe();
+    let pos = Position::from_moves(rules, "a1 b1 a2 b2").expect("legal moves");
+    let empty = pos.empty_cells().iter().collect();
+    (pos, empty, rules.parse_cell("a3").unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

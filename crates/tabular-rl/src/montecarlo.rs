@@ -217,16 +217,10 @@ mod tests {
     fn it_takes_a_win_and_prefers_good_positions() {
         let mut learned = table();
         learned.train(50_000, 1);
-        let rules = Rules::tic_tac_toe();
-        let mut pos = Position::new(rules);
-        for name in ["a1", "b1", "a2", "b2"] {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
-        }
+        let (pos, empty, win) = crate::game::x_wins_at_a3();
         let keys = learned.space.keys_of(&pos);
-        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
         let mut rng = SmallRng::seed_from_u64(0);
-        // X wins at a3 (and must: b3 would let O win).
-        assert_eq!(learned.choose(&pos, &keys, &empty, &mut rng), rules.parse_cell("a3").unwrap());
+        assert_eq!(learned.choose(&pos, &keys, &empty, &mut rng), win);
         assert!(learned.positions() > 4000);
     }
 }

@@ -225,16 +225,11 @@ mod tests {
     #[test]
     fn greedy_takes_a_win_at_once() {
         let td = learner(TdParams::default());
-        let rules = Rules::tic_tac_toe();
-        let mut pos = Position::new(rules);
-        for name in ["a1", "b1", "a2", "b2"] {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
-        }
+        let (pos, empty, win) = crate::game::x_wins_at_a3();
         let keys = td.space.keys_of(&pos);
-        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
         let mut rng = SmallRng::seed_from_u64(1);
         let (cell, value) = td.greedy(&pos, &keys, &empty, &mut rng);
-        assert_eq!(cell, rules.parse_cell("a3").unwrap());
+        assert_eq!(cell, win);
         assert!((value - 1.0).abs() < 1e-12);
     }
 
