@@ -290,6 +290,7 @@ fn mcts_reports_iterations_per_second() {
     assert!(value["middle_game_iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
     assert_eq!(count(&value, "repeat"), 5);
     assert!(count(&value, "nodes") > 0);
+    assert!(value.get("speedup").is_none() && value.get("one_thread_iterations_per_second").is_none());
     // Two trees: the tree size is both trees', not 0.
     let value = json(&[
         "mcts",
@@ -301,10 +302,13 @@ fn mcts_reports_iterations_per_second() {
         "2",
         "--repeat",
         "3",
+        "--speedup",
         "--json",
     ]);
     assert_eq!(count(&value, "repeat"), 3);
     assert!(count(&value, "nodes") > 0, "{value}");
+    assert!(value["one_thread_iterations_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
+    assert!(value["speedup"].as_f64().is_some_and(|ratio| ratio > 0.0), "{value}");
     let value =
         json(&["mcts", "--rules", "3,3,3", "--iterations", "2000", "--cold", "--repeat", "1", "--json"]);
     assert_eq!(value["cold"], serde_json::Value::Bool(true));
@@ -312,6 +316,8 @@ fn mcts_reports_iterations_per_second() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--iterations must be from 1"));
     let output = bench(&["mcts", "--repeat", "0"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--repeat must be from 1"));
+    let output = bench(&["mcts", "--speedup"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--speedup compares with one thread"));
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Monte-Carlo tree search as a player: root rules, one tree or several
 //! in parallel, and the analysis it reports.
 
+use std::sync::atomic::AtomicU64;
+
 use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Position, ScoreKind, mix_seed};
 use rayon::prelude::*;
 
@@ -45,8 +47,8 @@ impl MctsAgent {
         MctsAgent { searches, seed, games: 0, analysis: None }
     }
 
-    /// Searches `pos` (not over) with every tree, splitting the iterations
-    /// among them, and adds up their root children: the search behind
+    /// Searches `pos` (not over) with every tree, the trees taking
+    /// iterations from one count, and adds up their root children: the search behind
     /// [`Agent::select_move`], without the root rules.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         let config = self.searches[0].0.config();
@@ -57,11 +59,11 @@ impl MctsAgent {
         if self.searches.len() == 1 {
             return self.searches[0].0.search(pos, limits);
         }
-        let trees = self.searches.len() as u64;
-        let total = limits.nodes.unwrap_or(self.searches[0].0.config().iterations).max(1);
-        let share = Limits { nodes: Some(total.div_ceil(trees)), ..limits.clone() };
+        // The trees draw on one count of iterations, so that all end
+        // together however fast each one's core runs.
+        let left = AtomicU64::new(limits.nodes.unwrap_or(self.searches[0].0.config().iterations).max(1));
         let reports: Vec<SearchReport> =
-            self.searches.par_iter_mut().map(|tree| tree.0.search(pos, &share)).collect();
+            self.searches.par_iter_mut().map(|tree| tree.0.search_share(pos, limits, &left)).collect();
         merge(&reports)
     }
 }

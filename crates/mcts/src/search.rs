@@ -13,64 +13,65 @@ use crate::config::MctsConfig;
 use crate::playout::heuristic_playout;
 use crate::sqrt_ln::SqrtLn;
 
-/// One node: the move into it and the statistics of the player who made it.
+/// One node: the move into it, and all that a descent reads of it. Its
+/// mean and 1/√visits are kept ready, so that UCB1 reads each child once
+/// and finds there the cell and children of the one it picks.
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    cell: Cell,
-    /// Children occupy `first..first + count` in the arena once allocated.
-    first: u32,
-    count: u16,
-    /// Children tried so far (the first `tried` of them).
-    tried: u16,
-    visits: u32,
-    /// Proven result for the player who moved into this node: +1 won,
-    /// −1 lost, 0 not proven (the solver only).
-    proven: i8,
-    /// The prior of the move (PUCT only).
-    prior: f32,
-    /// Half-points for the player who moved into this node: 2 a win, 1 a
-    /// draw — exact.
-    halves: u32,
-}
-
-impl Node {
-    fn new(cell: Cell, prior: f32) -> Node {
-        Node { cell, first: 0, count: 0, tried: 0, visits: 0, proven: 0, prior, halves: 0 }
-    }
-
-    /// The exact mean score.
-    fn score(&self) -> f64 {
-        f64::from(self.halves) / (2.0 * f64::from(self.visits.max(1)))
-    }
-}
-
-/// What UCB1 reads of a node, kept beside the arena of nodes so that
-/// choosing among children reads 8 bytes each rather than whole nodes.
-#[derive(Clone, Copy, Debug)]
-struct Stat {
-    /// The mean score, halves / (2·visits); +∞ for a proven win and −∞
-    /// for a proven loss, so the solver's choices need no test.
+    /// The mean score, halves / (2·visits), for the player who moved into
+    /// this node; +∞ for a proven win and −∞ for a proven loss, so the
+    /// solver's choices need no test.
     mean: f32,
     /// 1/√visits: the exploration term of every child is then c·√(ln N)
     /// times it, with no division or root per child.
     spread: f32,
+    /// Children occupy `first..first + count` in the arena once allocated.
+    first: u32,
+    visits: u32,
+    cell: Cell,
+    count: u16,
+    /// Children tried so far (the first `tried` of them).
+    tried: u16,
+    /// Proven result for the player who moved into this node: +1 won,
+    /// −1 lost, 0 not proven (the solver only).
+    proven: i8,
 }
 
-impl Stat {
-    const UNVISITED: Stat = Stat { mean: 0.0, spread: 0.0 };
+/// What only backing up, PUCT and reports read of a node, kept beside
+/// the arena so that descents do not carry it through the cache.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    /// Half-points for the player who moved into the node: 2 a win, 1 a
+    /// draw — exact.
+    halves: u32,
+    /// The prior of the move (PUCT only).
+    prior: f32,
+}
 
-    /// A node's statistics, in f32: all selection needs, and its division
-    /// and root are faster.
+impl Node {
+    fn new(cell: Cell) -> Node {
+        Node { mean: 0.0, spread: 0.0, first: 0, count: 0, tried: 0, visits: 0, proven: 0, cell }
+    }
+
+    /// Sets the mean and spread from the visits, `halves` and the proof,
+    /// in f32: all selection needs, and its division and root are faster.
     #[inline]
-    fn of(node: &Node) -> Stat {
-        match node.proven {
-            1 => Stat { mean: f32::INFINITY, spread: 0.0 },
-            -1 => Stat { mean: f32::NEG_INFINITY, spread: 0.0 },
+    fn refresh(&mut self, halves: u32) {
+        (self.mean, self.spread) = match self.proven {
+            1 => (f32::INFINITY, 0.0),
+            -1 => (f32::NEG_INFINITY, 0.0),
             _ => {
-                let visits = node.visits as f32;
-                Stat { mean: node.halves as f32 / (2.0 * visits), spread: visits.sqrt().recip() }
+                let visits = self.visits as f32;
+                (halves as f32 / (2.0 * visits), visits.sqrt().recip())
             }
-        }
+        };
+    }
+}
+
+impl Tally {
+    /// The exact mean score of a node with `visits`.
+    fn score(self, visits: u32) -> f64 {
+        f64::from(self.halves) / (2.0 * f64::from(visits.max(1)))
     }
 }
 
@@ -101,8 +102,8 @@ pub struct SearchReport {
 pub struct Mcts {
     config: MctsConfig,
     nodes: Vec<Node>,
-    /// `stats[i]` is `Stat::of(&nodes[i])`.
-    stats: Vec<Stat>,
+    /// `tallies[i]` belongs to `nodes[i]`.
+    tallies: Vec<Tally>,
     rng: SmallRng,
     scratch: Vec<Cell>,
     moves: Vec<Cell>,
@@ -173,7 +174,7 @@ impl Mcts {
         Mcts {
             config,
             nodes: Vec::new(),
-            stats: Vec::new(),
+            tallies: Vec::new(),
             rng: SmallRng::seed_from_u64(seed),
             scratch: Vec::new(),
             moves: Vec::new(),
@@ -199,27 +200,38 @@ impl Mcts {
 
     /// Searches `pos` (not over) within `limits`: `nodes` counts iterations.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
-        let start = Instant::now();
-        let deadline = limits.deadline(start);
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
+        self.search_share(pos, limits, &AtomicU64::new(iterations))
+    }
+
+    /// Searches `pos` within `limits`, taking iterations from `left` in
+    /// small batches until none are left: trees searched in parallel share
+    /// one count, so a tree whose core runs slower does fewer iterations
+    /// rather than keeping the others waiting for it.
+    pub(crate) fn search_share(&mut self, pos: &Position, limits: &Limits, left: &AtomicU64) -> SearchReport {
+        /// Iterations taken at a time; time and stop are checked between batches.
+        const BATCH: u64 = 256;
+        let deadline = limits.deadline(Instant::now());
         self.prepare(pos);
         let mut work = pos.clone();
         let mut done = 0;
         let mut saturated = false;
-        while done < iterations {
-            // A proven root needs no more search (the root's proof is from
-            // the view of the player who moved into it: −1 means the side
-            // to move wins).
-            if self.config.solver && self.nodes[0].proven != 0 {
-                break;
-            }
-            saturated |= self.iterate(&mut work);
-            done += 1;
-            if done % 256 == 0 {
-                limits.report(done, 0);
-                if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
+        'search: while let Ok(before) =
+            left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n > 0).then(|| n - n.min(BATCH)))
+        {
+            for _ in 0..before.min(BATCH) {
+                // A proven root needs no more search (the root's proof is
+                // from the view of the player who moved into it: −1 means
+                // the side to move wins).
+                if self.config.solver && self.nodes[0].proven != 0 {
+                    break 'search;
                 }
+                saturated |= self.iterate(&mut work);
+                done += 1;
+            }
+            limits.report(done, 0);
+            if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
             }
         }
         self.report(done, saturated)
@@ -229,7 +241,7 @@ impl Mcts {
     fn prepare(&mut self, pos: &Position) {
         if !(self.config.reuse && self.reroot(pos)) {
             self.nodes.clear();
-            self.stats.clear();
+            self.tallies.clear();
             self.push(Cell::new(0, 0), 1.0);
         }
         self.root = Some(pos.clone());
@@ -321,7 +333,7 @@ impl Mcts {
         }
         // Copy the subtree into a fresh arena, children kept contiguous.
         let mut fresh = vec![self.nodes[node]];
-        let mut stats = vec![self.stats[node]];
+        let mut tallies = vec![self.tallies[node]];
         let mut queue = std::collections::VecDeque::from([(node, 0usize)]);
         while let Some((old_index, new_index)) = queue.pop_front() {
             let parent = self.nodes[old_index];
@@ -331,13 +343,13 @@ impl Mcts {
             let first = fresh.len();
             for i in 0..usize::from(parent.count) {
                 fresh.push(self.nodes[parent.first as usize + i]);
-                stats.push(self.stats[parent.first as usize + i]);
+                tallies.push(self.tallies[parent.first as usize + i]);
                 queue.push_back((parent.first as usize + i, first + i));
             }
             fresh[new_index].first = first as u32;
         }
         self.nodes = fresh;
-        self.stats = stats;
+        self.tallies = tallies;
         true
     }
 
@@ -420,11 +432,11 @@ impl Mcts {
                 Outcome::Win(_) => 0,
                 Outcome::Draw => 1,
             };
-            let node = &mut self.nodes[index as usize];
+            let (node, tally) = (&mut self.nodes[index as usize], &mut self.tallies[index as usize]);
             // A pending visit was counted on the way down.
             node.visits += u32::from(!pending);
-            node.halves += halves;
-            self.stats[index as usize] = Stat::of(node);
+            tally.halves += halves;
+            node.refresh(tally.halves);
             mover = moved_in;
         }
         if self.config.solver {
@@ -434,21 +446,21 @@ impl Mcts {
 
     /// Adds a node to the arena.
     fn push(&mut self, cell: Cell, prior: f32) {
-        self.nodes.push(Node::new(cell, prior));
-        self.stats.push(Stat::UNVISITED);
+        self.nodes.push(Node::new(cell));
+        self.tallies.push(Tally { halves: 0, prior });
     }
 
     /// A shared tree's virtual loss: the visit counts (as a loss) until
     /// its playout comes back, steering other threads elsewhere.
     fn visit_pending(&mut self, index: usize) {
         self.nodes[index].visits += 1;
-        self.stats[index] = Stat::of(&self.nodes[index]);
+        self.nodes[index].refresh(self.tallies[index].halves);
     }
 
     /// Marks a node proven (+1 won, −1 lost for the player who moved in).
     fn prove(&mut self, index: usize, proven: i8) {
         self.nodes[index].proven = proven;
-        self.stats[index] = Stat::of(&self.nodes[index]);
+        self.nodes[index].refresh(self.tallies[index].halves);
     }
 
     /// The outcome a proven node stands for; `to_move` is the side to move there.
@@ -510,21 +522,22 @@ impl Mcts {
             for (rank, &(cell, _)) in self.ranked.iter().enumerate() {
                 if pos.is_legal(cell) && !given.contains(cell) {
                     given.insert(cell);
-                    self.nodes.push(Node::new(cell, (1.0 / ((rank + 1) as f64 * harmonic)) as f32));
+                    self.nodes.push(Node::new(cell));
+                    self.tallies
+                        .push(Tally { halves: 0, prior: (1.0 / ((rank + 1) as f64 * harmonic)) as f32 });
                 }
             }
             let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
             for &cell in &self.moves {
                 if !given.contains(cell) {
-                    self.nodes.push(Node::new(cell, tail));
+                    self.nodes.push(Node::new(cell));
+                    self.tallies.push(Tally { halves: 0, prior: tail });
                 }
             }
         } else {
-            for &cell in &self.moves {
-                self.nodes.push(Node::new(cell, 1.0));
-            }
+            self.nodes.extend(self.moves.iter().map(|&cell| Node::new(cell)));
+            self.tallies.resize(self.nodes.len(), Tally { halves: 0, prior: 1.0 });
         }
-        self.stats.resize(self.nodes.len(), Stat::UNVISITED);
         self.nodes[node].first = first;
         self.nodes[node].count = (self.nodes.len() as u32 - first) as u16;
     }
@@ -553,7 +566,7 @@ impl Mcts {
         let c = self.config.puct;
         // First-play urgency: an untried move is valued like the position,
         // from the chooser's view (1 − the parent's mean for its mover).
-        let fpu = if parent.visits > 0 { 1.0 - parent.score() } else { 0.5 };
+        let fpu = if parent.visits > 0 { 1.0 - self.tallies[node].score(parent.visits) } else { 0.5 };
         let mut best = (f64::MIN, None);
         let tried = parent.first as usize..(parent.first + u32::from(parent.tried)) as usize;
         for index in tried {
@@ -563,7 +576,7 @@ impl Mcts {
                 -1 => f64::MIN / 2.0,
                 _ => {
                     let n = f64::from(child.visits);
-                    f64::from(self.stats[index].mean) + c * f64::from(child.prior) * root_n / (1.0 + n)
+                    f64::from(child.mean) + c * f64::from(self.tallies[index].prior) * root_n / (1.0 + n)
                 }
             };
             if value > best.0 {
@@ -571,7 +584,7 @@ impl Mcts {
             }
         }
         if let Some(child) = next_untried {
-            let value = fpu + c * f64::from(self.nodes[child].prior) * root_n;
+            let value = fpu + c * f64::from(self.tallies[child].prior) * root_n;
             if value > best.0 {
                 best = (value, Some(Choice::Untried(child)));
             }
@@ -587,10 +600,10 @@ impl Mcts {
         let explore = self.config.exploration * f64::from(self.sqrt_ln.get(parent.visits));
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
         let mut best = (f64::NEG_INFINITY, children.start);
-        for (index, stat) in children.clone().zip(&self.stats[children]) {
+        for (index, child) in children.clone().zip(&self.nodes[children]) {
             // A proven win is +∞ and always taken; a proven loss −∞, and
             // taken (the first) only if all are.
-            let value = f64::from(stat.mean) + explore * f64::from(stat.spread);
+            let value = f64::from(child.mean) + explore * f64::from(child.spread);
             if value > best.0 {
                 best = (value, index);
             }
@@ -611,7 +624,7 @@ impl Mcts {
         let children = (root.first as usize..(root.first + u32::from(root.tried)) as usize)
             .map(|i| {
                 let node = self.nodes[i];
-                (node.cell, node.visits, node.score())
+                (node.cell, node.visits, self.tallies[i].score(node.visits))
             })
             .collect();
         let mut line = Vec::new();

@@ -80,21 +80,30 @@ fn priors_order_the_tries_and_steer_the_search() {
 }
 
 #[test]
-fn parallel_trees_add_up_and_repeat_for_a_seed() {
+fn parallel_trees_share_the_iterations_and_add_up() {
     let rules = Rules::five_8x8();
     let pos = position(rules, &["d4"]);
-    let config = MctsConfig { iterations: 4_000, threads: 2, ..MctsConfig::default() };
-    let run = || {
-        let mut agent = MctsAgent::new(config.clone(), 9);
-        agent.new_game(&rules);
-        let cell = agent.select_move(&pos, &Limits::none()).unwrap();
-        (cell, agent.analysis().unwrap())
-    };
-    let (cell, analysis) = run();
-    assert_eq!(analysis.nodes, 4_000, "2 trees of 2,000 iterations");
-    let total: f64 = analysis.scores.iter().map(|s| s.score).sum();
+    // An odd count that is no multiple of the batch: exactly it is run.
+    let config = MctsConfig { iterations: 4_001, threads: 2, ..MctsConfig::default() };
+    let mut agent = MctsAgent::new(config.clone(), 9);
+    agent.new_game(&rules);
+    let report = agent.search(&pos, &Limits::none());
+    assert_eq!(report.iterations, 4_001, "the trees together run the count, no more");
+    // Each root visit, and each visit of a root child, is an iteration of
+    // one of the trees.
+    assert_eq!(u64::from(report.root_visits), 4_001);
+    assert_eq!(report.children.iter().map(|&(_, visits, _)| u64::from(visits)).sum::<u64>(), 4_001);
+    agent.new_game(&rules);
+    agent.select_move(&pos, &Limits::none()).unwrap();
+    let total: f64 = agent.analysis().unwrap().scores.iter().map(|s| s.score).sum();
     assert!((total - 1.0).abs() < 1e-9);
-    assert_eq!(run(), (cell, analysis), "each tree is seeded on its own");
+    // Fewer iterations than a batch: some trees get none, and still a move.
+    for iterations in [1, 100] {
+        let mut agent = MctsAgent::new(MctsConfig { iterations, threads: 3, ..MctsConfig::default() }, 4);
+        let report = agent.search(&pos, &Limits::none());
+        assert_eq!(report.iterations, iterations);
+        assert!(report.best_move.is_some_and(|cell| pos.is_legal(cell)));
+    }
 }
 
 #[test]
