@@ -120,7 +120,6 @@ pub struct Position {
     /// Moves played, in order; marks placed by [`Position::from_setup`] are not moves.
     history: Vec<Cell>,
     outcome: Option<Outcome>,
-    winning_line: Option<WinningLine>,
     win_test: WinTest,
 }
 
@@ -135,7 +134,6 @@ impl Position {
             marks: 0,
             history: Vec::with_capacity(rules.area()),
             outcome: None,
-            winning_line: None,
             win_test: WinTest::new(rules),
         }
     }
@@ -189,11 +187,17 @@ impl Position {
         self.outcome.is_some()
     }
 
-    /// The line that won the game, if it was won.
-    #[inline]
+    /// The line that won the game, if it was won: found when asked, so
+    /// that searches, which only need the outcome, never pay for it.
     #[must_use]
-    pub const fn winning_line(&self) -> Option<WinningLine> {
-        self.winning_line
+    pub fn winning_line(&self) -> Option<WinningLine> {
+        let Some(Outcome::Win(side)) = self.outcome else { return None };
+        let lines = &self.lines[side.index()];
+        // The winning move completed it; a setup has no moves to look at.
+        self.history
+            .last()
+            .and_then(|&cell| winning_line_through(lines, self.rules, cell))
+            .or_else(|| self.find_winning_line(side))
     }
 
     /// The Zobrist hash of the marks on the board.
@@ -330,7 +334,6 @@ impl Position {
         self.history.push(cell);
         if self.win_test.wins(words, cell) {
             self.outcome = Some(Outcome::Win(side));
-            self.winning_line = winning_line_through(&self.lines[side.index()], self.rules, cell);
         } else if self.ply() == self.rules.area() {
             self.outcome = Some(Outcome::Draw);
         }
@@ -345,7 +348,6 @@ impl Position {
         self.lines[side.index()].remove(cell);
         self.hash ^= zobrist::key(side, cell);
         self.outcome = None;
-        self.winning_line = None;
         Some(cell)
     }
 
@@ -390,9 +392,8 @@ impl Position {
         }
         pos.marks = (x.count() + o.count()) as u16;
         for side in Side::ALL {
-            if let Some(line) = pos.find_winning_line(side) {
+            if pos.find_winning_line(side).is_some() {
                 pos.outcome = Some(Outcome::Win(side));
-                pos.winning_line = Some(line);
                 return pos;
             }
         }
@@ -478,7 +479,6 @@ impl Clone for Position {
             marks: self.marks,
             history,
             outcome: self.outcome,
-            winning_line: self.winning_line,
             win_test: self.win_test,
         }
     }
@@ -493,7 +493,6 @@ impl Clone for Position {
         self.history.reserve(source.rules.area());
         self.history.extend_from_slice(&source.history);
         self.outcome = source.outcome;
-        self.winning_line = source.winning_line;
         self.win_test = source.win_test;
     }
 }
