@@ -13,9 +13,9 @@ use crate::config::MctsConfig;
 use crate::playout::heuristic_playout;
 use crate::sqrt_ln::SqrtLn;
 
-/// One node: the move into it, and all that a descent reads of it. Its
-/// mean and 1/√visits are kept ready, so that UCB1 reads each child once
-/// and finds there the cell and children of the one it picks.
+/// One node: the move into it and its statistics. The mean and
+/// 1/√visits are kept ready beside the cell and children, so that UCB1
+/// reads each child once and finds there all it needs to go on.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// The mean score, halves / (2·visits), for the player who moved into
@@ -28,6 +28,11 @@ struct Node {
     /// Children occupy `first..first + count` in the arena once allocated.
     first: u32,
     visits: u32,
+    /// Half-points for the player who moved into this node: 2 a win, 1 a
+    /// draw — exact.
+    halves: u32,
+    /// The prior of the move (PUCT only).
+    prior: f32,
     cell: Cell,
     count: u16,
     /// Children tried so far (the first `tried` of them).
@@ -37,41 +42,42 @@ struct Node {
     proven: i8,
 }
 
-/// What only backing up, PUCT and reports read of a node, kept beside
-/// the arena so that descents do not carry it through the cache.
-#[derive(Clone, Copy, Debug)]
-struct Tally {
-    /// Half-points for the player who moved into the node: 2 a win, 1 a
-    /// draw — exact.
-    halves: u32,
-    /// The prior of the move (PUCT only).
-    prior: f32,
-}
+// Two nodes to a cache line.
+const _: () = assert!(size_of::<Node>() == 32);
 
 impl Node {
-    fn new(cell: Cell) -> Node {
-        Node { mean: 0.0, spread: 0.0, first: 0, count: 0, tried: 0, visits: 0, proven: 0, cell }
+    fn new(cell: Cell, prior: f32) -> Node {
+        Node {
+            mean: 0.0,
+            spread: 0.0,
+            first: 0,
+            visits: 0,
+            halves: 0,
+            prior,
+            cell,
+            count: 0,
+            tried: 0,
+            proven: 0,
+        }
     }
 
-    /// Sets the mean and spread from the visits, `halves` and the proof,
-    /// in f32: all selection needs, and its division and root are faster.
+    /// Sets the mean and spread from the visits, halves and proof, in
+    /// f32: all selection needs, and its division and root are faster.
     #[inline]
-    fn refresh(&mut self, halves: u32) {
+    fn refresh(&mut self) {
         (self.mean, self.spread) = match self.proven {
             1 => (f32::INFINITY, 0.0),
             -1 => (f32::NEG_INFINITY, 0.0),
             _ => {
                 let visits = self.visits as f32;
-                (halves as f32 / (2.0 * visits), visits.sqrt().recip())
+                (self.halves as f32 / (2.0 * visits), visits.sqrt().recip())
             }
         };
     }
-}
 
-impl Tally {
-    /// The exact mean score of a node with `visits`.
-    fn score(self, visits: u32) -> f64 {
-        f64::from(self.halves) / (2.0 * f64::from(visits.max(1)))
+    /// The exact mean score.
+    fn score(&self) -> f64 {
+        f64::from(self.halves) / (2.0 * f64::from(self.visits.max(1)))
     }
 }
 
@@ -102,8 +108,6 @@ pub struct SearchReport {
 pub struct Mcts {
     config: MctsConfig,
     nodes: Vec<Node>,
-    /// `tallies[i]` belongs to `nodes[i]`.
-    tallies: Vec<Tally>,
     rng: SmallRng,
     scratch: Vec<Cell>,
     moves: Vec<Cell>,
@@ -174,7 +178,6 @@ impl Mcts {
         Mcts {
             config,
             nodes: Vec::new(),
-            tallies: Vec::new(),
             rng: SmallRng::seed_from_u64(seed),
             scratch: Vec::new(),
             moves: Vec::new(),
@@ -241,7 +244,6 @@ impl Mcts {
     fn prepare(&mut self, pos: &Position) {
         if !(self.config.reuse && self.reroot(pos)) {
             self.nodes.clear();
-            self.tallies.clear();
             self.push(Cell::new(0, 0), 1.0);
         }
         self.root = Some(pos.clone());
@@ -333,7 +335,6 @@ impl Mcts {
         }
         // Copy the subtree into a fresh arena, children kept contiguous.
         let mut fresh = vec![self.nodes[node]];
-        let mut tallies = vec![self.tallies[node]];
         let mut queue = std::collections::VecDeque::from([(node, 0usize)]);
         while let Some((old_index, new_index)) = queue.pop_front() {
             let parent = self.nodes[old_index];
@@ -343,13 +344,11 @@ impl Mcts {
             let first = fresh.len();
             for i in 0..usize::from(parent.count) {
                 fresh.push(self.nodes[parent.first as usize + i]);
-                tallies.push(self.tallies[parent.first as usize + i]);
                 queue.push_back((parent.first as usize + i, first + i));
             }
             fresh[new_index].first = first as u32;
         }
         self.nodes = fresh;
-        self.tallies = tallies;
         true
     }
 
@@ -432,11 +431,11 @@ impl Mcts {
                 Outcome::Win(_) => 0,
                 Outcome::Draw => 1,
             };
-            let (node, tally) = (&mut self.nodes[index as usize], &mut self.tallies[index as usize]);
+            let node = &mut self.nodes[index as usize];
             // A pending visit was counted on the way down.
             node.visits += u32::from(!pending);
-            tally.halves += halves;
-            node.refresh(tally.halves);
+            node.halves += halves;
+            node.refresh();
             mover = moved_in;
         }
         if self.config.solver {
@@ -446,21 +445,20 @@ impl Mcts {
 
     /// Adds a node to the arena.
     fn push(&mut self, cell: Cell, prior: f32) {
-        self.nodes.push(Node::new(cell));
-        self.tallies.push(Tally { halves: 0, prior });
+        self.nodes.push(Node::new(cell, prior));
     }
 
     /// A shared tree's virtual loss: the visit counts (as a loss) until
     /// its playout comes back, steering other threads elsewhere.
     fn visit_pending(&mut self, index: usize) {
         self.nodes[index].visits += 1;
-        self.nodes[index].refresh(self.tallies[index].halves);
+        self.nodes[index].refresh();
     }
 
     /// Marks a node proven (+1 won, −1 lost for the player who moved in).
     fn prove(&mut self, index: usize, proven: i8) {
         self.nodes[index].proven = proven;
-        self.nodes[index].refresh(self.tallies[index].halves);
+        self.nodes[index].refresh();
     }
 
     /// The outcome a proven node stands for; `to_move` is the side to move there.
@@ -522,21 +520,17 @@ impl Mcts {
             for (rank, &(cell, _)) in self.ranked.iter().enumerate() {
                 if pos.is_legal(cell) && !given.contains(cell) {
                     given.insert(cell);
-                    self.nodes.push(Node::new(cell));
-                    self.tallies
-                        .push(Tally { halves: 0, prior: (1.0 / ((rank + 1) as f64 * harmonic)) as f32 });
+                    self.nodes.push(Node::new(cell, (1.0 / ((rank + 1) as f64 * harmonic)) as f32));
                 }
             }
             let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
             for &cell in &self.moves {
                 if !given.contains(cell) {
-                    self.nodes.push(Node::new(cell));
-                    self.tallies.push(Tally { halves: 0, prior: tail });
+                    self.nodes.push(Node::new(cell, tail));
                 }
             }
         } else {
-            self.nodes.extend(self.moves.iter().map(|&cell| Node::new(cell)));
-            self.tallies.resize(self.nodes.len(), Tally { halves: 0, prior: 1.0 });
+            self.nodes.extend(self.moves.iter().map(|&cell| Node::new(cell, 1.0)));
         }
         self.nodes[node].first = first;
         self.nodes[node].count = (self.nodes.len() as u32 - first) as u16;
@@ -566,7 +560,7 @@ impl Mcts {
         let c = self.config.puct;
         // First-play urgency: an untried move is valued like the position,
         // from the chooser's view (1 − the parent's mean for its mover).
-        let fpu = if parent.visits > 0 { 1.0 - self.tallies[node].score(parent.visits) } else { 0.5 };
+        let fpu = if parent.visits > 0 { 1.0 - parent.score() } else { 0.5 };
         let mut best = (f64::MIN, None);
         let tried = parent.first as usize..(parent.first + u32::from(parent.tried)) as usize;
         for index in tried {
@@ -576,7 +570,7 @@ impl Mcts {
                 -1 => f64::MIN / 2.0,
                 _ => {
                     let n = f64::from(child.visits);
-                    f64::from(child.mean) + c * f64::from(self.tallies[index].prior) * root_n / (1.0 + n)
+                    f64::from(child.mean) + c * f64::from(child.prior) * root_n / (1.0 + n)
                 }
             };
             if value > best.0 {
@@ -584,7 +578,7 @@ impl Mcts {
             }
         }
         if let Some(child) = next_untried {
-            let value = fpu + c * f64::from(self.tallies[child].prior) * root_n;
+            let value = fpu + c * f64::from(self.nodes[child].prior) * root_n;
             if value > best.0 {
                 best = (value, Some(Choice::Untried(child)));
             }
@@ -624,7 +618,7 @@ impl Mcts {
         let children = (root.first as usize..(root.first + u32::from(root.tried)) as usize)
             .map(|i| {
                 let node = self.nodes[i];
-                (node.cell, node.visits, self.tallies[i].score(node.visits))
+                (node.cell, node.visits, node.score())
             })
             .collect();
         let mut line = Vec::new();
