@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use genetic::{Figures, Preset, Settings, WeightRun};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pattern_eval::Family;
+use pattern_eval::{Family, Weights};
 
 use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
@@ -21,6 +21,9 @@ pub enum PresetArg {
     /// Fitness from both-colour games from random openings against the
     /// hand-set weights, random and each other.
     Strong,
+    /// Polish given weights (--start, else the embedded defaults) on one
+    /// fixed set of both-colour games against the hand-set weights.
+    Refine,
 }
 
 #[derive(Debug, clap::Args)]
@@ -31,15 +34,19 @@ pub struct Args {
     /// The pattern family whose weights evolve: classic or ternary.
     #[arg(long, default_value = "classic")]
     family: Family,
-    /// Generations (default: the preset's, 8 or 300).
+    /// Generations (default: the preset's, 8, 300 or 250).
     #[arg(long)]
     generations: Option<u32>,
-    /// Individuals (default: the preset's, 20 or 24).
+    /// Individuals (default: the preset's, 20, 24 or 10).
     #[arg(long)]
     population: Option<usize>,
-    /// Seed (default: the preset's, 42 or 2).
+    /// Seed (default: the preset's, 42, 2 or 3).
     #[arg(long)]
     seed: Option<u64>,
+    /// Weights (JSON or bincode) to start the strong or refine run from,
+    /// instead of the hand-set or the embedded ones.
+    #[arg(long, conflicts_with = "resume")]
+    start: Option<PathBuf>,
     /// Folder for weights.json, weights.bin, log.csv, fitness.svg and checkpoint.json.
     #[arg(long)]
     out: PathBuf,
@@ -55,6 +62,7 @@ pub fn run(args: &Args) -> Result<()> {
     let preset = match args.preset {
         PresetArg::Classic => Preset::Classic,
         PresetArg::Strong => Preset::Strong,
+        PresetArg::Refine => Preset::Refine,
     };
     let defaults = Settings::preset(preset, args.family);
     let settings = Settings {
@@ -79,7 +87,17 @@ pub fn run(args: &Args) -> Result<()> {
                 args.out.display()
             );
         }
-        WeightRun::new(settings)?
+        match &args.start {
+            None => WeightRun::new(settings)?,
+            Some(_) if preset == Preset::Classic => {
+                anyhow::bail!("--start seeds the strong and refine runs; the classic run starts at random")
+            }
+            Some(path) => {
+                let start = Weights::load(path, args.family)
+                    .with_context(|| format!("--start: cannot use {}", path.display()))?;
+                WeightRun::starting_from(settings, &start)?
+            }
+        }
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads.filter(|&t| t > 0) {
@@ -119,6 +137,7 @@ pub fn run(args: &Args) -> Result<()> {
         match preset {
             Preset::Classic => "classic-preset",
             Preset::Strong => "strong-preset",
+            Preset::Refine => "refine-preset",
         },
         args.out.display()
     );

@@ -88,7 +88,15 @@ fn the_classic_learner_reports_its_training_games() {
 fn bad_input_is_a_clear_error() {
     let out = dir("bad").join("t.table");
     let out = out.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let ga_out = dir("bad").join("ga");
+    let ga_out = ga_out.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["ga", "--preset", "classic", "--start", "w.json", "--out", ga_out],
+            "the classic run starts at random",
+        ),
+        (&["ga", "--preset", "refine", "--start", "/no/such/w.json", "--out", ga_out], "--start: cannot use"),
+        (&["ga", "--resume", "--start", "w.json", "--out", ga_out], "cannot be used with"),
         (&["matrix", "--rules", "7,7,4", "--out", out], "at most 40 cells"),
         (&["td", "--epsilon", "1.5", "--out", out], "--epsilon must be between 0 and 1"),
         (&["matrix", "--games", "0", "--out", out], "at least 1"),

@@ -15,6 +15,13 @@
 //!   (most games), `random`, and a few other individuals, so it rises with
 //!   absolute strength; elitism 2, tournament of 3, n-point crossover,
 //!   Gaussian mutation.
+//! - **Refine**: polishes given weights (the embedded defaults unless
+//!   told otherwise) against the hand-set ones. Fitness is the share of
+//!   points over one fixed set of openings, both colours, the same games
+//!   every generation: comparisons are exact, so the elite is never just
+//!   the luckiest, and the best fitness can only rise. Ten individuals,
+//!   elitism 1, tournament of 3, no crossover, Gaussian mutation of about
+//!   two genes per child: an evolution strategy around the best so far.
 
 use std::sync::Arc;
 
@@ -40,6 +47,8 @@ pub enum Preset {
     Classic,
     /// Fitness from games against references and each other.
     Strong,
+    /// Given weights polished on a fixed set of games against the hand-set ones.
+    Refine,
 }
 
 /// What a run evolves.
@@ -64,6 +73,7 @@ impl Settings {
         match preset {
             Preset::Classic => Settings { preset, family, generations: 8, population: 20, seed: 42 },
             Preset::Strong => Settings { preset, family, generations: 300, population: 24, seed: 2 },
+            Preset::Refine => Settings { preset, family, generations: 250, population: 10, seed: 3 },
         }
     }
 }
@@ -86,6 +96,13 @@ pub enum WeightRun {
     },
     /// log2 genes, the strong run.
     Strong {
+        /// The family.
+        family: Family,
+        /// The run.
+        ga: Ga<f64>,
+    },
+    /// log2 genes, the refining run.
+    Refine {
         /// The family.
         family: Family,
         /// The run.
@@ -118,13 +135,36 @@ impl<G> From<&GenerationLog<G>> for Figures {
 const LOG_HIGH: f64 = 14.0;
 
 impl WeightRun {
-    /// A new run.
+    /// A new run. The strong run starts from the hand-set weights, the
+    /// refining run from the embedded defaults.
     ///
     /// # Errors
     /// [`GaError::Config`] if the settings cannot work.
     pub fn new(settings: Settings) -> Result<WeightRun, GaError> {
-        let hand = Weights::hand_set(settings.family, K).map_err(|e| GaError::Config(e.to_string()))?;
-        let genes = hand.values().len();
+        let start = match settings.preset {
+            Preset::Refine => Weights::default_for(settings.family, K),
+            Preset::Classic | Preset::Strong => Weights::hand_set(settings.family, K),
+        }
+        .map_err(|e| GaError::Config(e.to_string()))?;
+        WeightRun::starting_from(settings, &start)
+    }
+
+    /// A new run whose first genome is `start` (the strong and refining
+    /// runs; the classic one starts at random and ignores it).
+    ///
+    /// # Errors
+    /// [`GaError::Config`] if the settings cannot work or `start` is not
+    /// of the family and k evolved.
+    pub fn starting_from(settings: Settings, start: &Weights) -> Result<WeightRun, GaError> {
+        if start.family() != settings.family || start.k() != K {
+            return Err(GaError::Config(format!(
+                "the starting weights are {} for k = {}, not {} for k = {K}",
+                start.family().name(),
+                start.k(),
+                settings.family.name()
+            )));
+        }
+        let genes = start.values().len();
         match settings.preset {
             Preset::Classic => {
                 let config = GaConfig {
@@ -160,16 +200,29 @@ impl WeightRun {
                     generations: settings.generations,
                     seed: settings.seed,
                 };
-                let start: Vec<f64> = hand.values().iter().map(|&w| f64::from(w.max(0) + 1).log2()).collect();
-                let mut rng = SmallRng::seed_from_u64(mix_seed(settings.seed, 0x7365_6564));
-                let mut seeds = vec![start.clone()];
-                while seeds.len() < settings.population {
-                    let mut copy = start.clone();
-                    Mutation::Gaussian { gene_probability: 0.5, sigma: 1.5 }
-                        .apply(&mut copy, 0.0, LOG_HIGH, &mut rng);
-                    seeds.push(copy);
-                }
+                let noise = Mutation::Gaussian { gene_probability: 0.5, sigma: 1.5 };
+                let seeds = start_and_copies(start, noise, &settings);
                 Ok(WeightRun::Strong { family: settings.family, ga: Ga::new(config, seeds)? })
+            }
+            Preset::Refine => {
+                let mutation = Mutation::Gaussian { gene_probability: 2.0 / genes as f64, sigma: 0.7 };
+                let config = GaConfig {
+                    population: settings.population,
+                    genes,
+                    low: 0.0,
+                    high: LOG_HIGH,
+                    selection: Selection::Tournament(3),
+                    crossover: Crossover::Uniform,
+                    crossover_probability: 0.0,
+                    mutation,
+                    mutation_probability: 1.0,
+                    elitism: 1,
+                    hall_of_fame: 4,
+                    generations: settings.generations,
+                    seed: settings.seed,
+                };
+                let seeds = start_and_copies(start, mutation, &settings);
+                Ok(WeightRun::Refine { family: settings.family, ga: Ga::new(config, seeds)? })
             }
         }
     }
@@ -178,7 +231,9 @@ impl WeightRun {
     #[must_use]
     pub fn family(&self) -> Family {
         match self {
-            WeightRun::Classic { family, .. } | WeightRun::Strong { family, .. } => *family,
+            WeightRun::Classic { family, .. }
+            | WeightRun::Strong { family, .. }
+            | WeightRun::Refine { family, .. } => *family,
         }
     }
 
@@ -187,7 +242,7 @@ impl WeightRun {
     pub fn is_done(&self) -> bool {
         match self {
             WeightRun::Classic { ga, .. } => ga.is_done(),
-            WeightRun::Strong { ga, .. } => ga.is_done(),
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => ga.is_done(),
         }
     }
 
@@ -196,7 +251,7 @@ impl WeightRun {
     pub fn generations(&self) -> u32 {
         match self {
             WeightRun::Classic { ga, .. } => ga.config().generations,
-            WeightRun::Strong { ga, .. } => ga.config().generations,
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => ga.config().generations,
         }
     }
 
@@ -206,6 +261,10 @@ impl WeightRun {
         match self {
             WeightRun::Classic { ga, .. } => Figures::from(ga.step(&ClassicFitness { family })),
             WeightRun::Strong { ga, .. } => Figures::from(ga.step(&StrongFitness { family })),
+            WeightRun::Refine { ga, .. } => {
+                let seed = ga.config().seed;
+                Figures::from(ga.step(&RefineFitness::new(family, seed)))
+            }
         }
     }
 
@@ -214,7 +273,9 @@ impl WeightRun {
     pub fn log(&self) -> Vec<Figures> {
         match self {
             WeightRun::Classic { ga, .. } => ga.log().iter().map(Figures::from).collect(),
-            WeightRun::Strong { ga, .. } => ga.log().iter().map(Figures::from).collect(),
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => {
+                ga.log().iter().map(Figures::from).collect()
+            }
         }
     }
 
@@ -231,7 +292,7 @@ impl WeightRun {
                 let genome = ga.log().last().map_or_else(|| ga.population()[0].clone(), |l| l.best.clone());
                 Weights::new(family, K, genome).expect("genes are within bounds")
             }
-            WeightRun::Strong { ga, .. } => {
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => {
                 let genome = ga.log().last().map_or_else(|| ga.population()[0].clone(), |l| l.best.clone());
                 to_weights(family, &genome)
             }
@@ -241,7 +302,9 @@ impl WeightRun {
 
 impl WeightRun {
     /// The weights to keep. The classic run keeps the fittest of its last
-    /// generation. The strong run's fitness is noisy, so the fittest of a
+    /// generation, and so does the refining run, whose fitness is exact
+    /// (the same games every generation, the best kept by elitism). The
+    /// strong run's fitness is noisy, so the fittest of a
     /// generation is partly the luckiest: its hall of fame is measured
     /// again on many more games against the hand-set weights (fixed
     /// openings, both colours), and the best of that measurement is kept.
@@ -286,6 +349,20 @@ impl WeightRun {
         let best = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         candidates.into_iter().nth(best).unwrap_or_else(|| self.best())
     }
+}
+
+/// The first generation of a run from `start`: `start` itself, then
+/// copies of it changed by `noise`.
+fn start_and_copies(start: &Weights, noise: Mutation, settings: &Settings) -> Vec<Vec<f64>> {
+    let start: Vec<f64> = start.values().iter().map(|&w| f64::from(w.max(0) + 1).log2()).collect();
+    let mut rng = SmallRng::seed_from_u64(mix_seed(settings.seed, 0x7365_6564));
+    let mut seeds = vec![start.clone()];
+    while seeds.len() < settings.population {
+        let mut copy = start.clone();
+        noise.apply(&mut copy, 0.0, LOG_HIGH, &mut rng);
+        seeds.push(copy);
+    }
+    seeds
 }
 
 /// Openings (each played with both colours) that choose the champion.
@@ -430,6 +507,67 @@ impl Fitness<f64> for StrongFitness {
     }
 }
 
+/// Openings of the refining fitness, each played with both colours.
+const REFINE_OPENINGS: u64 = 6144;
+
+/// The share of points against the hand-set weights over one fixed set of
+/// openings, both colours: the same games for every genome of every
+/// generation, so that two fitnesses compare exactly.
+struct RefineFitness {
+    family: Family,
+    hand: PatternEvaluator,
+    openings: Vec<Vec<Cell>>,
+    seed: u64,
+}
+
+impl RefineFitness {
+    /// The games of the run seeded `seed`.
+    fn new(family: Family, seed: u64) -> RefineFitness {
+        let seed = mix_seed(seed, 0x7265_6669_6e65);
+        let hand = PatternEvaluator::new(Weights::hand_set(family, K).expect("k = 5 is supported"));
+        let openings = (0..REFINE_OPENINGS)
+            .map(|pair| {
+                Openings::Random { plies: OPENING_PLIES }
+                    .opening(rules(), seed, pair)
+                    .expect("8x8 has openings")
+            })
+            .collect();
+        RefineFitness { family, hand, openings, seed }
+    }
+}
+
+impl Fitness<f64> for RefineFitness {
+    fn evaluate(&self, population: &[Vec<f64>], _generation: u32, _seed: u64) -> Vec<f64> {
+        population
+            .iter()
+            .map(|genome| {
+                let me = PatternEvaluator::new(to_weights(self.family, genome));
+                let points: f64 = self
+                    .openings
+                    .par_iter()
+                    .enumerate()
+                    .map(|(pair, opening)| {
+                        [true, false]
+                            .into_iter()
+                            .map(|first_is_x| {
+                                let game = pair as u64 * 2 + u64::from(first_is_x);
+                                play(
+                                    Some(&me),
+                                    Some(&self.hand),
+                                    first_is_x,
+                                    opening,
+                                    mix_seed(self.seed, game),
+                                )
+                            })
+                            .sum::<f64>()
+                    })
+                    .sum();
+                points / (2 * self.openings.len()) as f64
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,6 +589,26 @@ mod tests {
         assert!(a.log().iter().all(|f| f.max <= 7.0 && f.min >= 0.0));
         assert_eq!(a.best().values().len(), 109);
         assert!(a.best().values().iter().all(|w| (0..=20).contains(w)));
+    }
+
+    #[test]
+    fn the_refining_run_starts_from_its_weights_and_keeps_its_best() {
+        let settings =
+            Settings { generations: 2, population: 2, ..Settings::preset(Preset::Refine, Family::Classic) };
+        let start = Weights::hand_set(Family::Classic, K).unwrap();
+        let mut run = WeightRun::starting_from(settings, &start).unwrap();
+        assert_eq!(run.best(), start, "the first genome is the start");
+        while !run.is_done() {
+            run.step();
+        }
+        let log = run.log();
+        assert!(log.iter().all(|f| f.min >= 0.0 && f.max <= 1.0), "{log:?}");
+        // The same games every generation, the elite kept: the best fitness never falls.
+        assert!(log[1].max >= log[0].max, "{log:?}");
+        assert_eq!(run.champion(), run.best());
+        let ternary = Weights::hand_set(Family::Ternary, K).unwrap();
+        let error = WeightRun::starting_from(settings, &ternary).unwrap_err().to_string();
+        assert!(error.contains("the starting weights are ternary"), "{error}");
     }
 
     #[test]
