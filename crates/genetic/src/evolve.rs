@@ -185,41 +185,22 @@ impl WeightRun {
                 Ok(WeightRun::Classic { family: settings.family, ga: Ga::new(config, Vec::new())? })
             }
             Preset::Strong => {
-                let config = GaConfig {
-                    population: settings.population,
-                    genes,
-                    low: 0.0,
-                    high: LOG_HIGH,
-                    selection: Selection::Tournament(3),
-                    crossover: Crossover::NPoint(4),
-                    crossover_probability: 0.7,
-                    mutation: Mutation::Gaussian { gene_probability: 0.15, sigma: 1.0 },
-                    mutation_probability: 0.8,
-                    elitism: 2,
-                    hall_of_fame: 8,
-                    generations: settings.generations,
-                    seed: settings.seed,
-                };
+                let config = strong_config(&settings, genes);
                 let noise = Mutation::Gaussian { gene_probability: 0.5, sigma: 1.5 };
                 let seeds = start_and_copies(start, noise, &settings);
                 Ok(WeightRun::Strong { family: settings.family, ga: Ga::new(config, seeds)? })
             }
             Preset::Refine => {
                 let mutation = Mutation::Gaussian { gene_probability: 2.0 / genes as f64, sigma: 0.7 };
+                // The strong run's settings, but every child a mutant of
+                // one parent, and one elite.
                 let config = GaConfig {
-                    population: settings.population,
-                    genes,
-                    low: 0.0,
-                    high: LOG_HIGH,
-                    selection: Selection::Tournament(3),
-                    crossover: Crossover::Uniform,
                     crossover_probability: 0.0,
                     mutation,
                     mutation_probability: 1.0,
                     elitism: 1,
                     hall_of_fame: 4,
-                    generations: settings.generations,
-                    seed: settings.seed,
+                    ..strong_config(&settings, genes)
                 };
                 let seeds = start_and_copies(start, mutation, &settings);
                 Ok(WeightRun::Refine { family: settings.family, ga: Ga::new(config, seeds)? })
@@ -348,6 +329,26 @@ impl WeightRun {
             .collect();
         let best = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         candidates.into_iter().nth(best).unwrap_or_else(|| self.best())
+    }
+}
+
+/// The strong run's GA: log2 genes, tournament of 3, n-point crossover,
+/// Gaussian mutation, elitism 2.
+fn strong_config(settings: &Settings, genes: usize) -> GaConfig<f64> {
+    GaConfig {
+        population: settings.population,
+        genes,
+        low: 0.0,
+        high: LOG_HIGH,
+        selection: Selection::Tournament(3),
+        crossover: Crossover::NPoint(4),
+        crossover_probability: 0.7,
+        mutation: Mutation::Gaussian { gene_probability: 0.15, sigma: 1.0 },
+        mutation_probability: 0.8,
+        elitism: 2,
+        hall_of_fame: 8,
+        generations: settings.generations,
+        seed: settings.seed,
     }
 }
 
