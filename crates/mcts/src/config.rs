@@ -36,7 +36,9 @@ pub struct MctsConfig {
     /// The `c_puct` of PUCT selection.
     pub puct: f64,
     /// Independent trees searched in parallel (root parallelism), their
-    /// root visits added up. 1 searches on the calling thread.
+    /// root visits added up; they draw the iterations from one count, so
+    /// with more than one the split between them, and the result, varies
+    /// from run to run. 1 searches on the calling thread, repeatably.
     pub threads: usize,
     /// With `threads > 1`: one tree shared by the threads, with virtual
     /// loss, instead of one tree per thread.
