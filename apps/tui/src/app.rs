@@ -73,6 +73,31 @@ impl Setup {
     }
 }
 
+/// What the heat map shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heat {
+    Off,
+    /// The analysis' scores, in its own kind (evaluation, visit share…).
+    Scores,
+    /// The expected score of each cell, for engines that give one beside
+    /// their scores (MCTS: the mean beside the visit share).
+    Values,
+}
+
+impl Heat {
+    /// The next view on `T`: off, scores, then values when the last
+    /// analysis has them.
+    #[must_use]
+    pub fn next(self, analysis: Option<&Analysis>) -> Heat {
+        let has_values = analysis.is_some_and(|a| !a.values.is_empty());
+        match self {
+            Heat::Off => Heat::Scores,
+            Heat::Scores if has_values => Heat::Values,
+            Heat::Scores | Heat::Values => Heat::Off,
+        }
+    }
+}
+
 /// The game screen.
 #[allow(clippy::struct_excessive_bools, reason = "independent toggles of the screen")]
 pub struct App {
@@ -83,7 +108,7 @@ pub struct App {
     redo: Vec<Cell>,
     /// One line for the person: what just happened or went wrong.
     pub message: String,
-    pub heat: bool,
+    pub heat: Heat,
     pub help: bool,
     pub paused: bool,
     pub quit: bool,
@@ -130,7 +155,7 @@ impl App {
             setup,
             redo: Vec::new(),
             message: String::new(),
-            heat: false,
+            heat: Heat::Off,
             help: false,
             paused: false,
             quit: false,
@@ -233,6 +258,9 @@ impl App {
             return; // the game moved on (undo, new game): a stale answer
         }
         self.analysis = reply.analysis;
+        if self.heat == Heat::Values && self.analysis.as_ref().is_none_or(|a| a.values.is_empty()) {
+            self.heat = Heat::Scores; // this engine gives no values
+        }
         match reply.result {
             Ok(cell) if thinking.hint => {
                 self.hint = Some(cell);
@@ -459,7 +487,7 @@ impl App {
                 _ => self.say("no engine is thinking"),
             },
             KeyCode::Char('H') => self.ask_hint(),
-            KeyCode::Char('T') => self.heat = !self.heat,
+            KeyCode::Char('T') => self.heat = self.heat.next(self.analysis.as_ref()),
             KeyCode::Char('S') => self.save(),
             KeyCode::Char('L') => self.load(),
             KeyCode::Char('P') => {

@@ -15,7 +15,7 @@ use anyhow::Result;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
-pub use app::{App, Player, Setup};
+pub use app::{App, Heat, Player, Setup};
 
 /// Runs the game on `terminal` until the person quits.
 ///

@@ -3,14 +3,14 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use board::{Cell, Side};
+use board::{Analysis, Cell, CellScore, ScoreKind, Side};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, Player};
+use crate::app::{App, Heat, Player};
 use crate::menu::{Menu, PRESETS, TIMES, player_names};
 
 /// Columns of the side panel.
@@ -26,7 +26,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("mouse click", "place a mark on the cell clicked"),
     ("U / R", "undo (with the engine's reply) / redo"),
     ("H", "hint: the engine's suggestion"),
-    ("T", "heat map of the engine's scores on/off"),
+    ("T", "heat map: engine's scores / its values / off"),
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
     ("N", "new game: rules, players, time"),
@@ -103,22 +103,53 @@ fn column_letters(app: &App) -> Line<'static> {
     Line::from(text).style(Style::new().fg(Color::DarkGray))
 }
 
+/// The cells the heat map shows: the analysis' scores or its values.
+fn heat_scores(app: &App) -> &[CellScore] {
+    match (&app.analysis, app.heat) {
+        (Some(analysis), Heat::Scores) => &analysis.scores,
+        (Some(analysis), Heat::Values) => &analysis.values,
+        _ => &[],
+    }
+}
+
 /// Heat-map colours of the empty cells from the last analysis.
 fn heat(app: &App) -> HashMap<Cell, Color> {
-    let mut colours = HashMap::new();
-    let Some(analysis) = app.analysis.as_ref().filter(|_| app.heat) else {
-        return colours;
-    };
     let scores: Vec<_> =
-        analysis.scores.iter().filter(|s| app.pos.get(s.cell).is_none() && s.score.is_finite()).collect();
+        heat_scores(app).iter().filter(|s| app.pos.get(s.cell).is_none() && s.score.is_finite()).collect();
     let (low, high) =
         scores.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| (lo.min(s.score), hi.max(s.score)));
     let ramp = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
+    let mut colours = HashMap::new();
     for score in scores {
         let share = if high > low { (score.score - low) / (high - low) } else { 1.0 };
         colours.insert(score.cell, ramp[((share * 4.0).round() as usize).min(4)]);
     }
     colours
+}
+
+/// A score or value as a person reads it: whole numbers for evaluations,
+/// two decimals for shares and expected scores.
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 || value.abs() >= 100.0 { format!("{value:.0}") } else { format!("{value:.2}") }
+}
+
+/// What the last analysis says of the cursor's cell.
+fn cursor_line(app: &App, analysis: &Analysis) -> String {
+    let find = |scores: &[CellScore]| scores.iter().find(|s| s.cell == app.cursor).map(|s| number(s.score));
+    let kind = match analysis.score_kind {
+        ScoreKind::Evaluation => "eval",
+        ScoreKind::Probability => "prob",
+        ScoreKind::VisitShare => "visits",
+        ScoreKind::WinRate => "win",
+    };
+    let mut text = app.cursor.name(&app.setup.rules).to_string();
+    if let Some(score) = find(&analysis.scores) {
+        let _ = write!(text, " {kind} {score}");
+    }
+    if let Some(value) = find(&analysis.values) {
+        let _ = write!(text, " mean {value}");
+    }
+    text
 }
 
 fn board_lines(app: &App) -> Vec<Line<'static>> {
@@ -199,14 +230,19 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
     } else {
         lines.push(Line::from(""));
     }
-    lines.push(Line::from(Span::styled("analysis", bold)));
+    let heat = match app.heat {
+        Heat::Off => "",
+        Heat::Scores => "  heat: scores",
+        Heat::Values => "  heat: values",
+    };
+    lines.push(Line::from(vec![Span::styled("analysis", bold), Span::raw(heat)]));
     match &app.analysis {
         Some(analysis) => {
             let name = |cell: &Cell| cell.name(&rules).to_string();
             lines.push(Line::from(format!(
                 "best {}  value {}",
                 analysis.best_move.as_ref().map_or("-".to_owned(), name),
-                analysis.value.map_or("-".to_owned(), |v| format!("{v:.0}"))
+                analysis.value.map_or("-".to_owned(), number)
             )));
             lines.push(Line::from(format!(
                 "depth {}  nodes {}",
@@ -215,6 +251,7 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
             )));
             let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
             lines.push(Line::from(format!("line {}", line.join(" "))));
+            lines.push(Line::from(cursor_line(app, analysis)));
         }
         None => lines.push(Line::from("-")),
     }

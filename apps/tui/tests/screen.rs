@@ -7,7 +7,7 @@ use board::{Outcome, Rules, Side};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use tui::{App, Player, Setup, ui};
+use tui::{App, Heat, Player, Setup, ui};
 
 fn setup(rules: Rules, x: &str, o: &str) -> Setup {
     Setup {
@@ -227,4 +227,38 @@ fn a_whole_game_against_the_engine_ends_with_the_result() {
     assert_eq!(app.pos.outcome(), Some(Outcome::Win(Side::O)));
     assert!(app.message.starts_with("o wins"), "{}", app.message);
     assert!(screen(&mut app, 60, 20).contains("O wins"));
+}
+
+#[test]
+fn the_heat_map_shows_scores_then_means_then_nothing() {
+    // MCTS gives visit shares and, beside them, each move's mean.
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "mcts:iterations=2000,seed=1"));
+    type_text(&mut app, "a1");
+    wait_for_engine(&mut app);
+    let analysis = app.analysis.clone().expect("the engine's analysis");
+    assert!(!analysis.values.is_empty());
+    let scored = analysis.scores.iter().find(|s| app.pos.get(s.cell).is_none()).unwrap().cell;
+    app.cursor = scored;
+    let name = scored.name(&app.setup.rules).to_string();
+    assert_eq!(app.heat, Heat::Off);
+    press(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.heat, Heat::Scores);
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains(&format!("{name} visits ")) && text.contains(" mean "), "{text}");
+    assert!(text.contains("heat: scores"), "{text}");
+    press(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.heat, Heat::Values);
+    assert!(screen(&mut app, 60, 20).contains("heat: values"));
+    press(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.heat, Heat::Off);
+
+    // The pattern player gives scores only: T goes from them straight to off.
+    let mut app = App::new(setup(Rules::five_8x8(), "human", "pattern"));
+    type_text(&mut app, "d4");
+    wait_for_engine(&mut app);
+    assert!(app.analysis.as_ref().is_some_and(|a| a.values.is_empty() && !a.scores.is_empty()));
+    press(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.heat, Heat::Scores);
+    press(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.heat, Heat::Off);
 }

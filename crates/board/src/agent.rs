@@ -238,6 +238,12 @@ pub struct Analysis {
     pub scores: Vec<CellScore>,
     /// What the scores measure.
     pub score_kind: ScoreKind,
+    /// The expected score (0 to 1) of playing each cell, for the side to
+    /// move, when the engine estimates one beside `scores` (MCTS: each
+    /// root move's mean, where `scores` holds its visit share); empty
+    /// otherwise.
+    #[serde(default)]
+    pub values: Vec<CellScore>,
     /// The principal variation, starting with the move chosen.
     pub line: Vec<Cell>,
     /// The value of the position for the side to move, in the engine's unit.
@@ -266,5 +272,16 @@ mod tests {
         assert_eq!(Limits::none().deadline(start), None);
         assert_eq!(Limits::nodes(7).nodes, Some(7));
         assert_eq!(Limits::depth(3).depth, Some(3));
+    }
+
+    #[test]
+    fn analyses_saved_before_values_existed_still_load() {
+        let old = r#"{"best_move":null,"scores":[],"score_kind":"visit_share","line":[],"value":0.5,"nodes":9,"depth":null}"#;
+        let analysis: Analysis = serde_json::from_str(old).unwrap();
+        assert!(analysis.values.is_empty());
+        assert_eq!(
+            (analysis.score_kind, analysis.value, analysis.nodes),
+            (ScoreKind::VisitShare, Some(0.5), 9)
+        );
     }
 }

@@ -148,6 +148,7 @@ impl Agent for RandomAgent {
             best_move: Some(best),
             scores: empty.iter().map(|cell| CellScore { cell, score: share }).collect(),
             score_kind: ScoreKind::Probability,
+            values: Vec::new(),
             line: vec![best],
             ..Analysis::default()
         })

@@ -145,6 +145,7 @@ impl Agent for MctsAgent {
                 best_move: Some(cell),
                 scores: vec![CellScore { cell, score: 1.0 }],
                 score_kind: ScoreKind::VisitShare,
+                values: Vec::new(),
                 line: vec![cell],
                 value: None,
                 nodes: 0,
@@ -171,6 +172,7 @@ impl Agent for MctsAgent {
                 })
                 .collect(),
             score_kind: ScoreKind::VisitShare,
+            values: report.children.iter().map(|&(cell, _, mean)| CellScore { cell, score: mean }).collect(),
             line: report.line,
             value: best_value,
             nodes: report.iterations,

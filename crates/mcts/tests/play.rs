@@ -1,7 +1,7 @@
 //! Classic UCB1 on tic-tac-toe: it does not lose to random, it repeats
 //! itself for a seed, and it reports its visits.
 
-use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
+use board::{Agent, CellScore, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
 use mcts::{Mcts, MctsAgent, MctsConfig};
 
 /// The classic: UCB1 and random playouts only, no root rules.
@@ -72,6 +72,12 @@ fn reports_visit_shares_and_respects_the_node_limit() {
     assert_eq!(analysis.best_move, Some(cell));
     let total: f64 = analysis.scores.iter().map(|s| s.score).sum();
     assert!((total - 1.0).abs() < 1e-9);
+    // Beside each visit share, the move's mean; the chosen move's is the value.
+    let cells = |scores: &[CellScore]| scores.iter().map(|s| s.cell).collect::<Vec<_>>();
+    assert_eq!(cells(&analysis.values), cells(&analysis.scores));
+    assert!(analysis.values.iter().all(|v| (0.0..=1.0).contains(&v.score)));
+    let chosen = analysis.values.iter().find(|v| v.cell == cell).unwrap();
+    assert_eq!(Some(chosen.score), analysis.value);
     let small = MctsConfig { node_limit: 20, ..config() };
     let report = Mcts::new(small, 1).search(&Position::new(rules), &Limits::none());
     assert!(report.saturated && report.nodes <= 20);

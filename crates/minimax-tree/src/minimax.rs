@@ -119,6 +119,7 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
             best_move: Some(cell),
             scores: scores.iter().map(|&(cell, score)| CellScore { cell, score: score.into() }).collect(),
             score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
             line: vec![cell],
             value: Some(best.into()),
             nodes,

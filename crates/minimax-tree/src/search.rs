@@ -651,6 +651,7 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
                 .map(|&(cell, score)| CellScore { cell, score: score.into() })
                 .collect(),
             score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
             line: result.line,
             value: Some(result.value.into()),
             nodes: result.nodes,

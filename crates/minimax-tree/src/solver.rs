@@ -478,6 +478,7 @@ impl Agent for PerfectPlayer {
             best_move: Some(solution.best_move),
             scores: vec![CellScore { cell: solution.best_move, score: value }],
             score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
             line: vec![solution.best_move],
             value: Some(value),
             nodes: solution.nodes,

@@ -400,6 +400,7 @@ impl Agent for TreePlayer {
             best_move: Some(cell),
             scores: moves.iter().map(|&(cell, score)| CellScore { cell, score: score.into() }).collect(),
             score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
             line: vec![cell],
             value: Some(best.into()),
             nodes: moves.len() as u64,

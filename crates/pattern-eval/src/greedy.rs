@@ -151,6 +151,7 @@ impl Agent for GreedyAgent {
                 .map(|&(cell, score)| CellScore { cell, score: score.into() })
                 .collect(),
             score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
             line: vec![cell],
             value: Some(score.into()),
             nodes: self.scores.len() as u64,
