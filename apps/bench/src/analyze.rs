@@ -47,6 +47,9 @@ struct Report {
     /// Cell name to score.
     scores: BTreeMap<String, f64>,
     score_kind: Option<ScoreKind>,
+    /// Cell name to expected score (0 to 1), for engines that give one
+    /// beside their scores (MCTS: each move's mean); empty otherwise.
+    values: BTreeMap<String, f64>,
     line: Vec<String>,
     value: Option<f64>,
     nodes: Option<u64>,
@@ -83,6 +86,7 @@ pub fn run(args: &Args) -> Result<()> {
         best_move: name(best),
         scores: analysis.iter().flat_map(|a| a.scores.iter().map(|s| (name(s.cell), s.score))).collect(),
         score_kind: analysis.as_ref().map(|a| a.score_kind),
+        values: analysis.iter().flat_map(|a| a.values.iter().map(|s| (name(s.cell), s.score))).collect(),
         line: analysis.iter().flat_map(|a| a.line.iter().map(|&c| name(c))).collect(),
         value: analysis.as_ref().and_then(|a| a.value),
         nodes: analysis.as_ref().map(|a| a.nodes),
@@ -103,6 +107,17 @@ pub fn run(args: &Args) -> Result<()> {
         rows.extend([
             row("scores (top 10)", top.join(", ")),
             row("score kind", format!("{:?}", r.score_kind.unwrap_or_default())),
+        ]);
+        if !r.values.is_empty() {
+            // The values of the same ten cells, in the same order.
+            let values: Vec<String> = best
+                .iter()
+                .take(10)
+                .filter_map(|(cell, _)| r.values.get(*cell).map(|v| format!("{cell} {v:.3}")))
+                .collect();
+            rows.push(row("values (same cells)", values.join(", ")));
+        }
+        rows.extend([
             row("line", r.line.join(" ")),
             row("value", r.value.map_or("-".to_owned(), |v| format!("{v:.3}"))),
             row("nodes", r.nodes.unwrap_or(0)),

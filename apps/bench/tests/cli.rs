@@ -195,6 +195,28 @@ fn analyze_reports_move_and_scores() {
     expected.sort_unstable();
     assert_eq!(cells, expected);
     assert!(scores.values().all(|s| (s.as_f64().unwrap() - 0.2).abs() < 1e-9));
+    assert!(value["values"].as_object().unwrap().is_empty(), "random gives no values: {value}");
+}
+
+#[test]
+fn analyze_reports_the_means_of_mcts() {
+    let value = json(&[
+        "analyze",
+        "--rules",
+        "3,3,3",
+        "--position",
+        "x../.o./...",
+        "--engine",
+        "mcts:iterations=2000,seed=3",
+        "--json",
+    ]);
+    let scores = value["scores"].as_object().unwrap();
+    let values = value["values"].as_object().unwrap();
+    let keys = |map: &serde_json::Map<String, serde_json::Value>| map.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(values), keys(scores));
+    assert!(values.values().all(|v| (0.0..=1.0).contains(&v.as_f64().unwrap())), "{value}");
+    let best = value["best_move"].as_str().unwrap();
+    assert_eq!(values[best].as_f64(), value["value"].as_f64());
 }
 
 #[test]

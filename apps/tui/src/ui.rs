@@ -147,7 +147,7 @@ fn cursor_line(app: &App, analysis: &Analysis) -> String {
         let _ = write!(text, " {kind} {score}");
     }
     if let Some(value) = find(&analysis.values) {
-        let _ = write!(text, " mean {value}");
+        let _ = write!(text, " value {value}");
     }
     text
 }

@@ -244,7 +244,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat, Heat::Scores);
     let text = screen(&mut app, 60, 20);
-    assert!(text.contains(&format!("{name} visits ")) && text.contains(" mean "), "{text}");
+    assert!(text.contains(&format!("{name} visits ")) && text.contains(" value "), "{text}");
     assert!(text.contains("heat: scores"), "{text}");
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat, Heat::Values);
