@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use genetic::{Figures, Preset, Settings, WeightRun};
+use genetic::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::{Family, Weights};
 
@@ -24,6 +24,18 @@ pub enum PresetArg {
     /// Polish given weights (--start, else the embedded defaults) on one
     /// fixed set of both-colour games against the hand-set weights.
     Refine,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum OpeningPliesArg {
+    /// One random stone each.
+    #[value(name = "2")]
+    Two,
+    /// Two random stones each.
+    #[value(name = "4")]
+    Four,
+    /// 2 and 4 in turn.
+    Mixed,
 }
 
 #[derive(Debug, clap::Args)]
@@ -43,6 +55,10 @@ pub struct Args {
     /// Seed (default: the preset's, 42, 2 or 3).
     #[arg(long)]
     seed: Option<u64>,
+    /// Random moves opening the refine run's games: 2, 4, or both in turn
+    /// (default: mixed).
+    #[arg(long, value_enum, conflicts_with = "resume")]
+    opening_plies: Option<OpeningPliesArg>,
     /// Weights (JSON or bincode) to start the strong or refine run from,
     /// instead of the hand-set or the embedded ones.
     #[arg(long, conflicts_with = "resume")]
@@ -69,6 +85,17 @@ pub fn run(args: &Args) -> Result<()> {
         generations: args.generations.unwrap_or(defaults.generations),
         population: args.population.unwrap_or(defaults.population),
         seed: args.seed.unwrap_or(defaults.seed),
+        opening_plies: match args.opening_plies {
+            None => defaults.opening_plies,
+            Some(_) if preset != Preset::Refine => {
+                anyhow::bail!(
+                    "--opening-plies chooses the refine run's openings; the other runs have their own"
+                )
+            }
+            Some(OpeningPliesArg::Two) => OpeningPlies::Two,
+            Some(OpeningPliesArg::Four) => OpeningPlies::Four,
+            Some(OpeningPliesArg::Mixed) => OpeningPlies::Mixed,
+        },
         ..defaults
     };
     fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -90,13 +90,18 @@ fn bad_input_is_a_clear_error() {
     let out = out.to_str().unwrap();
     let ga_out = dir("bad").join("ga");
     let ga_out = ga_out.to_str().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["ga", "--preset", "classic", "--start", "w.json", "--out", ga_out],
             "the classic run starts at random",
         ),
         (&["ga", "--preset", "refine", "--start", "/no/such/w.json", "--out", ga_out], "--start: cannot use"),
         (&["ga", "--resume", "--start", "w.json", "--out", ga_out], "cannot be used with"),
+        (&["ga", "--preset", "strong", "--opening-plies", "2", "--out", ga_out], "the refine run's openings"),
+        (
+            &["ga", "--preset", "refine", "--opening-plies", "3", "--out", ga_out],
+            "possible values: 2, 4, mixed",
+        ),
         (&["matrix", "--rules", "7,7,4", "--out", out], "at most 40 cells"),
         (&["td", "--epsilon", "1.5", "--out", out], "--epsilon must be between 0 and 1"),
         (&["matrix", "--games", "0", "--out", out], "at least 1"),

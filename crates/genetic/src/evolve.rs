@@ -22,6 +22,8 @@
 //!   the luckiest, and the best fitness can only rise. Ten individuals,
 //!   elitism 1, tournament of 3, no crossover, Gaussian mutation of about
 //!   two genes per child: an evolution strategy around the best so far.
+//!   Its openings are one random stone each, two each, or (the default)
+//!   both in turn: [`OpeningPlies`].
 
 use std::sync::Arc;
 
@@ -51,6 +53,36 @@ pub enum Preset {
     Refine,
 }
 
+/// The random moves that open each game of the refining run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningPlies {
+    /// One random stone each.
+    Two,
+    /// Two random stones each, as in the strong run.
+    Four,
+    /// Two and four in turn, pair by pair of games: the weights must play
+    /// well both in open and in scrambled positions.
+    Mixed,
+}
+
+impl OpeningPlies {
+    /// The random moves before the games of pair `pair`.
+    #[must_use]
+    pub fn for_pair(self, pair: u64) -> usize {
+        match self {
+            OpeningPlies::Two => 2,
+            OpeningPlies::Mixed if pair.is_multiple_of(2) => 2,
+            OpeningPlies::Four | OpeningPlies::Mixed => 4,
+        }
+    }
+
+    /// What checkpoints written before the choice existed used.
+    fn before_the_choice() -> OpeningPlies {
+        OpeningPlies::Four
+    }
+}
+
 /// What a run evolves.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
@@ -64,17 +96,20 @@ pub struct Settings {
     pub population: usize,
     /// The seed (classic 42).
     pub seed: u64,
+    /// The refining run's openings (mixed); the other runs ignore it.
+    pub opening_plies: OpeningPlies,
 }
 
 impl Settings {
     /// The preset's own settings.
     #[must_use]
     pub fn preset(preset: Preset, family: Family) -> Settings {
-        match preset {
-            Preset::Classic => Settings { preset, family, generations: 8, population: 20, seed: 42 },
-            Preset::Strong => Settings { preset, family, generations: 300, population: 24, seed: 2 },
-            Preset::Refine => Settings { preset, family, generations: 250, population: 10, seed: 3 },
-        }
+        let (generations, population, seed) = match preset {
+            Preset::Classic => (8, 20, 42),
+            Preset::Strong => (300, 24, 2),
+            Preset::Refine => (250, 10, 3),
+        };
+        Settings { preset, family, generations, population, seed, opening_plies: OpeningPlies::Mixed }
     }
 }
 
@@ -105,6 +140,9 @@ pub enum WeightRun {
     Refine {
         /// The family.
         family: Family,
+        /// The random moves before its games.
+        #[serde(default = "OpeningPlies::before_the_choice")]
+        opening_plies: OpeningPlies,
         /// The run.
         ga: Ga<f64>,
     },
@@ -203,7 +241,11 @@ impl WeightRun {
                     ..strong_config(&settings, genes)
                 };
                 let seeds = start_and_copies(start, mutation, &settings);
-                Ok(WeightRun::Refine { family: settings.family, ga: Ga::new(config, seeds)? })
+                Ok(WeightRun::Refine {
+                    family: settings.family,
+                    opening_plies: settings.opening_plies,
+                    ga: Ga::new(config, seeds)?,
+                })
             }
         }
     }
@@ -242,9 +284,9 @@ impl WeightRun {
         match self {
             WeightRun::Classic { ga, .. } => Figures::from(ga.step(&ClassicFitness { family })),
             WeightRun::Strong { ga, .. } => Figures::from(ga.step(&StrongFitness { family })),
-            WeightRun::Refine { ga, .. } => {
+            WeightRun::Refine { ga, opening_plies, .. } => {
                 let seed = ga.config().seed;
-                Figures::from(ga.step(&RefineFitness::new(family, seed)))
+                Figures::from(ga.step(&RefineFitness::new(family, *opening_plies, seed)))
             }
         }
     }
@@ -523,12 +565,12 @@ struct RefineFitness {
 
 impl RefineFitness {
     /// The games of the run seeded `seed`.
-    fn new(family: Family, seed: u64) -> RefineFitness {
+    fn new(family: Family, plies: OpeningPlies, seed: u64) -> RefineFitness {
         let seed = mix_seed(seed, 0x7265_6669_6e65);
         let hand = PatternEvaluator::new(Weights::hand_set(family, K).expect("k = 5 is supported"));
         let openings = (0..REFINE_OPENINGS)
             .map(|pair| {
-                Openings::Random { plies: OPENING_PLIES }
+                Openings::Random { plies: plies.for_pair(pair) }
                     .opening(rules(), seed, pair)
                     .expect("8x8 has openings")
             })
@@ -610,6 +652,28 @@ mod tests {
         let ternary = Weights::hand_set(Family::Ternary, K).unwrap();
         let error = WeightRun::starting_from(settings, &ternary).unwrap_err().to_string();
         assert!(error.contains("the starting weights are ternary"), "{error}");
+    }
+
+    #[test]
+    fn the_refining_openings_have_the_plies_chosen() {
+        let plies = |choice| -> Vec<usize> {
+            RefineFitness::new(Family::Classic, choice, 3).openings.iter().take(4).map(Vec::len).collect()
+        };
+        assert_eq!(plies(OpeningPlies::Two), [2, 2, 2, 2]);
+        assert_eq!(plies(OpeningPlies::Four), [4, 4, 4, 4]);
+        assert_eq!(plies(OpeningPlies::Mixed), [2, 4, 2, 4]);
+        assert_eq!(Settings::preset(Preset::Refine, Family::Classic).opening_plies, OpeningPlies::Mixed);
+    }
+
+    #[test]
+    fn refining_checkpoints_from_before_the_choice_resume_with_four_plies() {
+        let settings = Settings { population: 2, ..Settings::preset(Preset::Refine, Family::Classic) };
+        let run = WeightRun::new(settings).unwrap();
+        let json = serde_json::to_string(&run).unwrap();
+        assert!(json.contains(r#""opening_plies":"mixed","#), "{json}");
+        let old: WeightRun = serde_json::from_str(&json.replace(r#""opening_plies":"mixed","#, "")).unwrap();
+        let WeightRun::Refine { opening_plies, .. } = old else { panic!("a refining run") };
+        assert_eq!(opening_plies, OpeningPlies::Four);
     }
 
     #[test]

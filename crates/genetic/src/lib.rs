@@ -34,6 +34,6 @@ mod evolve;
 mod ga;
 mod operators;
 
-pub use evolve::{Figures, K, Preset, Settings, WeightRun, rules};
+pub use evolve::{Figures, K, OpeningPlies, Preset, Settings, WeightRun, rules};
 pub use ga::{Fitness, Ga, GaConfig, GaError, GenerationLog};
 pub use operators::{Crossover, Gene, Mutation, Selection};
