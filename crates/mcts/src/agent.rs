@@ -81,8 +81,9 @@ fn tree_seed(seed: u64, tree: usize) -> u64 {
     if tree == 0 { seed } else { mix_seed(seed, 0x7472_6565 + tree as u64) }
 }
 
-/// Root statistics of several trees as one: visits added, means weighted
-/// by visits; a proven win in any tree is played.
+/// Root statistics of several trees as one: visits added, values weighted
+/// by visits; a proof in any tree holds for all: its winning move is
+/// played and worth 1, and in a lost root every move is worth 0.
 fn merge(reports: &[SearchReport]) -> SearchReport {
     let mut children: Vec<(Cell, u32, f64)> = Vec::new();
     for report in reports {
@@ -104,6 +105,14 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
         Some(report) => report.best_move,
         None => children.iter().max_by_key(|&&(_, visits, _)| visits).map(|&(cell, _, _)| cell),
     };
+    let lost = proven.is_none() && reports.iter().any(|r| r.proven < 0);
+    for (cell, _, value) in &mut children {
+        if lost {
+            *value = 0.0;
+        } else if proven.is_some() && Some(*cell) == best {
+            *value = 1.0;
+        }
+    }
     let line = reports
         .iter()
         .find(|r| r.best_move == best)
@@ -114,7 +123,7 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
         nodes: reports.iter().map(|r| r.nodes).sum(),
         saturated: reports.iter().any(|r| r.saturated),
         root_visits: reports.iter().map(|r| r.root_visits).sum(),
-        proven: if proven.is_some() { 1 } else { reports.iter().map(|r| r.proven).min().unwrap_or(0) },
+        proven: if proven.is_some() { 1 } else { -i8::from(lost) },
         children,
         line,
     }
@@ -156,11 +165,7 @@ impl Agent for MctsAgent {
         let report = self.search(pos, limits);
         let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
         let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
-        let best_value = match report.proven {
-            1 => Some(1.0),
-            -1 => Some(0.0),
-            _ => report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value),
-        };
+        let best_value = report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value);
         self.analysis = Some(Analysis {
             best_move: Some(cell),
             scores: report

@@ -79,6 +79,16 @@ impl Node {
     fn score(&self) -> f64 {
         f64::from(self.halves) / (2.0 * f64::from(self.visits.max(1)))
     }
+
+    /// What the move is worth to the player who made it: 1 or 0 once
+    /// proven, else the mean score.
+    fn value(&self) -> f64 {
+        match self.proven {
+            1 => 1.0,
+            -1 => 0.0,
+            _ => self.score(),
+        }
+    }
 }
 
 /// What a search did.
@@ -92,7 +102,8 @@ pub struct SearchReport {
     pub nodes: usize,
     /// Whether the node limit stopped the tree from growing.
     pub saturated: bool,
-    /// Every root move with its visits and mean score.
+    /// Every root move with its visits and value: its mean score, or 1
+    /// and 0 for a move the solver proved won and lost.
     pub children: Vec<(Cell, u32, f64)>,
     /// Visits of the root (more than the iterations when a subtree was reused).
     pub root_visits: u32,
@@ -618,7 +629,7 @@ impl Mcts {
         let children = (root.first as usize..(root.first + u32::from(root.tried)) as usize)
             .map(|i| {
                 let node = self.nodes[i];
-                (node.cell, node.visits, node.score())
+                (node.cell, node.visits, node.value())
             })
             .collect();
         let mut line = Vec::new();

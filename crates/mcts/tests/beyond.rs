@@ -47,6 +47,35 @@ fn the_solver_proves_a_lost_position() {
     assert!(report.iterations < 100_000);
 }
 
+#[test]
+fn proven_moves_are_worth_one_and_zero_in_the_analysis() {
+    let rules = Rules::tic_tac_toe();
+    let won = position(rules, &["a1", "b2", "c3", "a3"]);
+    let lost = position(rules, &["a1", "b2", "c3", "a3", "c1"]);
+    // One tree, and two whose root statistics are merged.
+    for threads in [1, 2] {
+        let config = MctsConfig {
+            iterations: 100_000,
+            solver: true,
+            root_rules: false,
+            threads,
+            ..MctsConfig::default()
+        };
+        let mut agent = MctsAgent::new(config, 3);
+        agent.new_game(&rules);
+        let cell = agent.select_move(&won, &Limits::none()).unwrap();
+        let analysis = agent.analysis().unwrap();
+        assert_eq!(analysis.value, Some(1.0), "{threads} trees");
+        let chosen = analysis.values.iter().find(|v| v.cell == cell).unwrap();
+        assert_eq!(Some(chosen.score), analysis.value, "{threads} trees: {:?}", analysis.values);
+        agent.select_move(&lost, &Limits::none()).unwrap();
+        let analysis = agent.analysis().unwrap();
+        assert_eq!(analysis.value, Some(0.0), "{threads} trees");
+        assert!(analysis.values.iter().all(|v| v.score == 0.0), "{threads} trees: {:?}", analysis.values);
+        assert_eq!(analysis.values.len(), lost.legal_moves().count(), "{threads} trees");
+    }
+}
+
 /// Ranks the centre first, then cells by distance from it.
 struct Central;
 
