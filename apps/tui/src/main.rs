@@ -1,5 +1,6 @@
 //! `cargo run --release`: play gomoku (or any m,n,k-game) in the terminal.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -40,15 +41,28 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Mouse capture is ours to undo on a panic; `init` adds the rest of the
-    // terminal's restoration to the panic hook.
+    // The board is drawn on stdout and keys are read from the terminal:
+    // without one (a pipe, CI) say so rather than fail inside the backend.
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!("error: mnk-tui is played in a terminal, and its input or output is not one");
+        return ExitCode::FAILURE;
+    }
+    // Mouse capture is ours to undo on a panic; `try_init` adds the rest of
+    // the terminal's restoration to the panic hook.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ =
             ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::DisableMouseCapture);
         previous(info);
     }));
-    let mut terminal = ratatui::init();
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(error) => {
+            ratatui::restore();
+            eprintln!("error: cannot open the terminal: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::EnableMouseCapture);
     let result = tui::run(&mut terminal, &mut app);
     let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::DisableMouseCapture);

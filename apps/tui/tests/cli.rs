@@ -1,0 +1,38 @@
+//! The binary's errors before the screen opens: bad flags, and no terminal.
+
+use std::process::{Command, Stdio};
+
+/// Runs mnk-tui with `args` and no terminal: its exit success and stderr.
+fn run(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_mnk-tui"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn without_a_terminal_it_says_so_and_does_not_panic() {
+    let (success, stderr) = run(&[]);
+    assert!(!success);
+    assert!(stderr.contains("is played in a terminal"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn bad_flags_are_clear_errors_before_the_screen_opens() {
+    for (args, expected) in [
+        (&["--rules", "15,15"][..], "15,15"),
+        (&["--o", "no-such-engine"][..], "no-such-engine"),
+        (&["--time-ms", "0"][..], "--time-ms must be from 10 to 600000"),
+        (&["--load", "/no/such/game.json"][..], "/no/such/game.json"),
+    ] {
+        let (success, stderr) = run(args);
+        assert!(!success, "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
