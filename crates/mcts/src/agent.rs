@@ -190,3 +190,39 @@ impl Agent for MctsAgent {
         self.analysis.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree's report on two root moves, a and b, with their values.
+    fn report(proven: i8, best: Cell, values: [f64; 2]) -> SearchReport {
+        let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
+        SearchReport {
+            best_move: Some(best),
+            iterations: 100,
+            nodes: 10,
+            saturated: false,
+            children: vec![(a, 60, values[0]), (b, 40, values[1])],
+            root_visits: 100,
+            line: vec![best],
+            proven,
+        }
+    }
+
+    #[test]
+    fn a_proof_in_one_tree_holds_for_the_merged_trees() {
+        let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
+        // The second tree proved b won; the first still has it at 0.5.
+        let merged = merge(&[report(0, a, [0.6, 0.5]), report(1, b, [0.3, 1.0])]);
+        assert_eq!((merged.proven, merged.best_move), (1, Some(b)));
+        assert_eq!(merged.children, [(a, 120, 0.45), (b, 80, 1.0)]);
+        // The first tree proved the root lost: every move is worth 0.
+        let merged = merge(&[report(-1, a, [0.0, 0.0]), report(0, a, [0.4, 0.2])]);
+        assert_eq!(merged.proven, -1);
+        assert_eq!(merged.children, [(a, 120, 0.0), (b, 80, 0.0)]);
+        // Without a proof, values are weighted by visits.
+        let merged = merge(&[report(0, a, [0.5, 0.25]), report(0, a, [1.0, 0.75])]);
+        assert_eq!((merged.proven, merged.children), (0, vec![(a, 120, 0.75), (b, 80, 0.5)]));
+    }
+}
