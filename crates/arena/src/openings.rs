@@ -71,7 +71,7 @@ impl Openings {
     }
 
     /// Reads openings, one per line: cells such as `h8` or `7,7` separated
-    /// by spaces; blank lines and lines starting with `#` are skipped.
+    /// by spaces; `#` starts a comment, and blank lines are skipped.
     /// Every opening must be playable on `rules` and leave the game open.
     ///
     /// # Errors
@@ -80,8 +80,8 @@ impl Openings {
         let mut list = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let line_error = |reason: String| OpeningsError::Line { line: index + 1, reason };
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
                 continue;
             }
             let pos = Position::from_moves(rules, line).map_err(|error| line_error(error.to_string()))?;
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn files_read_both_notations_and_cycle() {
         let rules = Rules::five_8x8();
-        let text = "# two openings\n\nd4 e5\n3,3 4,4 5,5\r\n";
+        let text = "# two openings\n\nd4 e5 # scored -12\n3,3 4,4 5,5\r\n";
         let openings = Openings::parse(text, rules).unwrap();
         let first = openings.opening(rules, 0, 0).unwrap();
         assert_eq!(first, vec![rules.parse_cell("d4").unwrap(), rules.parse_cell("e5").unwrap()]);

@@ -28,6 +28,7 @@ mod rules;
 mod side;
 mod symmetry;
 mod text;
+pub mod threats;
 mod zobrist;
 
 pub use agent::{Agent, AgentError, Analysis, CellScore, Evaluator, Limits, Progress, ScoreKind, StopFlag};

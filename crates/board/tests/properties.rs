@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use board::threats::{CellClass, Pattern, Threats};
 use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -246,5 +247,134 @@ fn largest_board_games_match_reference() {
             pos.outcome() == Some(Outcome::Win(last))
         );
         assert_eq!(pos.hash(), reference_hash(&grid));
+    }
+}
+
+/// The pattern of `side` at the empty `cell` in `direction`, from the
+/// definitions: copy the line, try every move on it, and name the best
+/// result (see `board::threats`).
+fn reference_pattern(pos: &Position, side: Side, cell: Cell, direction: Direction) -> Pattern {
+    let rules = pos.rules();
+    let k = i32::from(rules.k());
+    let (dx, dy) = direction.delta();
+    // From −k to +k: Some(true) own, Some(false) empty, None blocked.
+    let mut line: Vec<Option<bool>> = (-k..=k)
+        .map(|step| {
+            let at = rules.cell(i32::from(cell.x()) + dx * step, i32::from(cell.y()) + dy * step)?;
+            match pos.get(at) {
+                None => Some(false),
+                Some(mark) => (mark == side).then_some(true),
+            }
+        })
+        .collect();
+    line[k as usize] = Some(true);
+    reference_line(&mut line, k as usize, usize::from(rules.k()), rules.overline() == Overline::Exact, 3)
+}
+
+/// The pattern of the centre of `line` (own there), looking `moves` more
+/// moves ahead: a two needs three more to reach the five that defines it.
+fn reference_line(line: &mut [Option<bool>], centre: usize, k: usize, exact: bool, moves: u32) -> Pattern {
+    let own = |line: &[Option<bool>], i: usize| line[i] == Some(true);
+    let (mut lo, mut hi) = (centre, centre);
+    while lo > 0 && own(line, lo - 1) {
+        lo -= 1;
+    }
+    while hi + 1 < line.len() && own(line, hi + 1) {
+        hi += 1;
+    }
+    let run = hi - lo + 1;
+    if run == k || (run > k && !exact) {
+        return Pattern::Five;
+    }
+    if moves == 0 {
+        return Pattern::None;
+    }
+    let (mut fives, mut best) = (0, Pattern::None);
+    for i in 0..line.len() {
+        // An empty cell not cut off from the centre by a block.
+        let between = if i < centre { &line[i..centre] } else { &line[centre..=i] };
+        if line[i] != Some(false) || between.iter().any(Option::is_none) {
+            continue;
+        }
+        line[i] = Some(true);
+        match reference_line(line, centre, k, exact, moves - 1) {
+            Pattern::Five => fives += 1,
+            Pattern::OpenFour => best = best.max(Pattern::OpenThree),
+            Pattern::Four => best = best.max(Pattern::Three),
+            Pattern::OpenThree => best = best.max(Pattern::OpenTwo),
+            Pattern::Three => best = best.max(Pattern::Two),
+            _ => {}
+        }
+        line[i] = Some(false);
+    }
+    match fives {
+        0 => best,
+        1 => Pattern::Four,
+        _ => Pattern::OpenFour,
+    }
+}
+
+fn threat_rules() -> impl Strategy<Value = Rules> {
+    (4u32..=13, 4u32..=13, 3u32..=6, any::<bool>()).prop_map(|(w, h, k, exact)| {
+        let overline = if exact { Overline::Exact } else { Overline::Freestyle };
+        Rules::new(w, h, k.min(w.max(h)), overline).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Threats kept up to date move by move (takebacks included) equal
+    /// threats computed afresh, and their patterns equal the reference's.
+    #[test]
+    fn threats_follow_the_game_and_match_the_reference(rules in threat_rules(), seed in any::<u64>()) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Position::new(rules);
+        let mut threats = Threats::new(&pos).unwrap();
+        // Games near the centre make crowded lines.
+        let centre = Cell::new(rules.width() / 2, rules.height() / 2);
+        for _ in 0..2 * rules.area().min(60) {
+            if pos.ply() > 0 && (pos.is_over() || rng.random_range(0..5) == 0) {
+                let cell = pos.undo().unwrap();
+                threats.update(&pos, cell);
+            } else {
+                let near: Vec<Cell> = pos
+                    .legal_moves()
+                    .filter(|c| (i32::from(c.x()) - i32::from(centre.x())).abs() <= 3
+                        && (i32::from(c.y()) - i32::from(centre.y())).abs() <= 3)
+                    .collect();
+                let moves: Vec<Cell> = if near.is_empty() { pos.legal_moves().collect() } else { near };
+                let cell = moves[rng.random_range(0..moves.len())];
+                pos.play(cell).unwrap();
+                threats.update(&pos, cell);
+            }
+            let fresh = Threats::new(&pos).unwrap();
+            for side in Side::ALL {
+                prop_assert_eq!(threats.five_cells(side), fresh.five_cells(side));
+                prop_assert_eq!(threats.four_cells(side), fresh.four_cells(side));
+                prop_assert_eq!(threats.open_four_cells(side), fresh.open_four_cells(side));
+                prop_assert_eq!(threats.open_three_cells(side), fresh.open_three_cells(side));
+                for pattern in Pattern::ALL {
+                    prop_assert_eq!(threats.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
+                }
+                for class in CellClass::ALL {
+                    prop_assert_eq!(threats.class_count(side, class), fresh.class_count(side, class));
+                }
+            }
+            let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+            for _ in 0..4 {
+                let Some(&cell) = empty.get(rng.random_range(0..empty.len().max(1))) else { break };
+                for side in Side::ALL {
+                    let patterns = threats.patterns(side, cell);
+                    for (i, direction) in Direction::ALL.into_iter().enumerate() {
+                        prop_assert_eq!(patterns[i], reference_pattern(&pos, side, cell, direction),
+                            "{:?} {:?} {:?} in\n{}", cell, side, direction, pos);
+                    }
+                    prop_assert_eq!(threats.class(side, cell), CellClass::combine(patterns));
+                    // A five is exactly a win by the position's own test.
+                    prop_assert_eq!(patterns.contains(&Pattern::Five), pos.wins_at(cell, side));
+                }
+            }
+        }
     }
 }
