@@ -48,9 +48,14 @@ fn a_session_by_hand() {
         let mut ask = |line: &str| {
             writeln!(input, "{line}").unwrap();
             input.flush().unwrap();
-            let mut answer = String::new();
-            output.read_line(&mut answer).unwrap();
-            answer.trim_end().to_owned()
+            // What the engine thought comes first, in MESSAGE lines.
+            loop {
+                let mut answer = String::new();
+                output.read_line(&mut answer).unwrap();
+                if !answer.starts_with("MESSAGE") {
+                    return answer.trim_end().to_owned();
+                }
+            }
         };
         assert!(ask("ABOUT").starts_with("name=\"mnk random:seed=3\""));
         assert_eq!(ask("START 15"), "OK");
@@ -60,6 +65,36 @@ fn a_session_by_hand() {
         assert_eq!(ask("RESTART"), "OK");
         assert!(ask("BEGIN").contains(','));
     }
+    writeln!(input, "END").unwrap();
+    drop(input);
+    assert!(brain.wait().unwrap().success());
+}
+
+#[test]
+fn the_brain_says_what_it_thinks() {
+    let mut brain = Command::new(BRAIN)
+        .arg("alphabeta:depth=2")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = brain.stdin.take().unwrap();
+    let mut output = BufReader::new(brain.stdout.take().unwrap());
+    writeln!(input, "START 15\nTURN 7,7").unwrap();
+    input.flush().unwrap();
+    let mut lines = Vec::new();
+    while lines.len() < 3 {
+        let mut line = String::new();
+        output.read_line(&mut line).unwrap();
+        lines.push(line.trim_end().to_owned());
+    }
+    assert_eq!(lines[0], "OK");
+    let message = &lines[1];
+    assert!(message.starts_with("MESSAGE depth 2-"), "{message}");
+    for word in [" ev ", " n ", " n/s ", " tm ", " pv "] {
+        assert!(message.contains(word), "{word} in {message}");
+    }
+    assert!(lines[2].split(',').count() == 2, "{lines:?}");
     writeln!(input, "END").unwrap();
     drop(input);
     assert!(brain.wait().unwrap().success());

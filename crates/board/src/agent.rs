@@ -69,6 +69,14 @@ pub trait Evaluator: Send + Sync {
     /// Clears `out` and fills it with candidate moves of `pos` and their
     /// scores for the side to move, best first.
     fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>);
+
+    /// The score of `pos` for its side to move, given its threats, which a
+    /// search keeps up to date move by move: an evaluator that reads them
+    /// scores in constant time. By default, [`Evaluator::evaluate`].
+    fn evaluate_threats(&self, pos: &Position, threats: &crate::threats::Threats) -> i32 {
+        let _ = threats;
+        self.evaluate(pos)
+    }
 }
 
 /// A flag another thread sets to make an engine stop and move now.
@@ -252,6 +260,14 @@ pub struct Analysis {
     pub nodes: u64,
     /// Depth reached, for depth-first searches.
     pub depth: Option<u32>,
+    /// The deepest ply any line reached, where forced replies and threat
+    /// searches go beyond `depth`.
+    #[serde(default)]
+    pub selective_depth: Option<u32>,
+    /// A forced result the engine proved: a win in this many plies
+    /// (positive) or a loss (negative), its own move included.
+    #[serde(default)]
+    pub win_in: Option<i32>,
 }
 
 #[cfg(test)]

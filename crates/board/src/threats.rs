@@ -175,24 +175,26 @@ impl CellClass {
     /// The class of a cell whose four directions have these patterns.
     #[must_use]
     pub fn combine(patterns: [Pattern; 4]) -> CellClass {
-        let count = |wanted: &[Pattern]| patterns.iter().filter(|p| wanted.contains(p)).count();
-        if count(&[Pattern::Five]) > 0 {
+        let mut count = [0_u8; Pattern::NUM];
+        for pattern in patterns {
+            count[pattern as usize] += 1;
+        }
+        let at = |pattern: Pattern| count[pattern as usize];
+        if at(Pattern::Five) > 0 {
             return CellClass::Five;
         }
-        if count(&[Pattern::OpenFour]) > 0 {
+        if at(Pattern::OpenFour) > 0 {
             return CellClass::OpenFour;
         }
-        let fours = count(&[Pattern::Four]);
-        let open_threes = count(&[Pattern::OpenThree]);
-        match (fours, open_threes) {
+        match (at(Pattern::Four), at(Pattern::OpenThree)) {
             (2.., _) => CellClass::DoubleFour,
             (1, 1..) => CellClass::FourThree,
             (0, 2..) => CellClass::DoubleThree,
             (1, 0) => CellClass::Four,
             (0, 1) => CellClass::OpenThree,
-            _ if count(&[Pattern::Three]) > 0 => CellClass::Three,
-            _ if count(&[Pattern::OpenTwo]) >= 2 => CellClass::DoubleTwo,
-            _ if count(&[Pattern::OpenTwo, Pattern::Two]) > 0 => CellClass::Two,
+            _ if at(Pattern::Three) > 0 => CellClass::Three,
+            _ if at(Pattern::OpenTwo) >= 2 => CellClass::DoubleTwo,
+            _ if at(Pattern::OpenTwo) + at(Pattern::Two) > 0 => CellClass::Two,
             _ => CellClass::None,
         }
     }
@@ -307,10 +309,18 @@ impl PatternTable {
     /// The pattern of `side` at the empty `cell` in `direction`.
     #[inline]
     fn lookup(&self, pos: &Position, side: Side, direction: Direction, cell: Cell) -> Pattern {
-        let bit = direction.bit(cell);
-        let own = u64::from(pos.line_bits(side, direction, cell));
-        let off_board = !pos.rules().line_mask(direction, cell);
-        let blocked = u64::from(pos.line_bits(side.opponent(), direction, cell) | off_board) | !0 << 32;
+        let own = pos.line_bits(side, direction, cell);
+        let blocked =
+            pos.line_bits(side.opponent(), direction, cell) | !pos.rules().line_mask(direction, cell);
+        self.lookup_bits(own, blocked, direction.bit(cell))
+    }
+
+    /// The pattern at bit `bit` of a line whose own marks are `own` and
+    /// whose opponent marks and off-board bits are `blocked`.
+    #[inline]
+    fn lookup_bits(&self, own: u32, blocked: u32, bit: u32) -> Pattern {
+        let own = u64::from(own);
+        let blocked = u64::from(blocked) | !0 << 32;
         // Right: bit + 1 upwards, as bits 0, 1, …
         let right = side_state((own >> (bit + 1)) as u32, (blocked >> (bit + 1)) as u32, self.k);
         // Left: bit − 1 downwards, as bits 0, 1, …; below bit 0 is off the board.
@@ -321,6 +331,19 @@ impl PatternTable {
         let left = side_state(left_own, left_blocked, self.k);
         Pattern::from_index(self.patterns[left * self.side_states + right])
     }
+}
+
+/// [`CellClass::combine`] of every four patterns, by
+/// `p0 | p1 << 3 | p2 << 6 | p3 << 9`.
+fn class_table() -> &'static [CellClass] {
+    static CLASSES: OnceLock<Vec<CellClass>> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        (0..1_usize << 12)
+            .map(|code| {
+                CellClass::combine([0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8)))
+            })
+            .collect()
+    })
 }
 
 /// The table for `rules`, built on first use.
@@ -360,6 +383,7 @@ pub fn pattern_at(
 #[derive(Clone)]
 pub struct Threats {
     table: &'static PatternTable,
+    class_table: &'static [CellClass],
     rules: Rules,
     /// By side, then cell slot: the four directions' patterns.
     patterns: [Vec<[Pattern; 4]>; 2],
@@ -399,6 +423,7 @@ impl Threats {
         let none = [Pattern::None; 4];
         let mut threats = Threats {
             table,
+            class_table: class_table(),
             rules: *pos.rules(),
             patterns: [vec![none; Cell::SLOTS], vec![none; Cell::SLOTS]],
             classes: [vec![CellClass::None; Cell::SLOTS], vec![CellClass::None; Cell::SLOTS]],
@@ -425,17 +450,39 @@ impl Threats {
     /// off, `cell` of `pos` (call it after `play` and after `undo`).
     pub fn update(&mut self, pos: &Position, cell: Cell) {
         debug_assert_eq!(pos.rules(), &self.rules);
+        self.refresh(pos, cell);
         let k = i32::from(self.rules.k());
         let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
-        self.refresh(pos, cell);
-        for direction in Direction::ALL {
+        for (d, direction) in Direction::ALL.into_iter().enumerate() {
+            // One line: its words serve every cell on it.
+            let off_board = !self.rules.line_mask(direction, cell);
+            let words = [pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell)];
+            let empty = !(words[0] | words[1] | off_board);
+            let centre = direction.bit(cell) as i32;
             let (dx, dy) = direction.delta();
             for step in (-k..=k).filter(|&step| step != 0) {
-                if let Some(other) = self.rules.cell(x + dx * step, y + dy * step) {
-                    self.refresh_direction(pos, other, direction);
+                let bit = centre + step;
+                if !(0..32).contains(&bit) || empty >> bit & 1 == 0 {
+                    continue;
+                }
+                let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
+                for side in Side::ALL {
+                    let s = side.index();
+                    let pattern = self.table.lookup_bits(words[s], words[1 - s] | off_board, bit as u32);
+                    if self.patterns[s][other.index()][d] != pattern {
+                        self.set_direction(side, other, d, pattern);
+                    }
                 }
             }
         }
+    }
+
+    /// Stores one direction's new pattern of `side` at `cell`.
+    #[inline]
+    fn set_direction(&mut self, side: Side, cell: Cell, d: usize, pattern: Pattern) {
+        let mut patterns = self.patterns[side.index()][cell.index()];
+        patterns[d] = pattern;
+        self.set(side, cell, patterns);
     }
 
     /// Recomputes every direction of `cell`.
@@ -451,23 +498,6 @@ impl Threats {
         }
     }
 
-    /// Recomputes one direction of `cell`.
-    #[inline]
-    fn refresh_direction(&mut self, pos: &Position, cell: Cell, direction: Direction) {
-        if pos.get(cell).is_some() {
-            return;
-        }
-        let d = direction as usize;
-        for side in Side::ALL {
-            let mut patterns = self.patterns[side.index()][cell.index()];
-            let pattern = self.table.lookup(pos, side, direction, cell);
-            if patterns[d] != pattern {
-                patterns[d] = pattern;
-                self.set(side, cell, patterns);
-            }
-        }
-    }
-
     /// Stores `side`'s patterns of `cell`, keeping counts and sets.
     #[inline]
     fn set(&mut self, side: Side, cell: Cell, patterns: [Pattern; 4]) {
@@ -480,17 +510,20 @@ impl Threats {
             self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
             self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
         }
-        let class = CellClass::combine(patterns);
+        let code = patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as usize);
+        let class = self.class_table[code];
         let old_class = self.classes[s][cell.index()];
         self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
         self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
         self.patterns[s][cell.index()] = patterns;
         self.classes[s][cell.index()] = class;
-        let has = |wanted: &[Pattern]| patterns.iter().any(|p| wanted.contains(p));
-        toggle(&mut self.fives[s], cell, has(&[Pattern::Five]));
-        toggle(&mut self.fours[s], cell, has(&[Pattern::Four, Pattern::OpenFour]));
-        toggle(&mut self.open_fours[s], cell, has(&[Pattern::OpenFour]));
-        toggle(&mut self.open_threes[s], cell, has(&[Pattern::OpenThree]));
+        // One bit per pattern present.
+        let present = patterns.iter().fold(0_u32, |bits, &pattern| bits | 1 << pattern as u32);
+        let has = |pattern: Pattern| present & 1 << pattern as u32 != 0;
+        toggle(&mut self.fives[s], cell, has(Pattern::Five));
+        toggle(&mut self.fours[s], cell, has(Pattern::Four) || has(Pattern::OpenFour));
+        toggle(&mut self.open_fours[s], cell, has(Pattern::OpenFour));
+        toggle(&mut self.open_threes[s], cell, has(Pattern::OpenThree));
     }
 
     /// The pattern of `side` at `cell` in `direction` (none on a marked cell).

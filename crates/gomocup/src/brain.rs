@@ -351,6 +351,7 @@ impl State<'_> {
             return format!("ERROR the game is over ({outcome:?})");
         }
         let stop = StopFlag::new();
+        let started = std::time::Instant::now();
         let limits = Limits::time(self.budget(pos.legal_move_count())).with_stop(stop.clone());
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
         let choice = thread::scope(|scope| {
@@ -367,11 +368,44 @@ impl State<'_> {
         match choice {
             Ok(Ok(cell)) if pos.is_legal(cell) => {
                 self.stones.push((cell, pos.side_to_move()));
-                format_cell(cell)
+                let message =
+                    agent.analysis().map(|analysis| message(&analysis, *pos.rules(), started.elapsed()));
+                match message {
+                    Some(message) => format!("{message}\n{}", format_cell(cell)),
+                    None => format_cell(cell),
+                }
             }
             Ok(Ok(cell)) => format!("ERROR the engine chose {}, which cannot be played", format_cell(cell)),
             Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
             Err(_) => "ERROR the engine panicked".to_owned(),
         }
     }
+}
+
+/// What the engine thought, as other brains tell it: depth and selective
+/// depth, the score (or a forced win or loss in moves), nodes, speed,
+/// time and the principal line.
+fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -> String {
+    use std::fmt::Write;
+    let mut text = String::from("MESSAGE");
+    if let Some(depth) = analysis.depth {
+        let _ = write!(text, " depth {depth}");
+        if let Some(selective) = analysis.selective_depth {
+            let _ = write!(text, "-{selective}");
+        }
+    }
+    // A forced result in moves of the side to move, as "+M3" or "-M2".
+    let _ = match (analysis.win_in, analysis.value) {
+        (Some(plies), _) if plies > 0 => write!(text, " ev +M{}", (plies + 1) / 2),
+        (Some(plies), _) => write!(text, " ev -M{}", (1 - plies) / 2),
+        (None, Some(value)) => write!(text, " ev {value:.0}"),
+        (None, None) => Ok(()),
+    };
+    let ms = elapsed.as_millis().max(1);
+    let _ = write!(text, " n {} n/s {} tm {ms}", analysis.nodes, u128::from(analysis.nodes) * 1000 / ms);
+    if !analysis.line.is_empty() {
+        let line: Vec<String> = analysis.line.iter().map(|cell| cell.name(&rules).to_string()).collect();
+        let _ = write!(text, " pv {}", line.join(" "));
+    }
+    text
 }

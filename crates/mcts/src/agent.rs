@@ -159,6 +159,8 @@ impl Agent for MctsAgent {
                 value: None,
                 nodes: 0,
                 depth: None,
+                selective_depth: None,
+                win_in: None,
             });
             return Ok(cell);
         }
@@ -182,6 +184,8 @@ impl Agent for MctsAgent {
             value: best_value,
             nodes: report.iterations,
             depth: None,
+            selective_depth: None,
+            win_in: None,
         });
         Ok(cell)
     }

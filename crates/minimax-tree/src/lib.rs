@@ -7,7 +7,8 @@
 //!   open-lines heuristic ([`OpenLines`]), the classic depth-4 player.
 //! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
 //!   generic over [`board::Evaluator`].
-//! - [`find_vcf`]: victory by continuous fours, for k ≥ 4.
+//! - [`find_vcf`]: victory by continuous fours, for k ≥ 4; [`find_threat_win`]:
+//!   VCF and VCT (wins through threes and fours) over [`board::threats`].
 //! - [`Solver`] and [`PerfectPlayer`]: proven values of small games.
 //!
 //! ```
@@ -31,6 +32,7 @@ mod open_lines;
 mod pairing;
 mod search;
 mod solver;
+mod threat_space;
 mod threats;
 mod tree;
 mod tt;
@@ -43,5 +45,6 @@ pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConf
 pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
 };
+pub use threat_space::{ThreatLimits, ThreatSearch, ThreatWin, find_threat_win, three_defences};
 pub use threats::{Vcf, VcfLimits, find_vcf};
 pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};

@@ -124,6 +124,8 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
             value: Some(best.into()),
             nodes,
             depth: Some(depth),
+            selective_depth: None,
+            win_in: None,
         });
         Ok(cell)
     }

@@ -9,8 +9,11 @@ use board::{
     Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, Side,
 };
 
+use board::threats::{CellClass, Pattern, Threats};
+
 use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;
+use crate::threat_space::{ThreatLimits, ThreatSearch, three_defences};
 use crate::threats::{VcfLimits, find_vcf, winning_cells};
 use crate::tt::{Bound, Entry, Table};
 
@@ -21,6 +24,33 @@ pub const EVAL_LIMIT: i32 = 1_500_000_000;
 /// Scores beyond ±this are wins or losses found by the search.
 const MATE_BOUND: i32 = MATE - 10_000;
 const INFINITY: i32 = i32::MAX;
+/// Positions a VCF near the root may visit.
+const NEAR_ROOT_VCF_NODES: u64 = 300;
+/// Move scores below this (no three, no block of one) count as quiet.
+const QUIET_BELOW: i32 = 40;
+
+/// What a move makes, by pattern, for the side that plays it…
+const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
+/// …and what it takes from the opponent, by the opponent's pattern there.
+const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
+
+/// How promising `cell` is for `me`: what it makes and what it blocks,
+/// with bonuses for double threats.
+fn move_score(threats: &Threats, me: Side, cell: Cell) -> i32 {
+    let own = threats.patterns(me, cell);
+    let theirs = threats.patterns(me.opponent(), cell);
+    let mut score = 0;
+    for (&mine, &other) in own.iter().zip(&theirs) {
+        score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
+    }
+    let bonus = |class: CellClass| match class {
+        CellClass::DoubleThree => 150,
+        CellClass::FourThree => 500,
+        CellClass::DoubleFour => 800,
+        _ => 0,
+    };
+    score + bonus(threats.class(me, cell)) + bonus(threats.class(me.opponent(), cell)) / 2
+}
 
 /// How the engine searches; [`SearchConfig::default`] suits play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +77,17 @@ pub struct SearchConfig {
     pub default_time: Duration,
     /// Never think longer than this per move, whatever the limits say.
     pub move_time: Option<Duration>,
+    /// Search by threats where k is 4 to 8 (see [`board::threats`]):
+    /// forced replies, threat-ordered and pruned move lists, fours at the
+    /// leaves, late-move reductions, and a VCT at the root. Off, the
+    /// search is plain alpha-beta over the candidate cells.
+    pub threats: bool,
+    /// Positions the VCT at the root may visit (threat search only).
+    pub vct_nodes: u64,
+    /// Fours the quiescence search may play in a row at the leaves.
+    pub quiescence_fours: u32,
+    /// Moves tried at a quiet node of the threat search, best first.
+    pub max_moves: usize,
 }
 
 impl Default for SearchConfig {
@@ -61,6 +102,10 @@ impl Default for SearchConfig {
             rank_depth: 3,
             default_time: Duration::from_secs(1),
             move_time: None,
+            threats: true,
+            vct_nodes: 100_000,
+            quiescence_fours: 8,
+            max_moves: 20,
         }
     }
 }
@@ -75,6 +120,9 @@ pub struct SearchResult {
     pub value: i32,
     /// The deepest completed iteration (0 when a rule decided at once).
     pub depth: u32,
+    /// The deepest ply any line reached (forced replies and fours at the
+    /// leaves go beyond `depth`).
+    pub selective_depth: u32,
     /// Positions visited, threat search included.
     pub nodes: u64,
     /// The expected line, starting with the move.
@@ -86,6 +134,22 @@ pub struct SearchResult {
     pub reason: Reason,
 }
 
+impl SearchResult {
+    /// The plies to the forced win (positive) or loss (negative) that the
+    /// value says was proven, the move itself included; `None` for an
+    /// evaluation.
+    #[must_use]
+    pub fn win_in(&self) -> Option<i32> {
+        if self.value > MATE_BOUND {
+            Some(MATE - self.value)
+        } else if self.value < -MATE_BOUND {
+            Some(-(MATE + self.value))
+        } else {
+            None
+        }
+    }
+}
+
 /// Why the engine chose its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -95,6 +159,8 @@ pub enum Reason {
     Block,
     /// It starts a win by continuous fours.
     Vcf,
+    /// It starts a win by continuous threats (threes and fours).
+    Vct,
     /// The main search.
     Search,
 }
@@ -110,6 +176,8 @@ pub struct AlphaBeta<E = OpenLines> {
     /// One move list per ply.
     moves: Vec<Vec<(Cell, i32)>>,
     ranked: Vec<(Cell, i32)>,
+    /// One cell list per ply, for the quiescence search.
+    cells_at: Vec<Vec<Cell>>,
     rank_scores: Vec<i32>,
     cells: Vec<Cell>,
     nodes: u64,
@@ -119,6 +187,12 @@ pub struct AlphaBeta<E = OpenLines> {
     stopped: bool,
     /// The deepest completed iteration of the current search.
     depth_done: u32,
+    /// The deepest ply reached in the current search.
+    selective_depth: u32,
+    /// The threats of the searched position, kept move by move (threat
+    /// search only).
+    threats: Option<Threats>,
+    threat_search: ThreatSearch,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -134,6 +208,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             history: vec![0; Cell::SLOTS],
             moves: Vec::new(),
             ranked: Vec::new(),
+            cells_at: Vec::new(),
             rank_scores: vec![0; Cell::SLOTS],
             cells: Vec::new(),
             nodes: 0,
@@ -142,6 +217,9 @@ impl<E: Evaluator> AlphaBeta<E> {
             limits: Limits::none(),
             stopped: false,
             depth_done: 0,
+            selective_depth: 0,
+            threats: None,
+            threat_search: ThreatSearch::new(),
         }
     }
 
@@ -179,10 +257,12 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.limits = limits.clone();
         self.stopped = false;
         self.depth_done = 0;
+        self.selective_depth = 0;
         let mut result = SearchResult {
             best_move: None,
             value: 0,
             depth: 0,
+            selective_depth: 0,
             nodes: 0,
             line: Vec::new(),
             root_scores: Vec::new(),
@@ -192,15 +272,22 @@ impl<E: Evaluator> AlphaBeta<E> {
             return result;
         }
         let mut work = pos.clone();
+        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
         let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
         let cells = candidates.cells(pos);
         if let Some(decided) = self.decide_at_once(pos, cells) {
             return SearchResult { nodes: self.nodes, ..decided };
         }
 
-        self.evaluator.rank_moves(pos, &mut self.ranked);
-        let mut root: Vec<(Cell, i32)> =
-            self.ranked.iter().copied().filter(|&(cell, _)| cells.contains(cell)).collect();
+        let mut root: Vec<(Cell, i32)> = if self.threats.is_some() {
+            let mut moves = Vec::new();
+            self.threat_moves(pos, cells, &mut moves, true);
+            moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            moves
+        } else {
+            self.evaluator.rank_moves(pos, &mut self.ranked);
+            self.ranked.iter().copied().filter(|&(cell, _)| cells.contains(cell)).collect()
+        };
         if root.is_empty() {
             root = cells.iter().map(|cell| (cell, 0)).collect();
         }
@@ -218,6 +305,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             result.best_move = Some(root[0].0);
             result.value = value;
             result.depth = depth;
+            result.selective_depth = self.selective_depth.max(depth);
             self.depth_done = depth;
             limits.report(self.nodes, depth);
             result.root_scores.clone_from(&root);
@@ -232,19 +320,76 @@ impl<E: Evaluator> AlphaBeta<E> {
                 break;
             }
         }
+        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
+            self.refute_threat_wins(&mut work, &mut result);
+        }
         result.nodes = self.nodes;
         result
     }
 
+    /// Checks the chosen root move against the opponent's wins by threats,
+    /// which are often deeper than the main search sees: a move that
+    /// allows one is scored as the loss it is, and the next best is
+    /// checked, a few times at most.
+    fn refute_threat_wins(&mut self, pos: &mut Position, result: &mut SearchResult) {
+        let budget = (self.config.vct_nodes / 8).min(self.node_limit / 32);
+        if budget == 0 {
+            return;
+        }
+        // Past the search's own time, a tenth of the move's time at most.
+        let deadline = self.share_of_time(10);
+        // Every move may be checked for fours; the first few for threes.
+        for tried in 0..result.root_scores.len() {
+            let (cell, score) = result.root_scores[0];
+            if score.abs() > MATE_BOUND {
+                return;
+            }
+            self.make(pos, cell);
+            let threats = self.threats.as_mut().expect("threat search");
+            let limits = if tried < 8 { ThreatLimits::vct(budget) } else { ThreatLimits::vcf(budget) };
+            let limits = limits.until(deadline);
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return;
+            }
+            let win = self.threat_search.run(pos, threats, limits);
+            self.unmake(pos);
+            self.nodes += win.nodes;
+            if !win.found() {
+                return;
+            }
+            // Lost in the line's length; the next best move gets its turn.
+            result.root_scores[0].1 = -(MATE - 1 - win.line.len() as i32 - 2);
+            result.root_scores.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            let (best, value) = result.root_scores[0];
+            result.best_move = Some(best);
+            result.value = value;
+            result.line = vec![best];
+        }
+    }
+
+    /// The moment `1/parts` of the move's time from now has passed, if the
+    /// move is timed.
+    fn share_of_time(&self, parts: u32) -> Option<Instant> {
+        let time = self.limits.time?;
+        Some(Instant::now() + time / parts)
+    }
+
+    /// Whether `pos` is searched by threats (see [`SearchConfig::threats`]).
+    fn threat_mode(&self, pos: &Position) -> bool {
+        self.config.threats && (4..=board::threats::MAX_THREAT_K).contains(&pos.rules().k())
+    }
+
     /// The root's rules before any search: a win now, else a block of the
     /// opponent's win now (with two of them the game is lost whatever is
-    /// played), else a win by continuous fours.
+    /// played), else a win by continuous fours, else (threat search) by
+    /// continuous threats.
     fn decide_at_once(&mut self, pos: &Position, cells: board::Bitboard) -> Option<SearchResult> {
         let mover = pos.side_to_move();
         let result = |best: Cell, value: i32, line: Vec<Cell>, reason: Reason| SearchResult {
             best_move: Some(best),
             value,
             depth: 0,
+            selective_depth: line.len() as u32,
             nodes: 0,
             line,
             root_scores: Vec::new(),
@@ -266,6 +411,26 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         // A quarter of a node budget at most, so the main search runs too.
         let budget = self.config.vcf_nodes.min(self.node_limit / 4);
+        // A tenth of the move's time each at most.
+        let share = self.share_of_time(10);
+        if let Some(threats) = &mut self.threats {
+            let mut work = pos.clone();
+            for (limits, reason) in [
+                (ThreatLimits::vcf(budget).until(share), Reason::Vcf),
+                (ThreatLimits::vct(self.config.vct_nodes.min(self.node_limit / 4)).until(share), Reason::Vct),
+            ] {
+                if limits.nodes == 0 {
+                    continue;
+                }
+                let win = self.threat_search.run(&mut work, threats, limits);
+                self.nodes += win.nodes;
+                if let Some(&first) = win.line.first() {
+                    let plies = win.line.len() as i32 + 2;
+                    return Some(result(first, MATE - plies, win.line, reason));
+                }
+            }
+            return None;
+        }
         let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
         self.nodes += vcf.nodes;
         let first = *vcf.line.first()?;
@@ -284,8 +449,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.deadline = None;
         self.limits = Limits::none();
         self.stopped = false;
+        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
         let mut work = pos.clone();
-        self.negamax(&mut work, depth, -INFINITY, INFINITY, 0)
+        self.child(&mut work, depth, -INFINITY, INFINITY, 0)
     }
 
     /// Positions visited by the last search.
@@ -305,18 +471,18 @@ impl<E: Evaluator> AlphaBeta<E> {
         let mut alpha = -INFINITY;
         let mut scores = Vec::with_capacity(root.len());
         for (i, &(cell, _)) in root.iter().enumerate() {
-            pos.play_unchecked(cell);
+            self.make(pos, cell);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -INFINITY, INFINITY, 1)
+                -self.child(pos, depth - 1, -INFINITY, INFINITY, 1)
             } else {
-                let probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                let probe = -self.child(pos, depth - 1, -alpha - 1, -alpha, 1);
                 if probe > alpha && !self.stopped {
-                    -self.negamax(pos, depth - 1, -INFINITY, -alpha, 1)
+                    -self.child(pos, depth - 1, -INFINITY, -alpha, 1)
                 } else {
                     probe
                 }
             };
-            pos.undo();
+            self.unmake(pos);
             if self.stopped {
                 break;
             }
@@ -328,6 +494,316 @@ impl<E: Evaluator> AlphaBeta<E> {
             scores.push((cell, -INFINITY));
         }
         (alpha, scores)
+    }
+
+    /// Plays `cell`, keeping the threats up to date.
+    #[inline]
+    fn make(&mut self, pos: &mut Position, cell: Cell) {
+        pos.play_unchecked(cell);
+        if let Some(threats) = &mut self.threats {
+            threats.update(pos, cell);
+        }
+    }
+
+    /// Takes back the last move, keeping the threats up to date.
+    #[inline]
+    fn unmake(&mut self, pos: &mut Position) {
+        if let Some(cell) = pos.undo()
+            && let Some(threats) = &mut self.threats
+        {
+            threats.update(pos, cell);
+        }
+    }
+
+    /// A node below the root: by threats, or plain.
+    #[inline]
+    fn child(&mut self, pos: &mut Position, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
+        if self.threats.is_some() {
+            self.negamax_threats(pos, depth, alpha, beta, ply)
+        } else {
+            self.negamax(pos, depth, alpha, beta, ply)
+        }
+    }
+
+    /// Fills `moves` with the threat search's moves at a node whose side
+    /// to move has no five and faces no five: against an open three, only
+    /// its defences and own fours; else every candidate cell with a
+    /// pattern, scored by what it makes for both sides, the weakest cut
+    /// beyond [`SearchConfig::max_moves`] (never at the root).
+    fn threat_moves(&self, pos: &Position, cells: board::Bitboard, moves: &mut Vec<(Cell, i32)>, root: bool) {
+        let threats = self.threats.as_ref().expect("threat search");
+        let me = pos.side_to_move();
+        let opponent = me.opponent();
+        let open_fours = threats.open_four_cells(opponent);
+        let facing_three = !open_fours.is_empty();
+        let allowed = if facing_three {
+            threats.four_cells(me) | three_defences(threats, opponent, open_fours)
+        } else {
+            cells
+        };
+        moves.clear();
+        for cell in allowed {
+            let score = move_score(threats, me, cell);
+            if score > 0 || root || facing_three {
+                moves.push((cell, score));
+            }
+        }
+        if moves.is_empty() {
+            moves.extend(cells.iter().map(|cell| (cell, 0)));
+        }
+        if !root && !facing_three && moves.len() > self.config.max_moves {
+            moves.sort_unstable_by_key(|&(_, score)| std::cmp::Reverse(score));
+            moves.truncate(self.config.max_moves);
+        }
+    }
+
+    /// The moves of a threat-search node with their ordering scores: the
+    /// forced block alone, else the threat moves with the table's move
+    /// first, killers raised, and the history of cutoffs breaking ties.
+    fn order_threat_moves(
+        &self,
+        pos: &Position,
+        forced: Option<Cell>,
+        table_move: Option<Cell>,
+        level: usize,
+        moves: &mut Vec<(Cell, i32)>,
+    ) {
+        moves.clear();
+        if let Some(block) = forced {
+            moves.push((block, 0));
+            return;
+        }
+        let candidates = self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos));
+        self.threat_moves(pos, candidates.cells(pos), moves, false);
+        let killers = self.killers[level];
+        for (cell, score) in moves {
+            if Some(*cell) == table_move {
+                *score = 1 << 30;
+            } else if Some(*cell) == killers[0] || Some(*cell) == killers[1] {
+                *score += 1 << 12;
+            }
+            *score = score.saturating_mul(64).saturating_add(self.history[cell.index()].min(63) as i32);
+        }
+    }
+
+    /// The rules that decide a threat-search node before any move is
+    /// tried: `Err(score)` when the game is over, the side to move wins now
+    /// or by an open four the opponent cannot delay, or faces two wins;
+    /// else `Ok` with the block it is forced to play, if any.
+    fn threat_rules(&self, pos: &Position, ply: u32) -> Result<Option<Cell>, i32> {
+        if let Some(outcome) = pos.outcome() {
+            return Err(match outcome {
+                Outcome::Win(_) => -(MATE - ply as i32),
+                Outcome::Draw => 0,
+            });
+        }
+        let me = pos.side_to_move();
+        let opponent = me.opponent();
+        let threats = self.threats.as_ref().expect("threat search");
+        if !threats.five_cells(me).is_empty() {
+            return Err(MATE - (ply as i32 + 1));
+        }
+        let mut blocks = threats.five_cells(opponent).iter();
+        match (blocks.next(), blocks.next()) {
+            (Some(_), Some(_)) => Err(-(MATE - (ply as i32 + 2))),
+            (Some(block), None) => Ok(Some(block)),
+            (None, _)
+                if !threats.open_four_cells(me).is_empty() && threats.four_cells(opponent).is_empty() =>
+            {
+                // An open four next, and the opponent has no four to delay it.
+                Err(MATE - (ply as i32 + 3))
+            }
+            (None, _) => Ok(None),
+        }
+    }
+
+    /// Negamax by threats: wins and forced blocks first, an open three
+    /// answered, fours at the leaves, late quiet moves searched shallower.
+    fn negamax_threats(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.selective_depth = self.selective_depth.max(ply);
+        if self.out_of_budget() {
+            return 0;
+        }
+        let forced = match self.threat_rules(pos, ply) {
+            Ok(forced) => forced,
+            Err(score) => return score,
+        };
+        let me = pos.side_to_move();
+        if depth == 0 && forced.is_none() {
+            return self.quiesce(pos, alpha, beta, ply, self.config.quiescence_fours);
+        }
+        // Near the root, a win by fours is looked for outright: cheap, and
+        // deeper than the main search reaches.
+        if ply <= 2
+            && forced.is_none()
+            && !self.threats.as_ref().expect("threat search").four_cells(me).is_empty()
+        {
+            let threats = self.threats.as_mut().expect("threat search");
+            let win = self.threat_search.run(pos, threats, ThreatLimits::vcf(NEAR_ROOT_VCF_NODES));
+            self.nodes += win.nodes;
+            if win.found() {
+                return MATE - (ply as i32 + win.line.len() as i32 + 2);
+            }
+        }
+        // A forced reply costs no depth (up to a point).
+        let depth = if forced.is_some() && ply < 2 * self.depth_done + 16 { depth.max(1) } else { depth };
+        let original_alpha = alpha;
+        let key = self.key(pos);
+        let table_move = match self.probe(pos, key, depth, (alpha, beta), ply) {
+            Ok(score) => return score,
+            Err(table_move) => table_move,
+        };
+        let level = ply as usize;
+        if self.moves.len() <= level {
+            self.moves.resize_with(level + 1, Vec::new);
+        }
+        if self.killers.len() <= level {
+            self.killers.resize(level + 1, [None; 2]);
+        }
+        let mut moves = std::mem::take(&mut self.moves[level]);
+        self.order_threat_moves(pos, forced, table_move, level, &mut moves);
+
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let next = (i..moves.len()).max_by_key(|&j| moves[j].1).unwrap_or(i);
+            moves.swap(i, next);
+            let (cell, order) = moves[i];
+            self.make(pos, cell);
+            // Late quiet moves are searched shallower first.
+            let quiet = order < QUIET_BELOW * 64;
+            let reduction = if i >= 3 && depth >= 3 && quiet && forced.is_none() {
+                1 + u32::from(i >= 8 && depth >= 5)
+            } else {
+                0
+            };
+            let score = if i == 0 {
+                -self.negamax_threats(pos, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let mut probe =
+                    -self.negamax_threats(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && reduction > 0 && !self.stopped {
+                    probe = -self.negamax_threats(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax_threats(pos, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.unmake(pos);
+            if self.stopped {
+                self.moves[level] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(cell);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let killers = &mut self.killers[level];
+                if killers[0] != Some(cell) {
+                    killers[1] = killers[0];
+                    killers[0] = Some(cell);
+                }
+                self.history[cell.index()] += depth * depth;
+                break;
+            }
+        }
+        self.moves[level] = moves;
+        self.store(key.0, (original_alpha, beta), (best, best_move), depth, ply);
+        best
+    }
+
+    /// The leaves of the threat search: the static score, unless the side
+    /// to move does better by fours (each answered by its one block).
+    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: u32, fours: u32) -> i32 {
+        self.nodes += 1;
+        self.selective_depth = self.selective_depth.max(ply);
+        if self.out_of_budget() {
+            return 0;
+        }
+        match self.threat_rules(pos, ply) {
+            Err(score) => return score,
+            Ok(Some(block)) => {
+                self.make(pos, block);
+                let score = -self.quiesce(pos, -beta, -alpha, ply + 1, fours);
+                self.unmake(pos);
+                return score;
+            }
+            Ok(None) => {}
+        }
+        let me = pos.side_to_move();
+        let threats = self.threats.as_ref().expect("threat search");
+        let stand = self.evaluator.evaluate_threats(pos, threats).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if stand >= beta || fours == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let level = ply as usize;
+        if self.cells_at.len() <= level {
+            self.cells_at.resize_with(level + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.cells_at[level]);
+        list.clear();
+        list.extend(threats.four_cells(me));
+        for &cell in &list {
+            self.make(pos, cell);
+            let score = -self.quiesce(pos, -beta, -alpha, ply + 1, fours - 1);
+            self.unmake(pos);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.cells_at[level] = list;
+        best
+    }
+
+    /// Stores a node's result in the table (threat search: its keys are
+    /// plain hashes, so moves need no transform).
+    fn store(
+        &mut self,
+        key: u64,
+        (alpha, beta): (i32, i32),
+        (best, best_move): (i32, Option<Cell>),
+        depth: u32,
+        ply: u32,
+    ) {
+        if let Some(table) = &mut self.table {
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            table.store(Entry {
+                key,
+                score: to_table(best, ply),
+                best: best_move,
+                depth: depth.min(255) as u8,
+                bound,
+            });
+        }
     }
 
     /// Whether to stop: checked at every node, the clock every 1,024.
@@ -350,7 +826,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// coordinates.
     #[inline]
     fn key(&self, pos: &Position) -> (u64, board::Transform) {
-        if pos.rules().area() <= self.config.symmetry_area {
+        if pos.rules().area() <= self.config.symmetry_area && self.threats.is_none() {
             pos.canonical()
         } else {
             (pos.hash(), board::Transform::Identity)
@@ -642,6 +1118,7 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
         }
         let result = self.engine.search(pos, limits);
         let cell = result.best_move.ok_or_else(|| AgentError("no move found".to_owned()))?;
+        let win_in = result.win_in();
         self.analysis = Some(Analysis {
             best_move: Some(cell),
             scores: result
@@ -656,6 +1133,8 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
             value: Some(result.value.into()),
             nodes: result.nodes,
             depth: Some(result.depth),
+            selective_depth: Some(result.selective_depth),
+            win_in,
         });
         Ok(cell)
     }

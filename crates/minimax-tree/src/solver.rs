@@ -483,6 +483,8 @@ impl Agent for PerfectPlayer {
             value: Some(value),
             nodes: solution.nodes,
             depth: None,
+            selective_depth: None,
+            win_in: None,
         });
         Ok(solution.best_move)
     }

@@ -405,6 +405,8 @@ impl Agent for TreePlayer {
             value: Some(best.into()),
             nodes: moves.len() as u64,
             depth: None,
+            selective_depth: None,
+            win_in: None,
         });
         Ok(cell)
     }

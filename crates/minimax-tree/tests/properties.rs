@@ -154,6 +154,8 @@ proptest! {
             candidates: Some(Candidates::All),
             forced_moves: forced,
             tt_bytes: 1 << 16,
+            // Plain alpha-beta: the threat search prunes by design.
+            threats: false,
             ..SearchConfig::default()
         };
         let mut engine = AlphaBeta::new(OpenLines, config);

@@ -156,6 +156,8 @@ impl Agent for GreedyAgent {
             value: Some(score.into()),
             nodes: self.scores.len() as u64,
             depth: Some(1),
+            selective_depth: None,
+            win_in: None,
         });
         Ok(cell)
     }

@@ -16,6 +16,9 @@
 //! - [`PatternBoard`]: every cell's windows, kept up to date incrementally
 //!   as marks are placed and removed.
 //! - [`GreedyAgent`]: plays the best-scoring cell.
+//! - [`ThreatEvaluator`]: the threat family, scored from the line-pattern
+//!   classes of [`board::threats`] with [`ThreatWeights`]; the default
+//!   evaluation of the `alphabeta` engine where k is 4 to 8.
 //!
 //! ```
 //! use board::{Agent, Limits, Position, Rules};
@@ -41,6 +44,7 @@ mod greedy;
 mod hand_set;
 mod incremental;
 mod table;
+mod threat_eval;
 mod weights;
 mod window;
 
@@ -48,5 +52,6 @@ pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::GreedyAgent;
 pub use incremental::PatternBoard;
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
+pub use threat_eval::{ThreatEvaluator, ThreatWeights};
 pub use weights::{FORMAT, MAX_WEIGHT, Weights, WeightsError};
 pub use window::Window;

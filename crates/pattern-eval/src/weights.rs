@@ -269,17 +269,23 @@ impl Weights {
     /// [`WeightsError::Io`] if it cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
         let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
-        let io = |source| WeightsError::Io { action: "write", path: path.to_owned(), source };
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
-        let mut file = fs::File::create(&temporary).map_err(io)?;
-        file.write_all(&bytes).and_then(|()| file.sync_all()).map_err(io)?;
-        fs::rename(&temporary, path).map_err(io)
+        write_atomically(path, &bytes)
     }
 }
 
-fn is_bincode(path: &Path) -> bool {
+/// Writes `bytes` to `path` through a temporary file beside it, so an old
+/// file is never left half written.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WeightsError> {
+    let io = |source| WeightsError::Io { action: "write", path: path.to_owned(), source };
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let mut file = fs::File::create(&temporary).map_err(io)?;
+    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(io)?;
+    fs::rename(&temporary, path).map_err(io)
+}
+
+pub(crate) fn is_bincode(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"))
 }
 

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use board::{Cell, Evaluator, Position, Rules};
 use minimax_tree::OpenLines;
-use pattern_eval::{Family, PatternEvaluator, PatternTable};
+use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator};
 
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +16,8 @@ pub(crate) enum EvalChoice {
     OpenLines,
     /// A pattern family with its default weights.
     Pattern(Family),
+    /// The threat family (k from 4 to 8).
+    Threat,
 }
 
 impl FromStr for EvalChoice {
@@ -27,12 +29,13 @@ impl FromStr for EvalChoice {
             "openlines" | "open-lines" => Ok(EvalChoice::OpenLines),
             "pattern" | "classic" => Ok(EvalChoice::Pattern(Family::Classic)),
             "ternary" | "pattern-ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
+            "threat" | "threats" => Ok(EvalChoice::Threat),
             _ => Err(()),
         }
     }
 }
 
-pub(crate) const EVAL_EXPECTED: &str = "auto, openlines, pattern or ternary";
+pub(crate) const EVAL_EXPECTED: &str = "auto, openlines, pattern, ternary or threat";
 
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
@@ -40,6 +43,9 @@ impl EvalChoice {
         match self {
             EvalChoice::Pattern(family) => {
                 PatternTable::new(family, u32::from(rules.k())).map(|_| ()).map_err(|err| err.to_string())
+            }
+            EvalChoice::Threat if !threat_k(rules) => {
+                Err(format!("the threat evaluation needs k from 4 to 8, got k = {}", rules.k()))
             }
             _ => Ok(()),
         }
@@ -53,16 +59,24 @@ impl EvalChoice {
             EvalChoice::Pattern(family) => {
                 PatternEvaluator::default_for(family, k).map_or(Choice::Lines(OpenLines), Choice::Pattern)
             }
+            EvalChoice::Threat => Choice::Threat(ThreatEvaluator::default()),
+            EvalChoice::Auto if threat_k(rules) => Choice::Threat(ThreatEvaluator::default()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Choice::Lines(OpenLines), Choice::Pattern),
         }
     }
 }
 
+/// Whether the threat evaluation scores games of `rules`.
+fn threat_k(rules: Rules) -> bool {
+    (4..=board::threats::MAX_THREAT_K).contains(&rules.k())
+}
+
 #[derive(Debug)]
 enum Choice {
     Lines(OpenLines),
     Pattern(PatternEvaluator),
+    Threat(ThreatEvaluator),
 }
 
 impl Choice {
@@ -70,6 +84,7 @@ impl Choice {
         match self {
             Choice::Lines(lines) => lines,
             Choice::Pattern(pattern) => pattern,
+            Choice::Threat(threat) => threat,
         }
     }
 }
@@ -101,5 +116,10 @@ impl Evaluator for ChosenEvaluator {
 
     fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
         self.with(pos, |evaluator| evaluator.rank_moves(pos, out));
+    }
+
+    #[inline]
+    fn evaluate_threats(&self, pos: &Position, threats: &board::threats::Threats) -> i32 {
+        self.with(pos, |evaluator| evaluator.evaluate_threats(pos, threats))
     }
 }

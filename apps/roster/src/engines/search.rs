@@ -17,7 +17,7 @@ use crate::spec::{Built, SpecError};
 
 pub(super) const EVAL: OptionInfo = OptionInfo {
     name: "eval",
-    help: "evaluation: auto (default: ternary patterns where k allows, else open lines), openlines, pattern or ternary",
+    help: "evaluation: auto (default: threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines), openlines, pattern, ternary or threat",
 };
 
 /// A whole number option within `range`.

@@ -1,0 +1,116 @@
+//! Tactics: positions with a known win by fours, a win through threes, and
+//! a defence against such a win; each must be found within a node limit.
+
+use board::{Cell, Limits, Position, Rules};
+use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig, ThreatLimits, find_threat_win};
+
+fn position(moves: &str) -> Position {
+    Position::from_moves(Rules::gomoku15(), moves).unwrap()
+}
+
+fn name(pos: &Position, cell: Cell) -> String {
+    cell.name(pos.rules()).to_string()
+}
+
+fn engine() -> AlphaBeta<OpenLines> {
+    AlphaBeta::new(OpenLines, SearchConfig { tt_bytes: 1 << 20, ..SearchConfig::default() })
+}
+
+/// X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed at g8): g4 makes
+/// two fours at once.
+const DOUBLE_FOUR: &str = "d4 c4 e4 g8 f4 a1 g5 a15 g6 o1 g7 o15";
+
+/// X: h8 i8 and j10 j11, open: j8 makes two open threes (h8-j8 and
+/// j8 _ j10 j11), and X has no four to make.
+const DOUBLE_THREE: &str = "h8 a1 i8 a15 j10 o1 j11 o15";
+
+#[test]
+fn a_win_by_fours_is_found_within_a_node_limit() {
+    let pos = position(DOUBLE_FOUR);
+    let win = find_threat_win(&pos, ThreatLimits::vcf(2_000)).unwrap();
+    assert_eq!(name(&pos, win.line[0]), "g4", "{:?}", win.line);
+    let result = engine().search(&pos, &Limits::nodes(20_000));
+    assert_eq!(result.reason, Reason::Vcf);
+    assert_eq!(name(&pos, result.best_move.unwrap()), "g4");
+}
+
+#[test]
+fn a_win_through_threes_is_found_within_a_node_limit() {
+    let pos = position(DOUBLE_THREE);
+    assert!(!find_threat_win(&pos, ThreatLimits::vcf(100_000)).unwrap().found(), "no fours to play");
+    let win = find_threat_win(&pos, ThreatLimits::vct(20_000)).unwrap();
+    assert!(win.found() && !win.exhausted);
+    let result = engine().search(&pos, &Limits::nodes(100_000));
+    assert_eq!(result.reason, Reason::Vct);
+    assert!(result.value > minimax_tree::MATE - 100);
+    assert_eq!(result.best_move, Some(win.line[0]));
+}
+
+/// O's moves after which X has no win by fours (checked where the search
+/// settles the question within its budget).
+fn defences(pos: &Position) -> Vec<String> {
+    let mut found = Vec::new();
+    for cell in pos.legal_moves() {
+        let mut after = pos.clone();
+        after.play_unchecked(cell);
+        let win = find_threat_win(&after, ThreatLimits::vcf(200_000)).unwrap();
+        if !win.found() && !win.exhausted {
+            found.push(name(pos, cell));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_defence_against_a_win_by_fours_is_found() {
+    // X: c3 d3 e3 (closed by O at b3) and f5 f6 f7 (closed at f8); O to
+    // move. X threatens f3, two fours at once.
+    let pos = position("c3 b3 d3 f8 e3 a15 f5 o1 f6 o15 f7 a1 m13");
+    let defences = defences(&pos);
+    assert!(defences.contains(&"f3".to_owned()), "{defences:?}");
+    assert!(defences.len() <= 3, "only cells of X's two lines defend: {defences:?}");
+    let result = engine().search(&pos, &Limits::nodes(100_000));
+    assert!(defences.contains(&name(&pos, result.best_move.unwrap())), "{result:?} {defences:?}");
+}
+
+/// Every move outside the defences of an open three leaves the opponent
+/// an open four to make: the defence list the searches use misses none.
+#[test]
+fn the_defences_of_an_open_three_miss_none() {
+    use board::threats::Threats;
+    let rules = Rules::gomoku15();
+    let mut checked = 0;
+    for seed in 0..60_u64 {
+        let mut pos = Position::new(rules);
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while !pos.is_over() && pos.ply() < 40 {
+            let threats = Threats::new(&pos).unwrap();
+            let me = pos.side_to_move();
+            let opponent = me.opponent();
+            let open_fours = threats.open_four_cells(opponent);
+            if !open_fours.is_empty() && threats.five_cells(opponent).is_empty() {
+                let defences = minimax_tree::three_defences(&threats, opponent, open_fours);
+                for cell in pos.legal_moves() {
+                    if defences.contains(cell) {
+                        continue;
+                    }
+                    let mut after = pos.clone();
+                    after.play_unchecked(cell);
+                    let after = Threats::new(&after).unwrap();
+                    assert!(!after.open_four_cells(opponent).is_empty(), "{} in\n{pos}", name(&pos, cell));
+                    checked += 1;
+                }
+            }
+            // Random moves within 2 of the centre's 7x7 square.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let near: Vec<Cell> = pos
+                .legal_moves()
+                .filter(|c| (4..=10).contains(&c.x()) && (4..=10).contains(&c.y()))
+                .collect();
+            pos.play_unchecked(near[(state % near.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 1_000, "only {checked} moves checked");
+}
