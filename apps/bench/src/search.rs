@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use board::{Evaluator, Limits, Rules};
-use minimax_tree::{AlphaBeta, OpenLines, SearchConfig};
-use pattern_eval::{Family, PatternEvaluator};
+use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig};
+use pattern_eval::{Family, PatternEvaluator, ThreatEvaluator};
 use serde::Serialize;
 
 use crate::report::{emit, middle_games, row, thousands};
@@ -21,9 +21,12 @@ pub struct Args {
     /// Search each position for this many milliseconds.
     #[arg(long)]
     ms: Option<u64>,
-    /// Evaluation: openlines, pattern or ternary.
+    /// Evaluation: openlines, pattern, ternary or threat.
     #[arg(long, default_value = "openlines")]
     eval: String,
+    /// Plain alpha-beta: no search by threats (see minimax-tree's README).
+    #[arg(long)]
+    plain: bool,
     /// Run the threat search (VCF) before the main search, as in play.
     #[arg(long)]
     vcf: bool,
@@ -44,6 +47,12 @@ struct Report {
     eval: String,
     positions: usize,
     mean_depth: f64,
+    /// Over the positions the main search ran on.
+    median_depth: f64,
+    median_selective_depth: f64,
+    /// Positions decided before the main search, by a win or block now or
+    /// a win by threats (VCF, VCT).
+    decided_at_once: usize,
     nodes: u64,
     seconds: f64,
     nodes_per_second: f64,
@@ -62,6 +71,8 @@ pub fn run(args: &Args) -> Result<()> {
     let k = u32::from(args.rules.k());
     let config = SearchConfig {
         vcf_nodes: if args.vcf { SearchConfig::default().vcf_nodes } else { 0 },
+        vct_nodes: if args.vcf { SearchConfig::default().vct_nodes } else { 0 },
+        threats: !args.plain,
         ..SearchConfig::default()
     };
     match args.eval.as_str() {
@@ -70,7 +81,8 @@ pub fn run(args: &Args) -> Result<()> {
             let family = if args.eval == "pattern" { Family::Classic } else { Family::Ternary };
             measure(args, PatternEvaluator::default_for(family, k)?, config)
         }
-        other => bail!("unknown --eval {other:?}: expected openlines, pattern or ternary"),
+        "threat" => measure(args, ThreatEvaluator::default(), config),
+        other => bail!("unknown --eval {other:?}: expected openlines, pattern, ternary or threat"),
     }
 }
 
@@ -79,12 +91,19 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
     let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
     let mut engine = AlphaBeta::new(evaluator, config);
     let (mut nodes, mut depths) = (0, 0);
+    let (mut searched, mut selective, mut decided) = (Vec::new(), Vec::new(), 0);
     let clock = Instant::now();
     for pos in &positions {
         engine.clear();
         let result = engine.search(pos, &limits);
         nodes += result.nodes;
         depths += result.depth;
+        if result.reason == Reason::Search {
+            searched.push(result.depth);
+            selective.push(result.selective_depth);
+        } else {
+            decided += 1;
+        }
     }
     let seconds = clock.elapsed().as_secs_f64();
     let report = Report {
@@ -92,6 +111,9 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
         eval: args.eval.clone(),
         positions: positions.len(),
         mean_depth: f64::from(depths) / positions.len() as f64,
+        median_depth: median(&mut searched),
+        median_selective_depth: median(&mut selective),
+        decided_at_once: decided,
         nodes,
         seconds,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
@@ -102,9 +124,22 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
             row("evaluation", &r.eval),
             row("positions", r.positions),
             row("mean depth", format!("{:.1}", r.mean_depth)),
+            row("median depth (searched)", format!("{:.1}", r.median_depth)),
+            row("median selective depth", format!("{:.1}", r.median_selective_depth)),
+            row("decided before the search", r.decided_at_once),
             row("nodes", thousands(r.nodes as f64)),
             row("seconds", format!("{:.3}", r.seconds)),
             row("nodes/s", thousands(r.nodes_per_second)),
         ]
     })
+}
+
+/// The median of `values` (0 for none).
+fn median(values: &mut [u32]) -> f64 {
+    values.sort_unstable();
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => f64::from(values[n / 2]),
+        n => f64::from(values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
 }

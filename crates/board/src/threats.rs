@@ -451,7 +451,9 @@ impl Threats {
     pub fn update(&mut self, pos: &Position, cell: Cell) {
         debug_assert_eq!(pos.rules(), &self.rules);
         self.refresh(pos, cell);
-        let k = i32::from(self.rules.k());
+        // Under freestyle a mark k cells away changes no pattern: only an
+        // overline would reach it.
+        let k = i32::from(self.rules.k()) - i32::from(self.rules.overline() == Overline::Freestyle);
         let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
         for (d, direction) in Direction::ALL.into_iter().enumerate() {
             // One line: its words serve every cell on it.
@@ -517,8 +519,17 @@ impl Threats {
         self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
         self.patterns[s][cell.index()] = patterns;
         self.classes[s][cell.index()] = class;
-        // One bit per pattern present.
-        let present = patterns.iter().fold(0_u32, |bits, &pattern| bits | 1 << pattern as u32);
+        // The cell sets change only when a four or better, or an open
+        // three, comes or goes: most updates touch weaker patterns.
+        let present = |patterns: [Pattern; 4]| patterns.iter().fold(0_u32, |bits, &p| bits | 1 << p as u32);
+        let tracked = 1 << Pattern::OpenThree as u32
+            | 1 << Pattern::Four as u32
+            | 1 << Pattern::OpenFour as u32
+            | 1 << Pattern::Five as u32;
+        let (before, present) = (present(old), present(patterns));
+        if (before ^ present) & tracked == 0 {
+            return;
+        }
         let has = |pattern: Pattern| present & 1 << pattern as u32 != 0;
         toggle(&mut self.fives[s], cell, has(Pattern::Five));
         toggle(&mut self.fours[s], cell, has(Pattern::Four) || has(Pattern::OpenFour));
