@@ -54,6 +54,10 @@ struct Report {
     value: Option<f64>,
     nodes: Option<u64>,
     depth: Option<u32>,
+    /// The deepest ply any line reached (alpha-beta).
+    selective_depth: Option<u32>,
+    /// A proven result: a win in this many plies (positive) or a loss.
+    win_in: Option<i32>,
     seconds: f64,
 }
 
@@ -91,6 +95,8 @@ pub fn run(args: &Args) -> Result<()> {
         value: analysis.as_ref().and_then(|a| a.value),
         nodes: analysis.as_ref().map(|a| a.nodes),
         depth: analysis.as_ref().and_then(|a| a.depth),
+        selective_depth: analysis.as_ref().and_then(|a| a.selective_depth),
+        win_in: analysis.as_ref().and_then(|a| a.win_in),
         seconds,
     };
     emit(args.json, &report, |r| {
@@ -119,9 +125,23 @@ pub fn run(args: &Args) -> Result<()> {
         }
         rows.extend([
             row("line", r.line.join(" ")),
-            row("value", r.value.map_or("-".to_owned(), |v| format!("{v:.3}"))),
+            row(
+                "value",
+                match r.win_in {
+                    Some(plies) if plies > 0 => format!("win in {plies} plies (the side to move)"),
+                    Some(plies) => format!("loss in {} plies (the side to move)", -plies),
+                    None => r.value.map_or("-".to_owned(), |v| format!("{v:.3} (the side to move)")),
+                },
+            ),
             row("nodes", r.nodes.unwrap_or(0)),
-            row("depth", r.depth.map_or("-".to_owned(), |d| d.to_string())),
+            row(
+                "depth",
+                match (r.depth, r.selective_depth) {
+                    (Some(depth), Some(selective)) => format!("{depth} (selective {selective})"),
+                    (Some(depth), None) => depth.to_string(),
+                    _ => "-".to_owned(),
+                },
+            ),
             row("seconds", format!("{:.3}", r.seconds)),
         ]);
         rows

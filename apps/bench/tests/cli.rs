@@ -199,6 +199,59 @@ fn analyze_reports_move_and_scores() {
 }
 
 #[test]
+fn analyze_tells_a_proven_win_and_the_selective_depth() {
+    // X: c3 d3 e3 (closed at b3) and f5 f6 f7 (closed at f8), X to move:
+    // f3 makes two fours, a win in 3 plies.
+    let mut rows = vec!["..............."; 15];
+    rows[0] = "o........o.....";
+    rows[7] = ".....o.........";
+    rows[8] = ".....x.........";
+    rows[9] = ".....x.........";
+    rows[10] = ".....x.........";
+    rows[12] = ".oxxx..........";
+    rows[14] = "o.............o";
+    let position = rows.join("/");
+    let args = [
+        "analyze",
+        "--rules",
+        "15,15,5",
+        "--position",
+        &position,
+        "--engine",
+        "alphabeta",
+        "--nodes",
+        "20000",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let value = json(&with_json);
+    assert_eq!(value["best_move"], "f3", "{value}");
+    assert_eq!(value["win_in"], 3, "{value}");
+    let table = String::from_utf8(bench(&args).stdout).unwrap();
+    assert!(table.contains("win in 3 plies (the side to move)"), "{table}");
+    // A quiet position: an evaluation, and lines beyond the nominal depth.
+    let mut rows = vec!["..............."; 15];
+    rows[6] = "........o......";
+    rows[7] = ".......x.......";
+    let position = rows.join("/");
+    let value = json(&[
+        "analyze",
+        "--rules",
+        "15,15,5",
+        "--position",
+        &position,
+        "--engine",
+        "alphabeta",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(value["win_in"], Value::Null, "{value}");
+    assert_eq!(value["depth"], 4, "{value}");
+    assert!(count(&value, "selective_depth") >= 4, "{value}");
+}
+
+#[test]
 fn analyze_reports_the_means_of_mcts() {
     let value = json(&[
         "analyze",

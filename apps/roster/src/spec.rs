@@ -257,6 +257,15 @@ mod tests {
                 "pattern:weights=/no/such/file.json",
                 "option weights of pattern: cannot read /no/such/file.json",
             ),
+            ("alphabeta:threats=maybe", "option threats of alphabeta must be true or false, got \"maybe\""),
+            (
+                "alphabeta:max_moves=0",
+                "option max_moves of alphabeta must be a whole number from 1 to 225, got \"0\"",
+            ),
+            (
+                "alphabeta:eval=fancy",
+                "option eval of alphabeta must be auto, openlines, pattern, ternary or threat",
+            ),
         ];
         for (text, message) in cases {
             let err = text.parse::<AgentSpec>().unwrap_err().to_string();

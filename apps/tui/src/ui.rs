@@ -239,16 +239,22 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
     match &app.analysis {
         Some(analysis) => {
             let name = |cell: &Cell| cell.name(&rules).to_string();
+            // A proven result reads as one; an evaluation as a number.
+            let value = match analysis.win_in {
+                Some(plies) if plies > 0 => format!("win in {plies}"),
+                Some(plies) => format!("loss in {}", -plies),
+                None => analysis.value.map_or("-".to_owned(), number),
+            };
             lines.push(Line::from(format!(
-                "best {}  value {}",
+                "best {}  value {value}",
                 analysis.best_move.as_ref().map_or("-".to_owned(), name),
-                analysis.value.map_or("-".to_owned(), number)
             )));
-            lines.push(Line::from(format!(
-                "depth {}  nodes {}",
-                analysis.depth.map_or("-".to_owned(), |d| d.to_string()),
-                analysis.nodes
-            )));
+            let depth = match (analysis.depth, analysis.selective_depth) {
+                (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
+                (Some(depth), None) => depth.to_string(),
+                _ => "-".to_owned(),
+            };
+            lines.push(Line::from(format!("depth {depth}  nodes {}", analysis.nodes)));
             let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
             lines.push(Line::from(format!("line {}", line.join(" "))));
             lines.push(Line::from(cursor_line(app, analysis)));

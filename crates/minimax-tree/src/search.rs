@@ -105,7 +105,7 @@ impl Default for SearchConfig {
             threats: true,
             vct_nodes: 100_000,
             quiescence_fours: 8,
-            max_moves: 20,
+            max_moves: 12,
         }
     }
 }
@@ -358,7 +358,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 return;
             }
             // Lost in the line's length; the next best move gets its turn.
-            result.root_scores[0].1 = -(MATE - 1 - win.line.len() as i32 - 2);
+            result.root_scores[0].1 = -(MATE - 1 - win.plies as i32);
             result.root_scores.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
             let (best, value) = result.root_scores[0];
             result.best_move = Some(best);
@@ -425,8 +425,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 let win = self.threat_search.run(&mut work, threats, limits);
                 self.nodes += win.nodes;
                 if let Some(&first) = win.line.first() {
-                    let plies = win.line.len() as i32 + 2;
-                    return Some(result(first, MATE - plies, win.line, reason));
+                    return Some(result(first, MATE - win.plies as i32, win.line, reason));
                 }
             }
             return None;
@@ -650,7 +649,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             let win = self.threat_search.run(pos, threats, ThreatLimits::vcf(NEAR_ROOT_VCF_NODES));
             self.nodes += win.nodes;
             if win.found() {
-                return MATE - (ply as i32 + win.line.len() as i32 + 2);
+                return MATE - (ply as i32 + win.plies as i32);
             }
         }
         // A forced reply costs no depth (up to a point).

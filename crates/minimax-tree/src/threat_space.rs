@@ -60,6 +60,9 @@ pub struct ThreatWin {
     pub nodes: u64,
     /// Whether the node budget ran out before the search was done.
     pub exhausted: bool,
+    /// Plies to the win along `line`, the first move and the winning move
+    /// included (0 when none was found).
+    pub plies: u32,
 }
 
 impl ThreatWin {
@@ -91,9 +94,12 @@ pub struct ThreatSearch {
     nodes: u64,
     limits: Option<ThreatLimits>,
     exhausted: bool,
-    /// By position hash: `Some(cell)` won by playing `cell`, `None` not won
-    /// within the depth stored beside it.
-    cache: HashMap<u64, (Option<Cell>, u32)>,
+    /// By position hash: `Some((cell, plies))` won by playing `cell`, in
+    /// `plies` along the line found; `None` not won within the depth
+    /// stored beside it.
+    cache: HashMap<u64, (Option<(Cell, u32)>, u32)>,
+    /// Plies to the win along the line, when the last search won.
+    win_plies: u32,
     line: Vec<Cell>,
     lists: Vec<Vec<Cell>>,
 }
@@ -116,6 +122,7 @@ impl ThreatSearch {
         let won = !pos.is_over() && self.attack(pos, threats, limits.depth, 0);
         ThreatWin {
             line: if won { self.line.clone() } else { Vec::new() },
+            plies: if won { self.win_plies } else { 0 },
             nodes: self.nodes,
             exhausted: self.exhausted,
         }
@@ -151,6 +158,7 @@ impl ThreatSearch {
         let defender = attacker.opponent();
         if let Some(win) = threats.five_cells(attacker).iter().next() {
             self.line.push(win);
+            self.win_plies = self.line.len() as u32;
             return true;
         }
         let defender_fives = threats.five_cells(defender);
@@ -174,6 +182,8 @@ impl ThreatSearch {
             // An open four the defender cannot answer with a four of its own.
             let four = threats.open_four_cells(attacker).iter().next().expect("not empty");
             self.line.push(four);
+            // The four, any reply, the five.
+            self.win_plies = self.line.len() as u32 + 2;
             return true;
         }
         if depth == 0 {
@@ -181,7 +191,8 @@ impl ThreatSearch {
         }
         let key = pos.hash();
         match self.cache.get(&key) {
-            Some(&(Some(cell), _)) => {
+            Some(&(Some((cell, plies)), _)) => {
+                self.win_plies = self.line.len() as u32 + plies;
                 self.line.push(cell);
                 return true;
             }
@@ -197,6 +208,7 @@ impl ThreatSearch {
         }
         // Strongest first: open fours and four-threes end lines soonest.
         moves.sort_by_key(|&cell| std::cmp::Reverse(threats.class(attacker, cell)));
+        let start = self.line.len() as u32;
         let mut won = None;
         for &cell in &moves {
             play(pos, threats, cell);
@@ -204,7 +216,7 @@ impl ThreatSearch {
             let ok = self.defend(pos, threats, depth - 1, level + 1);
             undo(pos, threats);
             if ok {
-                won = Some(cell);
+                won = Some((cell, self.win_plies - start));
                 break;
             }
             self.line.pop();
@@ -249,6 +261,7 @@ impl ThreatSearch {
         }
         let start = self.line.len();
         let mut end = start;
+        let mut first_plies = 0;
         let mut lost = true;
         for (i, &reply) in replies.iter().enumerate() {
             play(pos, threats, reply);
@@ -258,6 +271,7 @@ impl ThreatSearch {
             // The line shows the first defence only.
             if i == 0 && won {
                 end = self.line.len();
+                first_plies = self.win_plies;
             }
             self.line.truncate(end);
             if !won {
@@ -266,9 +280,11 @@ impl ThreatSearch {
             }
         }
         if lost && replies.is_empty() {
-            // Two wins and no four to delay them.
+            // Two wins and no four to delay them: any reply, then a five.
             self.line.push(attacker_fives.iter().next().expect("a five cell"));
+            first_plies = self.line.len() as u32 + 1;
         }
+        self.win_plies = first_plies;
         self.lists[level] = replies;
         if !lost {
             self.line.truncate(start);

@@ -29,9 +29,12 @@ fn a_win_by_fours_is_found_within_a_node_limit() {
     let pos = position(DOUBLE_FOUR);
     let win = find_threat_win(&pos, ThreatLimits::vcf(2_000)).unwrap();
     assert_eq!(name(&pos, win.line[0]), "g4", "{:?}", win.line);
+    // g4, a block, the five.
+    assert_eq!(win.plies, 3);
     let result = engine().search(&pos, &Limits::nodes(20_000));
     assert_eq!(result.reason, Reason::Vcf);
     assert_eq!(name(&pos, result.best_move.unwrap()), "g4");
+    assert_eq!(result.win_in(), Some(3));
 }
 
 #[test]

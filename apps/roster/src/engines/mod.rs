@@ -86,7 +86,7 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "alphabeta",
-        summary: "alpha-beta search: iterative deepening, transposition table, threat search",
+        summary: "alpha-beta search by threats (k 4 to 8): iterative deepening, transposition table, VCF and VCT",
         options: &[
             OptionInfo {
                 name: "ms",
@@ -95,6 +95,18 @@ pub static ENGINES: &[EngineInfo] = &[
             OptionInfo { name: "depth", help: "deepest iteration in plies (default 64)" },
             OptionInfo { name: "tt_mb", help: "transposition table size in MiB, 1 to 4096 (default 64)" },
             search::EVAL,
+            OptionInfo {
+                name: "threats",
+                help: "search by threats where k is 4 to 8: true (default) or false (plain alpha-beta)",
+            },
+            OptionInfo {
+                name: "max_moves",
+                help: "moves tried at a quiet node of the threat search, 1 to 225 (default 12)",
+            },
+            OptionInfo {
+                name: "vct_nodes",
+                help: "positions the win-by-threats search may visit at the root, 0 to 10^9 (default 100000)",
+            },
         ],
         build: search::build_alphabeta,
     },

@@ -44,7 +44,17 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let depth = number(options, "depth", "a whole number of plies from 1 to 64", 1..=64)?;
     let tt_mb = number(options, "tt_mb", "a whole number of MiB from 1 to 4096", 1..=4096)?.unwrap_or(64);
     let eval: EvalChoice = options.get("eval", EVAL_EXPECTED)?.unwrap_or(EvalChoice::Auto);
-    let mut config = SearchConfig { tt_bytes: (tt_mb as usize) << 20, ..SearchConfig::default() };
+    let threats: bool = options.get("threats", "true or false")?.unwrap_or(true);
+    let max_moves = number(options, "max_moves", "a whole number from 1 to 225", 1..=225)?;
+    let vct_nodes = number(options, "vct_nodes", "a whole number from 0 to 1000000000", 0..=1_000_000_000)?;
+    let defaults = SearchConfig::default();
+    let mut config = SearchConfig {
+        tt_bytes: (tt_mb as usize) << 20,
+        threats,
+        max_moves: max_moves.map_or(defaults.max_moves, |moves| moves as usize),
+        vct_nodes: vct_nodes.unwrap_or(defaults.vct_nodes),
+        ..defaults
+    };
     if let Some(depth) = depth {
         config.max_depth = depth as u32;
     }
