@@ -210,42 +210,29 @@ fn analyze_tells_a_proven_win_and_the_selective_depth() {
     rows[10] = ".....x.........";
     rows[12] = ".oxxx..........";
     rows[14] = "o.............o";
-    let position = rows.join("/");
-    let args = [
-        "analyze",
-        "--rules",
-        "15,15,5",
-        "--position",
-        &position,
-        "--engine",
-        "alphabeta",
-        "--nodes",
-        "20000",
-    ];
-    let mut with_json = args.to_vec();
-    with_json.push("--json");
-    let value = json(&with_json);
+    // `bench analyze` of alphabeta on 15×15 under one limit, as a table or JSON.
+    let analyze = |rows: &[&str], limit: [&str; 2], json: bool| {
+        let position = rows.join("/");
+        let mut args =
+            vec!["analyze", "--rules", "15,15,5", "--position", &position, "--engine", "alphabeta"];
+        args.extend(limit);
+        if json {
+            args.push("--json");
+        }
+        let output = bench(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let value: Value = serde_json::from_str(&analyze(&rows, ["--nodes", "20000"], true)).unwrap();
     assert_eq!(value["best_move"], "f3", "{value}");
     assert_eq!(value["win_in"], 3, "{value}");
-    let table = String::from_utf8(bench(&args).stdout).unwrap();
+    let table = analyze(&rows, ["--nodes", "20000"], false);
     assert!(table.contains("win in 3 plies (the side to move)"), "{table}");
     // A quiet position: an evaluation, and lines beyond the nominal depth.
     let mut rows = vec!["..............."; 15];
     rows[6] = "........o......";
     rows[7] = ".......x.......";
-    let position = rows.join("/");
-    let value = json(&[
-        "analyze",
-        "--rules",
-        "15,15,5",
-        "--position",
-        &position,
-        "--engine",
-        "alphabeta",
-        "--depth",
-        "4",
-        "--json",
-    ]);
+    let value: Value = serde_json::from_str(&analyze(&rows, ["--depth", "4"], true)).unwrap();
     assert_eq!(value["win_in"], Value::Null, "{value}");
     assert_eq!(value["depth"], 4, "{value}");
     assert!(count(&value, "selective_depth") >= 4, "{value}");

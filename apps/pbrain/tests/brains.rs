@@ -34,16 +34,20 @@ fn script(name: &str, on_move: &str) -> PathBuf {
     path
 }
 
+/// The brain playing `spec`, with its input and output.
+fn spawn(
+    spec: &str,
+) -> (std::process::Child, std::process::ChildStdin, BufReader<std::process::ChildStdout>) {
+    let mut brain =
+        Command::new(BRAIN).arg(spec).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let input = brain.stdin.take().unwrap();
+    let output = BufReader::new(brain.stdout.take().unwrap());
+    (brain, input, output)
+}
+
 #[test]
 fn a_session_by_hand() {
-    let mut brain = Command::new(BRAIN)
-        .arg("random:seed=3")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = brain.stdin.take().unwrap();
-    let mut output = BufReader::new(brain.stdout.take().unwrap());
+    let (mut brain, mut input, mut output) = spawn("random:seed=3");
     {
         let mut ask = |line: &str| {
             writeln!(input, "{line}").unwrap();
@@ -72,14 +76,7 @@ fn a_session_by_hand() {
 
 #[test]
 fn the_brain_says_what_it_thinks() {
-    let mut brain = Command::new(BRAIN)
-        .arg("alphabeta:depth=2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = brain.stdin.take().unwrap();
-    let mut output = BufReader::new(brain.stdout.take().unwrap());
+    let (mut brain, mut input, mut output) = spawn("alphabeta:depth=2");
     writeln!(input, "START 15\nTURN 7,7").unwrap();
     input.flush().unwrap();
     let mut lines = Vec::new();

@@ -711,12 +711,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 alpha = score;
             }
             if alpha >= beta {
-                let killers = &mut self.killers[level];
-                if killers[0] != Some(cell) {
-                    killers[1] = killers[0];
-                    killers[0] = Some(cell);
-                }
-                self.history[cell.index()] += depth * depth;
+                self.record_cutoff(level, cell, depth);
                 break;
             }
         }
@@ -777,8 +772,19 @@ impl<E: Evaluator> AlphaBeta<E> {
         best
     }
 
-    /// Stores a node's result in the table (threat search: its keys are
-    /// plain hashes, so moves need no transform).
+    /// A cutoff by `cell`: it becomes the first killer of its ply, and its
+    /// history grows with the depth searched.
+    fn record_cutoff(&mut self, level: usize, cell: Cell, depth: u32) {
+        let killers = &mut self.killers[level];
+        if killers[0] != Some(cell) {
+            killers[1] = killers[0];
+            killers[0] = Some(cell);
+        }
+        self.history[cell.index()] += depth * depth;
+    }
+
+    /// Stores a node's result in the table, its move in the key's
+    /// coordinates.
     fn store(
         &mut self,
         key: u64,
@@ -904,33 +910,13 @@ impl<E: Evaluator> AlphaBeta<E> {
                 alpha = score;
             }
             if alpha >= beta {
-                let killers = &mut self.killers[level];
-                if killers[0] != Some(cell) {
-                    killers[1] = killers[0];
-                    killers[0] = Some(cell);
-                }
-                self.history[cell.index()] += depth * depth;
+                self.record_cutoff(level, cell, depth);
                 break;
             }
         }
         self.moves[level] = moves;
-
-        if let Some(table) = &mut self.table {
-            let bound = if best <= original_alpha {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            table.store(Entry {
-                key,
-                score: to_table(best, ply),
-                best: best_move.map(|cell| transform.apply(cell, pos.rules())),
-                depth: depth.min(255) as u8,
-                bound,
-            });
-        }
+        let best_move = best_move.map(|cell| transform.apply(cell, pos.rules()));
+        self.store(key, (original_alpha, beta), (best, best_move), depth, ply);
         best
     }
 
