@@ -24,6 +24,9 @@ pub const EVAL_LIMIT: i32 = 1_500_000_000;
 /// Scores beyond ±this are wins or losses found by the search.
 const MATE_BOUND: i32 = MATE - 10_000;
 const INFINITY: i32 = i32::MAX;
+/// Half the width of the window an iteration first searches, around the
+/// value of the last one.
+const ASPIRATION: i32 = 60;
 /// Positions a VCF near the root may visit.
 const NEAR_ROOT_VCF_NODES: u64 = 300;
 /// Move scores below this (no three, no block of one) count as quiet.
@@ -258,6 +261,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.stopped = false;
         self.depth_done = 0;
         self.selective_depth = 0;
+        if let Some(table) = &mut self.table {
+            table.new_search();
+        }
         let mut result = SearchResult {
             best_move: None,
             value: 0,
@@ -296,7 +302,16 @@ impl<E: Evaluator> AlphaBeta<E> {
         result.best_move = Some(root[0].0);
         result.root_scores.clone_from(&root);
         for depth in 1..=max_depth {
-            let (value, scores) = self.search_root(&mut work, &root, depth);
+            // From depth 4, a narrow window around the last value first.
+            let window = if depth >= 4 && result.value.abs() < MATE_BOUND {
+                (result.value - ASPIRATION, result.value + ASPIRATION)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let (mut value, mut scores) = self.search_root(&mut work, &root, depth, window);
+            if !self.stopped && (value <= window.0 || value >= window.1) {
+                (value, scores) = self.search_root(&mut work, &root, depth, (-INFINITY, INFINITY));
+            }
             if self.stopped && depth > 1 {
                 break;
             }
@@ -459,24 +474,29 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.nodes
     }
 
-    /// One iteration at the root: every root move's score (exact for the
-    /// best, bounds for the rest) and the best value.
+    /// One iteration at the root within the window `(low, high)`: every
+    /// root move's score (exact for the best, bounds for the rest) and the
+    /// best value. A value at or beyond an end of the window is only a
+    /// bound (the caller searches again with a full window); a move that
+    /// fails high ends the iteration.
     fn search_root(
         &mut self,
         pos: &mut Position,
         root: &[(Cell, i32)],
         depth: u32,
+        (low, high): (i32, i32),
     ) -> (i32, Vec<(Cell, i32)>) {
-        let mut alpha = -INFINITY;
+        let mut alpha = low;
+        let mut best = -INFINITY;
         let mut scores = Vec::with_capacity(root.len());
         for (i, &(cell, _)) in root.iter().enumerate() {
             self.make(pos, cell);
             let score = if i == 0 {
-                -self.child(pos, depth - 1, -INFINITY, INFINITY, 1)
+                -self.child(pos, depth - 1, -high, -alpha, 1)
             } else {
                 let probe = -self.child(pos, depth - 1, -alpha - 1, -alpha, 1);
-                if probe > alpha && !self.stopped {
-                    -self.child(pos, depth - 1, -INFINITY, -alpha, 1)
+                if probe > alpha && probe < high && !self.stopped {
+                    -self.child(pos, depth - 1, -high, -alpha, 1)
                 } else {
                     probe
                 }
@@ -485,14 +505,18 @@ impl<E: Evaluator> AlphaBeta<E> {
             if self.stopped {
                 break;
             }
+            best = best.max(score);
             alpha = alpha.max(score);
             scores.push((cell, score));
+            if score >= high {
+                break;
+            }
         }
         // Moves an interrupted iteration did not reach keep their order.
         for &(cell, _) in &root[scores.len()..] {
             scores.push((cell, -INFINITY));
         }
-        (alpha, scores)
+        (best, scores)
     }
 
     /// Plays `cell`, keeping the threats up to date.
@@ -807,6 +831,8 @@ impl<E: Evaluator> AlphaBeta<E> {
                 best: best_move,
                 depth: depth.min(255) as u8,
                 bound,
+                // The table stamps its own age.
+                age: 0,
             });
         }
     }

@@ -23,6 +23,8 @@ pub(crate) struct Entry {
     pub(crate) best: Option<Cell>,
     pub(crate) depth: u8,
     pub(crate) bound: Bound,
+    /// The search that stored it, modulo 64.
+    pub(crate) age: u8,
 }
 
 /// A table of `2^n` entries, each slot holding the deepest (or newest)
@@ -35,6 +37,8 @@ pub(crate) struct Table {
     mask: usize,
     /// Whether anything was stored since the table was made or cleared.
     used: bool,
+    /// The current search, modulo 64: entries of older searches give way.
+    age: u8,
 }
 
 impl Entry {
@@ -45,12 +49,16 @@ impl Entry {
             Bound::Upper => 3,
         };
         let best = self.best.map_or(0, |cell| cell.index() as u64 + 1);
-        let data = u64::from(self.score as u32) | best << 32 | u64::from(self.depth) << 48 | bound << 56;
+        let data = u64::from(self.score as u32)
+            | best << 32
+            | u64::from(self.depth) << 48
+            | bound << 56
+            | u64::from(self.age & 63) << 58;
         [self.key, data]
     }
 
     fn unpack([key, data]: [u64; 2]) -> Option<Entry> {
-        let bound = match data >> 56 {
+        let bound = match data >> 56 & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
@@ -63,6 +71,7 @@ impl Entry {
             best: best.checked_sub(1).and_then(Cell::from_index),
             depth: (data >> 48) as u8,
             bound,
+            age: (data >> 58) as u8,
         })
     }
 }
@@ -73,7 +82,7 @@ impl Table {
         let per_slot = std::mem::size_of::<[u64; 2]>();
         let wanted = (bytes / per_slot).max(1);
         let len = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        Table { slots: vec![[0; 2]; len], mask: len - 1, used: false }
+        Table { slots: vec![[0; 2]; len], mask: len - 1, used: false, age: 0 }
     }
 
     /// The entry stored for `key`, if any.
@@ -82,18 +91,25 @@ impl Table {
         Entry::unpack(self.slots[key as usize & self.mask]).filter(|entry| entry.key == key)
     }
 
-    /// Stores a result, replacing what is there unless that is the same
-    /// position searched deeper.
+    /// A new search begins: what earlier ones stored gives way first.
+    pub(crate) fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    /// Stores a result (of the current search), replacing what is there
+    /// unless that is the same position searched deeper, or another one
+    /// of this search searched at least three plies deeper.
     #[inline]
     pub(crate) fn store(&mut self, entry: Entry) {
+        let age = self.age;
         let slot = &mut self.slots[entry.key as usize & self.mask];
-        if let Some(old) = Entry::unpack(*slot)
-            && old.key == entry.key
-            && old.depth > entry.depth
-        {
-            return;
+        if let Some(old) = Entry::unpack(*slot) {
+            let same = old.key == entry.key;
+            if (same && old.depth > entry.depth) || (!same && old.age == age && old.depth > entry.depth + 2) {
+                return;
+            }
         }
-        *slot = entry.pack();
+        *slot = Entry { age, ..entry }.pack();
         self.used = true;
     }
 
@@ -104,6 +120,7 @@ impl Table {
             self.slots.fill([0; 2]);
             self.used = false;
         }
+        self.age = 0;
     }
 
     /// The number of slots.
@@ -121,18 +138,19 @@ mod tests {
     fn keeps_deeper_results_of_the_same_position() {
         let mut table = Table::new(1 << 10);
         assert!(table.len().is_power_of_two() && table.len() * 16 <= 1 << 10);
-        let entry = Entry { key: 7, score: 3, best: None, depth: 5, bound: Bound::Exact };
+        let entry = Entry { key: 7, score: 3, best: None, depth: 5, bound: Bound::Exact, age: 0 };
         let full = Entry {
             key: 9,
             score: -2_000_000_000,
             best: Some(Cell::new(31, 31)),
             depth: 255,
             bound: Bound::Upper,
+            age: 63,
         };
         let back = Entry::unpack(full.pack()).unwrap();
         assert_eq!(
-            (back.key, back.score, back.best, back.depth, back.bound),
-            (9, full.score, full.best, 255, Bound::Upper)
+            (back.key, back.score, back.best, back.depth, back.bound, back.age),
+            (9, full.score, full.best, 255, Bound::Upper, 63)
         );
         table.store(entry);
         table.store(Entry { depth: 2, score: 9, ..entry });
@@ -140,6 +158,15 @@ mod tests {
         table.store(Entry { depth: 6, score: 1, ..entry });
         assert_eq!(table.probe(7).unwrap().score, 1);
         assert!(table.probe(8).is_none());
+        // Another position in the same slot: a much deeper entry of this
+        // search stays, one of an earlier search gives way.
+        let other = 7 + table.len() as u64;
+        table.store(Entry { key: other, depth: 2, ..entry });
+        assert_eq!(table.probe(7).unwrap().depth, 6);
+        table.new_search();
+        table.store(Entry { key: other, depth: 2, ..entry });
+        assert!(table.probe(7).is_none());
+        assert_eq!(table.probe(other).unwrap().depth, 2);
         table.clear();
         assert!(table.probe(7).is_none());
     }
