@@ -479,12 +479,19 @@ impl Threats {
         }
     }
 
-    /// Stores one direction's new pattern of `side` at `cell`.
+    /// Stores one direction's new pattern of `side` at `cell`: the hot
+    /// path of [`Threats::update`], so it touches only what that changes.
     #[inline]
     fn set_direction(&mut self, side: Side, cell: Cell, d: usize, pattern: Pattern) {
-        let mut patterns = self.patterns[side.index()][cell.index()];
+        let s = side.index();
+        let old = self.patterns[s][cell.index()];
+        let before = old[d];
+        self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
+        self.pattern_counts[s][pattern as usize] += u32::from(pattern != Pattern::None);
+        let mut patterns = old;
         patterns[d] = pattern;
-        self.set(side, cell, patterns);
+        self.patterns[s][cell.index()] = patterns;
+        self.reclassify(side, cell, old, patterns);
     }
 
     /// Recomputes every direction of `cell`.
@@ -512,13 +519,23 @@ impl Threats {
             self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
             self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
         }
+        self.patterns[s][cell.index()] = patterns;
+        self.reclassify(side, cell, old, patterns);
+    }
+
+    /// The class, class counts and cell sets of `side` at `cell`, whose
+    /// patterns went from `old` to `patterns`.
+    #[inline]
+    fn reclassify(&mut self, side: Side, cell: Cell, old: [Pattern; 4], patterns: [Pattern; 4]) {
+        let s = side.index();
         let code = patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as usize);
         let class = self.class_table[code];
         let old_class = self.classes[s][cell.index()];
-        self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
-        self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
-        self.patterns[s][cell.index()] = patterns;
-        self.classes[s][cell.index()] = class;
+        if class != old_class {
+            self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
+            self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
+            self.classes[s][cell.index()] = class;
+        }
         // The cell sets change only when a four or better, or an open
         // three, comes or goes: most updates touch weaker patterns.
         let present = |patterns: [Pattern; 4]| patterns.iter().fold(0_u32, |bits, &p| bits | 1 << p as u32);
