@@ -319,17 +319,44 @@ impl PatternTable {
     /// whose opponent marks and off-board bits are `blocked`.
     #[inline]
     fn lookup_bits(&self, own: u32, blocked: u32, bit: u32) -> Pattern {
-        let own = u64::from(own);
-        let blocked = u64::from(blocked) | !0 << 32;
-        // Right: bit + 1 upwards, as bits 0, 1, …
-        let right = side_state((own >> (bit + 1)) as u32, (blocked >> (bit + 1)) as u32, self.k);
-        // Left: bit − 1 downwards, as bits 0, 1, …; below bit 0 is off the board.
-        let shift = 32 - bit;
-        let below = (1_u64 << shift) - 1;
-        let left_own = ((own << shift) as u32).reverse_bits();
-        let left_blocked = (((blocked << shift) | below) as u32).reverse_bits();
-        let left = side_state(left_own, left_blocked, self.k);
+        self.lookup_line(&LineWords::new(own, blocked), bit)
+    }
+
+    /// The pattern at bit `bit` of `line`.
+    #[inline]
+    fn lookup_line(&self, line: &LineWords, bit: u32) -> Pattern {
+        // Right: bit + 1 upwards, as bits 0, 1, …; past bit 31 is blocked.
+        let right = side_state((line.own >> (bit + 1)) as u32, (line.blocked >> (bit + 1)) as u32, self.k);
+        // Left: bit − 1 downwards, which is upwards in the reversed words.
+        let mirrored = 32 - bit;
+        let left = side_state(
+            (line.own_reversed >> mirrored) as u32,
+            (line.blocked_reversed >> mirrored) as u32,
+            self.k,
+        );
         Pattern::from_index(self.patterns[left * self.side_states + right])
+    }
+}
+
+/// One side's view of a line, and its mirror image, as 64-bit words whose
+/// bits past the line's 32 are blocked: read once, it serves every cell on
+/// the line.
+struct LineWords {
+    own: u64,
+    blocked: u64,
+    own_reversed: u64,
+    blocked_reversed: u64,
+}
+
+impl LineWords {
+    #[inline]
+    fn new(own: u32, blocked: u32) -> LineWords {
+        LineWords {
+            own: u64::from(own),
+            blocked: u64::from(blocked) | !0 << 32,
+            own_reversed: u64::from(own.reverse_bits()),
+            blocked_reversed: u64::from(blocked.reverse_bits()) | !0 << 32,
+        }
     }
 }
 
@@ -460,6 +487,10 @@ impl Threats {
             let off_board = !self.rules.line_mask(direction, cell);
             let words = [pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell)];
             let empty = !(words[0] | words[1] | off_board);
+            let lines = [
+                LineWords::new(words[0], words[1] | off_board),
+                LineWords::new(words[1], words[0] | off_board),
+            ];
             let centre = direction.bit(cell) as i32;
             let (dx, dy) = direction.delta();
             for step in (-k..=k).filter(|&step| step != 0) {
@@ -470,7 +501,7 @@ impl Threats {
                 let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
                 for side in Side::ALL {
                     let s = side.index();
-                    let pattern = self.table.lookup_bits(words[s], words[1 - s] | off_board, bit as u32);
+                    let pattern = self.table.lookup_line(&lines[s], bit as u32);
                     if self.patterns[s][other.index()][d] != pattern {
                         self.set_direction(side, other, d, pattern);
                     }
