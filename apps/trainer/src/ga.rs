@@ -16,7 +16,7 @@ use crate::plot::{Series, line_chart};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum PresetArg {
-    /// SPEC §5 exactly: 20 genomes of 0..=20, 7 games as X each, 8 generations, seed 42.
+    /// Exactly the run of "Weight evolution" in docs/algorithms.md: 20 genomes of 0..=20, 7 games as X each, 8 generations, seed 42.
     Classic,
     /// Fitness from both-colour games from random openings against the
     /// hand-set weights, random and each other.

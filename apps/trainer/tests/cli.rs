@@ -73,7 +73,7 @@ fn the_classic_learner_reports_its_training_games() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(text.contains("classic keys"), "{text}");
-    // SPEC §6: X won 89,346 of the classic's 100,000 training games.
+    // "Tabular learners" in docs/algorithms.md: X won 89,346 of the classic's 100,000 training games.
     let x_won: f64 = text
         .split("training games: X won ")
         .nth(1)

@@ -1,4 +1,4 @@
-//! Evolving pattern weights (SPEC §5): the classic run, and the strong run
+//! Evolving pattern weights (see "Weight evolution" in docs/algorithms.md): the classic run, and the strong run
 //! whose fitness is real playing strength.
 //!
 //! - **Classic**: 20 genomes of 109 integers in 0..=20; each individual
@@ -45,7 +45,7 @@ pub const K: u32 = 5;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
-    /// SPEC §5 exactly.
+    /// Exactly the run of "Weight evolution" in docs/algorithms.md.
     Classic,
     /// Fitness from games against references and each other.
     Strong,
@@ -443,7 +443,7 @@ fn play(
     }
 }
 
-/// SPEC §5: games won as X against 7 distinct others from the empty board.
+/// "Weight evolution" in docs/algorithms.md: games won as X against 7 distinct others from the empty board.
 struct ClassicFitness {
     family: Family,
 }

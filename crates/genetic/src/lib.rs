@@ -3,7 +3,7 @@
 //! crossover, uniform and Gaussian mutation, elitism, a hall of fame, a
 //! per-generation log, whole-population fitness evaluated in parallel,
 //! checkpoints, determinism under a seed) and the runs that evolve pattern
-//! weights with it ([`WeightRun`]: the classic preset of SPEC §5, a
+//! weights with it ([`WeightRun`]: the classic preset of "Weight evolution" in docs/algorithms.md, a
 //! strong preset whose fitness is playing strength, and a refine preset
 //! that polishes given weights on one fixed set of games).
 //!

@@ -8,7 +8,7 @@ use board::{Bitboard, Cell, Direction, Evaluator, Position, Rules, Side};
 /// The score of a finished game for the side that won it.
 pub const OPEN_LINES_WIN: i32 = 9999;
 
-/// The classic evaluation of SPEC §2, for any k: a finished game is worth
+/// The classic evaluation of "Open lines" in docs/algorithms.md, for any k: a finished game is worth
 /// ±[`OPEN_LINES_WIN`] (0 for a draw); otherwise, for the side to move,
 /// the number of k-cell segments of rows, columns and diagonals with no
 /// opponent mark, minus the same number for the opponent.

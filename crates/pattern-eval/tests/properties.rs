@@ -111,7 +111,7 @@ enum Expected {
     Sum(i32),
 }
 
-/// SPEC §4: Σ (own weight + 1 where the own view is not empty) + Σ opponent weight.
+/// "Classic pattern weights" in docs/algorithms.md: Σ (own weight + 1 where the own view is not empty) + Σ opponent weight.
 fn reference_cell(pos: &Position, cell: Cell, weights: &Weights) -> Expected {
     let side = pos.side_to_move();
     let mut sum = 0;

@@ -1,6 +1,6 @@
 //! Learning small m,n,k-games from games: the classic weight-matrix
 //! learner, the Monte-Carlo score table, and TD / Q-learning of afterstate
-//! values (SPEC §6). Tables are keyed by the exact position (base 3), or
+//! values (see "Tabular learners" in docs/algorithms.md). Tables are keyed by the exact position (base 3), or
 //! by its symmetry class (the default), on any board of up to 40 cells;
 //! they are saved with bincode, and play as [`board::Agent`]s.
 //!

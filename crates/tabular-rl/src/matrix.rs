@@ -1,4 +1,4 @@
-//! The weight-matrix learner (SPEC §6): per board situation, one weight
+//! The weight-matrix learner (see "Tabular learners" in docs/algorithms.md): per board situation, one weight
 //! per cell, kept apart for playing X and for playing O. Moves are drawn
 //! in proportion to the weights, sharpened by the precision coefficient;
 //! after a game the learner's moves are rewarded or punished, most for

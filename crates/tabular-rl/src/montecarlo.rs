@@ -1,4 +1,4 @@
-//! The Monte-Carlo score table (SPEC §6): uniformly random self-play;
+//! The Monte-Carlo score table (see "Tabular learners" in docs/algorithms.md): uniformly random self-play;
 //! after a decisive game every position that occurred gets +1 for the
 //! winner and −1 for the loser; draws are not counted. One number per
 //! position holds both views: X's score, O's being its negation.

@@ -13,7 +13,7 @@ fn space(symmetric: bool) -> KeySpace {
     KeySpace::new(Rules::tic_tac_toe(), symmetric).expect("a small board")
 }
 
-/// SPEC §6: 100,000 training games, classic keys, counted while
+/// "Tabular learners" in docs/algorithms.md: 100,000 training games, classic keys, counted while
 /// learning: always X — X 89,346, O 5,599, draws 5,055; always O — X
 /// 9,102, O 81,182, draws 9,716; side at random — X 50,438, O 40,910,
 /// draws 8,652; about 4,520 situations. Ours must land within about a
