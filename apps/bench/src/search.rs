@@ -30,6 +30,9 @@ pub struct Args {
     /// Run the threat search (VCF) before the main search, as in play.
     #[arg(long)]
     vcf: bool,
+    /// Threads searching at once over one shared table (lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Middle-game positions, from greedy self-play.
     #[arg(long, default_value_t = 8)]
     positions: usize,
@@ -45,6 +48,7 @@ pub struct Args {
 struct Report {
     rules: String,
     eval: String,
+    threads: usize,
     positions: usize,
     mean_depth: f64,
     /// Over the positions the main search ran on.
@@ -68,8 +72,12 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=1000).contains(&args.positions) {
         bail!("--positions must be from 1 to 1000, got {}", args.positions);
     }
+    if !(1..=64).contains(&args.threads) {
+        bail!("--threads must be from 1 to 64, got {}", args.threads);
+    }
     let k = u32::from(args.rules.k());
     let config = SearchConfig {
+        threads: args.threads,
         vcf_nodes: if args.vcf { SearchConfig::default().vcf_nodes } else { 0 },
         vct_nodes: if args.vcf { SearchConfig::default().vct_nodes } else { 0 },
         threats: !args.plain,
@@ -109,6 +117,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
     let report = Report {
         rules: args.rules.to_string(),
         eval: args.eval.clone(),
+        threads: args.threads,
         positions: positions.len(),
         mean_depth: f64::from(depths) / positions.len() as f64,
         median_depth: median(&mut searched),
@@ -122,6 +131,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
         vec![
             row("rules", &r.rules),
             row("evaluation", &r.eval),
+            row("threads", r.threads),
             row("positions", r.positions),
             row("mean depth", format!("{:.1}", r.mean_depth)),
             row("median depth (searched)", format!("{:.1}", r.median_depth)),

@@ -259,6 +259,10 @@ mod tests {
             ),
             ("alphabeta:threats=maybe", "option threats of alphabeta must be true or false, got \"maybe\""),
             (
+                "alphabeta:threads=0",
+                "option threads of alphabeta must be a whole number from 1 to 64, got \"0\"",
+            ),
+            (
                 "alphabeta:max_moves=0",
                 "option max_moves of alphabeta must be a whole number from 1 to 225, got \"0\"",
             ),

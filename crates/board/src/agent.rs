@@ -142,6 +142,11 @@ impl Progress {
 pub struct Limits {
     /// Wall-clock time for the move.
     pub time: Option<Duration>,
+    /// The most time the move may take when the engine finds the position
+    /// needs more than `time` (its best move keeps changing, its value
+    /// falls); unset, or below `time`, the move takes at most `time`.
+    /// Engines that do not manage their time ignore it.
+    pub max_time: Option<Duration>,
     /// Nodes, iterations or playouts, in the engine's own unit.
     pub nodes: Option<u64>,
     /// Search depth in plies.
@@ -177,6 +182,12 @@ impl Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
 
+    /// The same limits, allowed up to `max_time` where the position needs it.
+    #[must_use]
+    pub fn with_max_time(self, max_time: Duration) -> Limits {
+        Limits { max_time: Some(max_time), ..self }
+    }
+
     /// The same limits, stoppable through `flag`.
     #[must_use]
     pub fn with_stop(self, flag: StopFlag) -> Limits {
@@ -201,6 +212,14 @@ impl Limits {
     #[must_use]
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
         self.time.map(|time| start + time)
+    }
+
+    /// The instant no extension may pass, for a search started at `start`:
+    /// the later of the time limit and the maximum time.
+    #[must_use]
+    pub fn latest_deadline(&self, start: Instant) -> Option<Instant> {
+        let time = self.time?;
+        Some(start + self.max_time.map_or(time, |max| max.max(time)))
     }
 
     /// Whether the stop flag is set.

@@ -331,16 +331,6 @@ impl State<'_> {
         }
     }
 
-    /// Thinking time for this move: the turn limit, and a share of the
-    /// match clock, less a margin for our own overhead.
-    fn budget(&self, empty: usize) -> Duration {
-        let mut ms = self.timeout_turn.filter(|&turn| turn > 0).unwrap_or(DEFAULT_TURN_MS);
-        if let Some(left) = self.time_left {
-            ms = ms.min(left / (empty as u64 / 2).max(8));
-        }
-        Duration::from_millis(ms.saturating_sub((ms / 10).max(30)).max(5))
-    }
-
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
     fn think(&mut self, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
         let pos = match self.position() {
@@ -352,7 +342,8 @@ impl State<'_> {
         }
         let stop = StopFlag::new();
         let started = std::time::Instant::now();
-        let limits = Limits::time(self.budget(pos.legal_move_count())).with_stop(stop.clone());
+        let (planned, most) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
+        let limits = Limits::time(planned).with_max_time(most).with_stop(stop.clone());
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
         let choice = thread::scope(|scope| {
             let thinking = scope.spawn(|| agent.select_move(&pos, &limits));
@@ -408,4 +399,38 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
         let _ = write!(text, " pv {}", line.join(" "));
     }
     text
+}
+
+/// Thinking time for a move with `empty` cells left, from the manager's
+/// turn limit and match clock (ms): what to plan on (the turn limit, and a
+/// share of the clock), and the most the engine may take where the
+/// position needs it (three times that, within the turn limit and a fifth
+/// of the clock), each less a margin for our own overhead.
+fn budget(timeout_turn: Option<u64>, time_left: Option<u64>, empty: usize) -> (Duration, Duration) {
+    let turn = timeout_turn.filter(|&turn| turn > 0).unwrap_or(DEFAULT_TURN_MS);
+    let (mut planned, mut most) = (turn, turn);
+    if let Some(left) = time_left {
+        planned = planned.min(left / (empty as u64 / 2).max(8));
+        most = most.min(planned * 3).min(left / 5);
+    }
+    let less_margin = |ms: u64| Duration::from_millis(ms.saturating_sub((ms / 10).max(30)).max(5));
+    (less_margin(planned), less_margin(most.max(planned)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_keeps_within_the_turn_and_the_clock() {
+        let ms = |(planned, most): (Duration, Duration)| (planned.as_millis(), most.as_millis());
+        // A turn limit alone: no room to think longer.
+        assert_eq!(ms(budget(Some(1_000), None, 200)), (900, 900));
+        // A match clock: a share of it, up to three times that when needed.
+        assert_eq!(ms(budget(Some(30_000), Some(180_000), 200)), (1_620, 4_860));
+        // Little left on the clock: a small share, and a fifth at most.
+        assert_eq!(ms(budget(Some(30_000), Some(10_000), 200)), (70, 270));
+        assert_eq!(ms(budget(Some(30_000), Some(2_000), 200)), (5, 30));
+        assert_eq!(ms(budget(None, Some(0), 10)), (5, 5));
+    }
 }

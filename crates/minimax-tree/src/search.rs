@@ -3,10 +3,13 @@
 //! transposition table, move ordering, forced moves, and a threat search
 //! before the main search.
 
+use std::sync::Arc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use board::{
     Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Outcome, Position, ScoreKind, Side,
+    StopFlag,
 };
 
 use board::threats::{CellClass, Pattern, Threats};
@@ -91,6 +94,11 @@ pub struct SearchConfig {
     pub quiescence_fours: u32,
     /// Moves tried at a quiet node of the threat search, best first.
     pub max_moves: usize,
+    /// Threads searching at once (lazy SMP): the others search the same
+    /// root, some one ply deeper, and what they store in the shared table
+    /// orders and cuts the main thread's search. 1: one thread, and a
+    /// search that is the same for the same limits every time.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -109,6 +117,7 @@ impl Default for SearchConfig {
             vct_nodes: 100_000,
             quiescence_fours: 8,
             max_moves: 12,
+            threads: 1,
         }
     }
 }
@@ -138,6 +147,20 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// No move yet: the root moves, unsearched.
+    fn empty(root_scores: Vec<(Cell, i32)>) -> SearchResult {
+        SearchResult {
+            best_move: root_scores.first().map(|&(cell, _)| cell),
+            value: 0,
+            depth: 0,
+            selective_depth: 0,
+            nodes: 0,
+            line: Vec::new(),
+            root_scores,
+            reason: Reason::Search,
+        }
+    }
+
     /// The plies to the forced win (positive) or loss (negative) that the
     /// value says was proven, the move itself included; `None` for an
     /// evaluation.
@@ -171,9 +194,11 @@ pub enum Reason {
 /// The alpha-beta engine over an evaluator.
 #[derive(Debug)]
 pub struct AlphaBeta<E = OpenLines> {
-    evaluator: E,
+    evaluator: Arc<E>,
     config: SearchConfig,
-    table: Option<Table>,
+    table: Option<Arc<Table>>,
+    /// The engines of the other threads, sharing the evaluator and table.
+    helpers: Vec<AlphaBeta<E>>,
     killers: Vec<[Option<Cell>; 2]>,
     history: Vec<u32>,
     /// One move list per ply.
@@ -186,6 +211,8 @@ pub struct AlphaBeta<E = OpenLines> {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// The deadline may be pushed back up to here (see [`Limits::max_time`]).
+    latest: Option<Instant>,
     limits: Limits,
     stopped: bool,
     /// The deepest completed iteration of the current search.
@@ -202,11 +229,17 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// An engine with `evaluator` and `config`.
     #[must_use]
     pub fn new(evaluator: E, config: SearchConfig) -> AlphaBeta<E> {
-        let table = (config.tt_bytes > 0).then(|| Table::new(config.tt_bytes));
+        let table = (config.tt_bytes > 0).then(|| Arc::new(Table::new(config.tt_bytes)));
+        AlphaBeta::sharing(Arc::new(evaluator), config, table)
+    }
+
+    /// An engine over a shared evaluator and table.
+    fn sharing(evaluator: Arc<E>, config: SearchConfig, table: Option<Arc<Table>>) -> AlphaBeta<E> {
         AlphaBeta {
             evaluator,
             config,
             table,
+            helpers: Vec::new(),
             killers: Vec::new(),
             history: vec![0; Cell::SLOTS],
             moves: Vec::new(),
@@ -217,6 +250,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            latest: None,
             limits: Limits::none(),
             stopped: false,
             depth_done: 0,
@@ -234,7 +268,9 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// Forgets what earlier searches stored (a new game).
     pub fn clear(&mut self) {
-        if let Some(table) = &mut self.table {
+        // The helpers go with the table they share; the next search makes new ones.
+        self.helpers.clear();
+        if let Some(table) = self.table.as_mut().and_then(Arc::get_mut) {
             table.clear();
         }
         self.history.fill(0);
@@ -254,28 +290,13 @@ impl<E: Evaluator> AlphaBeta<E> {
         if let Some(cap) = self.config.move_time {
             limits.time = Some(limits.time.map_or(cap, |time| time.min(cap)));
         }
-        self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.deadline(start);
-        self.limits = limits.clone();
-        self.stopped = false;
-        self.depth_done = 0;
-        self.selective_depth = 0;
-        if let Some(table) = &mut self.table {
+        self.begin(&limits, limits.deadline(start));
+        self.latest = limits.latest_deadline(start);
+        if let Some(table) = &self.table {
             table.new_search();
         }
-        let mut result = SearchResult {
-            best_move: None,
-            value: 0,
-            depth: 0,
-            selective_depth: 0,
-            nodes: 0,
-            line: Vec::new(),
-            root_scores: Vec::new(),
-            reason: Reason::Search,
-        };
         if pos.is_over() {
-            return result;
+            return SearchResult::empty(Vec::new());
         }
         let mut work = pos.clone();
         self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
@@ -299,46 +320,134 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let max_depth = limits.depth.unwrap_or(self.config.max_depth).min(self.config.max_depth).max(1);
         let max_depth = max_depth.min(pos.legal_move_count() as u32);
-        result.best_move = Some(root[0].0);
-        result.root_scores.clone_from(&root);
-        for depth in 1..=max_depth {
+        let mut result = if self.config.threads > 1 {
+            self.deepen_with_helpers(&mut work, root, max_depth)
+        } else {
+            self.deepen(&mut work, root, max_depth, 1)
+        };
+        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
+            self.refute_threat_wins(&mut work, &mut result);
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Resets the per-search counters for a search within `limits`.
+    fn begin(&mut self, limits: &Limits, deadline: Option<Instant>) {
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = deadline;
+        self.limits = limits.clone();
+        self.stopped = false;
+        self.depth_done = 0;
+        self.selective_depth = 0;
+    }
+
+    /// Iterative deepening over the root moves `root` (best first), from
+    /// `first_depth` to `max_depth` or until the limits stop it.
+    fn deepen(
+        &mut self,
+        pos: &mut Position,
+        mut root: Vec<(Cell, i32)>,
+        max_depth: u32,
+        first_depth: u32,
+    ) -> SearchResult {
+        let mut result = SearchResult::empty(root.clone());
+        for depth in first_depth..=max_depth {
             // From depth 4, a narrow window around the last value first.
             let window = if depth >= 4 && result.value.abs() < MATE_BOUND {
                 (result.value - ASPIRATION, result.value + ASPIRATION)
             } else {
                 (-INFINITY, INFINITY)
             };
-            let (mut value, mut scores) = self.search_root(&mut work, &root, depth, window);
-            if !self.stopped && (value <= window.0 || value >= window.1) {
-                (value, scores) = self.search_root(&mut work, &root, depth, (-INFINITY, INFINITY));
+            let (mut value, mut scores) = self.search_root(pos, &root, depth, window);
+            if depth >= 5 && value <= window.0 && !self.stopped {
+                // The expected move failed low: worth time to find another.
+                self.extend_time();
             }
-            if self.stopped && depth > 1 {
+            if !self.stopped && (value <= window.0 || value >= window.1) {
+                (value, scores) = self.search_root(pos, &root, depth, (-INFINITY, INFINITY));
+            }
+            if self.stopped && result.depth > 0 {
                 break;
             }
             root = scores;
             root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            if depth >= 5 && unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
+                self.extend_time();
+            }
             result.best_move = Some(root[0].0);
             result.value = value;
             result.depth = depth;
             result.selective_depth = self.selective_depth.max(depth);
             self.depth_done = depth;
-            limits.report(self.nodes, depth);
+            self.limits.report(self.nodes, depth);
             result.root_scores.clone_from(&root);
-            result.line = self.principal_line(&mut work, root[0].0, depth);
+            result.line = self.principal_line(pos, root[0].0, depth);
             if self.stopped || value.abs() > MATE_BOUND {
                 break;
             }
             // Too little time left for a deeper iteration to finish.
-            if let (Some(deadline), Some(time)) = (self.deadline, limits.time)
+            if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time)
                 && deadline.saturating_duration_since(Instant::now()) < time / 3
             {
                 break;
             }
         }
-        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
-            self.refute_threat_wins(&mut work, &mut result);
+        result
+    }
+
+    /// Pushes the deadline back by half the move's time, up to the latest
+    /// the limits allow.
+    fn extend_time(&mut self) {
+        if let (Some(deadline), Some(latest), Some(time)) = (self.deadline, self.latest, self.limits.time) {
+            self.deadline = Some((deadline + time / 2).min(latest));
         }
-        result.nodes = self.nodes;
+    }
+
+    /// [`AlphaBeta::deepen`] on this thread while the helpers search the
+    /// same root on theirs, until this one is done; their nodes count.
+    fn deepen_with_helpers(
+        &mut self,
+        pos: &mut Position,
+        root: Vec<(Cell, i32)>,
+        max_depth: u32,
+    ) -> SearchResult {
+        while self.helpers.len() + 1 < self.config.threads {
+            let helper =
+                AlphaBeta::sharing(Arc::clone(&self.evaluator), self.config.clone(), self.table.clone());
+            self.helpers.push(helper);
+        }
+        // Helpers stop when this thread is done, or at the same deadline.
+        let stop = StopFlag::new();
+        let helper_limits = Limits {
+            time: self.limits.time,
+            max_time: self.limits.max_time,
+            nodes: None,
+            depth: self.limits.depth,
+            stop: Some(stop.clone()),
+            progress: None,
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let result = thread::scope(|scope| {
+            for (id, helper) in helpers.iter_mut().enumerate() {
+                helper.begin(&helper_limits, self.latest);
+                helper.threats.clone_from(&self.threats);
+                let mut pos = pos.clone();
+                let mut root = root.clone();
+                // The same depths as this thread (scores of neighbouring
+                // depths differ too much to mix), the root moves rotated so
+                // each helper starts on another one.
+                let turn = (id + 1).min(root.len() - 1);
+                root.rotate_left(turn);
+                scope.spawn(move || helper.deepen(&mut pos, root, max_depth, 1));
+            }
+            let result = self.deepen(pos, root, max_depth, 1);
+            stop.stop();
+            result
+        });
+        self.nodes += helpers.iter().map(|helper| helper.nodes).sum::<u64>();
+        self.helpers = helpers;
         result
     }
 
@@ -817,7 +926,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         depth: u32,
         ply: u32,
     ) {
-        if let Some(table) = &mut self.table {
+        if let Some(table) = &self.table {
             let bound = if best <= alpha {
                 Bound::Upper
             } else if best >= beta {
@@ -1065,6 +1174,13 @@ fn forced(pos: &Position, cells: board::Bitboard, ply: u32, moves: &mut Vec<(Cel
     }
 }
 
+/// Whether an iteration's `(best move, value)` leaves the search unsettled
+/// against the last one's: another move, or a value fallen by more than
+/// the aspiration window.
+fn unsettled(last: (Option<Cell>, i32), now: (Option<Cell>, i32)) -> bool {
+    last.0 != now.0 || now.1 < last.1.saturating_sub(ASPIRATION)
+}
+
 /// Whether the last move of a threat line wins at once (rather than
 /// threatening to win twice).
 fn vcf_wins_now(pos: &Position, line: &[Cell]) -> bool {
@@ -1152,5 +1268,21 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_best_move_or_a_falling_value_is_unsettled() {
+        let (a, b) = (Some(Cell::new(7, 7)), Some(Cell::new(7, 8)));
+        assert!(!unsettled((a, 100), (a, 100)));
+        assert!(!unsettled((a, 100), (a, 100 - ASPIRATION)));
+        assert!(!unsettled((a, 100), (a, 5_000)));
+        assert!(unsettled((a, 100), (a, 99 - ASPIRATION)));
+        assert!(unsettled((a, 100), (b, 100)));
+        assert!(!unsettled((a, -INFINITY), (a, -INFINITY)));
     }
 }

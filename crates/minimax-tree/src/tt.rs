@@ -1,5 +1,8 @@
 //! The transposition table of the alpha-beta engine: a fixed number of
-//! slots chosen by memory budget, indexed by the position's hash.
+//! slots chosen by memory budget, indexed by the position's hash, shared
+//! by the search's threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use board::Cell;
 
@@ -28,17 +31,20 @@ pub(crate) struct Entry {
 }
 
 /// A table of `2^n` entries, each slot holding the deepest (or newest)
-/// result that hashed to it. A slot is two words (the key, then score,
-/// move, depth and bound packed), all zero when empty, so a fresh table
-/// is zeroed memory the system hands out lazily.
+/// result that hashed to it, shared by the threads of a search without
+/// locks. A slot is two words: the key XOR the data, then the data
+/// (score, move, depth, bound and age packed), so a slot torn by two
+/// threads writing at once fails the key check instead of lying. All
+/// zero is empty, so a fresh table is zeroed memory the system hands out
+/// lazily.
 #[derive(Debug)]
 pub(crate) struct Table {
-    slots: Vec<[u64; 2]>,
+    slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
     /// Whether anything was stored since the table was made or cleared.
-    used: bool,
+    used: AtomicBool,
     /// The current search, modulo 64: entries of older searches give way.
-    age: u8,
+    age: AtomicU8,
 }
 
 impl Entry {
@@ -82,45 +88,62 @@ impl Table {
         let per_slot = std::mem::size_of::<[u64; 2]>();
         let wanted = (bytes / per_slot).max(1);
         let len = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        Table { slots: vec![[0; 2]; len], mask: len - 1, used: false, age: 0 }
+        Table {
+            slots: bytemuck::zeroed_slice_box(len),
+            mask: len - 1,
+            used: AtomicBool::new(false),
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// The words of `key`'s slot, as stored.
+    #[inline]
+    fn read(&self, key: u64) -> [u64; 2] {
+        let [check, data] = &self.slots[key as usize & self.mask];
+        let data = data.load(Ordering::Relaxed);
+        [check.load(Ordering::Relaxed) ^ data, data]
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        Entry::unpack(self.slots[key as usize & self.mask]).filter(|entry| entry.key == key)
+        Entry::unpack(self.read(key)).filter(|entry| entry.key == key)
     }
 
     /// A new search begins: what earlier ones stored gives way first.
-    pub(crate) fn new_search(&mut self) {
-        self.age = (self.age + 1) & 63;
+    pub(crate) fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store((age + 1) & 63, Ordering::Relaxed);
     }
 
     /// Stores a result (of the current search), replacing what is there
     /// unless that is the same position searched deeper, or another one
     /// of this search searched at least three plies deeper.
     #[inline]
-    pub(crate) fn store(&mut self, entry: Entry) {
-        let age = self.age;
-        let slot = &mut self.slots[entry.key as usize & self.mask];
-        if let Some(old) = Entry::unpack(*slot) {
+    pub(crate) fn store(&self, entry: Entry) {
+        let age = self.age.load(Ordering::Relaxed);
+        if let Some(old) = Entry::unpack(self.read(entry.key)) {
             let same = old.key == entry.key;
             if (same && old.depth > entry.depth) || (!same && old.age == age && old.depth > entry.depth + 2) {
                 return;
             }
         }
-        *slot = Entry { age, ..entry }.pack();
-        self.used = true;
+        let [key, data] = Entry { age, ..entry }.pack();
+        let [check, stored] = &self.slots[key as usize & self.mask];
+        check.store(key ^ data, Ordering::Relaxed);
+        stored.store(data, Ordering::Relaxed);
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
         // A fresh table is left untouched: its pages are not even mapped yet.
-        if self.used {
-            self.slots.fill([0; 2]);
-            self.used = false;
+        if *self.used.get_mut() {
+            *self = Table::new(self.slots.len() * std::mem::size_of::<[u64; 2]>());
         }
-        self.age = 0;
+        *self.age.get_mut() = 0;
     }
 
     /// The number of slots.

@@ -74,6 +74,14 @@ fn the_defence_against_a_win_by_fours_is_found() {
     assert!(defences.len() <= 3, "only cells of X's two lines defend: {defences:?}");
     let result = engine().search(&pos, &Limits::nodes(100_000));
     assert!(defences.contains(&name(&pos, result.best_move.unwrap())), "{result:?} {defences:?}");
+    // Threads sharing the table find it as well, and their nodes count.
+    let config = SearchConfig { tt_bytes: 1 << 20, threads: 3, ..SearchConfig::default() };
+    let mut threaded = AlphaBeta::new(OpenLines, config);
+    for _ in 0..2 {
+        let result = threaded.search(&pos, &Limits::nodes(100_000));
+        assert!(defences.contains(&name(&pos, result.best_move.unwrap())), "{result:?} {defences:?}");
+        assert!(result.depth >= 1 && result.nodes >= 100_000, "{result:?}");
+    }
 }
 
 /// Every move outside the defences of an open three leaves the opponent

@@ -107,6 +107,10 @@ pub static ENGINES: &[EngineInfo] = &[
                 name: "vct_nodes",
                 help: "positions the win-by-threats search may visit at the root, 0 to 10^9 (default 100000)",
             },
+            OptionInfo {
+                name: "threads",
+                help: "threads searching at once over one shared table (lazy SMP), 1 to 64 (default 1)",
+            },
         ],
         build: search::build_alphabeta,
     },
