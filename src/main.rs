@@ -1,6 +1,7 @@
-//! `cargo run --release`: until the terminal game lands, watch two engines
-//! from the roster play one game, move by move (random against random on
-//! 15×15 gomoku by default).
+//! `cargo run --release -p mnk`: watch two engines from the roster play
+//! one game, printed as text move by move (random against random on 15×15
+//! gomoku by default), where no terminal screen is wanted. The terminal
+//! game itself is `apps/tui`, which plain `cargo run --release` starts.
 
 use std::process::ExitCode;
 

@@ -108,11 +108,20 @@ pub fn run(args: &Args) -> Result<()> {
         }
         let mut best: Vec<(&String, &f64)> = r.scores.iter().collect();
         best.sort_by(|a, b| b.1.total_cmp(a.1));
-        let top: Vec<String> =
-            best.iter().take(10).map(|(cell, score)| format!("{cell} {score:.3}")).collect();
+        let kind = r.score_kind.unwrap_or_default();
+        let top: Vec<String> = best
+            .iter()
+            .take(10)
+            .map(|(cell, score)| match board::proven_plies(**score) {
+                Some(_) if kind == ScoreKind::Evaluation => {
+                    format!("{cell} {}", board::format_score(**score, kind))
+                }
+                _ => format!("{cell} {score:.3}"),
+            })
+            .collect();
         rows.extend([
             row("scores (top 10)", top.join(", ")),
-            row("score kind", format!("{:?}", r.score_kind.unwrap_or_default())),
+            row("score kind", format!("{kind:?} (for the side to move)")),
         ]);
         if !r.values.is_empty() {
             // The values of the same ten cells, in the same order.

@@ -2,8 +2,8 @@
 //! stdout, for Piskvork, Yixin Board, c-gomoku-cli or the Gomocup itself.
 //!
 //! The engine is a roster spec: the first argument, else the `MNK_ENGINE`
-//! environment variable, else the default, alpha-beta with the pattern
-//! evaluation (the strongest engine at tournament time controls). A spec
+//! environment variable, else the default, alpha-beta searching by threats
+//! (the strongest engine measured; see the minimax-tree README). A spec
 //! that does not parse is reported at once (stderr, exit code 2); one
 //! that cannot play the rules of a `START` is an `ERROR` to the manager.
 
@@ -35,9 +35,20 @@ fn within_memory(spec: &AgentSpec, max_memory: Option<u64>) -> Result<AgentSpec,
         .map_err(|error: roster::SpecError| error.to_string())
 }
 
+/// An mnk engine as a Gomocup brain: speaks the protocol on stdin and
+/// stdout, for Piskvork, Yixin Board, c-gomoku-cli or the Gomocup itself.
+#[derive(Debug, clap::Parser)]
+#[command(name = "pbrain-mnk", version)]
+struct Args {
+    /// The engine, as a roster spec such as `alphabeta:threads=2` or
+    /// `mcts:ms=500` (default: `$MNK_ENGINE`, else `alphabeta`).
+    spec: Option<String>,
+}
+
 fn main() -> ExitCode {
-    let text = std::env::args()
-        .nth(1)
+    let args = <Args as clap::Parser>::parse();
+    let text = args
+        .spec
         .or_else(|| std::env::var("MNK_ENGINE").ok().filter(|spec| !spec.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_ENGINE.to_owned());
     let spec: AgentSpec = match text.parse() {

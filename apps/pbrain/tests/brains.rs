@@ -98,6 +98,17 @@ fn the_brain_says_what_it_thinks() {
 }
 
 #[test]
+fn help_and_version_answer_without_starting_a_brain() {
+    let help = Command::new(BRAIN).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8(help.stdout).unwrap();
+    assert!(text.contains("Gomocup") && text.contains("MNK_ENGINE"), "{text}");
+    let version = Command::new(BRAIN).arg("--version").output().unwrap();
+    assert!(version.status.success());
+    assert!(String::from_utf8(version.stdout).unwrap().starts_with("pbrain-mnk 0."));
+}
+
+#[test]
 fn a_bad_engine_spec_is_reported_at_once() {
     let output = Command::new(BRAIN).arg("randm").output().unwrap();
     assert_eq!(output.status.code(), Some(2));

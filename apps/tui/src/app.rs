@@ -117,8 +117,12 @@ pub struct App {
     agents: [Option<Box<dyn Agent>>; 2],
     hint_agent: Option<Box<dyn Agent>>,
     pub thinking: Option<Thinking>,
-    /// The last engine analysis (of a move or a hint).
+    /// The last engine analysis (of a move or a hint), until a move it
+    /// looked at is taken back.
     pub analysis: Option<Analysis>,
+    /// The side to move in the position the analysis is of: its values
+    /// are from that side's point of view.
+    pub analysis_side: Side,
     pub hint: Option<Cell>,
     pub menu: Option<Menu>,
     pub file: PathBuf,
@@ -164,6 +168,7 @@ impl App {
             hint_agent: None,
             thinking: None,
             analysis: None,
+            analysis_side: Side::X,
             hint: None,
             menu: None,
             file: PathBuf::from(DEFAULT_FILE),
@@ -258,6 +263,7 @@ impl App {
             return; // the game moved on (undo, new game): a stale answer
         }
         self.analysis = reply.analysis;
+        self.analysis_side = self.pos.side_to_move();
         if self.heat == Heat::Values && self.analysis.as_ref().is_none_or(|a| a.values.is_empty()) {
             self.heat = Heat::Scores; // this engine gives no values
         }
@@ -356,6 +362,10 @@ impl App {
             }
         }
         self.hint = None;
+        if taken > 0 {
+            // It was of a position no longer on the board, or about to change.
+            self.analysis = None;
+        }
         self.paused = humans == 0;
         self.message = if taken == 0 {
             String::from("nothing to take back")

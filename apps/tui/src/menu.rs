@@ -47,6 +47,12 @@ pub fn player_names() -> Vec<&'static str> {
     std::iter::once("human").chain(bare.map(|engine| engine.name)).collect()
 }
 
+/// Whether the player named `name` (see [`player_names`]) can play `rules`.
+#[must_use]
+pub fn can_play(name: &str, rules: &Rules) -> bool {
+    name == "human" || name.parse::<roster::AgentSpec>().is_ok_and(|spec| spec.check_rules(rules).is_ok())
+}
+
 impl Menu {
     /// The menu, starting from the current setup.
     #[must_use]
@@ -76,7 +82,6 @@ impl Menu {
 
     /// Handles a key.
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
-        let players = player_names().len();
         let step = |value: &mut usize, len: usize, forward: bool| {
             *value = if forward { (*value + 1) % len } else { (*value + len - 1) % len };
         };
@@ -90,20 +95,22 @@ impl Menu {
                     0 => {
                         step(&mut self.rules, PRESETS.len(), forward);
                         self.custom.clear();
+                        self.keep_players_playable();
                     }
-                    2 => step(&mut self.players[0], players, forward),
-                    3 => step(&mut self.players[1], players, forward),
+                    2 | 3 => self.step_player(self.row - 2, forward),
                     4 => step(&mut self.time, TIMES.len(), forward),
                     _ => {}
                 }
             }
             KeyCode::Backspace if self.row == 1 => {
                 self.custom.pop();
+                self.keep_players_playable();
             }
             KeyCode::Char(c)
                 if self.row == 1 && (c.is_ascii_alphanumeric() || c == ',') && self.custom.len() < 16 =>
             {
                 self.custom.push(c);
+                self.keep_players_playable();
             }
             KeyCode::Enter => match self.setup() {
                 Ok(setup) => match setup.check() {
@@ -115,6 +122,38 @@ impl Menu {
             _ => {}
         }
         Outcome::Stay
+    }
+
+    /// The rules chosen, if the custom ones (when given) read.
+    fn chosen_rules(&self) -> Option<Rules> {
+        if self.custom.is_empty() { Some(PRESETS[self.rules].1) } else { self.custom.parse().ok() }
+    }
+
+    /// Moves player `side` to the next (or previous) one that can play
+    /// the rules chosen.
+    fn step_player(&mut self, side: usize, forward: bool) {
+        let names = player_names();
+        let rules = self.chosen_rules();
+        let len = names.len();
+        for _ in 0..len {
+            self.players[side] =
+                if forward { (self.players[side] + 1) % len } else { (self.players[side] + len - 1) % len };
+            if rules.is_none_or(|rules| can_play(names[self.players[side]], &rules)) {
+                return;
+            }
+        }
+    }
+
+    /// After the rules change, a player that cannot play them moves on to
+    /// the next one that can (`human` always can).
+    fn keep_players_playable(&mut self) {
+        let Some(rules) = self.chosen_rules() else { return };
+        let names = player_names();
+        for side in 0..2 {
+            if !can_play(names[self.players[side]], &rules) {
+                self.step_player(side, true);
+            }
+        }
     }
 
     /// The setup chosen.

@@ -20,7 +20,7 @@ const PANEL_ROWS: u16 = 16;
 
 /// The keys, for the help overlay and the bottom line.
 pub const KEYS: &[(&str, &str)] = &[
-    ("arrows / h j k l", "move the cursor"),
+    ("arrows", "move the cursor"),
     ("Enter / Space", "place a mark at the cursor"),
     ("h8 Enter", "place a mark by its coordinate"),
     ("mouse click", "place a mark on the cell clicked"),
@@ -112,30 +112,32 @@ fn heat_scores(app: &App) -> &[CellScore] {
     }
 }
 
-/// Heat-map colours of the empty cells from the last analysis.
+/// The heat map's colours, worst to best.
+const RAMP: [Color; 5] = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
+
+/// Heat-map colours of the empty cells from the last analysis, by rank:
+/// the best fifth red, the worst blue, so that one proven loss among
+/// ordinary scores does not paint every other cell alike.
 fn heat(app: &App) -> HashMap<Cell, Color> {
-    let scores: Vec<_> =
+    let mut scores: Vec<_> =
         heat_scores(app).iter().filter(|s| app.pos.get(s.cell).is_none() && s.score.is_finite()).collect();
-    let (low, high) =
-        scores.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| (lo.min(s.score), hi.max(s.score)));
-    let ramp = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
+    scores.sort_by(|a, b| a.score.total_cmp(&b.score));
     let mut colours = HashMap::new();
-    for score in scores {
-        let share = if high > low { (score.score - low) / (high - low) } else { 1.0 };
-        colours.insert(score.cell, ramp[((share * 4.0).round() as usize).min(4)]);
+    let last = scores.len().saturating_sub(1).max(1);
+    for (rank, score) in scores.iter().enumerate() {
+        // Equal scores share the colour of the first of them.
+        let rank =
+            scores.iter().position(|other| other.score.total_cmp(&score.score).is_eq()).unwrap_or(rank);
+        colours.insert(score.cell, RAMP[(rank * RAMP.len() / (last + 1)).min(RAMP.len() - 1)]);
     }
     colours
 }
 
-/// A score or value as a person reads it: whole numbers for evaluations,
-/// two decimals for shares and expected scores.
-fn number(value: f64) -> String {
-    if value.fract() == 0.0 || value.abs() >= 100.0 { format!("{value:.0}") } else { format!("{value:.2}") }
-}
-
 /// What the last analysis says of the cursor's cell.
 fn cursor_line(app: &App, analysis: &Analysis) -> String {
-    let find = |scores: &[CellScore]| scores.iter().find(|s| s.cell == app.cursor).map(|s| number(s.score));
+    let find = |scores: &[CellScore], kind| {
+        scores.iter().find(|s| s.cell == app.cursor).map(|s| board::format_score(s.score, kind))
+    };
     let kind = match analysis.score_kind {
         ScoreKind::Evaluation => "eval",
         ScoreKind::Probability => "prob",
@@ -143,10 +145,10 @@ fn cursor_line(app: &App, analysis: &Analysis) -> String {
         ScoreKind::WinRate => "win",
     };
     let mut text = app.cursor.name(&app.setup.rules).to_string();
-    if let Some(score) = find(&analysis.scores) {
+    if let Some(score) = find(&analysis.scores, analysis.score_kind) {
         let _ = write!(text, " {kind} {score}");
     }
-    if let Some(value) = find(&analysis.values) {
+    if let Some(value) = find(&analysis.values, ScoreKind::WinRate) {
         let _ = write!(text, " value {value}");
     }
     text
@@ -168,6 +170,10 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                 Some(Side::O) => ("o", Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
                 None if app.hint == Some(cell) => {
                     ("*", Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))
+                }
+                // The engine's choice, where the heat map is on.
+                None if !heat.is_empty() && app.analysis.as_ref().and_then(|a| a.best_move) == Some(cell) => {
+                    ("+", Style::new().add_modifier(Modifier::BOLD))
                 }
                 None => (".", Style::new().fg(Color::Gray)),
             };
@@ -236,6 +242,13 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         Heat::Values => "  heat: values",
     };
     lines.push(Line::from(vec![Span::styled("analysis", bold), Span::raw(heat)]));
+    if app.heat != Heat::Off && app.analysis.is_some() {
+        // The legend: worst to best, and the engine's choice.
+        let mut legend = vec![Span::raw("worst ")];
+        legend.extend(RAMP.iter().map(|&colour| Span::styled("  ", Style::new().bg(colour))));
+        legend.push(Span::raw(" best  + its move"));
+        lines.push(Line::from(legend));
+    }
     match &app.analysis {
         Some(analysis) => {
             let name = |cell: &Cell| cell.name(&rules).to_string();
@@ -243,11 +256,14 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
             let value = match analysis.win_in {
                 Some(plies) if plies > 0 => format!("win in {plies}"),
                 Some(plies) => format!("loss in {}", -plies),
-                None => analysis.value.map_or("-".to_owned(), number),
+                None => {
+                    analysis.value.map_or("-".to_owned(), |v| board::format_score(v, ScoreKind::Evaluation))
+                }
             };
             lines.push(Line::from(format!(
-                "best {}  value {value}",
+                "best {}  value {value} for {}",
                 analysis.best_move.as_ref().map_or("-".to_owned(), name),
+                app.analysis_side.mark().to_ascii_uppercase(),
             )));
             let depth = match (analysis.depth, analysis.selective_depth) {
                 (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
@@ -311,7 +327,10 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
     lines.push(Line::from(""));
     lines.push(Line::from("↑↓ choose  ←→ change  Enter start  Esc cancel"));
     lines.push(Line::from(Span::styled(menu.error.clone(), Style::new().fg(Color::Red))));
-    let rect = centred(area, 64, lines.len() as u16 + 2);
+    // The error wraps inside the box: room for every line of it.
+    let width = 64;
+    let error_rows = (menu.error.chars().count() as u16).div_ceil(width - 4).max(1);
+    let rect = centred(area, width, lines.len() as u16 + error_rows + 1);
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(Block::bordered().title(" new game ")),

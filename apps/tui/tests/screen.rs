@@ -130,13 +130,18 @@ fn keys_move_the_cursor_and_place_marks() {
 
 #[test]
 fn undo_takes_back_the_engine_reply_too_and_redo_replays() {
-    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "perfect"));
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "alphabeta"));
     type_text(&mut app, "b2");
     wait_for_engine(&mut app);
     assert_eq!(app.pos.moves().len(), 2);
+    assert!(app.analysis.is_some());
+    assert!(screen(&mut app, 60, 20).contains("for O"), "the value is O's: O moved");
     press(&mut app, KeyCode::Char('U'));
     assert_eq!(app.pos.moves().len(), 0);
     assert!(app.human_to_move());
+    // The analysis was of a position no longer on the board.
+    assert!(app.analysis.is_none());
+    assert!(!screen(&mut app, 60, 20).contains("best "));
     press(&mut app, KeyCode::Char('R'));
     assert_eq!(app.pos.moves().len(), 2);
 }
@@ -158,37 +163,44 @@ fn hint_new_game_and_help() {
     // New game: 8×8, engines on both sides.
     press(&mut app, KeyCode::Char('N'));
     press(&mut app, KeyCode::Right); // rules: 3×3 -> 8×8
+    let names = tui::menu::player_names();
+    let chosen = |app: &App, side: usize| names[app.menu.as_ref().unwrap().players[side]];
+    // O was the perfect player, who cannot play 8×8: it moved on.
+    assert!(tui::menu::can_play(chosen(&app, 1), &Rules::five_8x8()), "{}", chosen(&app, 1));
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Right); // X: human -> random
-    press(&mut app, KeyCode::Down);
-    for _ in 0..steps("perfect", "pattern") {
-        press(&mut app, KeyCode::Right); // O: perfect cannot play 8×8
-    }
     press(&mut app, KeyCode::Enter);
     assert!(app.menu.is_none());
     assert_eq!(app.setup.rules, Rules::five_8x8());
     assert!(matches!(app.setup.players[0], Player::Engine(_)));
-    // A new game with an engine that cannot play the rules is refused.
+    // On 15×15 the dialog offers only engines that can play it.
     press(&mut app, KeyCode::Char('N'));
     press(&mut app, KeyCode::Right); // 15×15
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Down);
-    for _ in 0..steps("random", "tree") {
+    let mut offered = Vec::new();
+    for _ in 0..names.len() {
         press(&mut app, KeyCode::Right);
+        offered.push(chosen(&app, 0));
+    }
+    assert!(offered.contains(&"alphabeta") && offered.contains(&"human"), "{offered:?}");
+    for name in ["tree", "perfect", "matrix"] {
+        assert!(!offered.contains(&name), "{name} offered for 15×15: {offered:?}");
+    }
+    // Bad custom rules are refused with the reason, wrapped in the box.
+    press(&mut app, KeyCode::Up);
+    for c in "15,15,99".chars() {
+        press(&mut app, KeyCode::Char(c));
     }
     press(&mut app, KeyCode::Enter);
-    let menu = app.menu.as_ref().expect("still open");
-    assert!(menu.error.contains("tree cannot play"), "{}", menu.error);
+    let error = app.menu.as_ref().expect("still open").error.clone();
+    assert!(error.contains("custom rules"), "{error}");
+    let text = screen(&mut app, 80, 30);
+    let last_words: String = error.split_whitespace().last().unwrap().chars().take(6).collect();
+    assert!(text.contains(&last_words), "the whole error shows: {text}");
     press(&mut app, KeyCode::Esc);
     assert!(app.menu.is_none());
-}
-
-/// Presses of → from player `from` to player `to` in the menu.
-fn steps(from: &str, to: &str) -> usize {
-    let names = tui::menu::player_names();
-    let index = |name| names.iter().position(|n| *n == name).unwrap();
-    (index(to) + names.len() - index(from)) % names.len()
 }
 
 #[test]
@@ -246,11 +258,31 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     let text = screen(&mut app, 60, 20);
     assert!(text.contains(&format!("{name} visits ")) && text.contains(" value "), "{text}");
     assert!(text.contains("heat: scores"), "{text}");
+    assert!(text.contains("worst") && text.contains("best  + its move"), "a legend: {text}");
+    let best = analysis.best_move.unwrap();
+    assert!(app.pos.get(best).is_some(), "the engine played its best move");
+
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat, Heat::Values);
     assert!(screen(&mut app, 60, 20).contains("heat: values"));
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat, Heat::Off);
+
+    // A proven loss reads as one, and the engine's choice is marked.
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    let cell = |name: &str| app.setup.rules.parse_cell(name).unwrap();
+    let (b2, a1, c3) = (cell("b2"), cell("a1"), cell("c3"));
+    let score = |cell, score| board::CellScore { cell, score };
+    app.analysis = Some(board::Analysis {
+        best_move: Some(b2),
+        scores: vec![score(b2, 10.0), score(a1, -1_999_999_996.0), score(c3, 3.0)],
+        ..board::Analysis::default()
+    });
+    app.heat = Heat::Scores;
+    app.cursor = a1;
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("a1 eval loss in 4"), "{text}");
+    assert!(text.lines().any(|line| line.trim_start().starts_with("2 . + .")), "{text}");
 
     // The pattern player gives scores only: T goes from them straight to off.
     let mut app = App::new(setup(Rules::five_8x8(), "human", "pattern"));

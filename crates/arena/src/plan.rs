@@ -110,9 +110,11 @@ impl Slot {
 impl Plan {
     /// A match of `games` games between `a` and `b` from the empty board,
     /// one thread, no limits beyond the engines' own: set the other fields
-    /// as needed.
+    /// as needed. Entrants entered more than once (an engine against
+    /// itself) are told apart as `label (A)`, `label (B)`, ….
     #[must_use]
-    pub fn new(rules: Rules, entrants: Vec<Entrant>, games: u64) -> Plan {
+    pub fn new(rules: Rules, mut entrants: Vec<Entrant>, games: u64) -> Plan {
+        label_apart(&mut entrants);
         Plan {
             rules,
             entrants,
@@ -229,6 +231,24 @@ impl Plan {
     }
 }
 
+/// Suffixes labels that occur more than once with ` (A)`, ` (B)`, … in
+/// the order they are entered.
+fn label_apart(entrants: &mut [Entrant]) {
+    let labels: Vec<String> = entrants.iter().map(|entrant| entrant.label.clone()).collect();
+    for (i, entrant) in entrants.iter_mut().enumerate() {
+        let label = &labels[i];
+        if labels.iter().filter(|other| *other == label).count() < 2 {
+            continue;
+        }
+        let nth = labels[..i].iter().filter(|other| *other == label).count();
+        let tag = match u8::try_from(nth) {
+            Ok(n) if n < 26 => char::from(b'A' + n).to_string(),
+            _ => (nth + 1).to_string(),
+        };
+        entrant.label = format!("{label} ({tag})");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,6 +308,15 @@ mod tests {
             assert!(error.contains(expected), "{error}");
         }
         assert!(plan(Format::Match, 2, 2).check().is_ok());
+    }
+
+    #[test]
+    fn an_engine_entered_twice_is_told_apart() {
+        let entrants = ["random", "pattern", "random", "random"].map(entrant).to_vec();
+        let plan = Plan { format: Format::RoundRobin, ..Plan::new(Rules::tic_tac_toe(), entrants, 2) };
+        let labels: Vec<&str> = plan.entrants.iter().map(Entrant::label).collect();
+        assert_eq!(labels, ["random (A)", "pattern", "random (B)", "random (C)"]);
+        assert!(plan.check().is_ok());
     }
 
     #[test]

@@ -245,6 +245,40 @@ pub enum ScoreKind {
     WinRate,
 }
 
+/// The evaluation score of a win proven now; a win proven `n` plies away
+/// scores `PROVEN_WIN − n`, a loss the negative. Search engines keep their
+/// evaluations below it, so such scores read as results
+/// ([`proven_plies`], [`format_score`]).
+pub const PROVEN_WIN: i32 = 2_000_000_000;
+
+/// Evaluation scores this close to ±[`PROVEN_WIN`] are proven results.
+const PROVEN_RANGE: i32 = 10_000;
+
+/// The plies to the proven win (positive) or loss (negative) an evaluation
+/// score stands for, or `None` for an ordinary evaluation.
+#[must_use]
+pub fn proven_plies(score: f64) -> Option<i32> {
+    let distance = f64::from(PROVEN_WIN) - score.abs();
+    if !(0.0..=f64::from(PROVEN_RANGE)).contains(&distance) {
+        return None;
+    }
+    let plies = distance.round() as i32;
+    Some(if score > 0.0 { plies } else { -plies })
+}
+
+/// A score as a person reads it: `win in N` / `loss in N` for a proven
+/// evaluation, a whole number for other evaluations, two decimals for
+/// shares and expected scores.
+#[must_use]
+pub fn format_score(score: f64, kind: ScoreKind) -> String {
+    if kind == ScoreKind::Evaluation
+        && let Some(plies) = proven_plies(score)
+    {
+        return if plies > 0 { format!("win in {plies}") } else { format!("loss in {}", -plies) };
+    }
+    if score.fract() == 0.0 || score.abs() >= 100.0 { format!("{score:.0}") } else { format!("{score:.2}") }
+}
+
 /// One cell's score in an [`Analysis`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CellScore {
@@ -292,6 +326,20 @@ pub struct Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proven_scores_read_as_results() {
+        let win = f64::from(PROVEN_WIN - 5);
+        assert_eq!(proven_plies(win), Some(5));
+        assert_eq!(proven_plies(-win), Some(-5));
+        assert_eq!(proven_plies(1_500_000_000.0), None);
+        assert_eq!(proven_plies(f64::from(PROVEN_WIN + 1)), None);
+        assert_eq!(format_score(win, ScoreKind::Evaluation), "win in 5");
+        assert_eq!(format_score(-win, ScoreKind::Evaluation), "loss in 5");
+        assert_eq!(format_score(-235.0, ScoreKind::Evaluation), "-235");
+        assert_eq!(format_score(0.625, ScoreKind::WinRate), "0.62");
+        assert_eq!(format_score(win, ScoreKind::VisitShare), "1999999995");
+    }
 
     #[test]
     fn stop_flag_is_shared() {

@@ -31,7 +31,10 @@ mod text;
 pub mod threats;
 mod zobrist;
 
-pub use agent::{Agent, AgentError, Analysis, CellScore, Evaluator, Limits, Progress, ScoreKind, StopFlag};
+pub use agent::{
+    Agent, AgentError, Analysis, CellScore, Evaluator, Limits, PROVEN_WIN, Progress, ScoreKind, StopFlag,
+    format_score, proven_plies,
+};
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};
 pub use game::{Forfeit, GameRecord, MoveRecord, OpeningError, play_game};
