@@ -5,7 +5,8 @@
 //!   to `target/bench/latest.json`.
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
 //!   `target/train/`.
-//! - `export-weights DIR`: install evolved weights as the embedded defaults.
+//! - `export-weights DIR [--force]`: install evolved weights as the embedded
+//!   defaults, when a match finds them stronger (or forced).
 //! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
 
 mod bench;
@@ -25,7 +26,9 @@ commands:
   ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
-  export-weights DIR   check DIR/weights.{bin,json} from trainer ga and install them as pattern-eval's defaults
+  export-weights DIR [--force]
+                       install DIR/weights.{bin,json} from trainer ga as pattern-eval's defaults
+                       if an SPRT match finds them stronger (--force: without the match)
   pygomo               install pygomo-lib (PyPI) and let it drive pbrain-mnk through a game";
 
 fn main() -> ExitCode {

@@ -144,7 +144,7 @@ impl GameArgs {
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
             print!("{summary}");
-            println!("{:.1} games per second", report.games_per_second);
+            println!("{} games per second", crate::report::rate(report.games_per_second));
         }
         Ok(summary)
     }

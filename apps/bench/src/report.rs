@@ -107,6 +107,20 @@ pub fn thousands(value: f64) -> String {
     out
 }
 
+/// A rate as a person reads it: thousands separated from 100 up, three
+/// significant digits below (`78,098`, `12.3`, `0.427`).
+pub fn rate(value: f64) -> String {
+    if value >= 100.0 {
+        thousands(value)
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else if value >= 1.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
 /// `part` as a percentage of `whole`.
 pub fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
@@ -132,6 +146,9 @@ mod tests {
         assert_eq!(thousands(1_234_567.8), "1,234,568");
         assert_eq!(thousands(999.0), "999");
         assert_eq!(thousands(0.0), "0");
+        assert_eq!(rate(78_097.5), "78,098");
+        assert_eq!(rate(12.34), "12.3");
+        assert_eq!(rate(0.4271), "0.427");
         assert_eq!(percent(1, 3), "33.3%");
         assert_eq!(percent(1, 0), "-");
     }

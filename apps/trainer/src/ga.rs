@@ -158,14 +158,14 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     println!(
-        "{} generations of {} {} weights in {seconds:.2} s (this session); wrote weights.json, weights.bin, log.csv, fitness.svg to {}",
+        "{} generations of the {} run, {} family, in {seconds:.2} s (this session); wrote weights.json, weights.bin, log.csv, fitness.svg to {}",
         log.len(),
-        run.family().name(),
         match preset {
-            Preset::Classic => "classic-preset",
-            Preset::Strong => "strong-preset",
-            Preset::Refine => "refine-preset",
+            Preset::Classic => "classic",
+            Preset::Strong => "strong",
+            Preset::Refine => "refine",
         },
+        run.family().name(),
         args.out.display()
     );
     Ok(())

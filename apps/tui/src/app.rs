@@ -126,6 +126,10 @@ pub struct App {
     pub hint: Option<Cell>,
     pub menu: Option<Menu>,
     pub file: PathBuf,
+    /// Whether this session saved or loaded `file`, so `S` may write over it.
+    owns_file: bool,
+    /// Whether `S` was pressed once on a file this session does not own.
+    overwrite_asked: bool,
     games: u64,
     /// The screen area the board was last drawn in, for mouse clicks.
     pub screen: ratatui::layout::Rect,
@@ -172,6 +176,8 @@ impl App {
             hint: None,
             menu: None,
             file: PathBuf::from(DEFAULT_FILE),
+            owns_file: false,
+            overwrite_asked: false,
             games: 0,
             screen: ratatui::layout::Rect::default(),
         };
@@ -421,10 +427,27 @@ impl App {
     }
 
     /// Saves the game to the current file.
+    /// The game came from `path`: `S` saves back to it without asking.
+    pub fn loaded_from(&mut self, path: PathBuf) {
+        self.file = path;
+        self.owns_file = true;
+    }
+
+    /// A file this session did not write or read is overwritten only when
+    /// `S` is pressed a second time in a row.
     pub fn save(&mut self) {
+        if self.file.exists() && !self.owns_file && !self.overwrite_asked {
+            self.overwrite_asked = true;
+            self.message = format!("{} exists: press S again to overwrite it", self.file.display());
+            return;
+        }
+        self.overwrite_asked = false;
         let file = GameFile::of(&self.setup, &self.pos);
         self.message = match file.save(&self.file) {
-            Ok(()) => format!("saved to {}", self.file.display()),
+            Ok(()) => {
+                self.owns_file = true;
+                format!("saved to {}", self.file.display())
+            }
             Err(err) => format!("cannot save: {err:#}"),
         };
     }
@@ -434,6 +457,7 @@ impl App {
         match GameFile::load(&self.file).and_then(|file| file.setup(self.setup.time)) {
             Ok((setup, moves)) => {
                 self.start(setup, moves);
+                self.owns_file = true;
                 self.message = format!("loaded {}", self.file.display());
             }
             Err(err) => self.message = format!("cannot load {}: {err:#}", self.file.display()),
@@ -476,6 +500,9 @@ impl App {
         if self.help {
             self.help = false;
             return;
+        }
+        if key.code != KeyCode::Char('S') {
+            self.overwrite_asked = false;
         }
         match key.code {
             KeyCode::Esc | KeyCode::Char('Q') => self.quit = true,

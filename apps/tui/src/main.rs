@@ -82,7 +82,7 @@ fn prepare(cli: &Cli) -> Result<App> {
     if let Some(path) = &cli.load {
         let (setup, moves) = GameFile::load(path)?.setup(time)?;
         let mut app = App::with_moves(setup, moves);
-        app.file.clone_from(path);
+        app.loaded_from(path.clone());
         return Ok(app);
     }
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];

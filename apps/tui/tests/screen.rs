@@ -206,11 +206,22 @@ fn hint_new_game_and_help() {
 #[test]
 fn save_and_load_round_trip() {
     let path = std::env::temp_dir().join(format!("tui-save-{}.json", std::process::id()));
+    std::fs::write(&path, "someone's file").unwrap();
     let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
     app.file.clone_from(&path);
     for name in ["h8", "h9", "i9"] {
         type_text(&mut app, name);
     }
+    // A file this session did not write is overwritten only on a second S.
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message.contains("press S again"), "{}", app.message);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "someone's file");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message.contains("press S again"), "another key in between asks again");
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message.starts_with("saved"), "{}", app.message);
+    // Its own file it saves over at once.
     press(&mut app, KeyCode::Char('S'));
     assert!(app.message.starts_with("saved"), "{}", app.message);
     let saved = app.pos.to_one_line();

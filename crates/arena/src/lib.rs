@@ -60,7 +60,9 @@ pub enum ArenaError {
         source: std::io::Error,
     },
     /// The records file already holds games and resuming was not asked for.
-    #[error("records file {path} already holds {games} games: resume it, or write to another file")]
+    #[error(
+        "records file {path} already holds {games} games: resume it (bench: --resume) to play only the missing games, or write to another file"
+    )]
     RecordsExist {
         /// The file.
         path: PathBuf,

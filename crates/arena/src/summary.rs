@@ -211,6 +211,10 @@ pub(crate) fn signed(value: f64) -> String {
 pub(crate) fn elo_text(elo: Option<&Elo>) -> String {
     match elo {
         None => "Elo —".to_owned(),
+        // Every unit scored alike: no spread to draw an interval from.
+        Some(elo) if elo.margin() == 0.0 => {
+            format!("Elo {} (no interval: every one scored the same)", signed(elo.elo))
+        }
         Some(elo) if elo.margin().is_finite() => format!("Elo {} ± {:.1}", signed(elo.elo), elo.margin()),
         Some(elo) => format!("Elo {} [{}, {}]", signed(elo.elo), signed(elo.low), signed(elo.high)),
     }
