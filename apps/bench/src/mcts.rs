@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use board::Agent as _;
 use board::{Limits, Position, Rules};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mcts::{MctsAgent, MctsConfig};
 use serde::Serialize;
 
@@ -120,12 +121,13 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 /// Iterations per second of classic UCB1 from `start`, the median of
 /// `--repeat` searches, and the tree size (all trees together).
-fn rate(start: &Position, args: &Args) -> (f64, usize) {
+fn rate(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, usize) {
     let mut timed = Timed::new(args, args.threads, start);
     let mut rates = Vec::with_capacity(args.repeat);
     let mut nodes = 0;
     for _ in 0..args.repeat {
         let (rate, size) = timed.search(start);
+        bar.inc(1);
         rates.push(rate);
         nodes = size;
     }
@@ -134,7 +136,7 @@ fn rate(start: &Position, args: &Args) -> (f64, usize) {
 
 /// One thread's median rate from `start`, and the median ratio of the
 /// threaded rate to it over `--repeat` alternating pairs.
-fn speedup(start: &Position, args: &Args) -> (f64, f64) {
+fn speedup(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, f64) {
     let mut one = Timed::new(args, 1, start);
     let mut many = Timed::new(args, args.threads, start);
     let (mut rates, mut ratios) = (Vec::new(), Vec::new());
@@ -142,6 +144,7 @@ fn speedup(start: &Position, args: &Args) -> (f64, f64) {
         let single = one.search(start).0;
         rates.push(single);
         ratios.push(many.search(start).0 / single);
+        bar.inc(2);
     }
     (median(rates), median(ratios))
 }
@@ -157,18 +160,29 @@ pub fn run(args: &Args) -> Result<()> {
     if args.speedup && args.threads < 2 {
         bail!("--speedup compares with one thread: it needs --threads 2 or more");
     }
-    let (empty, nodes) = rate(&Position::new(args.rules), args);
+    // Searches of many iterations take a while: say how far along we are
+    // (on a terminal only; stderr, so --json output stays clean).
+    let searches = args.repeat * if args.speedup { 4 } else { 2 };
+    let bar = ProgressBar::with_draw_target(Some(searches as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} searches  {msg}").expect("a valid template"),
+    );
+    bar.set_message("empty board");
+    let (empty, nodes) = rate(&Position::new(args.rules), args, &bar);
     let (one_thread, speedup) = if args.speedup {
-        let (rate, ratio) = speedup(&Position::new(args.rules), args);
+        bar.set_message("one thread against many");
+        let (rate, ratio) = speedup(&Position::new(args.rules), args, &bar);
         (Some(rate), Some(ratio))
     } else {
         (None, None)
     };
     let plies = (args.rules.area() / 4).clamp(1, 40);
+    bar.set_message("middle game");
     let middle = match middle_games(args.rules, 1, plies) {
-        Ok(positions) => rate(&positions[0], args).0,
+        Ok(positions) => rate(&positions[0], args, &bar).0,
         Err(_) => empty,
     };
+    bar.finish_and_clear();
     let report = Report {
         rules: args.rules.to_string(),
         iterations: args.iterations,

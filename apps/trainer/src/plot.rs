@@ -39,7 +39,13 @@ pub fn line_chart(
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(0.0..x_max, y_range.0..y_range.1)?;
-        chart.configure_mesh().x_desc(x_label).y_desc(y_label).draw()?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&|value| tick(*value))
+            .y_label_formatter(&|value| tick(*value))
+            .draw()?;
         for (i, line) in series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
             chart
@@ -47,11 +53,45 @@ pub fn line_chart(
                 .label(line.name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
         }
-        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw()?;
+        // Learning curves rise: the lower right is where they are not.
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()?;
         root.present()?;
         Ok(())
     };
     draw()
         .map_err(|error| anyhow::anyhow!("{error}"))
         .with_context(|| format!("cannot draw {}", path.display()))
+}
+
+/// An axis label: whole numbers without a decimal point, large ones in
+/// thousands so that they fit the label area.
+fn tick(value: f64) -> String {
+    if value.abs() >= 10_000.0 {
+        format!("{}k", tick(value / 1000.0))
+    } else if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        let text = format!("{value:.2}");
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn axis_labels_are_short() {
+        assert_eq!(tick(1.0), "1");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.126), "0.13");
+        assert_eq!(tick(100_000.0), "100k");
+        assert_eq!(tick(12_500.0), "12.5k");
+        assert_eq!(tick(-3.0), "-3");
+    }
 }

@@ -21,7 +21,7 @@ use crate::threats::{VcfLimits, find_vcf, winning_cells};
 use crate::tt::{Bound, Entry, Table};
 
 /// The score of a win at the root; a win `n` plies away scores `MATE − n`.
-pub const MATE: i32 = 2_000_000_000;
+pub const MATE: i32 = board::PROVEN_WIN;
 /// Evaluations are clamped to ±this, below every win score.
 pub const EVAL_LIMIT: i32 = 1_500_000_000;
 /// Scores beyond ±this are wins or losses found by the search.
