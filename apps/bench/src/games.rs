@@ -118,6 +118,7 @@ impl GameArgs {
     /// Runs the plan with a progress bar on a terminal, writes the summary
     /// file if asked, and prints the result.
     pub fn execute(&self, plan: &Plan) -> Result<Summary> {
+        self.check_outputs()?;
         let bar =
             ProgressBar::with_draw_target(Some(plan.schedule().len() as u64), ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"));
@@ -150,11 +151,51 @@ impl GameArgs {
     }
 }
 
+impl GameArgs {
+    /// Checks the files the run will write before any game is played: the
+    /// summary must not be the records file (it would replace the games),
+    /// and each must be a file in a folder that exists.
+    fn check_outputs(&self) -> Result<()> {
+        for (flag, path) in [("--records", &self.records), ("--summary", &self.summary)] {
+            let Some(path) = path else { continue };
+            if path.is_dir() {
+                anyhow::bail!("{flag} {} is a folder: give a file name", path.display());
+            }
+            let parent = path.parent().filter(|parent| !parent.as_os_str().is_empty());
+            if parent.is_some_and(|parent| !parent.is_dir()) {
+                anyhow::bail!("{flag} {}: the folder it would go in does not exist", path.display());
+            }
+        }
+        if let (Some(records), Some(summary)) = (&self.records, &self.summary)
+            && same_file(records, summary)
+        {
+            anyhow::bail!(
+                "--records and --summary both name {}: the summary would replace the games; give two files",
+                summary.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Whether `a` and `b` name the same file, existing or not.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolved = |path: &Path| {
+        let parent = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        parent.canonicalize().ok().map(|parent| parent.join(path.file_name().unwrap_or_default()))
+    };
+    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`, so a reader never sees half a file.
+/// `path`, so a reader never sees half a file (nor, on failure, a
+/// temporary one).
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
     let temporary = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    fs::write(&temporary, text).with_context(|| format!("cannot write {}", temporary.display()))?;
-    fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+    let written = fs::write(&temporary, text).and_then(|()| fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written.with_context(|| format!("cannot write {}", path.display()))
 }

@@ -151,6 +151,18 @@ fn an_sprt_match_stops_early_and_records_resume() {
     let again = json(&[&args[..], &["--resume"]].concat());
     assert_eq!(count(&again, "games_played_now"), 0);
     assert_eq!(again["sprt"], value["sprt"]);
+
+    // Outputs are checked before any game: the summary may not be the
+    // records file (it would replace the games), nor a folder.
+    let before = std::fs::read_to_string(&records).unwrap();
+    let same = [&args[..15], &["--records", records_arg, "--summary", records_arg, "--resume"]].concat();
+    let output = bench(&same);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("both name"), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), before, "the games are kept");
+    let folder = [&args[..15], &["--summary", dir.to_str().unwrap()]].concat();
+    let output = bench(&folder);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is a folder"), "{output:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, StopFlag};
 
+use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
 
 /// What `ABOUT` answers.
@@ -62,6 +63,8 @@ struct State<'a> {
     timeout_turn: Option<u64>,
     time_left: Option<u64>,
     max_memory: Option<u64>,
+    /// `END` or the end of input arrived while the engine thought.
+    quit: bool,
 }
 
 /// Serves the protocol on `input` and `output` until `END` or the end of
@@ -74,14 +77,10 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let (sender, lines) = mpsc::channel::<String>();
+    let (sender, lines) = mpsc::channel::<Incoming>();
     thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line.trim_end_matches('\r').to_owned()).is_err() {
-                break;
-            }
-        }
+        // A read error ends the input as its end does.
+        let _ = read_lines(input, |line| sender.send(line).is_ok());
     });
     let mut state = State {
         about,
@@ -94,15 +93,27 @@ where
         timeout_turn: None,
         time_left: None,
         max_memory: None,
+        quit: false,
     };
-    let mut pending: VecDeque<String> = VecDeque::new();
+    let mut pending: VecDeque<Incoming> = VecDeque::new();
     loop {
-        let line = match pending.pop_front() {
-            Some(line) => line,
+        let incoming = match pending.pop_front() {
+            Some(incoming) => incoming,
             None => match lines.recv() {
-                Ok(line) => line,
+                Ok(incoming) => incoming,
                 Err(_) => return Ok(()),
             },
+        };
+        let line = match incoming {
+            Incoming::Line(line) => line,
+            Incoming::TooLong(bytes) => {
+                let limit = input::MAX_LINE;
+                answer(
+                    &mut output,
+                    &format!("ERROR a line of {bytes} bytes, ignored: lines are at most {limit}"),
+                )?;
+                continue;
+            }
         };
         if line.trim().is_empty() {
             continue;
@@ -117,7 +128,17 @@ where
         if command == Command::End {
             return Ok(());
         }
-        if let Some(reply) = state.handle(command, &lines, &mut pending) {
+        // A command other than a stone ends a BOARD block left open.
+        if state.block.is_some() && !matches!(command, Command::Stone(..) | Command::Done) {
+            state.block = None;
+            answer(&mut output, "ERROR a BOARD block ended without DONE: ignored")?;
+        }
+        let reply = state.handle(command, &lines, &mut pending);
+        if state.quit {
+            // END, or the end of input, came while the engine thought.
+            return Ok(());
+        }
+        if let Some(reply) = reply {
             answer(&mut output, &reply)?;
         }
     }
@@ -133,8 +154,8 @@ impl State<'_> {
     fn handle(
         &mut self,
         command: Command,
-        lines: &Receiver<String>,
-        pending: &mut VecDeque<String>,
+        lines: &Receiver<Incoming>,
+        pending: &mut VecDeque<Incoming>,
     ) -> Option<String> {
         match command {
             Command::Start(size) => Some(self.start(size, size)),
@@ -166,7 +187,7 @@ impl State<'_> {
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
             Command::End => unreachable!("handled by the loop"),
-            Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {line}")),
+            Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {}", excerpt(&line))),
         }
     }
 
@@ -272,7 +293,7 @@ impl State<'_> {
         Position::from_setup(rules, x, o).map_err(|error| error.to_string())
     }
 
-    fn turn(&mut self, cell: Cell, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+    fn turn(&mut self, cell: Cell, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
         let pos = match self.position() {
             Ok(pos) => pos,
             Err(error) => return format!("ERROR {error}"),
@@ -289,7 +310,7 @@ impl State<'_> {
         reply
     }
 
-    fn board(&mut self, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+    fn board(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
         let block = self.block.take().unwrap_or_default();
         let Some(rules) = self.rules else { return "ERROR BOARD before START".to_owned() };
         if block.iter().any(|&(_, who)| who == 3) {
@@ -332,7 +353,7 @@ impl State<'_> {
     }
 
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
-    fn think(&mut self, lines: &Receiver<String>, pending: &mut VecDeque<String>) -> String {
+    fn think(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
         let pos = match self.position() {
             Ok(pos) => pos,
             Err(error) => return format!("ERROR {error}"),
@@ -347,12 +368,17 @@ impl State<'_> {
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
         let choice = thread::scope(|scope| {
             let thinking = scope.spawn(|| agent.select_move(&pos, &limits));
-            while !thinking.is_finished() {
+            while !thinking.is_finished() && !self.quit {
                 match lines.recv_timeout(Duration::from_millis(2)) {
-                    Ok(line) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
-                    Ok(line) => pending.push_back(line),
-                    Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+                    Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
+                    Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("END") => self.quit = true,
+                    Ok(incoming) => pending.push_back(incoming),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => self.quit = true,
                 }
+            }
+            if self.quit {
+                stop.stop();
             }
             thinking.join()
         });

@@ -21,6 +21,7 @@
 
 mod brain;
 mod external;
+pub mod input;
 pub mod protocol;
 
 pub use brain::{About, MakeAgent, serve};

@@ -6,6 +6,8 @@ use std::fmt;
 
 use board::Cell;
 
+use crate::input::excerpt;
+
 /// One command from a manager.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -54,7 +56,9 @@ impl fmt::Display for Malformed {
 /// # Errors
 /// [`Malformed`] naming what was expected.
 pub fn parse_cell(text: &str) -> Result<Cell, Malformed> {
-    let bad = || Malformed(format!("expected coordinates x,y (whole numbers from 0), got {:?}", text.trim()));
+    let bad = || {
+        Malformed(format!("expected coordinates x,y (whole numbers from 0), got {:?}", excerpt(text.trim())))
+    };
     let (x, y) = text.split_once(',').ok_or_else(bad)?;
     let x: u32 = x.trim().parse().map_err(|_| bad())?;
     let y: u32 = y.trim().parse().map_err(|_| bad())?;
@@ -71,6 +75,23 @@ pub fn format_cell(cell: Cell) -> String {
     format!("{},{}", cell.x(), cell.y())
 }
 
+/// The words that start a command.
+const COMMANDS: [&str; 13] = [
+    "START",
+    "RECTSTART",
+    "BEGIN",
+    "TURN",
+    "BOARD",
+    "DONE",
+    "INFO",
+    "RESTART",
+    "TAKEBACK",
+    "END",
+    "ABOUT",
+    "YXSTOP",
+    "STOP",
+];
+
 /// Reads one line a manager sent (without its line ending). Inside a
 /// `BOARD` block, `in_board` makes `x,y,who` lines stones.
 ///
@@ -80,36 +101,40 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
-    if in_board && !word.eq_ignore_ascii_case("DONE") {
+    // In a block, a line that starts with a command word is that command
+    // (the brain then drops the block left open).
+    if in_board && !COMMANDS.iter().any(|command| word.eq_ignore_ascii_case(command)) {
         let mut parts = line.split(',').map(str::trim);
         let (Some(x), Some(y), Some(who), None) = (parts.next(), parts.next(), parts.next(), parts.next())
         else {
-            return Err(Malformed(format!("expected x,y,who or DONE in a BOARD block, got {line:?}")));
+            return Err(Malformed(format!(
+                "expected x,y,who or DONE in a BOARD block, got {:?}",
+                excerpt(line)
+            )));
         };
         let cell = parse_cell(&format!("{x},{y}"))?;
-        let who: u8 = who
-            .parse()
-            .ok()
-            .filter(|who| (1..=3).contains(who))
-            .ok_or_else(|| Malformed(format!("who must be 1 (own), 2 (opponent) or 3, got {who:?}")))?;
+        let who: u8 = who.parse().ok().filter(|who| (1..=3).contains(who)).ok_or_else(|| {
+            Malformed(format!("who must be 1 (own), 2 (opponent) or 3, got {:?}", excerpt(who)))
+        })?;
         return Ok(Command::Stone(cell, who));
     }
     let number = |text: &str, what: &str| -> Result<u32, Malformed> {
         text.trim()
             .parse()
-            .map_err(|_| Malformed(format!("{what} must be a whole number, got {:?}", text.trim())))
+            .map_err(|_| Malformed(format!("{what} must be a whole number, got {:?}", excerpt(text.trim()))))
     };
     Ok(match word.to_ascii_uppercase().as_str() {
         "START" => Command::Start(number(rest, "START's board size")?),
         "RECTSTART" => {
             let (w, h) = rest
                 .split_once(',')
-                .ok_or_else(|| Malformed(format!("RECTSTART takes w,h, got {rest:?}")))?;
+                .ok_or_else(|| Malformed(format!("RECTSTART takes w,h, got {:?}", excerpt(rest))))?;
             Command::RectStart(number(w, "the width")?, number(h, "the height")?)
         }
         "BEGIN" => Command::Begin,
         "TURN" => Command::Turn(parse_cell(rest)?),
-        "BOARD" => Command::Board,
+        "BOARD" if rest.is_empty() => Command::Board,
+        "BOARD" => return Err(Malformed(format!("BOARD takes nothing after it, got {:?}", excerpt(rest)))),
         "DONE" => Command::Done,
         "INFO" => {
             let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));

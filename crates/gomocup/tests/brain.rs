@@ -38,8 +38,30 @@ fn about() -> About {
     About { name: "test".into(), version: "1.0".into(), author: "us".into(), country: "-".into() }
 }
 
+/// Input that ends a while after its last byte, as a manager's pipe stays
+/// open while the brain thinks (the end of input stops a brain at once).
+struct LingeringInput {
+    bytes: Cursor<Vec<u8>>,
+    linger: Duration,
+}
+
+impl std::io::Read for LingeringInput {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.bytes.read(buf)?;
+        if read == 0 {
+            std::thread::sleep(std::mem::take(&mut self.linger));
+        }
+        Ok(read)
+    }
+}
+
 /// The brain's answers to `input`, line by line.
 fn run(input: &str, stubborn: bool) -> Vec<String> {
+    run_bytes(input.as_bytes(), stubborn, Duration::from_millis(300))
+}
+
+/// The brain's answers to raw `input`, ending `linger` after it.
+fn run_bytes(input: &[u8], stubborn: bool, linger: Duration) -> Vec<String> {
     let mut output = Vec::new();
     let make = move |rules: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> {
         if rules.width() == 7 {
@@ -47,14 +69,16 @@ fn run(input: &str, stubborn: bool) -> Vec<String> {
         }
         Ok(if stubborn { Box::new(Stubborn) } else { Box::new(First) })
     };
-    serve(Cursor::new(input.to_owned()), &mut output, about(), Box::new(make)).unwrap();
+    let input = std::io::BufReader::new(LingeringInput { bytes: Cursor::new(input.to_vec()), linger });
+    serve(input, &mut output, about(), Box::new(make)).unwrap();
     String::from_utf8(output).unwrap().lines().map(str::to_owned).collect()
 }
 
 #[test]
 fn a_game_from_begin_and_turn() {
-    let answers = run("START 15\nBEGIN\nTURN 5,5\nTURN 3,0\nEND\nTURN 9,9\n", false);
-    assert_eq!(answers, ["OK", "0,0", "1,0", "2,0"], "END stops the brain");
+    let answers = run("START 15\nBEGIN\nTURN 5,5\nTURN 3,0\n", false);
+    assert_eq!(answers, ["OK", "0,0", "1,0", "2,0"]);
+    assert_eq!(run("START 15\nEND\nBEGIN\n", false), ["OK"], "END stops the brain");
 }
 
 #[test]
@@ -108,6 +132,47 @@ fn bad_input_gets_error_and_the_brain_goes_on() {
 }
 
 #[test]
+fn any_line_ending_and_any_byte_are_read() {
+    // Bytes that are not UTF-8 are an unknown command, not the end.
+    let answers = run_bytes(b"START 15\n\xff\nBEGIN\n", false, Duration::from_millis(300));
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers[1].starts_with("UNKNOWN"), "{answers:?}");
+    assert_eq!(answers[2], "0,0");
+    // CR alone ends a line, as LF and CRLF do.
+    assert_eq!(run("START 15\rBEGIN\r\nTURN 5,5\r", false), ["OK", "0,0", "1,0"]);
+    // An overlong line is refused, briefly.
+    let mut long = b"START 15\n".to_vec();
+    long.extend(std::iter::repeat_n(b'x', gomocup::input::MAX_LINE + 1));
+    long.extend_from_slice(b"\nBEGIN\n");
+    let answers = run_bytes(&long, false, Duration::from_millis(300));
+    assert!(answers[1].starts_with("ERROR a line of") && answers[1].len() < 200, "{answers:?}");
+    assert_eq!(answers[2], "0,0");
+}
+
+#[test]
+fn a_board_block_left_open_gives_way_to_the_next_command() {
+    let answers = run("START 10\nBOARD\n1,1,1\nSTART 10\nBEGIN\nBOARD x\nABOUT\n", false);
+    assert_eq!(answers.len(), 6, "{answers:?}");
+    assert!(answers[1].starts_with("ERROR a BOARD block ended without DONE"), "{answers:?}");
+    assert_eq!(answers[2..4], ["OK", "0,0"]);
+    assert!(answers[4].starts_with("ERROR BOARD takes nothing"), "{answers:?}");
+    assert!(answers[5].starts_with("name="), "{answers:?}");
+}
+
+#[test]
+fn end_or_the_end_of_input_while_thinking_stops_at_once() {
+    for input in [
+        "START 10\nINFO timeout_turn 20000\nBEGIN\nEND\nABOUT\n",
+        "START 10\nINFO timeout_turn 20000\nBEGIN\n",
+    ] {
+        let start = std::time::Instant::now();
+        let answers = run_bytes(input.as_bytes(), true, Duration::ZERO);
+        assert_eq!(answers, ["OK"], "nothing more after END: {input:?}");
+        assert!(start.elapsed() < Duration::from_secs(5), "it stopped thinking at once");
+    }
+}
+
+#[test]
 fn exactly_five_is_a_rule() {
     // INFO rule 1 before START: the game is played with exactly five.
     let answers =
@@ -135,7 +200,11 @@ fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
     };
     let mut output = Vec::new();
     let input = "START 10\nBEGIN\nINFO max_memory 83886080\nTURN 5,5\nINFO max_memory 0\n";
-    serve(Cursor::new(input), &mut output, about(), Box::new(make)).unwrap();
+    let input = std::io::BufReader::new(LingeringInput {
+        bytes: Cursor::new(input.into()),
+        linger: Duration::from_millis(300),
+    });
+    serve(input, &mut output, about(), Box::new(make)).unwrap();
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
     assert_eq!(*calls.lock().unwrap(), [None, Some(83_886_080), None]);
 }
