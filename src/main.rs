@@ -32,8 +32,8 @@ struct Args {
 
 fn main() -> ExitCode {
     // Errors are for people: the message and its causes, no backtrace.
-    if let Err(error) = run(&Args::parse()) {
-        eprintln!("error: {error:#}");
+    if let Err(error) = run(&roster::parse_command_line::<Args>()) {
+        eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

@@ -109,7 +109,7 @@ impl GameArgs {
             }
             return Ok(Openings::Random { plies });
         }
-        let file = fs::read_to_string(text).with_context(|| {
+        let file = board::files::read_to_string(std::path::Path::new(text)).with_context(|| {
             format!("--openings takes none, random:N or a file, and cannot read the file {text}")
         })?;
         Openings::parse(&file, self.rules).with_context(|| format!("openings file {text}"))

@@ -55,7 +55,7 @@ pub fn middle_games(rules: Rules, count: usize, plies: usize) -> Result<Vec<Posi
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = Position::new(rules);
         let (cx, cy) = (i32::from(rules.width()) / 2, i32::from(rules.height()) / 2);
-        while pos.ply() < 2.min(plies) {
+        while pos.ply() < 2.min(plies) && !pos.is_over() {
             let cell = rules.cell(cx + rng.random_range(-2..=2), cy + rng.random_range(-2..=2));
             if let Some(cell) = cell.filter(|&cell| pos.is_legal(cell)) {
                 pos.play(cell)?;

@@ -407,3 +407,61 @@ fn train_measures_every_learner() {
     let output = bench(&["train", "--learner", "td", "--rules", "15,15,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("at most 40 cells"));
 }
+
+/// Runs bench with `args`, killing it if it has not finished in 30 s.
+fn bench_within_30s(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the bench binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("bench {args:?} hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn one_in_a_row_neither_hangs_nor_panics() {
+    // The first move wins: no middle game exists to measure.
+    for rules in ["3,3,1", "5,5,1,exact", "32,32,1", "32,1,1"] {
+        let output = bench_within_30s(&["mcts", "--rules", rules, "--iterations", "1", "--repeat", "1"]);
+        assert!(output.status.success(), "{rules}: {output:?}");
+    }
+    let output = bench_within_30s(&["search", "--rules", "32,1,1", "--depth", "1", "--positions", "2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("ask for fewer --plies"), "{output:?}");
+}
+
+#[test]
+fn errors_quote_huge_inputs_briefly() {
+    let long = "x".repeat(100_000);
+    for args in [
+        ["analyze", "--rules", "15,15,5", "--position", &long, "--engine", "random"],
+        ["analyze", "--rules", &long, "--position", "x", "--engine", "random"],
+        ["analyze", "--rules", "3,3,3", "--position", "...", "--engine", &long],
+    ] {
+        let output = bench(&args);
+        assert!(!output.status.success());
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.len() < 1_000 && error.contains("xxx…"), "{error}");
+    }
+    // A weights file that never ends is refused, not read.
+    if std::path::Path::new("/dev/zero").exists() {
+        let output = bench(&[
+            "analyze",
+            "--rules",
+            "3,3,3",
+            "--position",
+            "...",
+            "--engine",
+            "pattern:weights=/dev/zero",
+        ]);
+        assert!(String::from_utf8_lossy(&output.stderr).contains("larger than 64 MiB"), "{output:?}");
+    }
+}

@@ -46,7 +46,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = <Args as clap::Parser>::parse();
+    let args = roster::parse_command_line::<Args>();
     let text = args
         .spec
         .or_else(|| std::env::var("MNK_ENGINE").ok().filter(|spec| !spec.trim().is_empty()))
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     let spec: AgentSpec = match text.parse() {
         Ok(spec) => spec,
         Err(error) => {
-            eprintln!("pbrain-mnk: {error}");
+            eprintln!("pbrain-mnk: {}", board::shorten_words(&error.to_string()));
             return ExitCode::from(2);
         }
     };

@@ -19,4 +19,18 @@ mod options;
 mod spec;
 
 pub use engines::{ENGINES, EngineInfo, OptionInfo};
+
+/// The command line of an mnk program, parsed; on an error, the message
+/// (with any huge value quoted cut short, see [`board::shorten_words`])
+/// and exit, as clap does.
+#[must_use]
+pub fn parse_command_line<T: clap::Parser>() -> T {
+    T::try_parse().unwrap_or_else(|error| {
+        if error.use_stderr() {
+            eprint!("{}", board::shorten_words(&error.render().to_string()));
+            std::process::exit(error.exit_code());
+        }
+        error.exit()
+    })
+}
 pub use spec::{AgentSpec, SpecError, Unsupported};

@@ -33,8 +33,8 @@ enum Command {
 
 fn main() -> ExitCode {
     // Errors are for people: the message and its causes, no backtrace.
-    if let Err(error) = run(Cli::parse()) {
-        eprintln!("error: {error:#}");
+    if let Err(error) = run(roster::parse_command_line::<Cli>()) {
+        eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

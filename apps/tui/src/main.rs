@@ -32,12 +32,12 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = roster::parse_command_line::<Cli>();
     // Every bad flag is an error here, before the screen opens.
     let mut app = match prepare(&cli) {
         Ok(app) => app,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
             return ExitCode::FAILURE;
         }
     };
@@ -68,7 +68,7 @@ fn main() -> ExitCode {
     let _ = ratatui::crossterm::execute!(std::io::stdout(), ratatui::crossterm::event::DisableMouseCapture);
     ratatui::restore();
     if let Err(error) = result {
-        eprintln!("error: {error:#}");
+        eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

@@ -67,7 +67,8 @@ impl GameFile {
     /// # Errors
     /// If it cannot be read or is not such JSON.
     pub fn load(path: &Path) -> Result<GameFile> {
-        let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text =
+            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("{} is not a saved game", path.display()))
     }
 

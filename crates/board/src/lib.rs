@@ -19,6 +19,7 @@
 mod agent;
 mod bitboard;
 mod cell;
+pub mod files;
 mod game;
 mod lines;
 mod perft;
@@ -45,5 +46,5 @@ pub use random::{Playout, RandomAgent, random_playout};
 pub use rules::{MAX_SIZE, Overline, Rules, RulesError};
 pub use side::{Outcome, Side};
 pub use symmetry::Transform;
-pub use text::{MovesError, PositionError};
+pub use text::{MovesError, PositionError, excerpt, shorten_words};
 pub use zobrist::{key as zobrist_key, mix_seed};

@@ -217,3 +217,57 @@ mod tests {
         }
     }
 }
+
+/// At most the first 60 characters of `text`, marked where cut: what an
+/// error message may quote of an input.
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 60;
+    match text.char_indices().nth(LIMIT) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// `message` with each word (a run without spaces) longer than 80
+/// characters cut to its [`excerpt`]: an error that quotes a huge input
+/// stays short.
+#[must_use]
+pub fn shorten_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word.chars().nth(80).is_some() {
+            out.push_str(&excerpt(word));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in message.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod shortening_tests {
+    use super::*;
+
+    #[test]
+    fn long_quotes_are_cut() {
+        let long = "x".repeat(100_000);
+        let message = format!("error: invalid value '{long}' for '--position'\n");
+        let short = shorten_words(&message);
+        assert!(short.len() < 200 && short.ends_with("for '--position'\n"), "{short}");
+        assert!(short.contains("xxx…"));
+        assert_eq!(shorten_words("a b\n c"), "a b\n c");
+        assert_eq!(excerpt("é").len(), 2);
+    }
+}

@@ -282,7 +282,7 @@ impl<G: Gene> Ga<G> {
     /// [`GaError::Checkpoint`] if the file cannot be read or is not a checkpoint.
     pub fn load(path: &Path) -> Result<Ga<G>, GaError> {
         let error = |reason: String| GaError::Checkpoint { path: path.display().to_string(), reason };
-        let text = fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+        let text = board::files::read_to_string(path).map_err(|e| error(e.to_string()))?;
         let ga: Ga<G> =
             serde_json::from_str(&text).map_err(|e| error(format!("not a checkpoint of this run: {e}")))?;
         if ga.population.len() != ga.config.population

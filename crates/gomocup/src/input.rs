@@ -70,16 +70,7 @@ pub fn read_lines<R: BufRead>(mut input: R, mut emit: impl FnMut(Incoming) -> bo
     Ok(())
 }
 
-/// At most the first 60 characters of `text`, marked where cut: what an
-/// error message may quote of an input.
-#[must_use]
-pub fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 60;
-    match text.char_indices().nth(LIMIT) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
+pub use board::excerpt;
 
 #[cfg(test)]
 mod tests {
@@ -116,12 +107,5 @@ mod tests {
         let mut bytes = vec![b'x'; MAX_LINE + 5];
         bytes.extend_from_slice(b"\nEND\n");
         assert_eq!(lines(&bytes), [Incoming::TooLong(MAX_LINE + 5), line("END")]);
-    }
-
-    #[test]
-    fn excerpts_are_short() {
-        assert_eq!(excerpt("short"), "short");
-        let long = "é".repeat(100);
-        assert_eq!(excerpt(&long).chars().count(), 61);
     }
 }

@@ -7,7 +7,6 @@
 //! constant time ([`Evaluator::evaluate_threats`]); from a bare position
 //! the threats are computed first.
 
-use std::fs;
 use std::path::Path;
 
 use board::threats::{CellClass, Pattern, Threats};
@@ -120,9 +119,9 @@ impl ThreatWeights {
     pub fn load(path: &Path) -> Result<ThreatWeights, WeightsError> {
         let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
         if is_bincode(path) {
-            ThreatWeights::from_bincode(&fs::read(path).map_err(io)?)
+            ThreatWeights::from_bincode(&board::files::read(path).map_err(io)?)
         } else {
-            ThreatWeights::from_json(&fs::read_to_string(path).map_err(io)?)
+            ThreatWeights::from_json(&board::files::read_to_string(path).map_err(io)?)
         }
     }
 
@@ -211,6 +210,8 @@ impl Evaluator for ThreatEvaluator {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
     use board::Rules;
 

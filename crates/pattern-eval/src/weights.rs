@@ -247,7 +247,7 @@ impl Weights {
     pub fn load(path: &Path, family: Family) -> Result<Weights, WeightsError> {
         let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
         if is_bincode(path) {
-            let weights = Weights::from_bincode(&fs::read(path).map_err(io)?)?;
+            let weights = Weights::from_bincode(&board::files::read(path).map_err(io)?)?;
             if weights.family() != family {
                 return Err(WeightsError::OtherFamily {
                     path: path.to_owned(),
@@ -257,7 +257,7 @@ impl Weights {
             }
             Ok(weights)
         } else {
-            Weights::from_json(family, None, &fs::read_to_string(path).map_err(io)?)
+            Weights::from_json(family, None, &board::files::read_to_string(path).map_err(io)?)
         }
     }
 

@@ -116,7 +116,8 @@ impl Table {
     /// has another format version, or is cut short.
     pub fn load(path: &Path) -> Result<Table, TableError> {
         let shown = path.display().to_string();
-        let bytes = fs::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
+        let bytes =
+            board::files::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
         let format = |reason: String| TableError::Format { path: shown.clone(), reason };
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(format(

@@ -1,0 +1,75 @@
+//! Files loaded whole — weights, tables, checkpoints, saved games,
+//! openings — read within a size limit checked while reading, so that
+//! neither a huge file nor an endless one (`/dev/zero`) fills the memory.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The largest file loaded whole, unless `MNK_MAX_FILE_MIB` raises it.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The limit in force: [`MAX_FILE_BYTES`], or `MNK_MAX_FILE_MIB` MiB.
+#[must_use]
+pub fn max_file_bytes() -> u64 {
+    std::env::var("MNK_MAX_FILE_MIB")
+        .ok()
+        .and_then(|mib| mib.trim().parse::<u64>().ok())
+        .map_or(MAX_FILE_BYTES, |mib| mib.saturating_mul(1 << 20))
+}
+
+/// The bytes of `path`, refused (`InvalidData`) past `limit` bytes.
+///
+/// # Errors
+/// Reading fails, or the file is longer than `limit`.
+pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "the file is larger than {} MiB, the most loaded whole (MNK_MAX_FILE_MIB raises it)",
+                limit >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The bytes of `path`, within [`max_file_bytes`].
+///
+/// # Errors
+/// As [`read_limited`].
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    read_limited(path, max_file_bytes())
+}
+
+/// The text of `path`, within [`max_file_bytes`].
+///
+/// # Errors
+/// As [`read_limited`], or the file is not UTF-8.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endless_and_long_files_are_refused() {
+        if Path::new("/dev/zero").exists() {
+            let error = read_limited(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+            assert!(error.to_string().contains("larger than 1 MiB"), "{error}");
+        }
+        let path = std::env::temp_dir().join(format!("board-files-{}", std::process::id()));
+        std::fs::write(&path, [b'a'; 10]).unwrap();
+        assert_eq!(read_limited(&path, 10).unwrap().len(), 10);
+        assert!(read_limited(&path, 9).is_err());
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert!(read_to_string(&path).unwrap_err().to_string().contains("not UTF-8"));
+        std::fs::remove_file(&path).unwrap();
+    }
+}
