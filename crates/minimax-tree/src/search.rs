@@ -289,6 +289,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         if let Some(cap) = self.config.move_time {
             limits.time = Some(limits.time.map_or(cap, |time| time.min(cap)));
+            limits.max_time = limits.max_time.map(|most| most.min(cap));
         }
         self.begin(&limits, limits.deadline(start));
         self.latest = limits.latest_deadline(start);
