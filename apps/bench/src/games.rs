@@ -2,7 +2,6 @@
 //! the command line, engines from roster specs, a progress bar, and the
 //! summary written out.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -191,11 +190,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// `path`, so a reader never sees half a file (nor, on failure, a
 /// temporary one).
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
-    let temporary = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    let written = fs::write(&temporary, text).and_then(|()| fs::rename(&temporary, path));
-    if written.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    written.with_context(|| format!("cannot write {}", path.display()))
+    board::files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -40,12 +40,12 @@ pub enum OpeningPliesArg {
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which run.
-    #[arg(long, value_enum, default_value = "strong")]
-    preset: PresetArg,
-    /// The pattern family whose weights evolve: classic or ternary.
-    #[arg(long, default_value = "classic")]
-    family: Family,
+    /// Which run (default: strong).
+    #[arg(long, value_enum)]
+    preset: Option<PresetArg>,
+    /// The pattern family whose weights evolve: classic (default) or ternary.
+    #[arg(long)]
+    family: Option<Family>,
     /// Generations (default: the preset's, 8, 300 or 250).
     #[arg(long)]
     generations: Option<u32>,
@@ -75,12 +75,13 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let preset = match args.preset {
+    let preset = match args.preset.unwrap_or(PresetArg::Strong) {
         PresetArg::Classic => Preset::Classic,
         PresetArg::Strong => Preset::Strong,
         PresetArg::Refine => Preset::Refine,
     };
-    let defaults = Settings::preset(preset, args.family);
+    let family = args.family.unwrap_or(Family::Classic);
+    let defaults = Settings::preset(preset, family);
     let settings = Settings {
         generations: args.generations.unwrap_or(defaults.generations),
         population: args.population.unwrap_or(defaults.population),
@@ -103,9 +104,14 @@ pub fn run(args: &Args) -> Result<()> {
     let mut run = if args.resume {
         let text = board::files::read_to_string(&checkpoint)
             .with_context(|| format!("--resume: cannot read {}", checkpoint.display()))?;
-        let run: WeightRun = serde_json::from_str(&text).with_context(|| {
+        let mut run: WeightRun = serde_json::from_str(&text).with_context(|| {
             format!("--resume: {} is not a checkpoint of trainer ga", checkpoint.display())
         })?;
+        check_resume(args, &run.settings(), (preset, family))?;
+        if let Some(generations) = args.generations.filter(|&g| g > run.generations()) {
+            println!("extending the run from {} to {generations} generations", run.generations());
+            run.extend_to(generations);
+        }
         run
     } else {
         if checkpoint.exists() {
@@ -120,7 +126,7 @@ pub fn run(args: &Args) -> Result<()> {
                 anyhow::bail!("--start seeds the strong and refine runs; the classic run starts at random")
             }
             Some(path) => {
-                let start = Weights::load(path, args.family)
+                let start = Weights::load(path, family)
                     .with_context(|| format!("--start: cannot use {}", path.display()))?;
                 WeightRun::starting_from(settings, &start)?
             }
@@ -160,7 +166,7 @@ pub fn run(args: &Args) -> Result<()> {
     println!(
         "{} generations of the {} run, {} family, in {seconds:.2} s (this session); wrote weights.json, weights.bin, log.csv, fitness.svg to {}",
         log.len(),
-        match preset {
+        match run.settings().preset {
             Preset::Classic => "classic",
             Preset::Strong => "strong",
             Preset::Refine => "refine",
@@ -169,6 +175,37 @@ pub fn run(args: &Args) -> Result<()> {
         args.out.display()
     );
     Ok(())
+}
+
+/// A resumed run keeps its settings: any flag given must agree with the
+/// checkpoint's, but for more generations, which extend it.
+fn check_resume(args: &Args, saved: &Settings, (preset, family): (Preset, Family)) -> Result<()> {
+    let mut differ = Vec::new();
+    if args.preset.is_some() && preset != saved.preset {
+        differ.push(format!("--preset (the run is {:?})", saved.preset).to_lowercase());
+    }
+    if args.family.is_some() && family != saved.family {
+        differ.push(format!("--family (the run evolves {})", saved.family.name()));
+    }
+    if args.population.is_some_and(|population| population != saved.population) {
+        differ.push(format!("--population (the run has {})", saved.population));
+    }
+    if args.seed.is_some_and(|seed| seed != saved.seed) {
+        differ.push(format!("--seed (the run's is {})", saved.seed));
+    }
+    if let Some(generations) = args.generations
+        && generations < saved.generations
+    {
+        differ.push(format!("--generations below the run's {} (more extend it)", saved.generations));
+    }
+    if differ.is_empty() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "--resume continues the run in {} as it was started; these flags differ: {}",
+        args.out.display(),
+        differ.join(", ")
+    )
 }
 
 fn log_csv(log: &[Figures]) -> String {

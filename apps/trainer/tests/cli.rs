@@ -154,5 +154,24 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     assert_eq!(weights, std::fs::read_to_string(a.join("weights.json")).unwrap());
     let missing = trainer(&["ga", "--resume", "--out", dir.join("none").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"), "{missing:?}");
+
+    // A resume keeps the run's settings: other flags are refused by name…
+    let out = a.to_str().unwrap();
+    for (flags, named) in [
+        (&["--seed", "10"][..], "--seed (the run's is 42)"),
+        (&["--preset", "strong"][..], "--preset (the run is classic)"),
+        (&["--population", "7", "--family", "ternary"][..], "--population (the run has 6)"),
+        (&["--generations", "2"][..], "--generations below the run's 3"),
+    ] {
+        let output = trainer(&[&["ga", "--resume", "--out", out][..], flags].concat());
+        assert!(!output.status.success(), "{flags:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(named), "{flags:?}: {output:?}");
+    }
+    // …but more generations extend it.
+    let longer = trainer(&["ga", "--resume", "--generations", "4", "--out", out]);
+    assert!(longer.status.success(), "{}", String::from_utf8_lossy(&longer.stderr));
+    assert!(String::from_utf8_lossy(&longer.stdout).contains("the classic run"), "{longer:?}");
+    let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 5, "a header and 4 generations: {log}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -4,9 +4,7 @@
 //! {"rules": "15,15,5", "x": "human", "o": "alphabeta", "moves": ["h8", "h9"]}
 //! ```
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -77,13 +75,7 @@ impl GameFile {
     /// # Errors
     /// If it cannot be written.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
-        let mut file =
-            fs::File::create(&temporary).with_context(|| format!("cannot write {}", temporary.display()))?;
-        file.write_all(serde_json::to_string_pretty(self)?.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+        board::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 }

@@ -54,6 +54,31 @@ pub fn read_to_string(path: &Path) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
 }
 
+/// Writes `bytes` to a temporary file beside `path` (`.NAME.tmp`), flushes
+/// it to the disk, then renames it over `path`: a reader never sees half a
+/// file, an old file is replaced only by a whole new one, and a failed
+/// write (a full disk) leaves no temporary file behind.
+///
+/// # Errors
+/// If the file cannot be written or renamed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
+        .to_string_lossy();
+    let temporary = path.with_file_name(format!(".{name}.tmp"));
+    let written = std::fs::File::create(&temporary)
+        .and_then(|mut file| {
+            io::Write::write_all(&mut file, bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +95,11 @@ mod tests {
         assert!(read_limited(&path, 9).is_err());
         std::fs::write(&path, [0xff, 0xfe]).unwrap();
         assert!(read_to_string(&path).unwrap_err().to_string().contains("not UTF-8"));
+        write_atomically(&path, b"whole").unwrap();
+        assert_eq!(read(&path).unwrap(), b"whole");
         std::fs::remove_file(&path).unwrap();
+        // A write that fails leaves nothing behind.
+        let missing = std::env::temp_dir().join("no-such-folder-board-files").join("f");
+        assert!(write_atomically(&missing, b"x").is_err());
     }
 }

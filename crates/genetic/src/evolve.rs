@@ -269,6 +269,35 @@ impl WeightRun {
         }
     }
 
+    /// The settings the run was made with (generations as now).
+    #[must_use]
+    pub fn settings(&self) -> Settings {
+        let family = self.family();
+        let (preset, population, generations, seed, opening_plies) = match self {
+            WeightRun::Classic { ga, .. } => {
+                let c = ga.config();
+                (Preset::Classic, c.population, c.generations, c.seed, OpeningPlies::Mixed)
+            }
+            WeightRun::Strong { ga, .. } => {
+                let c = ga.config();
+                (Preset::Strong, c.population, c.generations, c.seed, OpeningPlies::Mixed)
+            }
+            WeightRun::Refine { ga, opening_plies, .. } => {
+                let c = ga.config();
+                (Preset::Refine, c.population, c.generations, c.seed, *opening_plies)
+            }
+        };
+        Settings { preset, family, generations, population, seed, opening_plies }
+    }
+
+    /// Runs on to `generations` in all (never fewer than evaluated).
+    pub fn extend_to(&mut self, generations: u32) {
+        match self {
+            WeightRun::Classic { ga, .. } => ga.extend_to(generations),
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => ga.extend_to(generations),
+        }
+    }
+
     /// Generations to evaluate in all.
     #[must_use]
     pub fn generations(&self) -> u32 {

@@ -6,7 +6,6 @@
 //! population about to be evaluated, the log, the hall of fame) resumes it
 //! as if it had never stopped.
 
-use std::fs;
 use std::path::Path;
 
 use board::mix_seed;
@@ -152,6 +151,11 @@ impl<G: Gene> Ga<G> {
         &self.config
     }
 
+    /// Runs on to `generations` in all (never fewer than evaluated).
+    pub fn extend_to(&mut self, generations: u32) {
+        self.config.generations = generations.max(self.generation);
+    }
+
     /// Whether every generation has been evaluated.
     #[must_use]
     pub fn is_done(&self) -> bool {
@@ -270,10 +274,7 @@ impl<G: Gene> Ga<G> {
     pub fn save(&self, path: &Path) -> Result<(), GaError> {
         let error = |reason: String| GaError::Checkpoint { path: path.display().to_string(), reason };
         let text = serde_json::to_string(self).map_err(|e| error(e.to_string()))?;
-        let name = path.file_name().map_or_else(|| "checkpoint".into(), |n| n.to_string_lossy().into_owned());
-        let temporary = path.with_file_name(format!(".{name}.tmp"));
-        fs::write(&temporary, text).map_err(|e| error(e.to_string()))?;
-        fs::rename(&temporary, path).map_err(|e| error(e.to_string()))
+        board::files::write_atomically(path, text.as_bytes()).map_err(|e| error(e.to_string()))
     }
 
     /// Reads a run saved by [`Ga::save`].
@@ -306,6 +307,8 @@ fn clamp<G: Gene>(gene: G, low: G, high: G) -> G {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
     use rayon::prelude::*;
 

@@ -2,8 +2,6 @@
 //! saved as a plain JSON array (so a vector published elsewhere loads as
 //! is) or as bincode with its family, k and a format version.
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -230,9 +228,12 @@ impl Weights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file or do not fit.
     pub fn from_bincode(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        let (file, _): (WeightsFile, usize) =
+        let (file, read): (WeightsFile, usize) =
             bincode::serde::decode_from_slice(bytes, bincode::config::standard())
                 .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+        if read != bytes.len() {
+            return Err(WeightsError::Bincode(format!("{} bytes after the weights", bytes.len() - read)));
+        }
         if file.format != FORMAT {
             return Err(WeightsError::Format { found: file.format });
         }
@@ -276,13 +277,11 @@ impl Weights {
 /// Writes `bytes` to `path` through a temporary file beside it, so an old
 /// file is never left half written.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WeightsError> {
-    let io = |source| WeightsError::Io { action: "write", path: path.to_owned(), source };
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let mut file = fs::File::create(&temporary).map_err(io)?;
-    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(io)?;
-    fs::rename(&temporary, path).map_err(io)
+    board::files::write_atomically(path, bytes).map_err(|source| WeightsError::Io {
+        action: "write",
+        path: path.to_owned(),
+        source,
+    })
 }
 
 pub(crate) fn is_bincode(path: &Path) -> bool {
@@ -299,6 +298,8 @@ fn length_list(family: Family) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -340,6 +341,9 @@ mod tests {
         let bytes = weights.to_bincode();
         assert_eq!(Weights::from_bincode(&bytes).unwrap(), weights);
         assert!(matches!(Weights::from_bincode(&bytes[..bytes.len() / 2]), Err(WeightsError::Bincode(_))));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(Weights::from_bincode(&long).unwrap_err().to_string().contains("1 bytes after the weights"));
         let other = WeightsFile { format: 99, family: Family::Classic, k: 5, values: vec![] };
         let bytes = bincode::serde::encode_to_vec(&other, bincode::config::standard()).unwrap();
         assert_eq!(

@@ -1,7 +1,6 @@
 //! Tables on disk: bincode after a magic string and a format version,
 //! written to a temporary file and renamed, so a file is whole or absent.
 
-use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -102,11 +101,7 @@ impl Table {
             body: self.body(),
         };
         let bytes = bincode::serde::encode_to_vec(&file, standard()).expect("tables encode");
-        let name =
-            path.file_name().map_or_else(|| "table".into(), |name| name.to_string_lossy().into_owned());
-        let temporary = path.with_file_name(format!(".{name}.tmp"));
-        fs::write(&temporary, bytes).map_err(io)?;
-        fs::rename(&temporary, path).map_err(io)
+        board::files::write_atomically(path, &bytes).map_err(io)
     }
 
     /// Reads a table written by [`Table::save`].

@@ -69,7 +69,9 @@ impl Agent for Timed {
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     let iterations: u64 = options.get("iterations", "a whole number of iterations")?.unwrap_or(10_000);
     let ms: Option<u64> = options.get("ms", "a whole number of milliseconds")?;
-    let c: f64 = options.get("c", "a positive number such as 1.414")?.unwrap_or(std::f64::consts::SQRT_2);
+    let c: f64 = options
+        .get("c", "zero (no exploration) or a positive number such as 1.414")?
+        .unwrap_or(std::f64::consts::SQRT_2);
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
     // `uct` is the classic: none of the options beyond it.
     let classic = options.engine_name() == "uct";
@@ -119,7 +121,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         ),
     };
     if !(c.is_finite() && c >= 0.0) {
-        return Err(bad("c", c.to_string(), "a positive number such as 1.414"));
+        return Err(bad("c", c.to_string(), "zero (no exploration) or a positive number such as 1.414"));
     }
     // The classic has no root rules either: only what UCB1 finds.
     let config = MctsConfig {
