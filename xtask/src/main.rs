@@ -1,6 +1,7 @@
 //! `cargo xtask <command>`: the project's own automation.
 //!
 //! - `ci`: format check, lints, tests and docs, exactly what CI runs.
+//! - `fuzz [--cases N]`: the fuzz targets of `tests/fuzz.rs`, longer.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
@@ -11,6 +12,7 @@
 
 mod bench;
 mod ci;
+mod fuzz;
 mod pygomo;
 mod train;
 mod weights;
@@ -24,6 +26,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
+  fuzz [--cases N]     the fuzz targets of tests/fuzz.rs (parsers, loaders, the brain) with N cases each (default 10000)
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
   export-weights DIR [--force]
@@ -43,6 +46,7 @@ fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("ci") => ci::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("train") => train::run(&args[1..]),
         Some("export-weights") => weights::run(&args[1..]),

@@ -54,6 +54,16 @@ pub fn read_to_string(path: &Path) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
 }
 
+/// A 64-bit FNV-1a checksum of `bytes`: stable across builds and
+/// platforms, and changed by any change of a single byte (each step is a
+/// bijection of the state), which is what a damaged file shows.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// Writes `bytes` to a temporary file beside `path` (`.NAME.tmp`), flushes
 /// it to the disk, then renames it over `path`: a reader never sees half a
 /// file, an old file is replaced only by a whole new one, and a failed

@@ -13,7 +13,7 @@ use board::threats::{CellClass, Pattern, Threats};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::weights::{FORMAT, WeightsError, is_bincode, write_atomically};
+use crate::weights::{DECODE_LIMIT, FORMAT, WeightsError, is_bincode, write_atomically};
 
 /// The threat family's weights. The side to move's terms are apart from
 /// its opponent's: the same open three is worth more to the side that
@@ -93,9 +93,11 @@ impl ThreatWeights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file.
     pub fn from_bincode(bytes: &[u8]) -> Result<ThreatWeights, WeightsError> {
-        let (file, read): (ThreatWeightsFile, usize) =
-            bincode::serde::decode_from_slice(bytes, bincode::config::standard())
-                .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+        let (file, read): (ThreatWeightsFile, usize) = bincode::serde::decode_from_slice(
+            bytes,
+            bincode::config::standard().with_limit::<DECODE_LIMIT>(),
+        )
+        .map_err(|err| WeightsError::Bincode(err.to_string()))?;
         if read != bytes.len() {
             return Err(WeightsError::Bincode(format!("{} bytes after the weights", bytes.len() - read)));
         }

@@ -228,9 +228,11 @@ impl Weights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file or do not fit.
     pub fn from_bincode(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        let (file, read): (WeightsFile, usize) =
-            bincode::serde::decode_from_slice(bytes, bincode::config::standard())
-                .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+        let (file, read): (WeightsFile, usize) = bincode::serde::decode_from_slice(
+            bytes,
+            bincode::config::standard().with_limit::<DECODE_LIMIT>(),
+        )
+        .map_err(|err| WeightsError::Bincode(err.to_string()))?;
         if read != bytes.len() {
             return Err(WeightsError::Bincode(format!("{} bytes after the weights", bytes.len() - read)));
         }
@@ -283,6 +285,10 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WeightsE
         source,
     })
 }
+
+/// The most memory decoding a weights file may claim: far more than any
+/// family needs, far less than a damaged length would ask for.
+pub(crate) const DECODE_LIMIT: usize = 1 << 20;
 
 pub(crate) fn is_bincode(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"))

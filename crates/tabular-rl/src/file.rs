@@ -1,5 +1,6 @@
-//! Tables on disk: bincode after a magic string and a format version,
-//! written to a temporary file and renamed, so a file is whole or absent.
+//! Tables on disk: bincode after a magic string and a format version, then
+//! a checksum of all that (from version 2), written to a temporary file and
+//! renamed, so a file is whole or absent, and a damaged one is refused.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,8 +19,13 @@ use crate::td::{TdLearner, TdParams};
 
 /// The first bytes of every table file.
 const MAGIC: [u8; 8] = *b"mnk-tabl";
-/// The layout version this build writes and reads.
-pub const FORMAT: u32 = 1;
+/// The layout version this build writes: 2 adds the checksum. Version 1
+/// files, without it, still load.
+pub const FORMAT: u32 = 2;
+
+/// The most memory decoding a table may claim (a damaged length would
+/// otherwise ask for any amount).
+const DECODE_LIMIT: usize = 1 << 30;
 
 /// A table that cannot be saved or loaded.
 #[derive(Debug, Error)]
@@ -100,7 +106,9 @@ impl Table {
             symmetric: self.space().is_symmetric(),
             body: self.body(),
         };
-        let bytes = bincode::serde::encode_to_vec(&file, standard()).expect("tables encode");
+        let mut bytes = bincode::serde::encode_to_vec(&file, standard()).expect("tables encode");
+        let sum = board::files::checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
         board::files::write_atomically(path, &bytes).map_err(io)
     }
 
@@ -121,13 +129,28 @@ impl Table {
         }
         let (version, _): (u32, usize) = bincode::serde::decode_from_slice(&bytes[MAGIC.len()..], standard())
             .map_err(|error| format(format!("no format version: {error}")))?;
-        if version != FORMAT {
-            return Err(format(format!("format version {version}; this build reads version {FORMAT}")));
-        }
-        let (file, used): (TableFile, usize) = bincode::serde::decode_from_slice(&bytes, standard())
+        let body = match version {
+            1 => &bytes[..],
+            FORMAT => {
+                let (body, sum) = bytes.split_at(bytes.len().saturating_sub(8));
+                if sum.len() != 8 || board::files::checksum(body).to_le_bytes() != sum {
+                    return Err(format("damaged: its checksum does not match its contents".to_owned()));
+                }
+                body
+            }
+            _ => {
+                return Err(format(format!(
+                    "format version {version}; this build reads versions 1 and {FORMAT}"
+                )));
+            }
+        };
+        // A length that claims more than any table needs is refused before
+        // it is allocated.
+        let limited = standard().with_limit::<DECODE_LIMIT>();
+        let (file, used): (TableFile, usize) = bincode::serde::decode_from_slice(body, limited)
             .map_err(|error| format(format!("truncated or damaged: {error}")))?;
-        if used != bytes.len() {
-            return Err(format(format!("{} bytes of trailing data", bytes.len() - used)));
+        if used != body.len() {
+            return Err(format(format!("{} bytes of trailing data", body.len() - used)));
         }
         let space = KeySpace::new(file.rules, file.symmetric)
             .ok_or_else(|| format(format!("{} is too big a board for a table", file.rules)))?;

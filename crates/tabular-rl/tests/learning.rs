@@ -98,7 +98,20 @@ fn tables_load_back_identical_and_bad_files_are_clear_errors() {
         let bytes = fs::read(&path).unwrap();
         fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
         let error = Table::load(&path).unwrap_err().to_string();
-        assert!(error.contains("truncated"), "{error}");
+        assert!(error.contains("damaged"), "{error}");
+        // Any one byte changed past the header is caught by the checksum.
+        for at in (20..bytes.len()).step_by((bytes.len() / 40).max(1)) {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x10;
+            fs::write(&path, &flipped).unwrap();
+            let error = Table::load(&path).unwrap_err().to_string();
+            assert!(error.contains("damaged") || error.contains("format version"), "byte {at}: {error}");
+        }
+        // A file of version 1 (no checksum) still loads.
+        let mut old = bytes[..bytes.len() - 8].to_vec();
+        old[8] = 1;
+        fs::write(&path, &old).unwrap();
+        assert_eq!(Table::load(&path).unwrap().kind(), table.kind());
         let _ = (fs::remove_file(&path), fs::remove_file(&again));
     }
     let foreign = temp("foreign.json");

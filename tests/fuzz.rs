@@ -1,0 +1,149 @@
+//! Fuzzing every parser and loader: arbitrary bytes, and near misses built
+//! from the real grammar, must give a value or a typed error — never a
+//! panic — and values that print must read back the same.
+//!
+//! `cargo xtask ci` runs each target with proptest's default case count
+//! (or `PROPTEST_CASES`); `cargo xtask fuzz --cases N` runs them longer.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use board::{Agent, Cell, Position, RandomAgent, Rules};
+use proptest::prelude::*;
+
+/// A scratch file for loaders that read a path.
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("mnk-fuzz-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Text that is mostly the grammar's own characters, with some of anything.
+fn near(pattern: &'static str) -> impl Strategy<Value = String> {
+    prop_oneof![4 => pattern, 1 => any::<String>()]
+}
+
+proptest! {
+    #[test]
+    fn rules_read_or_refuse(text in near("[0-9]{0,3}(,[0-9]{0,3}){0,3}(,(exact|freestyle|x))?|tictactoe|gomoku1[05]|five8x8")) {
+        if let Ok(rules) = text.parse::<Rules>() {
+            prop_assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+        }
+    }
+
+    #[test]
+    fn coordinates_read_or_refuse(text in near("[a-zA-Z]{0,3}[0-9]{0,3}|[0-9]{1,2},[0-9]{1,2}"), size in 1_u32..=32) {
+        let rules = Rules::new(size, size, 1, board::Overline::Freestyle).unwrap();
+        if let Ok(cell) = rules.parse_cell(&text) {
+            prop_assert!(rules.contains(cell));
+            prop_assert_eq!(rules.parse_cell(&cell.name(&rules).to_string()).unwrap(), cell);
+        }
+        let _ = gomocup::protocol::parse_cell(&text);
+    }
+
+    #[test]
+    fn one_line_positions_read_or_refuse(text in near("[xo.]{0,5}(/[xo.]{0,5}){0,5}"), k in 1_u32..=5) {
+        let rules = Rules::new(5, 5, k, board::Overline::Freestyle).unwrap();
+        if let Ok(pos) = Position::from_one_line(rules, &text) {
+            prop_assert_eq!(Position::from_one_line(rules, &pos.to_one_line()).unwrap().to_one_line(), pos.to_one_line());
+        }
+        let _ = Position::from_moves(rules, &text);
+    }
+
+    #[test]
+    fn engine_specs_read_or_refuse(text in near("(alphabeta|mcts|uct|random|pattern|minimax|tree|perfect|matrix|td|montecarlo|external)(:[a-z_]{1,10}=[a-z0-9./-]{0,8}(,[a-z_]{1,10}=[a-z0-9.-]{0,6}){0,3})?")) {
+        if let Ok(spec) = text.parse::<roster::AgentSpec>() {
+            // What reads, reads again the same; it builds only for boards it can play.
+            let again: roster::AgentSpec = spec.text().parse().unwrap();
+            prop_assert_eq!(again.text(), spec.text());
+            let _ = spec.check_rules(&Rules::tic_tac_toe());
+        }
+    }
+
+    #[test]
+    fn weights_read_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..600), text in near("\\{\"format\": ?[0-9], ?\"family\": ?\"(classic|ternary|threat)\", ?\"weights\": ?\\[[0-9, -]{0,40}\\]\\}|\\[[0-9, -]{0,60}\\]")) {
+        for family in [pattern_eval::Family::Classic, pattern_eval::Family::Ternary] {
+            let _ = pattern_eval::Weights::from_json(family, None, &text);
+        }
+        let _ = pattern_eval::Weights::from_bincode(&bytes);
+        let _ = pattern_eval::ThreatWeights::from_json(&text);
+        let _ = pattern_eval::ThreatWeights::from_bincode(&bytes);
+    }
+
+    #[test]
+    fn tables_load_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..400), header in any::<bool>()) {
+        // Half the cases start like a real table file.
+        let mut file = if header { b"mnk-tabl\x02".to_vec() } else { Vec::new() };
+        file.extend(bytes);
+        let path = scratch("table", &file);
+        let _ = tabular_rl::Table::load(&path);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn records_files_read_or_refuse(lines in prop::collection::vec(near("\\{\"game\": ?[0-9]{1,3}(, ?\"[a-z]{1,8}\": ?[0-9\\[\\]\",]{0,12}){0,4}\\}"), 0..5)) {
+        let path = scratch("records", (lines.join("\n") + "\n").as_bytes());
+        let _ = arena::read_records(&path);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn openings_read_or_refuse(text in near("([a-o][0-9]{1,2}( [a-o][0-9]{1,2}){0,3}|# [a-z ]{0,10}|[0-9]{1,2},[0-9]{1,2})(\n([a-o][0-9]{1,2} ?){0,3}){0,4}")) {
+        let _ = arena::Openings::parse(&text, Rules::gomoku15());
+    }
+
+    #[test]
+    fn saved_games_load_or_refuse(text in near("\\{\"rules\": ?\"[0-9,]{0,9}\", ?\"x\": ?\"(human|random|alphabeta|[a-z]{0,5})\", ?\"o\": ?\"(human|random)\", ?\"moves\": ?\\[(\"[a-o][0-9]{1,2}\",?){0,4}\\]\\}")) {
+        let path = scratch("game.json", text.as_bytes());
+        if let Ok(file) = tui::record::GameFile::load(&path) {
+            let _ = file.setup(Duration::from_millis(10));
+        }
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END)( [0-9a-z_,]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
+        let _ = gomocup::protocol::parse(&line, in_board);
+    }
+}
+
+/// The commands a manager might send, some of them wrong.
+fn command() -> impl Strategy<Value = String> {
+    let n = || 0_u32..22;
+    prop_oneof![
+        n().prop_map(|size| format!("START {size}")),
+        (n(), n()).prop_map(|(w, h)| format!("RECTSTART {w},{h}")),
+        Just("BEGIN".to_owned()),
+        (n(), n()).prop_map(|(x, y)| format!("TURN {x},{y}")),
+        Just("BOARD".to_owned()),
+        (n(), n(), 0_u32..4).prop_map(|(x, y, who)| format!("{x},{y},{who}")),
+        Just("DONE".to_owned()),
+        (n(), n()).prop_map(|(x, y)| format!("TAKEBACK {x},{y}")),
+        Just("RESTART".to_owned()),
+        Just("ABOUT".to_owned()),
+        (prop_oneof![Just("timeout_turn"), Just("rule"), Just("max_memory"), Just("time_left")], 0_u32..100)
+            .prop_map(|(key, value)| format!("INFO {key} {value}")),
+        any::<String>().prop_map(|text| text.replace(['\n', '\r'], " ")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: ProptestConfig::default().cases / 4, ..ProptestConfig::default() })]
+
+    /// A brain fed a random command stream answers in the protocol's
+    /// forms, never panics, and moves only onto the board.
+    #[test]
+    fn a_brain_survives_any_command_stream(commands in prop::collection::vec(command(), 0..40)) {
+        let input = commands.join("\n") + "\n";
+        let mut output = Vec::new();
+        let about = gomocup::About { name: "fuzz".into(), version: "1".into(), author: "-".into(), country: "-".into() };
+        let make = |_: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> { Ok(Box::new(RandomAgent::new(7))) };
+        gomocup::serve(Cursor::new(input), &mut output, about, Box::new(make)).unwrap();
+        for answer in String::from_utf8(output).unwrap().lines() {
+            let known = ["OK", "ERROR", "UNKNOWN", "MESSAGE", "name="].iter().any(|start| answer.starts_with(start));
+            let moved = gomocup::protocol::parse_cell(answer).ok().filter(|cell: &Cell| cell.x() < 32 && cell.y() < 32);
+            prop_assert!(known || moved.is_some(), "{answer:?} after {commands:?}");
+        }
+    }
+}
