@@ -10,10 +10,12 @@ use crate::games::GameArgs;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Engine A, e.g. alphabeta:ms=100; it plays X in even games.
-    #[arg(long, visible_alias = "x")]
+    // No --x / --o aliases: colours alternate, and clap offered `--o` as
+    // "a similar argument" for any mistyped flag with an o in it.
+    #[arg(long)]
     a: AgentSpec,
     /// Engine B; it plays X in odd games.
-    #[arg(long, visible_alias = "o")]
+    #[arg(long)]
     b: AgentSpec,
     /// Stop as soon as a sequential test decides between H0: A is at most
     /// e0 Elo stronger, and H1: at least e1, e.g. 0,10.
