@@ -13,7 +13,7 @@ use board::threats::{CellClass, Pattern, Threats};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::weights::{DECODE_LIMIT, FORMAT, WeightsError, is_bincode, write_atomically};
+use crate::weights::{FORMAT, WeightsError, decode_sealed, encode_sealed, is_bincode, write_atomically};
 
 /// The threat family's weights. The side to move's terms are apart from
 /// its opponent's: the same open three is worth more to the side that
@@ -84,7 +84,7 @@ impl ThreatWeights {
     #[must_use]
     pub fn to_bincode(&self) -> Vec<u8> {
         let file = ThreatWeightsFile { format: FORMAT, family: FAMILY.to_owned(), weights: self.clone() };
-        bincode::serde::encode_to_vec(&file, bincode::config::standard()).expect("weights serialise")
+        encode_sealed(&file)
     }
 
     /// Reads weights written by [`ThreatWeights::to_bincode`]; trailing
@@ -93,15 +93,7 @@ impl ThreatWeights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file.
     pub fn from_bincode(bytes: &[u8]) -> Result<ThreatWeights, WeightsError> {
-        let (file, read): (ThreatWeightsFile, usize) = bincode::serde::decode_from_slice(
-            bytes,
-            bincode::config::standard().with_limit::<DECODE_LIMIT>(),
-        )
-        .map_err(|err| WeightsError::Bincode(err.to_string()))?;
-        if read != bytes.len() {
-            return Err(WeightsError::Bincode(format!("{} bytes after the weights", bytes.len() - read)));
-        }
-        Self::checked(file)
+        Self::checked(decode_sealed(bytes)?)
     }
 
     fn checked(file: ThreatWeightsFile) -> Result<ThreatWeights, WeightsError> {

@@ -220,7 +220,7 @@ impl Weights {
     pub fn to_bincode(&self) -> Vec<u8> {
         let file =
             WeightsFile { format: FORMAT, family: self.family(), k: self.k(), values: self.values.clone() };
-        bincode::serde::encode_to_vec(&file, bincode::config::standard()).expect("weights serialise")
+        encode_sealed(&file)
     }
 
     /// Reads weights written by [`Weights::to_bincode`].
@@ -228,14 +228,7 @@ impl Weights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file or do not fit.
     pub fn from_bincode(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        let (file, read): (WeightsFile, usize) = bincode::serde::decode_from_slice(
-            bytes,
-            bincode::config::standard().with_limit::<DECODE_LIMIT>(),
-        )
-        .map_err(|err| WeightsError::Bincode(err.to_string()))?;
-        if read != bytes.len() {
-            return Err(WeightsError::Bincode(format!("{} bytes after the weights", bytes.len() - read)));
-        }
+        let file: WeightsFile = decode_sealed(bytes)?;
         if file.format != FORMAT {
             return Err(WeightsError::Format { found: file.format });
         }
@@ -288,7 +281,36 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WeightsE
 
 /// The most memory decoding a weights file may claim: far more than any
 /// family needs, far less than a damaged length would ask for.
-pub(crate) const DECODE_LIMIT: usize = 1 << 20;
+const DECODE_LIMIT: usize = 1 << 20;
+
+/// `file` in bincode, then a checksum of those bytes (8, little-endian).
+pub(crate) fn encode_sealed<T: serde::Serialize>(file: &T) -> Vec<u8> {
+    let mut bytes =
+        bincode::serde::encode_to_vec(file, bincode::config::standard()).expect("weights serialise");
+    let sum = board::files::checksum(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// Reads what [`encode_sealed`] wrote, within a memory limit, checking the
+/// checksum; a file written before checksums (no trailer) still reads.
+/// Anything else after the contents is refused.
+pub(crate) fn decode_sealed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, WeightsError> {
+    let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
+    let (file, read): (T, usize) = bincode::serde::decode_from_slice(bytes, config)
+        .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+    match &bytes[read..] {
+        [] => Ok(file),
+        trailer if trailer.len() == 8 => {
+            if board::files::checksum(&bytes[..read]).to_le_bytes() == trailer {
+                Ok(file)
+            } else {
+                Err(WeightsError::Bincode("damaged: its checksum does not match its contents".to_owned()))
+            }
+        }
+        rest => Err(WeightsError::Bincode(format!("{} bytes after the weights", rest.len()))),
+    }
+}
 
 pub(crate) fn is_bincode(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"))
@@ -349,7 +371,13 @@ mod tests {
         assert!(matches!(Weights::from_bincode(&bytes[..bytes.len() / 2]), Err(WeightsError::Bincode(_))));
         let mut long = bytes.clone();
         long.push(0);
-        assert!(Weights::from_bincode(&long).unwrap_err().to_string().contains("1 bytes after the weights"));
+        assert!(Weights::from_bincode(&long).unwrap_err().to_string().contains("9 bytes after the weights"));
+        // The checksum catches a changed byte; a file from before it loads.
+        let mut damaged = bytes.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        assert!(Weights::from_bincode(&damaged).unwrap_err().to_string().contains("damaged"));
+        let unsealed = &bytes[..bytes.len() - 8];
+        assert_eq!(Weights::from_bincode(unsealed).unwrap(), weights);
         let other = WeightsFile { format: 99, family: Family::Classic, k: 5, values: vec![] };
         let bytes = bincode::serde::encode_to_vec(&other, bincode::config::standard()).unwrap();
         assert_eq!(
