@@ -95,9 +95,10 @@ pub struct SearchConfig {
     /// Moves tried at a quiet node of the threat search, best first.
     pub max_moves: usize,
     /// Threads searching at once (lazy SMP): the others search the same
-    /// root, some one ply deeper, and what they store in the shared table
-    /// orders and cuts the main thread's search. 1: one thread, and a
-    /// search that is the same for the same limits every time.
+    /// root at the same depths, each starting on another root move, and
+    /// what they store in the shared table orders and cuts the main
+    /// thread's search. 1: one thread, and a search that is the same for
+    /// the same limits every time.
     pub threads: usize,
 }
 
