@@ -103,7 +103,12 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
     let proven = reports.iter().find(|r| r.proven > 0);
     let best = match proven {
         Some(report) => report.best_move,
-        None => children.iter().max_by_key(|&&(_, visits, _)| visits).map(|&(cell, _, _)| cell),
+        // The most visited, the first on ties.
+        None => children
+            .iter()
+            .copied()
+            .reduce(|best, child| if child.1 > best.1 { child } else { best })
+            .map(|(cell, _, _)| cell),
     };
     let lost = proven.is_none() && reports.iter().any(|r| r.proven < 0);
     for (cell, _, value) in &mut children {

@@ -19,6 +19,9 @@ pub struct MctsConfig {
     /// Before searching, take a win at once and block a single immediate
     /// loss (what random playouts can miss on large boards).
     pub root_rules: bool,
+    /// Try a node's untried moves in cell order, as the classic
+    /// description does, instead of in a random order.
+    pub cell_order: bool,
     /// Keep the subtree of the moves actually played between searches.
     pub reuse: bool,
     /// Playouts that take a win and block a loss instead of purely random ones.
@@ -72,6 +75,7 @@ impl PartialEq for MctsConfig {
                 other.threads,
             )
             && self.shared == other.shared
+            && self.cell_order == other.cell_order
             && self.exploration.to_bits() == other.exploration.to_bits()
             && self.puct.to_bits() == other.puct.to_bits()
     }
@@ -84,6 +88,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("exploration", &self.exploration)
             .field("node_limit", &self.node_limit)
             .field("root_rules", &self.root_rules)
+            .field("cell_order", &self.cell_order)
             .field("reuse", &self.reuse)
             .field("heuristic", &self.heuristic)
             .field("playout_ranking", &self.playout_ranking.is_some())
@@ -103,6 +108,7 @@ impl Default for MctsConfig {
             exploration: std::f64::consts::SQRT_2,
             node_limit: 4_000_000,
             root_rules: true,
+            cell_order: false,
             reuse: false,
             heuristic: false,
             playout_ranking: None,

@@ -510,14 +510,16 @@ impl Mcts {
         }
     }
 
-    /// Gives `node` one child per legal move: in a random order, or with
-    /// priors, best prior first.
+    /// Gives `node` one child per legal move: in a random order (or cell
+    /// order, [`MctsConfig::cell_order`]), or with priors, best prior first.
     fn allocate(&mut self, pos: &Position, node: usize) {
         self.moves.clear();
         self.moves.extend(pos.legal_moves());
-        for i in (1..self.moves.len()).rev() {
-            let j = self.rng.random_range(0..=i);
-            self.moves.swap(i, j);
+        if !self.config.cell_order {
+            for i in (1..self.moves.len()).rev() {
+                let j = self.rng.random_range(0..=i);
+                self.moves.swap(i, j);
+            }
         }
         let first = self.nodes.len() as u32;
         if let Some(evaluator) = &self.config.priors {
@@ -617,11 +619,12 @@ impl Mcts {
     }
 
     /// The child to play: a proven win if there is one, else the most
-    /// visited (proven losses last).
+    /// visited (proven losses last), the first tried on ties.
     fn most_visited(&self, node: usize) -> Option<usize> {
         let parent = self.nodes[node];
+        let key = |index: usize| (self.nodes[index].proven, self.nodes[index].visits);
         (parent.first as usize..(parent.first + u32::from(parent.tried)) as usize)
-            .max_by_key(|&index| (self.nodes[index].proven, self.nodes[index].visits))
+            .reduce(|best, index| if key(index) > key(best) { index } else { best })
     }
 
     fn report(&self, iterations: u64, saturated: bool) -> SearchReport {

@@ -104,3 +104,19 @@ fn tree_reuse_keeps_the_subtree_played_into() {
     fresh.search(&Position::new(rules), &Limits::none());
     assert_eq!(fresh.search(&pos, &Limits::nodes(1_000)).root_visits, 1_000);
 }
+
+#[test]
+fn the_classic_tries_moves_in_cell_order_and_breaks_ties_to_the_first() {
+    let rules = Rules::tic_tac_toe();
+    let classic = MctsConfig { cell_order: true, ..config() };
+    let empty = Position::new(rules);
+    // Five iterations try the first five cells, one each, in cell order.
+    let report =
+        Mcts::new(MctsConfig { iterations: 5, ..classic.clone() }, 3).search(&empty, &Limits::none());
+    let tried: Vec<_> = report.children.iter().map(|&(cell, _, _)| cell).collect();
+    assert_eq!(tried, rules.cells().take(5).collect::<Vec<_>>());
+    assert!(report.children.iter().all(|&(_, visits, _)| visits == 1));
+    // Every child visited once: the tie goes to the first.
+    let report = Mcts::new(MctsConfig { iterations: 9, ..classic }, 3).search(&empty, &Limits::none());
+    assert_eq!(report.best_move, rules.cells().next());
+}

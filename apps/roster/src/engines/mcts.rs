@@ -9,7 +9,7 @@ use mcts::{MctsAgent, MctsConfig};
 use super::{OptionInfo, SEED_EXPECTED};
 
 pub(super) const ITERATIONS: OptionInfo =
-    OptionInfo { name: "iterations", help: "iterations per move (default 10000)" };
+    OptionInfo { name: "iterations", help: "iterations per move (default 1000 for uct, 10000 for mcts)" };
 pub(super) const MS: OptionInfo = OptionInfo { name: "ms", help: "at most this many milliseconds per move" };
 pub(super) const C: OptionInfo = OptionInfo { name: "c", help: "UCB1 exploration constant (default 1.414)" };
 pub(super) const REUSE: OptionInfo = OptionInfo {
@@ -67,14 +67,17 @@ impl Agent for Timed {
 }
 
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
-    let iterations: u64 = options.get("iterations", "a whole number of iterations")?.unwrap_or(10_000);
+    // `uct` is the classic: 1,000 iterations, as described; `mcts` 10,000.
+    let classic = options.engine_name() == "uct";
+    let default_iterations = if classic { 1_000 } else { 10_000 };
+    let iterations: u64 =
+        options.get("iterations", "a whole number of iterations")?.unwrap_or(default_iterations);
     let ms: Option<u64> = options.get("ms", "a whole number of milliseconds")?;
     let c: f64 = options
         .get("c", "zero (no exploration) or a positive number such as 1.414")?
         .unwrap_or(std::f64::consts::SQRT_2);
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    // `uct` is the classic: none of the options beyond it.
-    let classic = options.engine_name() == "uct";
+    // None of the options beyond the classic for `uct`.
     let reuse: bool = if classic { false } else { options.get("reuse", "true or false")?.unwrap_or(false) };
     let playout =
         if classic { None } else { options.get::<String>("playout", "random, heuristic or ranked")? };
@@ -130,6 +133,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         reuse,
         heuristic,
         root_rules: !classic,
+        cell_order: classic,
         solver,
         threads,
         shared,

@@ -116,7 +116,7 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "uct",
-        summary: "classic UCB1 Monte-Carlo tree search (c = sqrt 2, random playouts), 10,000 iterations a move",
+        summary: "classic UCB1 Monte-Carlo tree search as described: c = sqrt 2, untried moves in cell order, random playouts, the most visited move (the first on ties), 1,000 iterations a move",
         options: &[mcts::ITERATIONS, mcts::MS, mcts::C, SEED],
         build: mcts::build,
     },
