@@ -12,6 +12,7 @@ mod search;
 mod solve;
 mod tournament;
 mod train;
+mod tree;
 mod versus;
 
 use std::process::ExitCode;
@@ -46,6 +47,8 @@ enum Command {
     Eval(eval::Args),
     /// Prove the value of a small game: first player wins, draw, or second player wins.
     Solve(solve::Args),
+    /// The symmetric game tree of a small board: nodes per layer and build time.
+    Tree(tree::Args),
     /// Alpha-beta nodes per second on middle-game positions.
     Search(search::Args),
     /// Classic UCB1 Monte-Carlo tree search: iterations per second.
@@ -72,6 +75,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Tree(args) => tree::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Mcts(args) => mcts::run(&args),
         Command::Train(args) => train::run(&args),

@@ -465,3 +465,14 @@ fn errors_quote_huge_inputs_briefly() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("larger than 64 MiB"), "{output:?}");
     }
 }
+
+#[test]
+fn the_tic_tac_toe_tree_has_its_described_layers() {
+    let value = json(&["tree", "--rules", "3,3,3", "--json"]);
+    let layers: Vec<u64> =
+        value["layer_sizes"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    assert_eq!(layers, [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]);
+    assert_eq!(count(&value, "nodes"), 765);
+    let output = bench(&["tree", "--rules", "15,15,5"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at most 64 cells"), "{output:?}");
+}
