@@ -75,13 +75,15 @@ impl KeySpace {
         Keys { keys: [0; 8], count: self.digit.len() }
     }
 
-    /// The keys of `pos`, from scratch.
+    /// The keys of `pos`, from scratch: from its marks, so a position set
+    /// up without a history (a one-line position) keys as one played.
     #[must_use]
     pub fn keys_of(&self, pos: &Position) -> Keys {
         let mut keys = self.empty();
-        for (ply, &cell) in pos.moves().iter().enumerate() {
-            let side = if ply % 2 == 0 { Side::X } else { Side::O };
-            self.play(&mut keys, cell, side);
+        for side in Side::ALL {
+            for cell in pos.marks(side) {
+                self.play(&mut keys, cell, side);
+            }
         }
         keys
     }
@@ -158,6 +160,18 @@ mod tests {
         assert_eq!(keys.key(), 1 + 2 * 3);
         assert_eq!(space.empty().key(), 0);
         assert!(!space.is_symmetric());
+    }
+
+    #[test]
+    fn a_position_set_up_without_history_keys_as_one_played() {
+        let rules = Rules::tic_tac_toe();
+        for symmetric in [false, true] {
+            let space = KeySpace::new(rules, symmetric).unwrap();
+            let played = position(rules, &["b2", "a1", "c3"]);
+            let set_up = Position::from_one_line(rules, &played.to_one_line()).unwrap();
+            assert!(set_up.moves().is_empty() || set_up.moves().len() == 3);
+            assert_eq!(space.keys_of(&set_up).key(), space.keys_of(&played).key());
+        }
     }
 
     #[test]
