@@ -814,8 +814,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.make(pos, cell);
             // Late quiet moves are searched shallower first.
             let quiet = order < QUIET_BELOW * 64;
-            let reduction = if i >= 3 && depth >= 3 && quiet && forced.is_none() {
-                1 + u32::from(i >= 8 && depth >= 5)
+            let reduction = if i >= 2 && depth >= 3 && quiet && forced.is_none() {
+                1 + u32::from(i >= 6 && depth >= 4)
             } else {
                 0
             };
