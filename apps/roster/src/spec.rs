@@ -244,6 +244,20 @@ mod tests {
     }
 
     #[test]
+    fn tree_specs() {
+        let classic: AgentSpec = "tree:minimax=4".parse().unwrap();
+        let agent = classic.build(0);
+        assert_eq!(agent.name(), "tree:minimax=4");
+        assert!(classic.check_rules(&Rules::tic_tac_toe()).is_ok());
+        assert!(classic.check_rules(&Rules::gomoku15()).is_err());
+        let error = "tree:minimax=9".parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(
+            error.contains("option minimax of tree must be a whole number of plies from 1 to 8"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn errors_list_what_is_valid() {
         let cases = [
             ("", "no engine given; valid engines: random, pattern, alphabeta"),

@@ -4,7 +4,8 @@
 //!   one position per symmetry class and layer, solved by backward
 //!   induction; [`TreePlayer`] plays from it.
 //! - [`minimax`] and [`MinimaxAgent`]: depth-limited minimax with the
-//!   open-lines heuristic ([`OpenLines`]), the classic depth-4 player.
+//!   open-lines heuristic ([`OpenLines`]) on any board, preferring sooner
+//!   wins.
 //! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
 //!   generic over [`board::Evaluator`].
 //! - [`find_vcf`]: victory by continuous fours, for k ≥ 4; [`find_threat_win`]:
@@ -35,6 +36,7 @@ mod solver;
 mod threat_space;
 mod threats;
 mod tree;
+mod tree_minimax;
 mod tt;
 
 pub use candidates::Candidates;
@@ -48,3 +50,4 @@ pub use solver::{
 pub use threat_space::{ThreatLimits, ThreatSearch, ThreatWin, find_threat_win, three_defences};
 pub use threats::{Vcf, VcfLimits, find_vcf};
 pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};
+pub use tree_minimax::{CLASSIC_TREE_DEPTH, TreeChoice, TreeMinimax, TreeMinimaxPlayer};

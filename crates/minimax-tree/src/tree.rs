@@ -172,6 +172,42 @@ impl SymmetricTree {
         &self.edges[node.first as usize..node.first as usize + usize::from(node.count)]
     }
 
+    /// Where `pos` is stored: its layer, its index there, and the transform
+    /// that maps it onto the representative.
+    pub(crate) fn locate(&self, pos: &Position) -> Option<(usize, u32, Transform)> {
+        if pos.rules() != self.rules() {
+            return None;
+        }
+        let (key, transform) = self.symmetries.canonical(pos);
+        let layer = pos.ply();
+        let index = *self.index.get(layer)?.get(&key)?;
+        Some((layer, index, transform))
+    }
+
+    /// The child links of node `index` of `layer`, in the tree's order (the
+    /// representative's moves in cell order): each move on the
+    /// representative's board, the child's index in the next layer, and
+    /// the transform that maps the child onto its representative.
+    pub(crate) fn links(
+        &self,
+        layer: usize,
+        index: u32,
+    ) -> impl Iterator<Item = (Cell, u32, Transform)> + '_ {
+        self.node_edges(self.layers[layer][index as usize])
+            .iter()
+            .map(|edge| (edge.cell, edge.child, edge.transform))
+    }
+
+    /// The representative stored at node `index` of `layer`.
+    pub(crate) fn representative(&self, layer: usize, index: u32) -> Position {
+        self.position(self.layers[layer][index as usize].key)
+    }
+
+    /// The positions stored in each layer, as counts.
+    pub(crate) fn layer_len(&self, layer: usize) -> usize {
+        self.layers.get(layer).map_or(0, Vec::len)
+    }
+
     /// The representative with key `key`.
     fn position(&self, key: u128) -> Position {
         let rules = *self.symmetries.rules();
@@ -213,12 +249,7 @@ impl SymmetricTree {
 
     /// The node of `pos`, and the transform onto it, if `pos` is in the tree.
     fn find(&self, pos: &Position) -> Option<(Node, Transform)> {
-        if pos.rules() != self.rules() {
-            return None;
-        }
-        let (key, transform) = self.symmetries.canonical(pos);
-        let layer = pos.ply();
-        let index = *self.index.get(layer)?.get(&key)?;
+        let (layer, index, transform) = self.locate(pos)?;
         Some((self.layers[layer][index as usize], transform))
     }
 
@@ -317,7 +348,7 @@ fn binomial(n: u64, k: u64) -> f64 {
 }
 
 /// Trees built so far, one per rules, shared by every player.
-fn shared_tree(rules: Rules) -> Result<Arc<SymmetricTree>, TreeError> {
+pub(crate) fn shared_tree(rules: Rules) -> Result<Arc<SymmetricTree>, TreeError> {
     static TREES: OnceLock<Mutex<Vec<Arc<SymmetricTree>>>> = OnceLock::new();
     let trees = TREES.get_or_init(Mutex::default);
     let mut trees = trees.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

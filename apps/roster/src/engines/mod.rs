@@ -139,7 +139,7 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "minimax",
-        summary: "classic depth-limited minimax, every move to a fixed depth, no pruning",
+        summary: "depth-limited minimax on any board, every move to a fixed depth, no pruning, sooner wins first (the classic over the tree is tree:minimax=4)",
         options: &[
             OptionInfo { name: "depth", help: "search depth in plies, 1 to 8 (default 4)" },
             search::EVAL,
@@ -149,8 +149,14 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "tree",
-        summary: "perfect play from the explicit symmetric game tree (small boards such as 3x3)",
-        options: &[SEED],
+        summary: "the explicit symmetric game tree (small boards such as 3x3): perfect play, or with minimax=N the classic open-lines minimax over it",
+        options: &[
+            OptionInfo {
+                name: "minimax",
+                help: "instead of perfect play, the classic minimax over the tree: open lines, N plies below the children, every win a flat 9999, 1 to 8 (the classic is 4)",
+            },
+            SEED,
+        ],
         build: search::build_tree,
     },
     EngineInfo {

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use board::{Agent, Rules, mix_seed};
 use minimax_tree::{
-    AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreePlayer, check_perfect,
-    check_tree,
+    AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreeMinimaxPlayer, TreePlayer,
+    check_perfect, check_tree,
 };
 
 use super::evaluation::{ChosenEvaluator, EVAL_EXPECTED, EvalChoice};
@@ -83,9 +83,14 @@ pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
 }
 
 pub(super) fn build_tree(options: &Options) -> Result<Built, SpecError> {
+    let minimax = number(options, "minimax", "a whole number of plies from 1 to 8", 1..=8)?;
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    let maker =
-        Arc::new(move |game_seed| -> Box<dyn Agent> { Box::new(TreePlayer::new(mix_seed(seed, game_seed))) });
+    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
+        match minimax {
+            Some(depth) => Box::new(TreeMinimaxPlayer::new(depth as u32)),
+            None => Box::new(TreePlayer::new(mix_seed(seed, game_seed))),
+        }
+    });
     Ok(Built {
         maker,
         rules_check: Arc::new(|rules: &Rules| check_tree(rules).map_err(|err| err.to_string())),

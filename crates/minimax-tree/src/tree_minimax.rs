@@ -1,0 +1,222 @@
+//! The classic depth-limited minimax of docs/algorithms.md ("Minimax over
+//! the symmetric tree"): the open-lines evaluation backed up over the
+//! symmetric tree's child links, as it was described, so its play can be
+//! reproduced. [`crate::MinimaxAgent`] is the generalised engine: any
+//! board, no tree, and sooner wins preferred.
+
+use std::sync::Arc;
+
+use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Position, Rules, ScoreKind};
+
+use crate::open_lines::OpenLines;
+use crate::tree::{SymmetricTree, TreeError, shared_tree};
+
+/// The classic look-ahead: the children, then four plies below them.
+pub const CLASSIC_TREE_DEPTH: u32 = 4;
+
+/// A value not computed yet (no open-lines value comes near it).
+const UNKNOWN: i32 = i32::MIN;
+
+/// Minimax over a symmetric tree, each class of position once.
+#[derive(Debug)]
+pub struct TreeMinimax {
+    tree: Arc<SymmetricTree>,
+    /// The open-lines value of each stored position for its side to move,
+    /// per layer, computed when first needed.
+    leaves: Vec<Vec<i32>>,
+}
+
+/// The classic minimax's choice in one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeChoice {
+    /// The move chosen, on the real board.
+    pub cell: Cell,
+    /// Its value for the side to move.
+    pub value: i32,
+    /// Every legal move on the real board with its value, in the tree's
+    /// child order.
+    pub moves: Vec<(Cell, i32)>,
+}
+
+impl TreeMinimax {
+    /// Minimax over `tree`.
+    #[must_use]
+    pub fn new(tree: Arc<SymmetricTree>) -> TreeMinimax {
+        let leaves =
+            (0..tree.layer_sizes().len()).map(|layer| vec![UNKNOWN; tree.layer_len(layer)]).collect();
+        TreeMinimax { tree, leaves }
+    }
+
+    /// The tree it searches.
+    #[must_use]
+    pub fn tree(&self) -> &Arc<SymmetricTree> {
+        &self.tree
+    }
+
+    /// The choice in `pos`, looking `depth` plies below its children (so the
+    /// leaves lie `depth + 1` plies below `pos`): a finished game is a flat
+    /// ±9999 however far off, any other leaf its open-lines value; the
+    /// first best child in the tree's order is chosen and mapped back to
+    /// the real board through both transforms. `None` if `pos` is over or
+    /// not in the tree.
+    pub fn choose(&mut self, pos: &Position, depth: u32) -> Option<TreeChoice> {
+        let (layer, index, to_stored) = self.tree.locate(pos)?;
+        let links: Vec<(Cell, u32, board::Transform)> = self.tree.links(layer, index).collect();
+        let mut moves = Vec::with_capacity(links.len());
+        let mut best: Option<(i32, u32, board::Transform)> = None;
+        let back = to_stored.inverse();
+        for (cell, child, to_child) in links {
+            let value = -self.value(layer + 1, child, depth);
+            if best.is_none_or(|(best_value, _, _)| value > best_value) {
+                best = Some((value, child, to_child));
+            }
+            moves.push((back.apply(cell, pos.rules()), value));
+        }
+        let (value, child, to_child) = best?;
+        // The chosen child's representative, back through the link's
+        // transform onto the stored position's board, then back through the
+        // lookup's transform onto the real board: the new mark is the move.
+        let child_pos = self.tree.representative(layer + 1, child);
+        let real = child_pos.transformed(to_child.inverse()).transformed(back);
+        let cell = real.marks(pos.side_to_move()).iter().find(|&cell| pos.get(cell).is_none())?;
+        Some(TreeChoice { cell, value, moves })
+    }
+
+    /// Negamax value of node `index` of `layer` for its side to move, `depth`
+    /// plies deep.
+    fn value(&mut self, layer: usize, index: u32, depth: u32) -> i32 {
+        // Several moves may lead to one class: each class is searched once.
+        let mut children: Vec<u32> = Vec::new();
+        for (_, child, _) in self.tree.links(layer, index) {
+            if !children.contains(&child) {
+                children.push(child);
+            }
+        }
+        if depth == 0 || children.is_empty() {
+            return self.leaf(layer, index);
+        }
+        children.into_iter().map(|child| -self.value(layer + 1, child, depth - 1)).max().unwrap_or(0)
+    }
+
+    fn leaf(&mut self, layer: usize, index: u32) -> i32 {
+        let stored = &mut self.leaves[layer][index as usize];
+        if *stored == UNKNOWN {
+            *stored = OpenLines.evaluate(&self.tree.representative(layer, index));
+        }
+        *stored
+    }
+}
+
+/// The classic minimax player: [`TreeMinimax`] at a fixed depth (by default
+/// [`CLASSIC_TREE_DEPTH`]) on boards whose symmetric tree can be built.
+#[derive(Debug)]
+pub struct TreeMinimaxPlayer {
+    depth: u32,
+    search: Option<TreeMinimax>,
+    analysis: Option<Analysis>,
+}
+
+impl TreeMinimaxPlayer {
+    /// A player looking `depth` plies below the children; the tree is built
+    /// (once per rules, shared) when a game starts.
+    #[must_use]
+    pub fn new(depth: u32) -> TreeMinimaxPlayer {
+        TreeMinimaxPlayer { depth, search: None, analysis: None }
+    }
+
+    fn search_for(&mut self, rules: Rules) -> Result<&mut TreeMinimax, TreeError> {
+        if self.search.as_ref().is_none_or(|search| search.tree().rules() != &rules) {
+            self.search = Some(TreeMinimax::new(shared_tree(rules)?));
+        }
+        Ok(self.search.as_mut().expect("set above"))
+    }
+}
+
+impl Agent for TreeMinimaxPlayer {
+    fn name(&self) -> String {
+        format!("tree:minimax={}", self.depth)
+    }
+
+    fn new_game(&mut self, rules: &Rules) {
+        // A board too large shows as the error of the first move.
+        let _ = self.search_for(*rules);
+        self.analysis = None;
+    }
+
+    fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        let depth = self.depth;
+        let search = self.search_for(*pos.rules()).map_err(|err| AgentError(err.to_string()))?;
+        let choice = search.choose(pos, depth).ok_or_else(|| {
+            AgentError("this position cannot arise in play, so it is not in the tree".to_owned())
+        })?;
+        self.analysis = Some(Analysis {
+            best_move: Some(choice.cell),
+            scores: choice
+                .moves
+                .iter()
+                .map(|&(cell, score)| CellScore { cell, score: score.into() })
+                .collect(),
+            score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
+            line: vec![choice.cell],
+            value: Some(choice.value.into()),
+            nodes: choice.moves.len() as u64,
+            depth: Some(depth + 1),
+            selective_depth: None,
+            win_in: None,
+        });
+        Ok(choice.cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn choose(one_line: &str) -> TreeChoice {
+        let rules = Rules::tic_tac_toe();
+        let pos = Position::from_one_line(rules, one_line).unwrap();
+        let mut search = TreeMinimax::new(shared_tree(rules).unwrap());
+        search.choose(&pos, CLASSIC_TREE_DEPTH).unwrap()
+    }
+
+    #[test]
+    fn takes_the_win_and_blocks() {
+        let rules = Rules::tic_tac_toe();
+        let win = choose("xx./.o./o..");
+        assert_eq!(win.cell.name(&rules).to_string(), "c3");
+        assert_eq!(win.value, 9999);
+        assert_eq!(choose("x../.x./o..").cell.name(&rules).to_string(), "c1");
+    }
+
+    #[test]
+    fn every_win_is_worth_the_same() {
+        // X wins now at a3, or by the fork at c2 two plies later: both are a
+        // flat 9999, and c2 comes first in the tree's order.
+        let rules = Rules::tic_tac_toe();
+        let choice = choose(".../.x./oox");
+        let a3 = rules.parse_cell("a3").unwrap();
+        assert!(choice.moves.contains(&(a3, 9999)));
+        assert_eq!(choice.cell.name(&rules).to_string(), "c2");
+        assert_eq!(choice.value, 9999);
+    }
+
+    #[test]
+    fn the_chosen_cell_is_the_first_best_and_maps_back() {
+        let rules = Rules::tic_tac_toe();
+        for one_line in [".../.../...", "x../.../...", ".../.x./...", "x../.o./...", ".x./.../..o"] {
+            let pos = Position::from_one_line(rules, one_line).unwrap();
+            let choice = choose(one_line);
+            let first_best = choice.moves.iter().find(|&&(_, value)| value == choice.value).unwrap().0;
+            assert_eq!(choice.cell, first_best, "{one_line}");
+            assert!(pos.is_legal(choice.cell), "{one_line}");
+        }
+    }
+}
