@@ -108,8 +108,8 @@ pub fn run(args: &Args) -> Result<()> {
             format!("--resume: {} is not a checkpoint of trainer ga", checkpoint.display())
         })?;
         check_resume(args, &run.settings(), (preset, family))?;
-        if let Some(generations) = args.generations.filter(|&g| g > run.generations()) {
-            println!("extending the run from {} to {generations} generations", run.generations());
+        if let Some(generations) = args.generations.filter(|&g| g > run.settings().generations) {
+            println!("extending the run from {} to {generations} generations", run.settings().generations);
             run.extend_to(generations);
         }
         run
@@ -157,7 +157,17 @@ pub fn run(args: &Args) -> Result<()> {
     let log = run.log();
     write_atomically(&args.out.join("log.csv"), &log_csv(&log))?;
     plot(&args.out.join("fitness.svg"), &run, &log)?;
-    for figures in &log {
+    print_log(&run, &log, seconds, &args.out);
+    Ok(())
+}
+
+/// The run's log on standard output.
+fn print_log(run: &WeightRun, log: &[genetic::Figures], seconds: f64, out: &std::path::Path) {
+    if let Some(fitness) = run.fitness_of(0) {
+        let list: Vec<String> = fitness.iter().map(|f| format!("{f}")).collect();
+        println!("generation   0, every individual: [{}]", list.join(", "));
+    }
+    for figures in log {
         println!(
             "generation {:>3}: max {:.3}  mean {:.3}  min {:.3}  std {:.3}",
             figures.generation, figures.max, figures.mean, figures.min, figures.std
@@ -172,9 +182,8 @@ pub fn run(args: &Args) -> Result<()> {
             Preset::Refine => "refine",
         },
         run.family().name(),
-        args.out.display()
+        out.display()
     );
-    Ok(())
 }
 
 /// A resumed run keeps its settings: any flag given must agree with the

@@ -134,6 +134,14 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
             out.to_str().unwrap(),
         ]);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        // The initial population's fitness, one per individual: 6 × 5 games,
+        // a point each.
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let line = stdout.lines().find(|line| line.contains("every individual")).expect("the list");
+        let list = line.split(['[', ']']).nth(1).unwrap();
+        let fitness: Vec<u32> = list.split(", ").map(|f| f.parse().unwrap()).collect();
+        assert_eq!(fitness.len(), 6, "{line}");
+        assert_eq!(fitness.iter().sum::<u32>(), 30, "{line}");
         out
     };
     let (a, b) = (run("a"), run("b"));
@@ -141,7 +149,7 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     assert_eq!(weights, std::fs::read_to_string(b.join("weights.json")).unwrap());
     assert_eq!(weights.trim().trim_matches(['[', ']']).split(',').count(), 109);
     let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
-    assert_eq!(log.lines().count(), 4, "a header and 3 generations: {log}");
+    assert_eq!(log.lines().count(), 5, "a header, the initial population and 3 generations: {log}");
     assert!(std::fs::read_to_string(a.join("fitness.svg")).unwrap().starts_with("<svg"));
     let loaded = pattern_eval::Weights::load(&a.join("weights.bin"), pattern_eval::Family::Classic).unwrap();
     assert_eq!(loaded.to_json(), weights.trim());
@@ -172,6 +180,6 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     assert!(longer.status.success(), "{}", String::from_utf8_lossy(&longer.stderr));
     assert!(String::from_utf8_lossy(&longer.stdout).contains("the classic run"), "{longer:?}");
     let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
-    assert_eq!(log.lines().count(), 5, "a header and 4 generations: {log}");
+    assert_eq!(log.lines().count(), 6, "a header, the initial population and 4 generations: {log}");
     let _ = std::fs::remove_dir_all(dir);
 }

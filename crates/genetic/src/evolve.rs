@@ -2,11 +2,12 @@
 //! whose fitness is real playing strength.
 //!
 //! - **Classic**: 20 genomes of 109 integers in 0..=20; each individual
-//!   plays 7 others (40% of 19) as X on 8×8 five in a row from the empty
-//!   board and scores its wins; tournament of 3, crossover 0.9 between
-//!   consecutive pairs with up to 8 successive cut points, mutation 0.3
-//!   per individual then 10/109 per gene (a new value in 0..=20); 8
-//!   generations; seed 42.
+//!   plays 7 distinct others (40% of 19) first on 8×8 five in a row from
+//!   the empty board, and each game's winner scores a point — the second
+//!   player on a draw; tournaments of 3 distinct individuals, crossover 0.9
+//!   between consecutive pairs with up to 8 successive cuts, mutation 0.3
+//!   per individual then 10/109 per gene (a new value |U{0..=10} − 5|);
+//!   the initial population and 8 bred generations; seed 42.
 //! - **Strong**: genes are log2(weight + 1), reals in 0..=14, so mutation
 //!   scales a weight rather than shifting it; the first genome is the
 //!   hand-set vector and the rest are noisy copies of it; fitness is the
@@ -30,8 +31,9 @@ use std::sync::Arc;
 use arena::Openings;
 use board::{Agent, Cell, Limits, Outcome, RandomAgent, Rules, Side, mix_seed, play_game};
 use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
+use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -90,7 +92,9 @@ pub struct Settings {
     pub preset: Preset,
     /// The pattern family whose weights evolve.
     pub family: Family,
-    /// Generations (classic 8).
+    /// Generations (classic 8). The classic run evaluates its initial
+    /// population and then this many bred generations; the others evaluate
+    /// this many generations in all.
     pub generations: u32,
     /// Individuals (classic 20).
     pub population: usize,
@@ -163,6 +167,21 @@ pub struct Figures {
     pub std: f64,
 }
 
+impl WeightRun {
+    /// Every individual's fitness in generation `generation`, in
+    /// population order, if it was evaluated (and kept).
+    #[must_use]
+    pub fn fitness_of(&self, generation: u32) -> Option<&[f64]> {
+        let fitness = match self {
+            WeightRun::Classic { ga, .. } => &ga.log().get(generation as usize)?.fitness,
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => {
+                &ga.log().get(generation as usize)?.fitness
+            }
+        };
+        (!fitness.is_empty()).then_some(fitness.as_slice())
+    }
+}
+
 impl<G> From<&GenerationLog<G>> for Figures {
     fn from(log: &GenerationLog<G>) -> Figures {
         Figures { generation: log.generation, max: log.max, mean: log.mean, min: log.min, std: log.std }
@@ -210,14 +229,14 @@ impl WeightRun {
                     genes,
                     low: 0,
                     high: 20,
-                    selection: Selection::Tournament(3),
-                    crossover: Crossover::NPoint(8),
+                    selection: Selection::DistinctTournament(3),
+                    crossover: Crossover::SuccessiveCuts(8),
                     crossover_probability: 0.9,
-                    mutation: Mutation::UniformInteger { gene_probability: 10.0 / genes as f64 },
+                    mutation: Mutation::Folded { gene_probability: 10.0 / genes as f64, spread: 5 },
                     mutation_probability: 0.3,
                     elitism: 0,
                     hall_of_fame: 5,
-                    generations: settings.generations,
+                    generations: settings.generations + 1,
                     seed: settings.seed,
                 };
                 Ok(WeightRun::Classic { family: settings.family, ga: Ga::new(config, Vec::new())? })
@@ -276,7 +295,7 @@ impl WeightRun {
         let (preset, population, generations, seed, opening_plies) = match self {
             WeightRun::Classic { ga, .. } => {
                 let c = ga.config();
-                (Preset::Classic, c.population, c.generations, c.seed, OpeningPlies::Mixed)
+                (Preset::Classic, c.population, c.generations - 1, c.seed, OpeningPlies::Mixed)
             }
             WeightRun::Strong { ga, .. } => {
                 let c = ga.config();
@@ -290,15 +309,16 @@ impl WeightRun {
         Settings { preset, family, generations, population, seed, opening_plies }
     }
 
-    /// Runs on to `generations` in all (never fewer than evaluated).
+    /// Runs on to `generations` as [`Settings::generations`] counts them
+    /// (never fewer than evaluated).
     pub fn extend_to(&mut self, generations: u32) {
         match self {
-            WeightRun::Classic { ga, .. } => ga.extend_to(generations),
+            WeightRun::Classic { ga, .. } => ga.extend_to(generations + 1),
             WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => ga.extend_to(generations),
         }
     }
 
-    /// Generations to evaluate in all.
+    /// Generations to evaluate in all (the classic run's initial one included).
     #[must_use]
     pub fn generations(&self) -> u32 {
         match self {
@@ -472,7 +492,8 @@ fn play(
     }
 }
 
-/// "Weight evolution" in docs/algorithms.md: games won as X against 7 distinct others from the empty board.
+/// "Weight evolution" in docs/algorithms.md: each individual plays first
+/// against 7 distinct others, and every game's winner scores a point.
 struct ClassicFitness {
     family: Family,
 }
@@ -489,29 +510,42 @@ impl Fitness<i32> for ClassicFitness {
             })
             .collect();
         let n = population.len();
-        (0..n)
-            .into_par_iter()
-            .map(|i| {
-                let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i as u64));
-                let mut others: Vec<usize> = (0..n).filter(|&j| j != i).collect();
-                let mut wins = 0.0;
-                for round in 0..CLASSIC_OPPONENTS.min(others.len()) {
-                    let j = others.swap_remove(rng.random_range(0..others.len()));
-                    let result = play(
-                        Some(&evaluators[i]),
-                        Some(&evaluators[j]),
-                        true,
-                        &[],
-                        mix_seed(seed, (i * 64 + round) as u64),
-                    );
-                    if result > 0.75 {
-                        wins += 1.0;
-                    }
-                }
-                wins
+        // The pairings first, one generator in order: for each individual,
+        // the others shuffled and the first 7 taken.
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut games = Vec::with_capacity(n * CLASSIC_OPPONENTS);
+        for first in 0..n {
+            let mut others: Vec<usize> = (0..n).filter(|&j| j != first).collect();
+            others.shuffle(&mut rng);
+            games.extend(others.into_iter().take(CLASSIC_OPPONENTS).map(|second| (first, second)));
+        }
+        let winners: Vec<Option<usize>> = games
+            .par_iter()
+            .enumerate()
+            .map(|(game, &(first, second))| {
+                classic_game(&evaluators[first], &evaluators[second], mix_seed(seed, game as u64))
+                    .map(|first_won| if first_won { first } else { second })
             })
-            .collect()
+            .collect();
+        let mut points = vec![0.0; n];
+        for winner in winners.into_iter().flatten() {
+            points[winner] += 1.0;
+        }
+        points
     }
+}
+
+/// One game of the classic fitness from the empty board, `first` playing X:
+/// whether the first player won, or `None` if a player forfeited it (an
+/// illegal move), which scores nothing. A draw goes to the second player.
+fn classic_game(first: &PatternEvaluator, second: &PatternEvaluator, seed: u64) -> Option<bool> {
+    let mut x = GreedyAgent::with_evaluator(first.clone(), mix_seed(seed, 1));
+    let mut o = GreedyAgent::with_evaluator(second.clone(), mix_seed(seed, 2));
+    let record = play_game(rules(), [&mut x, &mut o], &[], &Limits::none()).ok()?;
+    if record.forfeit.is_some() {
+        return None;
+    }
+    Some(record.outcome == Outcome::Win(Side::X))
 }
 
 /// Games of the strong fitness, per individual: openings against the
@@ -657,8 +691,14 @@ mod tests {
         };
         let (a, b) = (run(), run());
         assert_eq!(a, b);
-        assert_eq!(a.log().len(), 2);
-        assert!(a.log().iter().all(|f| f.max <= 7.0 && f.min >= 0.0));
+        // The initial population and two bred generations.
+        assert_eq!(a.log().len(), 3);
+        assert_eq!(a.settings().generations, 2);
+        // Every game scores one point: 6 individuals × 5 opponents each.
+        for figures in a.log() {
+            assert!((figures.mean * 6.0 - 30.0).abs() < 1e-9, "{figures:?}");
+            assert!(figures.max <= 10.0 && figures.min >= 0.0, "{figures:?}");
+        }
         assert_eq!(a.best().values().len(), 109);
         assert!(a.best().values().iter().all(|w| (0..=20).contains(w)));
     }

@@ -71,6 +71,10 @@ pub struct GenerationLog<G> {
     pub std: f64,
     /// The fittest genome.
     pub best: Vec<G>,
+    /// Every individual's fitness, in population order (empty in logs
+    /// saved before it was kept).
+    #[serde(default)]
+    pub fitness: Vec<f64>,
 }
 
 /// A run that cannot start or resume.
@@ -200,6 +204,7 @@ impl<G: Gene> Ga<G> {
             min: scores.iter().copied().fold(f64::INFINITY, f64::min),
             std: (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n).sqrt(),
             best: self.population[best].clone(),
+            fitness: scores.clone(),
         });
         self.remember(&scores);
         self.generation += 1;
