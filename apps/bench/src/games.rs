@@ -78,12 +78,24 @@ impl GameArgs {
             })
             .collect();
         let limits = Limits { time: self.ms.map(Duration::from_millis), nodes: self.nodes, ..Limits::none() };
+        // A learner learns from each game before the next: one at a time.
+        let threads = match specs.iter().find(|spec| spec.learns()) {
+            Some(spec) if self.threads > 1 => {
+                eprintln!(
+                    "{spec} learns from every game, so the games are played one after another on one thread (not {})",
+                    self.threads
+                );
+                1
+            }
+            Some(_) => 1,
+            None => self.threads,
+        };
         Ok(Plan {
             format,
             openings: self.openings()?,
             limits,
             seed: self.seed,
-            threads: self.threads,
+            threads,
             sprt,
             ..Plan::new(self.rules, entrants, self.games)
         })

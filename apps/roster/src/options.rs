@@ -50,6 +50,12 @@ impl Options {
         }
     }
 
+    /// Whether option `name` was given as `true` (for any engine, whether
+    /// or not it has the option).
+    pub(crate) fn is_true(&self, name: &str) -> bool {
+        self.values.get(name).is_some_and(|value| value == "true")
+    }
+
     /// The value of option `name` read as a `T`, or `None` if not given.
     /// `expected` describes a valid value for the error message.
     pub(crate) fn get<T: FromStr>(

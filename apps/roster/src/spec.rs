@@ -116,6 +116,7 @@ pub struct AgentSpec {
     engine: &'static EngineInfo,
     maker: Maker,
     rules_check: RulesCheck,
+    learns: bool,
 }
 
 impl AgentSpec {
@@ -135,7 +136,10 @@ impl AgentSpec {
         })?;
         let options = Options::parse(engine, options)?;
         let Built { maker, rules_check } = (engine.build)(&options)?;
-        Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check })
+        // Only engines with a `learn` option accept one, and their builder
+        // has checked its value.
+        let learns = options.is_true("learn");
+        Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check, learns })
     }
 
     /// A fresh agent. `seed` varies the agent's random choices from game
@@ -157,6 +161,13 @@ impl AgentSpec {
             rules: rules.to_string(),
             reason,
         })
+    }
+
+    /// Whether its agents learn from every game they finish (`learn=true`),
+    /// so that games must be played one after another to learn in order.
+    #[must_use]
+    pub fn learns(&self) -> bool {
+        self.learns
     }
 
     /// The spec as written.

@@ -131,6 +131,9 @@ pub struct App {
     /// Whether `S` was pressed once on a file this session does not own.
     overwrite_asked: bool,
     games: u64,
+    /// For each side played by an engine that learns from its games: the
+    /// games it has learned from so far.
+    pub learning: [Option<u64>; 2],
     /// The screen area the board was last drawn in, for mouse clicks.
     pub screen: ratatui::layout::Rect,
 }
@@ -179,6 +182,7 @@ impl App {
             owns_file: false,
             overwrite_asked: false,
             games: 0,
+            learning: [None, None],
             screen: ratatui::layout::Rect::default(),
         };
         app.start(app.setup.clone(), Vec::new());
@@ -198,6 +202,7 @@ impl App {
                 Some(agent)
             }
         });
+        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(board::Agent::games_learned));
         self.hint_agent = None;
         self.pos = Position::new(setup.rules);
         self.cursor = centre(setup.rules);
@@ -283,6 +288,7 @@ impl App {
                     self.redo.clear();
                     self.hint = None;
                     self.announce();
+                    self.report_if_over();
                 }
                 Err(err) => {
                     self.message = format!("the engine played an illegal move ({err}); paused");
@@ -349,6 +355,7 @@ impl App {
                 self.hint = None;
                 self.cursor = cell;
                 self.announce();
+                self.report_if_over();
             }
             Err(err) => self.message = format!("cannot play {}: {err}", cell.name(&self.setup.rules)),
         }
@@ -399,6 +406,41 @@ impl App {
         } else {
             format!("replayed {replayed} move(s)")
         };
+        if replayed > 0 {
+            self.report_if_over();
+        }
+    }
+
+    /// When the game has just ended on the board, tells both engines (a
+    /// learner learns from it) and says what could not be kept.
+    fn report_if_over(&mut self) {
+        let Some(outcome) = self.pos.outcome() else {
+            return;
+        };
+        let record = board::GameRecord {
+            rules: self.setup.rules,
+            players: [0, 1].map(|i| match &self.agents[i] {
+                Some(agent) => agent.name(),
+                None => self.setup.players[i].text(),
+            }),
+            opening: Vec::new(),
+            moves: self.pos.moves().iter().map(|&cell| board::MoveRecord { cell, micros: 0 }).collect(),
+            outcome,
+            forfeit: None,
+            learning_errors: Vec::new(),
+        };
+        let [x, o] = &mut self.agents;
+        let errors: Vec<String> = [x, o]
+            .into_iter()
+            .filter_map(|agent| {
+                let agent = agent.as_mut()?;
+                agent.game_over(&record).err().map(|error| format!("{}: {error}", agent.name()))
+            })
+            .collect();
+        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(board::Agent::games_learned));
+        if !errors.is_empty() {
+            self.message = format!("{} — {}", self.message, errors.join("; "));
+        }
     }
 
     /// Asks the engine for a move suggestion for the person.

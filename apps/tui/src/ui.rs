@@ -215,6 +215,10 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         };
         let marker = if to_move { "▶ " } else { "  " };
         lines.push(Line::from(format!("{marker}{}: {who}", side.mark().to_ascii_uppercase())));
+        if let Some(games) = app.learning[side.index()] {
+            let plural = if games == 1 { "" } else { "s" };
+            lines.push(Line::from(format!("   learning: {games} game{plural} so far")));
+        }
     }
     let state = match app.pos.outcome() {
         Some(board::Outcome::Win(side)) => format!("{} wins", side.mark().to_ascii_uppercase()),

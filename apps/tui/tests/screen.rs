@@ -305,3 +305,37 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat, Heat::Off);
 }
+
+#[test]
+fn a_learning_engine_learns_from_each_finished_game_and_says_so() {
+    let table = std::env::temp_dir().join(format!("mnk-tui-learning-{}.table", std::process::id()));
+    let _ = std::fs::remove_file(&table);
+    let engine = format!("matrix:learn=true,games=0,table={}", table.display());
+    let game = setup(Rules::tic_tac_toe(), "human", &engine);
+    let mut app = App::new(game.clone());
+    assert_eq!(app.learning, [None, Some(0)]);
+    assert!(screen(&mut app, 70, 20).contains("learning: 0 games so far"));
+    let play_out = |app: &mut App| {
+        while !app.pos.is_over() {
+            let cell = app.pos.legal_moves().next().unwrap();
+            type_text(app, &cell.name(&app.setup.rules).to_string());
+            wait_for_engine(app);
+        }
+    };
+    play_out(&mut app);
+    assert_eq!(app.learning, [None, Some(1)], "{}", app.message);
+    assert!(table.exists(), "the table is saved after the game");
+    assert!(screen(&mut app, 70, 20).contains("learning: 1 game so far"));
+    // Taken back after its end and finished again: another game.
+    press(&mut app, KeyCode::Char('U'));
+    assert!(!app.pos.is_over());
+    assert_eq!(app.learning, [None, Some(1)], "an unfinished game teaches nothing");
+    press(&mut app, KeyCode::Char('R'));
+    assert!(app.pos.is_over());
+    assert_eq!(app.learning, [None, Some(2)]);
+    // A new game goes on with the same table.
+    app.new_game(game);
+    play_out(&mut app);
+    assert_eq!(app.learning, [None, Some(3)]);
+    let _ = std::fs::remove_file(&table);
+}

@@ -55,4 +55,17 @@ impl Agent for Guarded {
     fn analysis(&self) -> Option<Analysis> {
         self.agent.analysis()
     }
+
+    fn game_over(&mut self, record: &board::GameRecord) -> Result<(), AgentError> {
+        if self.panicked.is_some() {
+            return Ok(());
+        }
+        catch_unwind(AssertUnwindSafe(|| self.agent.game_over(record))).unwrap_or_else(|payload| {
+            Err(AgentError(format!("the engine panicked: {}", panic_message(&*payload))))
+        })
+    }
+
+    fn games_learned(&self) -> Option<u64> {
+        self.agent.games_learned()
+    }
 }

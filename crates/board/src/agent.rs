@@ -41,6 +41,26 @@ pub trait Agent: Send {
     fn analysis(&self) -> Option<Analysis> {
         None
     }
+
+    /// A game this agent played has ended on the board (five in a row, or
+    /// a full board): `record` is the whole game. Called once per finished
+    /// game; a game left unfinished, or lost by a forfeit, is never
+    /// reported, and a game taken back after its end and finished again is
+    /// another game. Learners learn from it; other agents ignore it.
+    ///
+    /// # Errors
+    /// [`AgentError`] if what was learned could not be kept (a table file
+    /// that cannot be written).
+    fn game_over(&mut self, record: &crate::GameRecord) -> Result<(), AgentError> {
+        let _ = record;
+        Ok(())
+    }
+
+    /// For an agent that learns from the games it plays: how many it has
+    /// learned from so far. `None` for agents that do not learn.
+    fn games_learned(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl<T: Agent + ?Sized> Agent for Box<T> {
@@ -55,6 +75,12 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     }
     fn analysis(&self) -> Option<Analysis> {
         (**self).analysis()
+    }
+    fn game_over(&mut self, record: &crate::GameRecord) -> Result<(), AgentError> {
+        (**self).game_over(record)
+    }
+    fn games_learned(&self) -> Option<u64> {
+        (**self).games_learned()
     }
 }
 

@@ -41,6 +41,10 @@ pub struct GameRecord {
     /// Set when the game ended by a forfeit rather than on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<Forfeit>,
+    /// What learning agents could not keep of this game (see
+    /// [`Agent::game_over`]), each prefixed by the agent's name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub learning_errors: Vec<String>,
 }
 
 impl GameRecord {
@@ -77,7 +81,8 @@ pub struct OpeningError {
 /// Plays one game: `agents[0]` is X, `agents[1]` is O; the `opening` moves
 /// are played first; each agent then moves within `limits` until the game
 /// ends. An agent that fails to move or plays an illegal move loses by
-/// forfeit, and the record says why.
+/// forfeit, and the record says why. A game that ends on the board is
+/// reported to both agents ([`Agent::game_over`]).
 ///
 /// # Errors
 /// [`OpeningError`] if an opening move is illegal.
@@ -117,14 +122,28 @@ pub fn play_game(
         forfeit = Some(Forfeit { side, reason: error });
         break Outcome::Win(side.opponent());
     };
-    Ok(GameRecord {
+    let mut record = GameRecord {
         rules,
         players: [agents[0].name(), agents[1].name()],
         opening: opening.to_vec(),
         moves,
         outcome,
         forfeit,
-    })
+        learning_errors: Vec::new(),
+    };
+    if record.forfeit.is_none() {
+        record.learning_errors = report_game_over(agents, &record);
+    }
+    Ok(record)
+}
+
+/// Tells both agents that the game of `record` ended; returns what they
+/// could not keep, each prefixed by the agent's name.
+pub fn report_game_over(agents: [&mut dyn Agent; 2], record: &GameRecord) -> Vec<String> {
+    agents
+        .into_iter()
+        .filter_map(|agent| agent.game_over(record).err().map(|error| format!("{}: {error}", agent.name())))
+        .collect()
 }
 
 #[cfg(test)]
@@ -187,6 +206,48 @@ mod tests {
         assert_eq!(record.outcome, Outcome::Win(Side::X));
         assert_eq!(record.moves.len(), 1);
         assert_eq!(record.forfeit.unwrap().reason, "engine crashed");
+    }
+
+    /// Random moves, counting the finished games it is told of; it cannot
+    /// keep the third.
+    struct Counting {
+        inner: RandomAgent,
+        told: Vec<Outcome>,
+    }
+
+    impl Agent for Counting {
+        fn name(&self) -> String {
+            "counting".to_owned()
+        }
+        fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+            self.inner.select_move(pos, limits)
+        }
+        fn game_over(&mut self, record: &GameRecord) -> Result<(), AgentError> {
+            self.told.push(record.outcome);
+            if self.told.len() == 3 { Err(AgentError("disk full".to_owned())) } else { Ok(()) }
+        }
+    }
+
+    #[test]
+    fn finished_games_are_reported_once_to_both_forfeits_never() {
+        let rules = Rules::tic_tac_toe();
+        let mut x = Counting { inner: RandomAgent::new(1), told: Vec::new() };
+        let mut o = Counting { inner: RandomAgent::new(2), told: Vec::new() };
+        for game in 1..=3 {
+            let record = play_game(rules, [&mut x, &mut o], &[], &Limits::none()).unwrap();
+            assert_eq!(x.told.len(), game);
+            assert_eq!(x.told.last(), Some(&record.outcome));
+            assert_eq!(o.told, x.told);
+            if game == 3 {
+                assert_eq!(record.learning_errors, ["counting: disk full", "counting: disk full"]);
+            } else {
+                assert!(record.learning_errors.is_empty());
+            }
+        }
+        let mut broken = Broken;
+        let record = play_game(rules, [&mut x, &mut broken], &[], &Limits::none()).unwrap();
+        assert!(record.forfeit.is_some());
+        assert_eq!(x.told.len(), 3, "a forfeit is not a finished game");
     }
 
     #[test]

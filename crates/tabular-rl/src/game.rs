@@ -85,6 +85,31 @@ pub(crate) fn x_wins_at_a3() -> (Position, Vec<Cell>, Cell) {
 }
 
 #[cfg(test)]
+/// The record of a game of `rules`: `opening`, then `moves`.
+pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> board::GameRecord {
+    let opening: Vec<Cell> = opening.iter().map(|cell| rules.parse_cell(cell).unwrap()).collect();
+    let mut pos = Position::new(rules);
+    for &cell in &opening {
+        pos.play(cell).unwrap();
+    }
+    let mut played = Vec::new();
+    for name in moves.split_whitespace() {
+        let cell = rules.parse_cell(name).unwrap();
+        pos.play(cell).unwrap();
+        played.push(board::MoveRecord { cell, micros: 0 });
+    }
+    board::GameRecord {
+        rules,
+        players: ["a".to_owned(), "b".to_owned()],
+        opening,
+        moves: played,
+        outcome: pos.outcome().unwrap_or(board::Outcome::Draw),
+        forfeit: None,
+        learning_errors: Vec::new(),
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use board::Rules;

@@ -2,7 +2,9 @@
 //! learner, the Monte-Carlo score table, and TD / Q-learning of afterstate
 //! values (see "Tabular learners" in docs/algorithms.md). Tables are keyed by the exact position (base 3), or
 //! by its symmetry class (the default), on any board of up to 40 cells;
-//! they are saved with bincode, and play as [`board::Agent`]s.
+//! they are saved with bincode, and play as [`board::Agent`]s — read-only
+//! ([`TabularAgent`]) or learning from every game they finish
+//! ([`LearningAgent`]).
 //!
 //! ```
 //! use board::Rules;
@@ -20,6 +22,7 @@
 mod file;
 mod game;
 mod keys;
+mod learning;
 mod matrix;
 mod montecarlo;
 mod policy;
@@ -27,6 +30,7 @@ mod td;
 
 pub use file::{FORMAT, Table, TableError};
 pub use keys::{KeySpace, Keys, MAX_AREA};
+pub use learning::{LearningAgent, LearningTable};
 pub use matrix::{INITIAL_WEIGHT, MatrixParams, Seat, WeightMatrix};
 pub use montecarlo::ScoreTable;
 pub use policy::{Policy, TabularAgent, Tally, TrainingBlock, VersusRandom, versus_random};

@@ -4,7 +4,7 @@
 //! after a game the learner's moves are rewarded or punished, most for
 //! the last.
 
-use board::{Cell, Outcome, Position, Side};
+use board::{Cell, GameRecord, Outcome, Position, Side};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -161,21 +161,66 @@ impl WeightMatrix {
         let side = game.side().index();
         let (key, transform) = game.keys.canonical();
         let area = self.space.rules().area();
+        let row = self.row(side, key, transform, game.empty().iter().copied());
+        let weights = &self.tables[side].weights[row * area..][..area];
+        let cell = draw(&self.space, self.params.precision, weights, transform, game.empty(), rng);
+        (cell, Choice { side, weight: row * area + self.space.image(transform, cell) })
+    }
+
+    /// The row of situation `key` of `side`, created with every `empty`
+    /// cell at [`INITIAL_WEIGHT`] if it is new.
+    fn row(&mut self, side: usize, key: u64, transform: usize, empty: impl Iterator<Item = Cell>) -> usize {
+        let area = self.space.rules().area();
         let table = &mut self.tables[side];
         let row = *table.rows.entry(key).or_insert_with(|| {
             let row = (table.weights.len() / area) as u32;
             let start = table.weights.len();
             table.weights.resize(start + area, 0.0);
-            for &cell in game.empty() {
+            for cell in empty {
                 table.weights[start + self.space.image(transform, cell)] = INITIAL_WEIGHT;
             }
             row
         });
-        let weights = &table.weights[row as usize * area..][..area];
-        let cell = draw(&self.space, self.params.precision, weights, transform, game.empty(), rng);
-        let weight = row as usize * area + self.space.image(transform, cell);
-        (cell, Choice { side, weight })
+        row as usize
     }
+
+    /// Learns from a finished game the learner played as `side`, by the
+    /// same rule as in training: its own moves (not the opening's) are
+    /// rewarded or punished from the last back; situations it met for the
+    /// first time are created as in training. Returns whether the game
+    /// taught anything: an unfinished or forfeited game, or one of other
+    /// rules, does not.
+    pub fn learn_game(&mut self, record: &GameRecord, side: Side) -> bool {
+        let Some(outcome) = finished(record, self.space.rules()) else {
+            return false;
+        };
+        let mut pos = Position::new(self.space.rules());
+        let mut choices = Vec::new();
+        for (ply, cell) in record.cells().enumerate() {
+            if ply >= record.opening.len() && pos.side_to_move() == side {
+                let (key, transform) = self.space.keys_of(&pos).canonical();
+                let row = self.row(side.index(), key, transform, pos.empty_cells().iter());
+                let area = self.space.rules().area();
+                choices.push(Choice {
+                    side: side.index(),
+                    weight: row * area + self.space.image(transform, cell),
+                });
+            }
+            pos.play_unchecked(cell);
+        }
+        self.learn(&choices, outcome, side);
+        true
+    }
+}
+
+/// The outcome of `record` if it is a game of `rules` that ended on the
+/// board (not by a forfeit, not unfinished, every move legal).
+pub(crate) fn finished(record: &GameRecord, rules: board::Rules) -> Option<Outcome> {
+    if record.rules != rules || record.forfeit.is_some() {
+        return None;
+    }
+    let end = record.replay().ok()?;
+    end.outcome().filter(|&outcome| outcome == record.outcome)
 }
 
 /// The classic draw: scale the weights of the empty cells to sum to
@@ -289,6 +334,40 @@ mod tests {
         matrix.learn(&choices, Outcome::Win(Side::X), Side::O);
         assert!(matrix.tables[1].weights[9].abs() < 1e-12, "15 − 20 floors at 0");
         assert!((matrix.tables[1].weights[0] - 87.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_lost_game_punishes_exactly_the_moves_the_learner_made() {
+        let rules = Rules::tic_tac_toe();
+        let mut matrix = learner();
+        // X (the learner) plays a1, b1, c2; O wins on the diagonal a3 b2 c1.
+        let record = crate::game::record_of(rules, &[], "a1 b2 b1 c1 c2 a3");
+        assert_eq!(record.outcome, Outcome::Win(Side::O));
+        assert!(matrix.learn_game(&record, Side::X));
+        let before = |moves: &str| Position::from_moves(rules, moves).unwrap();
+        let weight = |pos: &Position, cell: &str| {
+            matrix.weights(pos).unwrap()[matrix.space.index(rules.parse_cell(cell).unwrap())]
+        };
+        // The last move loses 20, the one before 13, the first 8.45.
+        assert!((weight(&before("a1 b2 b1 c1"), "c2") - 80.0).abs() < 1e-12);
+        assert!((weight(&before("a1 b2"), "b1") - 87.0).abs() < 1e-12);
+        assert!((weight(&before(""), "a1") - 91.55).abs() < 1e-12);
+        assert!((weight(&before(""), "b2") - 100.0).abs() < 1e-12, "other cells untouched");
+        assert_eq!(matrix.situations(), 3, "O's situations are not the learner's");
+        // An unfinished game, or one lost by a forfeit, teaches nothing.
+        let mut unfinished = crate::game::record_of(rules, &[], "a1 b2");
+        assert!(!matrix.learn_game(&unfinished, Side::X));
+        unfinished.outcome = Outcome::Draw;
+        assert!(!matrix.learn_game(&unfinished, Side::X));
+        let mut forfeited = record.clone();
+        forfeited.forfeit = Some(board::Forfeit { side: Side::O, reason: "crashed".to_owned() });
+        assert!(!matrix.learn_game(&forfeited, Side::X));
+        // Opening moves are not the learner's: only c2 after an opening of four.
+        let mut fresh = learner();
+        assert!(
+            fresh.learn_game(&crate::game::record_of(rules, &["a1", "b2", "b1", "c1"], "c2 a3"), Side::X)
+        );
+        assert_eq!(fresh.situations(), 1);
     }
 
     #[test]

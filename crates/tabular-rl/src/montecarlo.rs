@@ -11,7 +11,7 @@
 //! chunks into its own table, and the tables are merged by addition — so
 //! the result does not depend on the number of threads.
 
-use board::{Cell, Outcome, Position, Side, mix_seed};
+use board::{Cell, GameRecord, Outcome, Position, Side, mix_seed};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -119,6 +119,30 @@ impl ScoreTable {
     }
 }
 
+impl ScoreTable {
+    /// Learns from a finished game by the training rule: if it was
+    /// decisive, every position that occurred in it (after each move, the
+    /// opening's included) gets +1 for the winner; a draw changes nothing.
+    /// Returns whether the game was learned from: an unfinished or
+    /// forfeited game, or one of other rules, is not.
+    pub fn learn_game(&mut self, record: &GameRecord) -> bool {
+        let delta = match crate::matrix::finished(record, self.space.rules()) {
+            Some(Outcome::Win(Side::X)) => 1,
+            Some(Outcome::Win(Side::O)) => -1,
+            Some(Outcome::Draw) => return true,
+            None => return false,
+        };
+        let mut keys = self.space.empty();
+        let mut pos = Position::new(self.space.rules());
+        for cell in record.cells() {
+            self.space.play(&mut keys, cell, pos.side_to_move());
+            pos.play_unchecked(cell);
+            *self.scores.entry(keys.key()).or_insert(0) += delta;
+        }
+        true
+    }
+}
+
 impl Policy for ScoreTable {
     fn space(&self) -> &KeySpace {
         &self.space
@@ -189,6 +213,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_game_played_scores_its_positions_and_a_draw_nothing() {
+        let rules = Rules::tic_tac_toe();
+        let mut learned = table();
+        // O wins: every position of the game, opening included, gets −1 for X.
+        let record = crate::game::record_of(rules, &["a1"], "b2 b1 c1 c2 a3");
+        assert!(learned.learn_game(&record));
+        assert_eq!(learned.positions(), 6);
+        let mut pos = Position::new(rules);
+        for cell in record.cells() {
+            pos.play(cell).unwrap();
+            assert_eq!(learned.score(&pos), -1, "{}", pos.to_one_line());
+        }
+        let draw = crate::game::record_of(rules, &[], "a1 b2 c3 b1 b3 a3 c1 c2 a2");
+        assert_eq!(draw.outcome, Outcome::Draw);
+        assert!(learned.learn_game(&draw));
+        assert_eq!(learned.positions(), 6, "a draw changes nothing");
+        assert!(!learned.learn_game(&crate::game::record_of(rules, &[], "a1 b2")));
     }
 
     #[test]

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::game::Game;
 use crate::keys::{KeySpace, Keys};
 
-/// A trained table's way of choosing moves; it does not learn while playing.
+/// A trained table's way of choosing moves (learning while playing is
+/// [`crate::LearningAgent`]'s).
 pub trait Policy: Send + Sync {
     /// The board and keys the table was trained on.
     fn space(&self) -> &KeySpace;

@@ -12,7 +12,7 @@
 
 use std::cmp::Ordering;
 
-use board::{Cell, Outcome, Position, Side};
+use board::{Cell, GameRecord, Outcome, Position, Side};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -96,17 +96,10 @@ impl TdLearner {
     /// The best move for the side to move and its value: a win is worth
     /// 1, a board-filling draw 0, else the afterstate's value; ties at random.
     fn greedy(&self, pos: &Position, keys: &Keys, empty: &[Cell], rng: &mut SmallRng) -> (Cell, f64) {
-        let side = pos.side_to_move();
         let mut best = (empty[0], f64::NEG_INFINITY);
         let mut ties = 0u32;
         for &cell in empty {
-            let value = if pos.wins_at(cell, side) {
-                1.0
-            } else if empty.len() == 1 {
-                0.0
-            } else {
-                self.value(self.space.key_after(keys, cell, side))
-            };
+            let value = self.move_value(pos, keys, cell, empty.len());
             match value.total_cmp(&best.1) {
                 Ordering::Greater => {
                     best = (cell, value);
@@ -122,6 +115,20 @@ impl TdLearner {
             }
         }
         best
+    }
+
+    /// What the move `cell` is worth to the side to move of `pos` (which
+    /// has `empty` empty cells): 1 if it wins, 0 if it fills the board,
+    /// else the value of the afterstate.
+    fn move_value(&self, pos: &Position, keys: &Keys, cell: Cell, empty: usize) -> f64 {
+        let side = pos.side_to_move();
+        if pos.wins_at(cell, side) {
+            1.0
+        } else if empty == 1 {
+            0.0
+        } else {
+            self.value(self.space.key_after(keys, cell, side))
+        }
     }
 
     fn update(&mut self, key: u64, target: f64) {
@@ -164,12 +171,7 @@ impl TdLearner {
             if let Some(outcome) = game.outcome() {
                 for side in [Side::X, Side::O] {
                     if let Some(key) = pending[side.index()] {
-                        let result = match outcome {
-                            Outcome::Draw => 0.0,
-                            Outcome::Win(winner) if winner == side => 1.0,
-                            Outcome::Win(_) => -1.0,
-                        };
-                        self.update(key, result);
+                        self.update(key, result_for(outcome, side));
                     }
                 }
                 return outcome;
@@ -190,6 +192,59 @@ impl TdLearner {
             // A move that ends the game is valued by the result, not stored.
             pending[side.index()] = if game.outcome().is_some() { None } else { Some(after) };
         }
+    }
+}
+
+impl TdLearner {
+    /// Learns from a finished game the learner played as `side`, as it
+    /// learns in training: each of its afterstates (its own moves, not the
+    /// opening's) is pulled toward the discounted best value it could
+    /// reach at its next move (Q-learning) or the value of the move it
+    /// made (TD(0)), and its last toward the result. Returns whether the
+    /// game taught anything: an unfinished or forfeited game, or one of
+    /// other rules, does not.
+    pub fn learn_game(&mut self, record: &GameRecord, side: Side) -> bool {
+        let Some(outcome) = crate::matrix::finished(record, self.space.rules()) else {
+            return false;
+        };
+        // Only the best value is used, never the move: ties do not matter.
+        let mut rng = SmallRng::seed_from_u64(0);
+        let mut pos = Position::new(self.space.rules());
+        let mut empty: Vec<Cell> = Vec::with_capacity(pos.rules().area());
+        let mut pending: Pending = None;
+        for (ply, cell) in record.cells().enumerate() {
+            if ply < record.opening.len() || pos.side_to_move() != side {
+                pos.play_unchecked(cell);
+                continue;
+            }
+            let keys = self.space.keys_of(&pos);
+            empty.clear();
+            empty.extend(pos.empty_cells().iter());
+            if let Some(previous) = pending {
+                let reached = if self.params.q_learning {
+                    self.greedy(&pos, &keys, &empty, &mut rng).1
+                } else {
+                    self.move_value(&pos, &keys, cell, empty.len())
+                };
+                self.update(previous, self.params.gamma * reached);
+            }
+            let after = self.space.key_after(&keys, cell, side);
+            pos.play_unchecked(cell);
+            pending = if pos.is_over() { None } else { Some(after) };
+        }
+        if let Some(key) = pending {
+            self.update(key, result_for(outcome, side));
+        }
+        true
+    }
+}
+
+/// A finished game's result for `side`: 1, 0 or −1.
+fn result_for(outcome: Outcome, side: Side) -> f64 {
+    match outcome {
+        Outcome::Draw => 0.0,
+        Outcome::Win(winner) if winner == side => 1.0,
+        Outcome::Win(_) => -1.0,
     }
 }
 
@@ -231,6 +286,34 @@ mod tests {
         let (cell, value) = td.greedy(&pos, &keys, &empty, &mut rng);
         assert_eq!(cell, win);
         assert!((value - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_game_played_moves_the_learners_afterstates_as_training_would() {
+        let rules = Rules::tic_tac_toe();
+        let space = KeySpace::new(rules, true).unwrap();
+        let key = |moves: &str| space.keys_of(&Position::from_moves(rules, moves).unwrap()).key();
+        // X (the learner) plays a1, b1, c2 and loses to the diagonal a3 b2 c1.
+        let record = crate::game::record_of(rules, &[], "a1 b2 b1 c1 c2 a3");
+        for q_learning in [true, false] {
+            let mut td = learner(TdParams { alpha: 0.5, q_learning, ..TdParams::default() });
+            assert!(td.learn_game(&record, Side::X));
+            // The first two afterstates are pulled toward γ · 0 (nothing is
+            // known yet), the last halfway toward −1.
+            assert!((td.value(key("a1 b2 b1 c1 c2")) + 0.5).abs() < 1e-6);
+            assert!(td.value(key("a1 b2 b1")).abs() < 1e-6);
+            assert!(td.value(key("a1")).abs() < 1e-6);
+            assert_eq!(td.positions(), 3);
+            // Again: before c2, Q-learning's target is the best X could
+            // reach (0 elsewhere), TD(0)'s the value of c2 itself, −0.5.
+            assert!(td.learn_game(&record, Side::X));
+            assert!((td.value(key("a1 b2 b1 c1 c2")) + 0.75).abs() < 1e-6);
+            let expected = if q_learning { 0.0 } else { 0.5 * 0.95 * -0.5 };
+            assert!((td.value(key("a1 b2 b1")) - expected).abs() < 1e-6, "{q_learning}");
+        }
+        let mut td = learner(TdParams::default());
+        assert!(!td.learn_game(&crate::game::record_of(rules, &[], "a1 b2"), Side::X));
+        assert_eq!(td.positions(), 0);
     }
 
     #[test]

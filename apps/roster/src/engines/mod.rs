@@ -174,19 +174,19 @@ pub static ENGINES: &[EngineInfo] = &[
     EngineInfo {
         name: "matrix",
         summary: "the classic weight-matrix learner: moves drawn in proportion to learned cell weights (small boards)",
-        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        options: &[tabular::TABLE, tabular::LEARN, tabular::GAMES, tabular::SYMMETRIC, SEED],
         build: tabular::build,
     },
     EngineInfo {
         name: "montecarlo",
         summary: "the Monte-Carlo score table: win now, else the position random games scored best (small boards)",
-        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        options: &[tabular::TABLE, tabular::LEARN, tabular::GAMES, tabular::SYMMETRIC, SEED],
         build: tabular::build,
     },
     EngineInfo {
         name: "td",
         summary: "Q-learning of afterstate values: the move of highest learned value (small boards)",
-        options: &[tabular::TABLE, tabular::GAMES, tabular::SYMMETRIC, SEED],
+        options: &[tabular::TABLE, tabular::LEARN, tabular::GAMES, tabular::SYMMETRIC, SEED],
         build: tabular::build,
     },
 ];

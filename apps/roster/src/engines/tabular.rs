@@ -1,13 +1,15 @@
 //! `matrix`, `montecarlo`, `td`: the tabular learners, playing from a
-//! table the trainer wrote, or from one trained here on first use.
+//! table the trainer wrote, or from one trained here on first use; with
+//! `learn=true` they go on learning from every game they finish.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use board::{Agent, AgentError, Cell, Limits, Position, Rules, mix_seed};
 use tabular_rl::{
-    KeySpace, MatrixParams, Policy, ScoreTable, Seat, Table, TabularAgent, TdLearner, TdParams, WeightMatrix,
+    KeySpace, LearningAgent, LearningTable, MatrixParams, Policy, ScoreTable, Seat, Table, TabularAgent,
+    TdLearner, TdParams, WeightMatrix,
 };
 
 use super::{OptionInfo, SEED_EXPECTED};
@@ -18,8 +20,14 @@ pub(super) const TABLE: OptionInfo = OptionInfo {
     name: "table",
     help: "a table file written by the trainer (default: train one on first use)",
 };
-pub(super) const GAMES: OptionInfo =
-    OptionInfo { name: "games", help: "training games when no table is given (default 100000)" };
+pub(super) const GAMES: OptionInfo = OptionInfo {
+    name: "games",
+    help: "training games when no table file is read (default 100000; with learn=true, 0 starts from an empty table)",
+};
+pub(super) const LEARN: OptionInfo = OptionInfo {
+    name: "learn",
+    help: "learn from every game it finishes, by its own rule: true or false (default false); with table=FILE the table is saved there after every game, and created if the file does not exist",
+};
 pub(super) const SYMMETRIC: OptionInfo = OptionInfo {
     name: "symmetric",
     help: "key positions by their symmetry class when training here: true (default) or false (the classic)",
@@ -47,38 +55,56 @@ fn trained(
     if let Some(policy) = cache.get_or_insert_with(HashMap::new).get(&key) {
         return Ok(Arc::clone(policy));
     }
+    let policy = fresh_table(learner, rules, symmetric, games, seed)?.into_policy();
+    cache.get_or_insert_with(HashMap::new).insert(key, Arc::clone(&policy));
+    Ok(policy)
+}
+
+/// A table of `learner` for `rules` after `games` training games (none:
+/// an empty table).
+fn fresh_table(
+    learner: &'static str,
+    rules: Rules,
+    symmetric: bool,
+    games: u64,
+    seed: u64,
+) -> Result<Table, AgentError> {
     let space = KeySpace::new(rules, symmetric).ok_or_else(|| AgentError(too_big(rules)))?;
-    let policy: Arc<dyn Policy> = match learner {
+    Ok(match learner {
         "matrix" => {
             let mut table = WeightMatrix::new(space, MatrixParams::default());
             table.train(games, Seat::Random, seed);
-            Arc::new(table)
+            Table::Matrix(table)
         }
         "montecarlo" => {
             let mut table = ScoreTable::new(space);
             table.train(games, seed);
-            Arc::new(table)
+            Table::Scores(table)
         }
         _ => {
             let mut table = TdLearner::new(space, TdParams::default());
             table.train(games, Seat::Random, seed);
-            Arc::new(table)
+            Table::Td(table)
         }
-    };
-    cache.get_or_insert_with(HashMap::new).insert(key, Arc::clone(&policy));
-    Ok(policy)
+    })
 }
 
 fn too_big(rules: Rules) -> String {
     format!("tables hold boards of at most {} cells, not {}", tabular_rl::MAX_AREA, rules.area())
 }
 
-/// An agent whose table is trained for the rules of its first game.
-struct TrainedHere {
+/// How a table not read from a file starts.
+#[derive(Clone, Copy)]
+struct Start {
     learner: &'static str,
     symmetric: bool,
     games: u64,
     seed: u64,
+}
+
+/// An agent whose table is trained for the rules of its first game.
+struct TrainedHere {
+    start: Start,
     game_seed: u64,
     agent: Option<(Rules, TabularAgent)>,
 }
@@ -86,7 +112,8 @@ struct TrainedHere {
 impl TrainedHere {
     fn agent(&mut self, rules: Rules) -> Result<&mut TabularAgent, AgentError> {
         if self.agent.as_ref().is_none_or(|(trained_for, _)| *trained_for != rules) {
-            let policy = trained(self.learner, rules, self.symmetric, self.games, self.seed)?;
+            let Start { learner, symmetric, games, seed } = self.start;
+            let policy = trained(learner, rules, symmetric, games, seed)?;
             self.agent = Some((rules, TabularAgent::new(self.name(), policy, self.game_seed)));
         }
         Ok(&mut self.agent.as_mut().expect("just set").1)
@@ -96,7 +123,8 @@ impl TrainedHere {
 impl Agent for TrainedHere {
     /// Says that the table was trained here, and how.
     fn name(&self) -> String {
-        format!("{} (trained here: {} games, seed {})", self.learner, self.games, self.seed)
+        let Start { learner, games, seed, .. } = self.start;
+        format!("{learner} (trained here: {games} games, seed {seed})")
     }
 
     /// Trains (or fetches) the table before the clock of the first move runs.
@@ -117,14 +145,29 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         _ => "td",
     };
     let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    if let Some(path) = options.get::<String>("table", "a file name")? {
-        let unusable = |reason: String| SpecError::Unusable { engine: learner, option: "table", reason };
-        let table = Table::load(Path::new(&path)).map_err(|error| unusable(error.to_string()))?;
-        if table.kind() != learner {
-            return Err(unusable(format!("{path} holds a {} table, not a {learner} one", table.kind())));
+    let learn: bool = options.get("learn", "true or false")?.unwrap_or(false);
+    let path: Option<String> = options.get("table", "a file name")?;
+    let unusable = |reason: String| SpecError::Unusable { engine: learner, option: "table", reason };
+    // A table to learn from goes on from its file; a missing file is created.
+    let table = match &path {
+        Some(path) if !learn || Path::new(path).exists() => {
+            let table = Table::load(Path::new(path)).map_err(|error| unusable(error.to_string()))?;
+            if table.kind() != learner {
+                return Err(unusable(format!("{path} holds a {} table, not a {learner} one", table.kind())));
+            }
+            Some(table)
         }
+        Some(path) => {
+            let folder = Path::new(path).parent().filter(|folder| !folder.as_os_str().is_empty());
+            if folder.is_some_and(|folder| !folder.is_dir()) {
+                return Err(unusable(format!("{path} cannot be created: its folder does not exist")));
+            }
+            None
+        }
+        None => None,
+    };
+    if let Some(table) = table {
         let trained_for = table.space().rules();
-        let policy = table.into_policy();
         let rules_check = Arc::new(move |rules: &Rules| {
             if *rules == trained_for {
                 Ok(())
@@ -132,19 +175,33 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
                 Err(format!("the table was trained on {trained_for}"))
             }
         });
-        let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
-            Box::new(TabularAgent::new(learner, Arc::clone(&policy), mix_seed(seed, game_seed)))
-        });
+        let maker: crate::spec::Maker = if learn {
+            let name = options.text();
+            let shared = Arc::new(LearningTable::new(table, path.map(PathBuf::from)));
+            Arc::new(move |game_seed| -> Box<dyn Agent> {
+                Box::new(LearningAgent::new(name.clone(), Arc::clone(&shared), mix_seed(seed, game_seed)))
+            })
+        } else {
+            let policy = table.into_policy();
+            Arc::new(move |game_seed| -> Box<dyn Agent> {
+                Box::new(TabularAgent::new(learner, Arc::clone(&policy), mix_seed(seed, game_seed)))
+            })
+        };
         return Ok(Built { maker, rules_check });
     }
-    let games: u64 =
-        options.get("games", "a whole number of games from 1 to 100000000")?.unwrap_or(DEFAULT_GAMES);
-    if !(1..=100_000_000).contains(&games) {
+    let lowest = u64::from(!learn);
+    let expected = if learn {
+        "a whole number of games from 0 to 100000000"
+    } else {
+        "a whole number of games from 1 to 100000000"
+    };
+    let games: u64 = options.get("games", expected)?.unwrap_or(DEFAULT_GAMES);
+    if !(lowest..=100_000_000).contains(&games) {
         return Err(SpecError::BadValue {
             engine: learner,
             option: "games",
             value: games.to_string(),
-            expected: "a whole number of games from 1 to 100000000",
+            expected,
         });
     }
     let symmetric: bool = options.get("symmetric", "true or false")?.unwrap_or(true);
@@ -152,15 +209,87 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         Arc::new(
             |rules: &Rules| if rules.area() <= tabular_rl::MAX_AREA { Ok(()) } else { Err(too_big(*rules)) },
         );
-    let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
-        Box::new(TrainedHere {
-            learner,
-            symmetric,
-            games,
-            seed,
-            game_seed: mix_seed(seed, game_seed),
-            agent: None,
+    let start = Start { learner, symmetric, games, seed };
+    let maker: crate::spec::Maker = if learn {
+        let name = options.text();
+        let shared: SharedLearning = Arc::new(Mutex::new(None));
+        let path = path.map(PathBuf::from);
+        Arc::new(move |game_seed| -> Box<dyn Agent> {
+            Box::new(LearnsHere {
+                name: name.clone(),
+                start,
+                path: path.clone(),
+                shared: Arc::clone(&shared),
+                game_seed: mix_seed(seed, game_seed),
+                agent: None,
+            })
         })
-    });
+    } else {
+        Arc::new(move |game_seed| -> Box<dyn Agent> {
+            Box::new(TrainedHere { start, game_seed: mix_seed(seed, game_seed), agent: None })
+        })
+    };
     Ok(Built { maker, rules_check })
+}
+
+/// The learning table of a spec without a table file yet, made for the
+/// rules of its first game and shared by every agent of the spec.
+type SharedLearning = Arc<Mutex<Option<Arc<LearningTable>>>>;
+
+/// An agent that learns from its games, on a table started (trained, or
+/// empty with games=0) for the rules of the spec's first game.
+struct LearnsHere {
+    name: String,
+    start: Start,
+    path: Option<PathBuf>,
+    shared: SharedLearning,
+    game_seed: u64,
+    agent: Option<LearningAgent>,
+}
+
+impl LearnsHere {
+    fn agent(&mut self, rules: Rules) -> Result<&mut LearningAgent, AgentError> {
+        if self.agent.is_none() {
+            let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let table = if let Some(table) = &*shared {
+                Arc::clone(table)
+            } else {
+                let Start { learner, symmetric, games, seed } = self.start;
+                let table = fresh_table(learner, rules, symmetric, games, seed)?;
+                let table = Arc::new(LearningTable::new(table, self.path.clone()));
+                *shared = Some(Arc::clone(&table));
+                table
+            };
+            self.agent = Some(LearningAgent::new(self.name.clone(), table, self.game_seed));
+        }
+        Ok(self.agent.as_mut().expect("just set"))
+    }
+}
+
+impl Agent for LearnsHere {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, rules: &Rules) {
+        // A board the table cannot hold is reported by the first move.
+        if let Ok(agent) = self.agent(*rules) {
+            agent.new_game(rules);
+        }
+    }
+
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        self.agent(*pos.rules())?.select_move(pos, limits)
+    }
+
+    fn game_over(&mut self, record: &board::GameRecord) -> Result<(), AgentError> {
+        self.agent.as_mut().map_or(Ok(()), |agent| agent.game_over(record))
+    }
+
+    fn games_learned(&self) -> Option<u64> {
+        Some(self.agent.as_ref().map_or_else(
+            || self.shared.lock().unwrap_or_else(PoisonError::into_inner).as_ref().map_or(0, |t| t.games()),
+            |agent| agent.games_learned().unwrap_or(0),
+        ))
+    }
 }

@@ -1,0 +1,223 @@
+//! Learning while playing: a table shared by the agents that play from
+//! it, updated from every game they finish by the learner's own rule, and
+//! saved after each, so the next session goes on from there.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use board::{Agent, AgentError, Cell, GameRecord, Limits, Position, Rules, Side};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use crate::file::{Table, TableError};
+use crate::policy::Policy;
+
+impl Table {
+    /// The table as a policy, borrowed.
+    #[must_use]
+    pub fn as_policy(&self) -> &dyn Policy {
+        match self {
+            Table::Matrix(table) => table,
+            Table::Scores(table) => table,
+            Table::Td(table) => table,
+        }
+    }
+
+    /// Learns from a finished game the learner played as `side`, by the
+    /// learner's own rule (the score table learns from every decisive
+    /// game whatever the side). Returns whether the game taught anything.
+    pub fn learn_game(&mut self, record: &GameRecord, side: Side) -> bool {
+        match self {
+            Table::Matrix(table) => table.learn_game(record, side),
+            Table::Scores(table) => table.learn_game(record),
+            Table::Td(table) => table.learn_game(record, side),
+        }
+    }
+}
+
+/// A table that learns from the finished games of every agent playing
+/// from it, and is written to its file (if it has one) after each.
+#[derive(Debug)]
+pub struct LearningTable {
+    path: Option<PathBuf>,
+    rules: Rules,
+    state: Mutex<Learned>,
+}
+
+#[derive(Debug)]
+struct Learned {
+    table: Table,
+    games: u64,
+}
+
+impl LearningTable {
+    /// Learning goes on from `table`; with `path`, the table is saved
+    /// there after every game it learns from.
+    #[must_use]
+    pub fn new(table: Table, path: Option<PathBuf>) -> LearningTable {
+        let rules = table.space().rules();
+        LearningTable { path, rules, state: Mutex::new(Learned { table, games: 0 }) }
+    }
+
+    /// The rules the table is for.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The file it is saved to, if any.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Games learned from since it was made.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.lock().games
+    }
+
+    /// A copy of the table as it stands.
+    #[must_use]
+    pub fn snapshot(&self) -> Table {
+        self.lock().table.clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Learned> {
+        // A panic elsewhere cannot leave a table half-updated in a way
+        // that matters more than losing it: go on with it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Learns from `record`, played as `side`, and saves the table.
+    /// Returns whether the game taught anything.
+    ///
+    /// # Errors
+    /// [`TableError`] if the table could not be saved; what was learned is
+    /// kept in memory.
+    pub fn learn(&self, record: &GameRecord, side: Side) -> Result<bool, TableError> {
+        let mut learned = self.lock();
+        if !learned.table.learn_game(record, side) {
+            return Ok(false);
+        }
+        learned.games += 1;
+        if let Some(path) = &self.path {
+            learned.table.save(path)?;
+        }
+        Ok(true)
+    }
+
+    fn choose(&self, pos: &Position, empty: &[Cell], rng: &mut SmallRng) -> Cell {
+        let learned = self.lock();
+        let policy = learned.table.as_policy();
+        let keys = policy.space().keys_of(pos);
+        policy.choose(pos, &keys, empty, rng)
+    }
+}
+
+/// An agent that plays from a [`LearningTable`] and teaches it every game
+/// it finishes.
+#[derive(Debug)]
+pub struct LearningAgent {
+    name: String,
+    table: Arc<LearningTable>,
+    rng: SmallRng,
+    /// The side it has played in this game, once it has moved.
+    side: Option<Side>,
+    empty: Vec<Cell>,
+}
+
+impl LearningAgent {
+    /// An agent named `name` playing from `table`, breaking ties from `seed`.
+    #[must_use]
+    pub fn new(name: impl Into<String>, table: Arc<LearningTable>, seed: u64) -> LearningAgent {
+        LearningAgent {
+            name: name.into(),
+            table,
+            rng: SmallRng::seed_from_u64(seed),
+            side: None,
+            empty: Vec::new(),
+        }
+    }
+}
+
+impl Agent for LearningAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, _rules: &Rules) {
+        self.side = None;
+    }
+
+    fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
+        let trained = self.table.rules();
+        if *pos.rules() != trained {
+            return Err(AgentError(format!("{} learns {trained}, not {}", self.name, pos.rules())));
+        }
+        if pos.is_over() {
+            return Err(AgentError("the game is over".to_owned()));
+        }
+        self.side = Some(pos.side_to_move());
+        self.empty.clear();
+        self.empty.extend(pos.empty_cells().iter());
+        Ok(self.table.choose(pos, &self.empty, &mut self.rng))
+    }
+
+    /// Learns from the game if it moved in it (a game taken back after its
+    /// end and finished again is learned from again: it is another game).
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), AgentError> {
+        let Some(side) = self.side else {
+            return Ok(());
+        };
+        self.table
+            .learn(record, side)
+            .map(|_| ())
+            .map_err(|error| AgentError(format!("what this game taught was not saved: {error}")))
+    }
+
+    fn games_learned(&self) -> Option<u64> {
+        Some(self.table.games())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{KeySpace, MatrixParams, WeightMatrix};
+    use board::{RandomAgent, play_game};
+
+    fn fresh_matrix() -> Table {
+        let space = KeySpace::new(Rules::tic_tac_toe(), true).unwrap();
+        Table::Matrix(WeightMatrix::new(space, MatrixParams::default()))
+    }
+
+    #[test]
+    fn agents_sharing_a_table_learn_each_finished_game_once() {
+        let table = Arc::new(LearningTable::new(fresh_matrix(), None));
+        let rules = Rules::tic_tac_toe();
+        for game in 1..=5 {
+            let mut learner = LearningAgent::new("matrix", Arc::clone(&table), game);
+            let mut random = RandomAgent::new(game);
+            let record = play_game(rules, [&mut learner, &mut random], &[], &Limits::none()).unwrap();
+            assert!(record.learning_errors.is_empty());
+            // Every finished game counts, a draw too (it changes no weight).
+            assert_eq!(table.games(), game, "{:?}", record.outcome);
+            assert_eq!(learner.games_learned(), Some(game));
+        }
+        let Table::Matrix(matrix) = table.snapshot() else { panic!("a matrix") };
+        assert!(matrix.situations() >= 5);
+    }
+
+    #[test]
+    fn an_agent_that_did_not_move_learns_nothing_and_other_rules_are_refused() {
+        let table = Arc::new(LearningTable::new(fresh_matrix(), None));
+        let mut agent = LearningAgent::new("matrix", Arc::clone(&table), 0);
+        let record = crate::game::record_of(Rules::tic_tac_toe(), &[], "a1 b2 b1 c1 c2 a3");
+        agent.game_over(&record).unwrap();
+        assert_eq!(table.games(), 0);
+        let four = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
+        let error = agent.select_move(&Position::new(four), &Limits::none()).unwrap_err();
+        assert_eq!(error.0, "matrix learns 3,3,3, not 4,4,3");
+    }
+}
