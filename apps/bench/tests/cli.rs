@@ -476,3 +476,32 @@ fn the_tic_tac_toe_tree_has_its_described_layers() {
     let output = bench(&["tree", "--rules", "15,15,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("at most 64 cells"), "{output:?}");
 }
+
+#[test]
+fn a_learning_engine_plays_its_games_in_order_on_one_thread() {
+    let table = std::env::temp_dir().join(format!("mnk-bench-learning-{}.table", std::process::id()));
+    let _ = std::fs::remove_file(&table);
+    let learner = format!("matrix:learn=true,games=0,table={}", table.display());
+    let output =
+        bench(&["match", "--a", &learner, "--b", "random", "--games", "40", "--threads", "2", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "learns from every game, so the games are played one after another on one thread (not 2)"
+        ),
+        "{stderr}"
+    );
+    assert!(table.exists(), "the table is saved");
+    // The same run again from a blank table plays the same games: in order.
+    let first = String::from_utf8_lossy(&output.stdout).into_owned();
+    std::fs::remove_file(&table).unwrap();
+    let again =
+        bench(&["match", "--a", &learner, "--b", "random", "--games", "40", "--threads", "2", "--json"]);
+    let results = |text: &str| {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        value["pairings"][0]["results"].clone()
+    };
+    assert_eq!(results(&first), results(&String::from_utf8_lossy(&again.stdout)));
+    let _ = std::fs::remove_file(&table);
+}

@@ -34,7 +34,14 @@ pub struct Menu {
     pub rules: usize,
     /// Custom rules typed as `W,H,K[,exact]` (used when not empty).
     pub custom: String,
+    /// Each side's choice, an index into its `choices`.
     pub players: [usize; 2],
+    /// Each side's players: `human`, every bare engine, and the spec of
+    /// the current game when it has options (so a new game can keep it).
+    pub choices: [Vec<String>; 2],
+    /// The current game's players, kept as they are when chosen again: a
+    /// learning engine goes on with the same table.
+    current: [Player; 2],
     pub time: usize,
     pub error: String,
 }
@@ -57,21 +64,31 @@ impl Menu {
     /// The menu, starting from the current setup.
     #[must_use]
     pub fn new(setup: &Setup) -> Menu {
-        let names = player_names();
-        let index = |player: &Player| {
-            let name = match player {
-                Player::Human => "human".to_owned(),
-                Player::Engine(spec) => spec.engine().name.to_owned(),
+        // The current spec, if it has options, right after its engine.
+        let choices = |player: &Player| -> (Vec<String>, usize) {
+            let mut names: Vec<String> = player_names().into_iter().map(str::to_owned).collect();
+            let text = player.text();
+            if let Some(index) = names.iter().position(|name| *name == text) {
+                return (names, index);
+            }
+            let engine = match player {
+                Player::Human => "human",
+                Player::Engine(spec) => spec.engine().name,
             };
-            names.iter().position(|n| *n == name).unwrap_or(0)
+            let index = names.iter().position(|name| name == engine).map_or(names.len(), |i| i + 1);
+            names.insert(index, text);
+            (names, index)
         };
+        let ((x_choices, x), (o_choices, o)) = (choices(&setup.players[0]), choices(&setup.players[1]));
         let rules = PRESETS.iter().position(|(_, r)| *r == setup.rules);
         let time_ms = setup.time.as_millis() as u64;
         Menu {
             row: 0,
             rules: rules.unwrap_or(2),
             custom: if rules.is_none() { setup.rules.to_string() } else { String::new() },
-            players: [index(&setup.players[0]), index(&setup.players[1])],
+            players: [x, o],
+            choices: [x_choices, o_choices],
+            current: setup.players.clone(),
             time: TIMES.iter().position(|&t| t >= time_ms).unwrap_or(2),
             error: String::new(),
         }
@@ -132,25 +149,29 @@ impl Menu {
     /// Moves player `side` to the next (or previous) one that can play
     /// the rules chosen.
     fn step_player(&mut self, side: usize, forward: bool) {
-        let names = player_names();
         let rules = self.chosen_rules();
-        let len = names.len();
+        let len = self.choices[side].len();
         for _ in 0..len {
             self.players[side] =
                 if forward { (self.players[side] + 1) % len } else { (self.players[side] + len - 1) % len };
-            if rules.is_none_or(|rules| can_play(names[self.players[side]], &rules)) {
+            if rules.is_none_or(|rules| can_play(&self.choices[side][self.players[side]], &rules)) {
                 return;
             }
         }
+    }
+
+    /// The name (or spec) chosen for `side`.
+    #[must_use]
+    pub fn chosen(&self, side: usize) -> &str {
+        &self.choices[side][self.players[side]]
     }
 
     /// After the rules change, a player that cannot play them moves on to
     /// the next one that can (`human` always can).
     fn keep_players_playable(&mut self) {
         let Some(rules) = self.chosen_rules() else { return };
-        let names = player_names();
         for side in 0..2 {
-            if !can_play(names[self.players[side]], &rules) {
+            if !can_play(self.chosen(side), &rules) {
                 self.step_player(side, true);
             }
         }
@@ -166,12 +187,13 @@ impl Menu {
         } else {
             self.custom.parse::<Rules>().map_err(|err| format!("custom rules {:?}: {err}", self.custom))?
         };
-        let names = player_names();
-        let player = |i: usize| Player::parse(names[i]).map_err(|err| err.to_string());
-        Ok(Setup {
-            rules,
-            players: [player(self.players[0])?, player(self.players[1])?],
-            time: Duration::from_millis(TIMES[self.time]),
-        })
+        let player = |side: usize| {
+            let chosen = self.chosen(side);
+            match self.current.iter().find(|player| player.text() == chosen) {
+                Some(player) => Ok(player.clone()),
+                None => Player::parse(chosen).map_err(|err| err.to_string()),
+            }
+        };
+        Ok(Setup { rules, players: [player(0)?, player(1)?], time: Duration::from_millis(TIMES[self.time]) })
     }
 }

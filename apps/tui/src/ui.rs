@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Player};
-use crate::menu::{Menu, PRESETS, TIMES, player_names};
+use crate::menu::{Menu, PRESETS, TIMES};
 
 /// Columns of the side panel.
 const PANEL: u16 = 32;
@@ -308,15 +308,14 @@ fn draw_help(frame: &mut Frame, area: Rect) {
 }
 
 fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
-    let names = player_names();
     let rows = [
         format!("rules   < {} >", PRESETS[menu.rules].0),
         format!(
             "custom  {}",
             if menu.custom.is_empty() { "(type W,H,K or W,H,K,exact)" } else { &menu.custom }
         ),
-        format!("X       < {} >", names[menu.players[0]]),
-        format!("O       < {} >", names[menu.players[1]]),
+        format!("X       < {} >", menu.chosen(0)),
+        format!("O       < {} >", menu.chosen(1)),
         format!("time    < {} ms >", TIMES[menu.time]),
     ];
     let mut lines: Vec<Line> = rows

@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use board::{Agent, AgentError, Cell, GameRecord, Limits, Position, Rules, Side};
+use board::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules, Side};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::file::{Table, TableError};
-use crate::policy::Policy;
+use crate::policy::{Policy, analysis_of};
 
 impl Table {
     /// The table as a policy, borrowed.
@@ -107,11 +107,13 @@ impl LearningTable {
         Ok(true)
     }
 
-    fn choose(&self, pos: &Position, empty: &[Cell], rng: &mut SmallRng) -> Cell {
+    /// The table's move, and its analysis.
+    fn choose(&self, pos: &Position, empty: &[Cell], rng: &mut SmallRng) -> (Cell, Analysis) {
         let learned = self.lock();
         let policy = learned.table.as_policy();
         let keys = policy.space().keys_of(pos);
-        policy.choose(pos, &keys, empty, rng)
+        let cell = policy.choose(pos, &keys, empty, rng);
+        (cell, analysis_of(policy, pos, &keys, empty, cell))
     }
 }
 
@@ -125,6 +127,7 @@ pub struct LearningAgent {
     /// The side it has played in this game, once it has moved.
     side: Option<Side>,
     empty: Vec<Cell>,
+    analysis: Option<Analysis>,
 }
 
 impl LearningAgent {
@@ -137,6 +140,7 @@ impl LearningAgent {
             rng: SmallRng::seed_from_u64(seed),
             side: None,
             empty: Vec::new(),
+            analysis: None,
         }
     }
 }
@@ -161,7 +165,13 @@ impl Agent for LearningAgent {
         self.side = Some(pos.side_to_move());
         self.empty.clear();
         self.empty.extend(pos.empty_cells().iter());
-        Ok(self.table.choose(pos, &self.empty, &mut self.rng))
+        let (cell, analysis) = self.table.choose(pos, &self.empty, &mut self.rng);
+        self.analysis = Some(analysis);
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
     }
 
     /// Learns from the game if it moved in it (a game taken back after its

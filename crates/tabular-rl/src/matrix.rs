@@ -4,7 +4,7 @@
 //! after a game the learner's moves are rewarded or punished, most for
 //! the last.
 
-use board::{Cell, GameRecord, Outcome, Position, Side};
+use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -278,6 +278,31 @@ impl Policy for WeightMatrix {
             None => empty[rng.random_range(0..empty.len())],
         }
     }
+
+    /// The chance of drawing each cell: its tickets out of all, or an
+    /// even chance where there are none (a situation never seen).
+    fn scores(&self, pos: &Position, keys: &Keys, empty: &[Cell]) -> (ScoreKind, Vec<CellScore>) {
+        let (key, transform) = keys.canonical();
+        let table = &self.tables[pos.side_to_move().index()];
+        let area = self.space.rules().area();
+        let even = 1.0 / empty.len() as f64;
+        let mut scores: Vec<CellScore> = empty.iter().map(|&cell| CellScore { cell, score: even }).collect();
+        if let Some(&row) = table.rows.get(&key) {
+            let weights = &table.weights[row as usize * area..][..area];
+            let weight = |cell: Cell| weights[self.space.image(transform, cell)];
+            let sum: f64 = empty.iter().map(|&cell| weight(cell)).sum();
+            let tickets = |cell: Cell| {
+                if sum > 0.0 { (weight(cell) / sum * self.params.precision).floor() } else { 0.0 }
+            };
+            let total: f64 = empty.iter().map(|&cell| tickets(cell)).sum();
+            if total > 0.0 {
+                for score in &mut scores {
+                    score.score = tickets(score.cell) / total;
+                }
+            }
+        }
+        (ScoreKind::Probability, scores)
+    }
 }
 
 #[cfg(test)]
@@ -354,6 +379,19 @@ mod tests {
         assert!((weight(&before(""), "a1") - 91.55).abs() < 1e-12);
         assert!((weight(&before(""), "b2") - 100.0).abs() < 1e-12, "other cells untouched");
         assert_eq!(matrix.situations(), 3, "O's situations are not the learner's");
+        // Its analysis: the chance of each cell, c2 now 8 tickets of 48.
+        let pos = before("a1 b2 b1 c1");
+        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+        let (kind, scores) = matrix.scores(&pos, &matrix.space.keys_of(&pos), &empty);
+        assert_eq!(kind, ScoreKind::Probability);
+        let chance =
+            |name: &str| scores.iter().find(|s| s.cell == rules.parse_cell(name).unwrap()).unwrap().score;
+        assert!((chance("c2") - 8.0 / 48.0).abs() < 1e-12);
+        assert!((chance("a3") - 10.0 / 48.0).abs() < 1e-12);
+        let unseen = before("c3");
+        let empty: Vec<Cell> = unseen.empty_cells().iter().collect();
+        let (_, even) = matrix.scores(&unseen, &matrix.space.keys_of(&unseen), &empty);
+        assert!(even.iter().all(|s| (s.score - 0.125).abs() < 1e-12));
         // An unfinished game, or one lost by a forfeit, teaches nothing.
         let mut unfinished = crate::game::record_of(rules, &[], "a1 b2");
         assert!(!matrix.learn_game(&unfinished, Side::X));

@@ -11,7 +11,7 @@
 //! chunks into its own table, and the tables are merged by addition — so
 //! the result does not depend on the number of threads.
 
-use board::{Cell, GameRecord, Outcome, Position, Side, mix_seed};
+use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side, mix_seed};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -171,6 +171,26 @@ impl Policy for ScoreTable {
             }
         }
         best.1
+    }
+
+    /// Each cell's learned score of the position it leads to, for the
+    /// mover (a win at once above all).
+    fn scores(&self, pos: &Position, keys: &Keys, empty: &[Cell]) -> (ScoreKind, Vec<CellScore>) {
+        let side = pos.side_to_move();
+        let sign = if side == Side::X { 1 } else { -1 };
+        let scores = empty
+            .iter()
+            .map(|&cell| {
+                let score = if pos.wins_at(cell, side) {
+                    f64::from(i32::MAX)
+                } else {
+                    (sign * self.scores.get(&self.space.key_after(keys, cell, side)).copied().unwrap_or(0))
+                        as f64
+                };
+                CellScore { cell, score }
+            })
+            .collect();
+        (ScoreKind::Evaluation, scores)
     }
 }
 

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use board::{Agent, AgentError, Cell, Limits, Outcome, Position, Rules, Side, mix_seed};
+use board::{
+    Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Position, Rules, ScoreKind, Side, mix_seed,
+};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rayon::prelude::*;
@@ -20,6 +22,32 @@ pub trait Policy: Send + Sync {
 
     /// The move for the side to move in `pos` (not over), whose keys are `keys`.
     fn choose(&self, pos: &Position, keys: &Keys, empty: &[Cell], rng: &mut SmallRng) -> Cell;
+
+    /// What the table says of each empty cell of `pos`, and in what kind:
+    /// the weight matrix the chance of drawing it, the others the learned
+    /// value of the position it leads to.
+    fn scores(&self, pos: &Position, keys: &Keys, empty: &[Cell]) -> (ScoreKind, Vec<CellScore>);
+}
+
+/// The analysis of a move a table chose: each cell's score, as
+/// [`Policy::scores`] gives them.
+pub(crate) fn analysis_of(
+    policy: &dyn Policy,
+    pos: &Position,
+    keys: &Keys,
+    empty: &[Cell],
+    chosen: Cell,
+) -> Analysis {
+    let (score_kind, scores) = policy.scores(pos, keys, empty);
+    Analysis {
+        best_move: Some(chosen),
+        value: scores.iter().find(|score| score.cell == chosen).map(|score| score.score),
+        scores,
+        score_kind,
+        line: vec![chosen],
+        nodes: 1,
+        ..Analysis::default()
+    }
 }
 
 /// Results from the learner's view: wins, draws, losses.
@@ -161,6 +189,7 @@ pub struct TabularAgent {
     rng: SmallRng,
     /// The empty cells of the position asked about, reused move to move.
     empty: Vec<Cell>,
+    analysis: Option<Analysis>,
 }
 
 impl std::fmt::Debug for TabularAgent {
@@ -173,7 +202,13 @@ impl TabularAgent {
     /// An agent named `name` that plays `policy`, breaking ties from `seed`.
     #[must_use]
     pub fn new(name: impl Into<String>, policy: Arc<dyn Policy>, seed: u64) -> TabularAgent {
-        TabularAgent { name: name.into(), policy, rng: SmallRng::seed_from_u64(seed), empty: Vec::new() }
+        TabularAgent {
+            name: name.into(),
+            policy,
+            rng: SmallRng::seed_from_u64(seed),
+            empty: Vec::new(),
+            analysis: None,
+        }
     }
 
     fn check(&self, rules: Rules) -> Result<(), AgentError> {
@@ -199,6 +234,12 @@ impl Agent for TabularAgent {
         let keys = self.policy.space().keys_of(pos);
         self.empty.clear();
         self.empty.extend(pos.empty_cells().iter());
-        Ok(self.policy.choose(pos, &keys, &self.empty, &mut self.rng))
+        let cell = self.policy.choose(pos, &keys, &self.empty, &mut self.rng);
+        self.analysis = Some(analysis_of(&*self.policy, pos, &keys, &self.empty, cell));
+        Ok(cell)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
     }
 }

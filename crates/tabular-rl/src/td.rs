@@ -12,7 +12,7 @@
 
 use std::cmp::Ordering;
 
-use board::{Cell, GameRecord, Outcome, Position, Side};
+use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -256,6 +256,15 @@ impl Policy for TdLearner {
     /// The greedy move: a win at once, else the afterstate of best value.
     fn choose(&self, pos: &Position, keys: &Keys, empty: &[Cell], rng: &mut SmallRng) -> Cell {
         self.greedy(pos, keys, empty, rng).0
+    }
+
+    /// Each move's learned value for the mover, −1 to 1 (a win 1).
+    fn scores(&self, pos: &Position, keys: &Keys, empty: &[Cell]) -> (ScoreKind, Vec<CellScore>) {
+        let scores = empty
+            .iter()
+            .map(|&cell| CellScore { cell, score: self.move_value(pos, keys, cell, empty.len()) })
+            .collect();
+        (ScoreKind::Evaluation, scores)
     }
 }
 
