@@ -43,6 +43,7 @@ fn without_a_table_one_is_trained_and_the_name_says_so() {
         let (mut a, mut b) = (td.build(seed), random.build(seed));
         let record = play_game(Rules::tic_tac_toe(), [&mut *a, &mut *b], &[], &Limits::none()).unwrap();
         assert!(record.players[0].contains("trained here: 20000 games"), "{:?}", record.players);
+        assert!(a.analysis().is_some_and(|analysis| !analysis.scores.is_empty()), "it tells its scores");
         wins += u32::from(record.outcome == Outcome::Win(board::Side::X));
     }
     assert!(wins >= 15, "{wins} of 20");
@@ -168,6 +169,8 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
     let (mut a, mut b) = (learner.build(1), random.build(1));
     let record = play_game(Rules::tic_tac_toe(), [&mut *a, &mut *b], &[], &Limits::none()).unwrap();
     assert!(record.forfeit.is_none());
+    let analysis = a.analysis().expect("the learner tells its chances");
+    assert_eq!(analysis.score_kind, board::ScoreKind::Probability);
     let four = Rules::new(4, 4, 3, Overline::Freestyle).unwrap();
     let (mut a, mut b) = (learner.build(2), random.build(2));
     let record = play_game(four, [&mut *a, &mut *b], &[], &Limits::none()).unwrap();

@@ -136,6 +136,10 @@ impl Agent for TrainedHere {
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.agent(*pos.rules())?.select_move(pos, limits)
     }
+
+    fn analysis(&self) -> Option<board::Analysis> {
+        self.agent.as_ref()?.1.analysis()
+    }
 }
 
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
@@ -280,6 +284,10 @@ impl Agent for LearnsHere {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.agent(*pos.rules())?.select_move(pos, limits)
+    }
+
+    fn analysis(&self) -> Option<board::Analysis> {
+        self.agent.as_ref()?.analysis()
     }
 
     fn game_over(&mut self, record: &board::GameRecord) -> Result<(), AgentError> {
