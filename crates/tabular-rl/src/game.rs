@@ -74,6 +74,16 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The outcome of `record` if it is a game of `rules` that ended on the
+/// board (not by a forfeit, not unfinished, every move legal).
+pub(crate) fn finished(record: &board::GameRecord, rules: board::Rules) -> Option<Outcome> {
+    if record.rules != rules || record.forfeit.is_some() {
+        return None;
+    }
+    let end = record.replay().ok()?;
+    end.outcome().filter(|&outcome| outcome == record.outcome)
+}
+
 /// Tic-tac-toe after a1 b1 a2 b2: X to move, winning at a3 (and having
 /// to, or O wins at b3); with its empty cells. For the learners' tests.
 #[cfg(test)]

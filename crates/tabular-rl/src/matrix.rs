@@ -191,7 +191,7 @@ impl WeightMatrix {
     /// taught anything: an unfinished or forfeited game, or one of other
     /// rules, does not.
     pub fn learn_game(&mut self, record: &GameRecord, side: Side) -> bool {
-        let Some(outcome) = finished(record, self.space.rules()) else {
+        let Some(outcome) = crate::game::finished(record, self.space.rules()) else {
             return false;
         };
         let mut pos = Position::new(self.space.rules());
@@ -211,16 +211,6 @@ impl WeightMatrix {
         self.learn(&choices, outcome, side);
         true
     }
-}
-
-/// The outcome of `record` if it is a game of `rules` that ended on the
-/// board (not by a forfeit, not unfinished, every move legal).
-pub(crate) fn finished(record: &GameRecord, rules: board::Rules) -> Option<Outcome> {
-    if record.rules != rules || record.forfeit.is_some() {
-        return None;
-    }
-    let end = record.replay().ok()?;
-    end.outcome().filter(|&outcome| outcome == record.outcome)
 }
 
 /// The classic draw: scale the weights of the empty cells to sum to

@@ -126,7 +126,7 @@ impl ScoreTable {
     /// Returns whether the game was learned from: an unfinished or
     /// forfeited game, or one of other rules, is not.
     pub fn learn_game(&mut self, record: &GameRecord) -> bool {
-        let delta = match crate::matrix::finished(record, self.space.rules()) {
+        let delta = match crate::game::finished(record, self.space.rules()) {
             Some(Outcome::Win(Side::X)) => 1,
             Some(Outcome::Win(Side::O)) => -1,
             Some(Outcome::Draw) => return true,

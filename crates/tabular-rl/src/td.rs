@@ -204,7 +204,7 @@ impl TdLearner {
     /// game taught anything: an unfinished or forfeited game, or one of
     /// other rules, does not.
     pub fn learn_game(&mut self, record: &GameRecord, side: Side) -> bool {
-        let Some(outcome) = crate::matrix::finished(record, self.space.rules()) else {
+        let Some(outcome) = crate::game::finished(record, self.space.rules()) else {
             return false;
         };
         // Only the best value is used, never the move: ties do not matter.
