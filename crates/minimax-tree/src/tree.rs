@@ -198,6 +198,17 @@ impl SymmetricTree {
             .map(|edge| (edge.cell, edge.child, edge.transform))
     }
 
+    /// The distinct children of node `index` of `layer` (each class once,
+    /// in the order of its first link), without allocating.
+    pub(crate) fn child_classes(&self, layer: usize, index: u32) -> impl Iterator<Item = u32> + '_ {
+        let edges = self.node_edges(self.layers[layer][index as usize]);
+        edges
+            .iter()
+            .enumerate()
+            .filter(move |&(i, edge)| edges[..i].iter().all(|earlier| earlier.child != edge.child))
+            .map(|(_, edge)| edge.child)
+    }
+
     /// The representative stored at node `index` of `layer`.
     pub(crate) fn representative(&self, layer: usize, index: u32) -> Position {
         self.position(self.layers[layer][index as usize].key)

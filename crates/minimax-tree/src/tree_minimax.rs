@@ -86,16 +86,12 @@ impl TreeMinimax {
     /// plies deep.
     fn value(&mut self, layer: usize, index: u32, depth: u32) -> i32 {
         // Several moves may lead to one class: each class is searched once.
-        let mut children: Vec<u32> = Vec::new();
-        for (_, child, _) in self.tree.links(layer, index) {
-            if !children.contains(&child) {
-                children.push(child);
-            }
-        }
-        if depth == 0 || children.is_empty() {
+        let tree = Arc::clone(&self.tree);
+        let mut children = tree.child_classes(layer, index).peekable();
+        if depth == 0 || children.peek().is_none() {
             return self.leaf(layer, index);
         }
-        children.into_iter().map(|child| -self.value(layer + 1, child, depth - 1)).max().unwrap_or(0)
+        children.map(|child| -self.value(layer + 1, child, depth - 1)).max().unwrap_or(0)
     }
 
     fn leaf(&mut self, layer: usize, index: u32) -> i32 {
