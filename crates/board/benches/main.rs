@@ -2,6 +2,7 @@
 
 use std::hint::black_box;
 
+use board::threats::Threats;
 use board::{Agent, Cell, Limits, Position, RandomAgent, Rules, perft, random_playout};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -35,6 +36,28 @@ fn play_undo(c: &mut Criterion) {
     });
 }
 
+fn threats_update(c: &mut Criterion) {
+    let start = middle_game();
+    let moves: Vec<Cell> = start.legal_moves().take(32).collect();
+    for rules in [Rules::gomoku15(), Rules::gomoku15().with_overline(board::Overline::Exact)] {
+        let mut pos = Position::new(rules);
+        for &cell in start.moves() {
+            pos.play_unchecked(cell);
+        }
+        let mut threats = Threats::new(&pos).expect("k = 5 is tabled");
+        c.bench_function(&format!("threats play+undo 32 moves, {rules}"), |b| {
+            b.iter(|| {
+                for &cell in &moves {
+                    pos.play_unchecked(black_box(cell));
+                    threats.update(&pos, cell);
+                    pos.undo();
+                    threats.update(&pos, cell);
+                }
+            });
+        });
+    }
+}
+
 fn playouts(c: &mut Criterion) {
     for rules in [Rules::tic_tac_toe(), Rules::gomoku15()] {
         c.bench_function(&format!("random playout {rules}"), |b| {
@@ -56,5 +79,5 @@ fn canonical(c: &mut Criterion) {
     c.bench_function("canonical form, 15x15 after 60 moves", |b| b.iter(|| black_box(&pos).canonical()));
 }
 
-criterion_group!(benches, play_undo, playouts, perft_3x3, canonical);
+criterion_group!(benches, play_undo, threats_update, playouts, perft_3x3, canonical);
 criterion_main!(benches);

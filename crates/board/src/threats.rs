@@ -360,14 +360,40 @@ impl LineWords {
     }
 }
 
-/// [`CellClass::combine`] of every four patterns, by
-/// `p0 | p1 << 3 | p2 << 6 | p3 << 9`.
-fn class_table() -> &'static [CellClass] {
-    static CLASSES: OnceLock<Vec<CellClass>> = OnceLock::new();
+/// A cell's four patterns packed 3 bits each, direction `d` at bits
+/// `3d..3d + 3`: the index of [`class_table`].
+type Code = u16;
+
+/// The bit of [`Code`]s' flags for cells that make a five…
+const FIVE_FLAG: u8 = 1;
+/// …a four or an open four…
+const FOUR_FLAG: u8 = 2;
+/// …an open four…
+const OPEN_FOUR_FLAG: u8 = 4;
+/// …an open three.
+const OPEN_THREE_FLAG: u8 = 8;
+
+/// The patterns packed in `code`.
+#[inline]
+fn unpack(code: Code) -> [Pattern; 4] {
+    [0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8))
+}
+
+/// By [`Code`]: the combined class, and the flags of the cell sets that
+/// tactics ask about.
+fn class_table() -> &'static [(CellClass, u8)] {
+    static CLASSES: OnceLock<Vec<(CellClass, u8)>> = OnceLock::new();
     CLASSES.get_or_init(|| {
-        (0..1_usize << 12)
+        (0..1 << 12)
             .map(|code| {
-                CellClass::combine([0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8)))
+                let patterns = unpack(code);
+                let has = |pattern: Pattern| patterns.contains(&pattern);
+                let flag = |on: bool, flag: u8| if on { flag } else { 0 };
+                let flags = flag(has(Pattern::Five), FIVE_FLAG)
+                    | flag(has(Pattern::Four) || has(Pattern::OpenFour), FOUR_FLAG)
+                    | flag(has(Pattern::OpenFour), OPEN_FOUR_FLAG)
+                    | flag(has(Pattern::OpenThree), OPEN_THREE_FLAG);
+                (CellClass::combine(patterns), flags)
             })
             .collect()
     })
@@ -385,6 +411,108 @@ fn table(rules: Rules) -> Result<&'static PatternTable, UnsupportedThreatK> {
     let exact = rules.overline() == Overline::Exact;
     let tables = if exact { &EXACT } else { &FREESTYLE };
     Ok(tables[usize::from(k)].get_or_init(|| PatternTable::build(u32::from(k), exact)))
+}
+
+/// Both sides' patterns at a cell from its neighbourhood along one line,
+/// read in one step: the hot path of [`Threats::update`].
+///
+/// The neighbourhood is the `radius` cells on each side of the (empty)
+/// centre, 2 bits a cell (empty, X, O, off the board); a side's pattern
+/// depends on nothing further (freestyle: k − 1 cells, exact: k). The
+/// entry holds X's pattern in bits 0–2 and O's in bits 3–5.
+#[derive(Debug)]
+struct WindowTable {
+    radius: u32,
+    entries: Vec<u8>,
+}
+
+/// The widest neighbourhood tabled by [`WindowTable`]: `4^(2·5)` one-byte
+/// entries, 1 MiB.
+const MAX_WINDOW_RADIUS: u32 = 5;
+
+/// Two bits a cell: what a line's cell holds.
+const X_CODE: u64 = 1;
+const O_CODE: u64 = 2;
+const WALL_CODE: u64 = 3;
+
+impl WindowTable {
+    fn build(table: &PatternTable, radius: u32) -> WindowTable {
+        let cells = 2 * radius;
+        let entries = (0..1_usize << (2 * cells))
+            .map(|index| {
+                // The line: the window's cells around bit `radius`, walls beyond.
+                let (mut x, mut o) = (0_u32, 0_u32);
+                let mut walls = !0_u32 << (cells + 1);
+                for j in 0..cells {
+                    let bit = if j < radius { j } else { j + 1 };
+                    match (index >> (2 * j)) & 3 {
+                        1 => x |= 1 << bit,
+                        2 => o |= 1 << bit,
+                        3 => walls |= 1 << bit,
+                        _ => {}
+                    }
+                }
+                let for_x = table.lookup_bits(x, o | walls, radius);
+                let for_o = table.lookup_bits(o, x | walls, radius);
+                for_x as u8 | (for_o as u8) << 3
+            })
+            .collect();
+        WindowTable { radius, entries }
+    }
+
+    /// A line's cells, 2 bits each, bit `i` of the line words at bits
+    /// `2(i + radius)`: walls below the line, past `off_board` and past
+    /// its 32 cells.
+    #[inline]
+    fn pack(&self, x: u32, o: u32, off_board: u32) -> u128 {
+        let line = (spread(x) * X_CODE) | (spread(o) * O_CODE) | (spread(off_board) * WALL_CODE);
+        let pad = 2 * self.radius;
+        (u128::from(line) << pad) | ((1 << pad) - 1) | (!0_u128 << (64 + pad))
+    }
+
+    /// Both sides' patterns (see [`WindowTable`]) at bit `bit` of a line
+    /// packed by [`WindowTable::pack`].
+    #[inline]
+    fn lookup(&self, packed: u128, bit: u32) -> u8 {
+        let r = self.radius;
+        let window = (packed >> (2 * bit)) as u64;
+        let below = window & ((1 << (2 * r)) - 1);
+        let above = (window >> (2 * r + 2)) & ((1 << (2 * r)) - 1);
+        self.entries[(below | above << (2 * r)) as usize]
+    }
+}
+
+/// The bits of `word` spread to every other bit: bit `i` to bit `2i`.
+#[inline]
+fn spread(word: u32) -> u64 {
+    let mut x = u64::from(word);
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// The window table for `rules`, built on first use; `None` where the
+/// neighbourhood is wider than [`MAX_WINDOW_RADIUS`].
+fn window_table(rules: Rules) -> Result<Option<&'static WindowTable>, UnsupportedThreatK> {
+    const TABLES: usize = MAX_THREAT_K as usize + 1;
+    static FREESTYLE: [OnceLock<WindowTable>; TABLES] = [const { OnceLock::new() }; TABLES];
+    static EXACT: [OnceLock<WindowTable>; TABLES] = [const { OnceLock::new() }; TABLES];
+    let patterns = table(rules)?;
+    let radius = update_radius(rules);
+    if radius > MAX_WINDOW_RADIUS {
+        return Ok(None);
+    }
+    let exact = rules.overline() == Overline::Exact;
+    let tables = if exact { &EXACT } else { &FREESTYLE };
+    Ok(Some(tables[usize::from(rules.k())].get_or_init(|| WindowTable::build(patterns, radius))))
+}
+
+/// How far along a line a mark changes patterns: k cells, but under
+/// freestyle k − 1, since only an overline would reach further.
+fn update_radius(rules: Rules) -> u32 {
+    u32::from(rules.k()) - u32::from(rules.overline() == Overline::Freestyle)
 }
 
 /// The pattern of `side` at the empty `cell` in `direction`, by table.
@@ -410,10 +538,12 @@ pub fn pattern_at(
 #[derive(Clone)]
 pub struct Threats {
     table: &'static PatternTable,
-    class_table: &'static [CellClass],
+    /// Where the neighbourhood is narrow enough: the fast lookup.
+    window: Option<&'static WindowTable>,
+    class_table: &'static [(CellClass, u8)],
     rules: Rules,
-    /// By side, then cell slot: the four directions' patterns.
-    patterns: [Vec<[Pattern; 4]>; 2],
+    /// By side, then cell slot: the four directions' patterns, packed.
+    codes: [Vec<Code>; 2],
     /// By side, then cell slot: the combined class.
     classes: [Vec<CellClass>; 2],
     /// By side and pattern: how many (empty cell, direction) pairs have it.
@@ -447,12 +577,12 @@ impl Threats {
     /// [`UnsupportedThreatK`] for k above [`MAX_THREAT_K`].
     pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreatK> {
         let table = table(*pos.rules())?;
-        let none = [Pattern::None; 4];
         let mut threats = Threats {
             table,
+            window: window_table(*pos.rules())?,
             class_table: class_table(),
             rules: *pos.rules(),
-            patterns: [vec![none; Cell::SLOTS], vec![none; Cell::SLOTS]],
+            codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
             classes: [vec![CellClass::None; Cell::SLOTS], vec![CellClass::None; Cell::SLOTS]],
             pattern_counts: [[0; Pattern::NUM]; 2],
             class_counts: [[0; CellClass::NUM]; 2],
@@ -477,10 +607,49 @@ impl Threats {
     /// off, `cell` of `pos` (call it after `play` and after `undo`).
     pub fn update(&mut self, pos: &Position, cell: Cell) {
         debug_assert_eq!(pos.rules(), &self.rules);
+        let Some(window) = self.window else {
+            self.update_lines(pos, cell);
+            return;
+        };
+        let radius = window.radius as i32;
+        let occupied = pos.get(cell).is_some();
+        for (d, direction) in Direction::ALL.into_iter().enumerate() {
+            let off_board = !self.rules.line_mask(direction, cell);
+            let (x, o) = (pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell));
+            let empty = !(x | o | off_board);
+            let packed = window.pack(x, o, off_board);
+            let centre = direction.bit(cell) as i32;
+            let (dx, dy) = direction.delta();
+            // Cell indices are y·32 + x.
+            let stride = dx + 32 * dy;
+            for step in -radius..=radius {
+                let bit = centre + step;
+                if !(0..32).contains(&bit) {
+                    continue;
+                }
+                let index = (cell.index() as i32 + stride * step) as usize;
+                let entry = if empty >> bit & 1 == 1 {
+                    window.lookup(packed, bit as u32)
+                } else if step == 0 && occupied {
+                    0
+                } else {
+                    continue;
+                };
+                for s in 0..2 {
+                    let pattern = Code::from(entry >> (3 * s)) & 7;
+                    if (self.codes[s][index] >> (3 * d)) & 7 != pattern {
+                        self.set_direction(s, index, d, pattern);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Threats::update`] for rules whose neighbourhood is too wide for
+    /// a [`WindowTable`]: one table lookup per side and cell.
+    fn update_lines(&mut self, pos: &Position, cell: Cell) {
         self.refresh(pos, cell);
-        // Under freestyle a mark k cells away changes no pattern: only an
-        // overline would reach it.
-        let k = i32::from(self.rules.k()) - i32::from(self.rules.overline() == Overline::Freestyle);
+        let k = update_radius(self.rules) as i32;
         let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
         for (d, direction) in Direction::ALL.into_iter().enumerate() {
             // One line: its words serve every cell on it.
@@ -499,11 +668,10 @@ impl Threats {
                     continue;
                 }
                 let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
-                for side in Side::ALL {
-                    let s = side.index();
-                    let pattern = self.table.lookup_line(&lines[s], bit as u32);
-                    if self.patterns[s][other.index()][d] != pattern {
-                        self.set_direction(side, other, d, pattern);
+                for (s, line) in lines.iter().enumerate() {
+                    let pattern = self.table.lookup_line(line, bit as u32) as Code;
+                    if (self.codes[s][other.index()] >> (3 * d)) & 7 != pattern {
+                        self.set_direction(s, other.index(), d, pattern);
                     }
                 }
             }
@@ -513,16 +681,15 @@ impl Threats {
     /// Stores one direction's new pattern of `side` at `cell`: the hot
     /// path of [`Threats::update`], so it touches only what that changes.
     #[inline]
-    fn set_direction(&mut self, side: Side, cell: Cell, d: usize, pattern: Pattern) {
-        let s = side.index();
-        let old = self.patterns[s][cell.index()];
-        let before = old[d];
-        self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
-        self.pattern_counts[s][pattern as usize] += u32::from(pattern != Pattern::None);
-        let mut patterns = old;
-        patterns[d] = pattern;
-        self.patterns[s][cell.index()] = patterns;
-        self.reclassify(side, cell, old, patterns);
+    fn set_direction(&mut self, s: usize, index: usize, d: usize, pattern: Code) {
+        let old = self.codes[s][index];
+        let shift = 3 * d;
+        let before = usize::from((old >> shift) & 7);
+        self.pattern_counts[s][before] -= u32::from(before != 0);
+        self.pattern_counts[s][usize::from(pattern)] += u32::from(pattern != 0);
+        let code = old & !(7 << shift) | pattern << shift;
+        self.codes[s][index] = code;
+        self.reclassify(s, index, old, code);
     }
 
     /// Recomputes every direction of `cell`.
@@ -534,69 +701,61 @@ impl Threats {
             } else {
                 [Pattern::None; 4]
             };
-            self.set(side, cell, patterns);
+            self.set(side.index(), cell, patterns);
         }
     }
 
     /// Stores `side`'s patterns of `cell`, keeping counts and sets.
     #[inline]
-    fn set(&mut self, side: Side, cell: Cell, patterns: [Pattern; 4]) {
-        let s = side.index();
-        let old = self.patterns[s][cell.index()];
-        if old == patterns {
+    fn set(&mut self, s: usize, cell: Cell, patterns: [Pattern; 4]) {
+        let old = self.codes[s][cell.index()];
+        let code = patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as Code);
+        if old == code {
             return;
         }
-        for (&before, &after) in old.iter().zip(&patterns) {
+        for (before, after) in unpack(old).into_iter().zip(patterns) {
             self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
             self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
         }
-        self.patterns[s][cell.index()] = patterns;
-        self.reclassify(side, cell, old, patterns);
+        self.codes[s][cell.index()] = code;
+        self.reclassify(s, cell.index(), old, code);
     }
 
-    /// The class, class counts and cell sets of `side` at `cell`, whose
-    /// patterns went from `old` to `patterns`.
+    /// The class, class counts and cell sets of side `s` at the cell of
+    /// slot `index`, whose patterns went from `old` to `code`.
     #[inline]
-    fn reclassify(&mut self, side: Side, cell: Cell, old: [Pattern; 4], patterns: [Pattern; 4]) {
-        let s = side.index();
-        let code = patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as usize);
-        let class = self.class_table[code];
-        let old_class = self.classes[s][cell.index()];
+    fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
+        let (class, flags) = self.class_table[usize::from(code)];
+        let (old_class, old_flags) = self.class_table[usize::from(old)];
         if class != old_class {
             self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
             self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
-            self.classes[s][cell.index()] = class;
+            self.classes[s][index] = class;
         }
         // The cell sets change only when a four or better, or an open
         // three, comes or goes: most updates touch weaker patterns.
-        let present = |patterns: [Pattern; 4]| patterns.iter().fold(0_u32, |bits, &p| bits | 1 << p as u32);
-        let tracked = 1 << Pattern::OpenThree as u32
-            | 1 << Pattern::Four as u32
-            | 1 << Pattern::OpenFour as u32
-            | 1 << Pattern::Five as u32;
-        let (before, present) = (present(old), present(patterns));
-        if (before ^ present) & tracked == 0 {
+        if flags == old_flags {
             return;
         }
-        let has = |pattern: Pattern| present & 1 << pattern as u32 != 0;
-        toggle(&mut self.fives[s], cell, has(Pattern::Five));
-        toggle(&mut self.fours[s], cell, has(Pattern::Four) || has(Pattern::OpenFour));
-        toggle(&mut self.open_fours[s], cell, has(Pattern::OpenFour));
-        toggle(&mut self.open_threes[s], cell, has(Pattern::OpenThree));
+        let cell = Cell::from_index(index).expect("a cell slot");
+        toggle(&mut self.fives[s], cell, flags & FIVE_FLAG != 0);
+        toggle(&mut self.fours[s], cell, flags & FOUR_FLAG != 0);
+        toggle(&mut self.open_fours[s], cell, flags & OPEN_FOUR_FLAG != 0);
+        toggle(&mut self.open_threes[s], cell, flags & OPEN_THREE_FLAG != 0);
     }
 
     /// The pattern of `side` at `cell` in `direction` (none on a marked cell).
     #[inline]
     #[must_use]
     pub fn pattern(&self, side: Side, cell: Cell, direction: Direction) -> Pattern {
-        self.patterns[side.index()][cell.index()][direction as usize]
+        Pattern::from_index((self.codes[side.index()][cell.index()] >> (3 * direction as usize)) as u8)
     }
 
     /// The four patterns of `side` at `cell`, in [`Direction::ALL`] order.
     #[inline]
     #[must_use]
     pub fn patterns(&self, side: Side, cell: Cell) -> [Pattern; 4] {
-        self.patterns[side.index()][cell.index()]
+        unpack(self.codes[side.index()][cell.index()])
     }
 
     /// The combined class of `side` at `cell` (none on a marked cell).
