@@ -116,7 +116,7 @@ impl Default for SearchConfig {
             move_time: None,
             threats: true,
             vct_nodes: 100_000,
-            quiescence_fours: 8,
+            quiescence_fours: 4,
             max_moves: 12,
             threads: 1,
         }

@@ -111,6 +111,10 @@ pub static ENGINES: &[EngineInfo] = &[
                 name: "threads",
                 help: "threads searching at once over one shared table (lazy SMP), 1 to 64 (default 1)",
             },
+            OptionInfo {
+                name: "qfours",
+                help: "fours the quiescence search may play in a row at the leaves, 0 to 64 (default 4)",
+            },
         ],
         build: search::build_alphabeta,
     },

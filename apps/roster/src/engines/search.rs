@@ -48,6 +48,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let max_moves = number(options, "max_moves", "a whole number from 1 to 225", 1..=225)?;
     let vct_nodes = number(options, "vct_nodes", "a whole number from 0 to 1000000000", 0..=1_000_000_000)?;
     let thread_count = number(options, "threads", "a whole number from 1 to 64", 1..=64)?;
+    let quiescence_fours = number(options, "qfours", "a whole number from 0 to 64", 0..=64)?;
     let defaults = SearchConfig::default();
     let mut config = SearchConfig {
         tt_bytes: (tt_mb as usize) << 20,
@@ -55,6 +56,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         max_moves: max_moves.map_or(defaults.max_moves, |moves| moves as usize),
         vct_nodes: vct_nodes.unwrap_or(defaults.vct_nodes),
         threads: thread_count.map_or(defaults.threads, |count| count as usize),
+        quiescence_fours: quiescence_fours.map_or(defaults.quiescence_fours, |fours| fours as u32),
         ..defaults
     };
     if let Some(depth) = depth {
