@@ -73,7 +73,7 @@ impl ThreatWeights {
     /// [`WeightsError`] if the text is not such a file.
     pub fn from_json(text: &str) -> Result<ThreatWeights, WeightsError> {
         let file: ThreatWeightsFile =
-            serde_json::from_str(text).map_err(|err| WeightsError::Json(err.to_string()))?;
+            serde_json::from_str(text).map_err(|err| WeightsError::ThreatJson(err.to_string()))?;
         Self::checked(file)
     }
 
@@ -101,7 +101,7 @@ impl ThreatWeights {
             return Err(WeightsError::Format { found: file.format });
         }
         if file.family != FAMILY {
-            return Err(WeightsError::Json(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
+            return Err(WeightsError::ThreatJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
         }
         Ok(file.weights)
     }

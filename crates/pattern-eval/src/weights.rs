@@ -53,6 +53,10 @@ pub enum WeightsError {
     /// Not a bincode weights file.
     #[error("not a bincode weights file: {0}")]
     Bincode(String),
+    /// Not a JSON threat-weights file (an object with the format, the
+    /// family and the weights).
+    #[error("not a JSON threat-weights file: {0}")]
+    ThreatJson(String),
     /// A bincode file of another format version.
     #[error("weights file format {found} is not supported (this build reads format {FORMAT})")]
     Format {

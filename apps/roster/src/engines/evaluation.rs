@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use board::{Cell, Evaluator, Position, Rules};
 use minimax_tree::OpenLines;
-use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator};
+use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
 
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,16 +51,22 @@ impl EvalChoice {
         }
     }
 
-    /// The evaluator for `rules`.
-    fn evaluator(self, rules: Rules) -> Choice {
+    /// Whether this evaluation is the threat family where k allows it.
+    pub(crate) fn may_be_threat(self) -> bool {
+        matches!(self, EvalChoice::Threat | EvalChoice::Auto)
+    }
+
+    /// The evaluator for `rules`, the threat family with `threat_weights`.
+    fn evaluator(self, rules: Rules, threat_weights: Option<&ThreatWeights>) -> Choice {
         let k = u32::from(rules.k());
+        let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
         match self {
             EvalChoice::OpenLines => Choice::Lines(OpenLines),
             EvalChoice::Pattern(family) => {
                 PatternEvaluator::default_for(family, k).map_or(Choice::Lines(OpenLines), Choice::Pattern)
             }
-            EvalChoice::Threat => Choice::Threat(ThreatEvaluator::default()),
-            EvalChoice::Auto if threat_k(rules) => Choice::Threat(ThreatEvaluator::default()),
+            EvalChoice::Threat => Choice::Threat(threat()),
+            EvalChoice::Auto if threat_k(rules) => Choice::Threat(threat()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Choice::Lines(OpenLines), Choice::Pattern),
         }
@@ -94,18 +100,34 @@ impl Choice {
 #[derive(Debug)]
 pub(crate) struct ChosenEvaluator {
     choice: EvalChoice,
+    /// The threat family's weights where not the built-in ones.
+    threat_weights: Option<ThreatWeights>,
     chosen: OnceLock<(Rules, Choice)>,
 }
 
 impl ChosenEvaluator {
     pub(crate) fn new(choice: EvalChoice) -> ChosenEvaluator {
-        ChosenEvaluator { choice, chosen: OnceLock::new() }
+        ChosenEvaluator::with_threat_weights(choice, None)
+    }
+
+    /// An evaluator whose threat family, where chosen, has these weights.
+    pub(crate) fn with_threat_weights(
+        choice: EvalChoice,
+        threat_weights: Option<ThreatWeights>,
+    ) -> ChosenEvaluator {
+        ChosenEvaluator { choice, threat_weights, chosen: OnceLock::new() }
     }
 
     #[inline]
     fn with<R>(&self, pos: &Position, f: impl FnOnce(&dyn Evaluator) -> R) -> R {
-        let (rules, choice) = self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(*pos.rules())));
-        if rules == pos.rules() { f(choice.get()) } else { f(self.choice.evaluator(*pos.rules()).get()) }
+        let weights = self.threat_weights.as_ref();
+        let (rules, choice) =
+            self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(*pos.rules(), weights)));
+        if rules == pos.rules() {
+            f(choice.get())
+        } else {
+            f(self.choice.evaluator(*pos.rules(), weights).get())
+        }
     }
 }
 

@@ -115,6 +115,14 @@ pub static ENGINES: &[EngineInfo] = &[
                 name: "qfours",
                 help: "fours the quiescence search may play in a row at the leaves, 0 to 64 (default 4)",
             },
+            OptionInfo {
+                name: "dtbonus",
+                help: "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three, 0 to 100000 (default 0)",
+            },
+            OptionInfo {
+                name: "weights",
+                help: "threat-family weights file (JSON, or .bin) for eval=auto or threat (default: built in)",
+            },
         ],
         build: search::build_alphabeta,
     },

@@ -1,6 +1,7 @@
 //! The search engines of `minimax-tree`: `alphabeta`, `minimax`, `tree`
 //! and `perfect`.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
+use pattern_eval::ThreatWeights;
 
 use super::evaluation::{ChosenEvaluator, EVAL_EXPECTED, EvalChoice};
 use super::{OptionInfo, SEED_EXPECTED};
@@ -49,6 +51,8 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let vct_nodes = number(options, "vct_nodes", "a whole number from 0 to 1000000000", 0..=1_000_000_000)?;
     let thread_count = number(options, "threads", "a whole number from 1 to 64", 1..=64)?;
     let quiescence_fours = number(options, "qfours", "a whole number from 0 to 64", 0..=64)?;
+    let threat_weights = threat_weights(options, eval)?;
+    let double_three_bonus = number(options, "dtbonus", "a whole number from 0 to 100000", 0..=100_000)?;
     let defaults = SearchConfig::default();
     let mut config = SearchConfig {
         tt_bytes: (tt_mb as usize) << 20,
@@ -57,6 +61,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         vct_nodes: vct_nodes.unwrap_or(defaults.vct_nodes),
         threads: thread_count.map_or(defaults.threads, |count| count as usize),
         quiescence_fours: quiescence_fours.map_or(defaults.quiescence_fours, |fours| fours as u32),
+        double_three_bonus: double_three_bonus.map_or(defaults.double_three_bonus, |bonus| bonus as i32),
         ..defaults
     };
     if let Some(depth) = depth {
@@ -68,10 +73,24 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     }
     let name = options.text();
     let maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
-        let engine = AlphaBeta::new(ChosenEvaluator::new(eval), config.clone());
+        let evaluator = ChosenEvaluator::with_threat_weights(eval, threat_weights.clone());
+        let engine = AlphaBeta::new(evaluator, config.clone());
         Box::new(AlphaBetaAgent::new(engine, name.clone()))
     });
     Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(*rules)) })
+}
+
+/// The threat family's weights from `weights=FILE`, read now so that a
+/// bad file is an error before any game.
+fn threat_weights(options: &Options, eval: EvalChoice) -> Result<Option<ThreatWeights>, SpecError> {
+    let Some(path) = options.get::<String>("weights", "a file name")? else {
+        return Ok(None);
+    };
+    let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "weights", reason };
+    if !eval.may_be_threat() {
+        return Err(unusable("weights are for the threat evaluation (eval=auto or eval=threat)".to_owned()));
+    }
+    ThreatWeights::load(Path::new(&path)).map(Some).map_err(|err| unusable(err.to_string()))
 }
 
 pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
