@@ -55,6 +55,16 @@ fn threats_update(c: &mut Criterion) {
                 }
             });
         });
+        c.bench_function(&format!("threats play+take_back 32 moves, {rules}"), |b| {
+            b.iter(|| {
+                for &cell in &moves {
+                    pos.play_unchecked(black_box(cell));
+                    threats.play(&pos, cell);
+                    pos.undo();
+                    threats.take_back(&pos, cell);
+                }
+            });
+        });
     }
 }
 

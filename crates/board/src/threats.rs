@@ -558,6 +558,21 @@ pub struct Threats {
     open_fours: [Bitboard; 2],
     /// By side: cells where the side makes an open three.
     open_threes: [Bitboard; 2],
+    /// The pattern changes of each move made by [`Threats::play`], so that
+    /// [`Threats::take_back`] restores them without looking anything up.
+    journal: Vec<Change>,
+    /// Where each of those moves' changes start in `journal`, and its cell.
+    journal_moves: Vec<(usize, Cell)>,
+}
+
+/// One pattern change: the side, the cell slot, the direction and the
+/// pattern it had.
+#[derive(Clone, Copy)]
+struct Change {
+    side: u8,
+    direction: u8,
+    old: Code,
+    index: u16,
 }
 
 impl std::fmt::Debug for Threats {
@@ -590,6 +605,8 @@ impl Threats {
             fours: [Bitboard::EMPTY; 2],
             open_fours: [Bitboard::EMPTY; 2],
             open_threes: [Bitboard::EMPTY; 2],
+            journal: Vec::new(),
+            journal_moves: Vec::new(),
         };
         for cell in pos.empty_cells() {
             threats.refresh(pos, cell);
@@ -606,6 +623,43 @@ impl Threats {
     /// Brings the threats up to date after a mark was placed on, or taken
     /// off, `cell` of `pos` (call it after `play` and after `undo`).
     pub fn update(&mut self, pos: &Position, cell: Cell) {
+        self.recompute::<false>(pos, cell);
+    }
+
+    /// [`Threats::update`] after `cell` was played on `pos`, remembering
+    /// what changed so that [`Threats::take_back`] can undo it cheaply.
+    /// Search loops pair the two; [`Threats::update`] serves anything else.
+    pub fn play(&mut self, pos: &Position, cell: Cell) {
+        self.journal_moves.push((self.journal.len(), cell));
+        self.recompute::<true>(pos, cell);
+    }
+
+    /// Brings the threats back to before the last [`Threats::play`], whose
+    /// move on `cell` was just taken back from `pos`. Falls back to
+    /// [`Threats::update`] if that play was not journalled.
+    pub fn take_back(&mut self, pos: &Position, cell: Cell) {
+        match self.journal_moves.pop() {
+            Some((start, played)) if played == cell && self.window.is_some() => {
+                for i in (start..self.journal.len()).rev() {
+                    let change = self.journal[i];
+                    let (s, index, d) =
+                        (usize::from(change.side), usize::from(change.index), usize::from(change.direction));
+                    self.set_direction(s, index, d, change.old);
+                }
+                self.journal.truncate(start);
+            }
+            Some((start, _)) => {
+                self.journal.truncate(start);
+                self.update(pos, cell);
+            }
+            None => self.update(pos, cell),
+        }
+    }
+
+    /// Recomputes the patterns a mark placed on or taken off `cell`
+    /// changes, journalling each change if `JOURNAL`.
+    #[inline]
+    fn recompute<const JOURNAL: bool>(&mut self, pos: &Position, cell: Cell) {
         debug_assert_eq!(pos.rules(), &self.rules);
         let Some(window) = self.window else {
             self.update_lines(pos, cell);
@@ -637,7 +691,16 @@ impl Threats {
                 };
                 for s in 0..2 {
                     let pattern = Code::from(entry >> (3 * s)) & 7;
-                    if (self.codes[s][index] >> (3 * d)) & 7 != pattern {
+                    let old = (self.codes[s][index] >> (3 * d)) & 7;
+                    if old != pattern {
+                        if JOURNAL {
+                            self.journal.push(Change {
+                                side: s as u8,
+                                direction: d as u8,
+                                old,
+                                index: index as u16,
+                            });
+                        }
                         self.set_direction(s, index, d, pattern);
                     }
                 }

@@ -324,19 +324,22 @@ fn threat_rules() -> impl Strategy<Value = Rules> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Threats kept up to date move by move (takebacks included) equal
-    /// threats computed afresh, and their patterns equal the reference's.
+    /// Threats kept up to date move by move (takebacks included), by
+    /// `update` or by the journalled `play` / `take_back`, equal threats
+    /// computed afresh, and their patterns equal the reference's.
     #[test]
     fn threats_follow_the_game_and_match_the_reference(rules in threat_rules(), seed in any::<u64>()) {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = Position::new(rules);
         let mut threats = Threats::new(&pos).unwrap();
+        let mut journalled = Threats::new(&pos).unwrap();
         // Games near the centre make crowded lines.
         let centre = Cell::new(rules.width() / 2, rules.height() / 2);
         for _ in 0..2 * rules.area().min(60) {
             if pos.ply() > 0 && (pos.is_over() || rng.random_range(0..5) == 0) {
                 let cell = pos.undo().unwrap();
                 threats.update(&pos, cell);
+                journalled.take_back(&pos, cell);
             } else {
                 let near: Vec<Cell> = pos
                     .legal_moves()
@@ -347,9 +350,22 @@ proptest! {
                 let cell = moves[rng.random_range(0..moves.len())];
                 pos.play(cell).unwrap();
                 threats.update(&pos, cell);
+                journalled.play(&pos, cell);
             }
             let fresh = Threats::new(&pos).unwrap();
             for side in Side::ALL {
+                for cell in pos.empty_cells() {
+                    prop_assert_eq!(journalled.patterns(side, cell), fresh.patterns(side, cell));
+                    prop_assert_eq!(journalled.class(side, cell), fresh.class(side, cell));
+                }
+                prop_assert_eq!(journalled.four_cells(side), fresh.four_cells(side));
+                prop_assert_eq!(journalled.open_three_cells(side), fresh.open_three_cells(side));
+                for class in CellClass::ALL {
+                    prop_assert_eq!(journalled.class_count(side, class), fresh.class_count(side, class));
+                }
+                for pattern in Pattern::ALL {
+                    prop_assert_eq!(journalled.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
+                }
                 prop_assert_eq!(threats.five_cells(side), fresh.five_cells(side));
                 prop_assert_eq!(threats.four_cells(side), fresh.four_cells(side));
                 prop_assert_eq!(threats.open_four_cells(side), fresh.open_four_cells(side));

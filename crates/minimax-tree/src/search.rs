@@ -640,7 +640,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn make(&mut self, pos: &mut Position, cell: Cell) {
         pos.play_unchecked(cell);
         if let Some(threats) = &mut self.threats {
-            threats.update(pos, cell);
+            threats.play(pos, cell);
         }
     }
 
@@ -650,7 +650,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if let Some(cell) = pos.undo()
             && let Some(threats) = &mut self.threats
         {
-            threats.update(pos, cell);
+            threats.take_back(pos, cell);
         }
     }
 

@@ -326,11 +326,11 @@ pub fn three_defences(threats: &Threats, attacker: Side, open_fours: Bitboard) -
 
 fn play(pos: &mut Position, threats: &mut Threats, cell: Cell) {
     pos.play_unchecked(cell);
-    threats.update(pos, cell);
+    threats.play(pos, cell);
 }
 
 fn undo(pos: &mut Position, threats: &mut Threats) {
     if let Some(cell) = pos.undo() {
-        threats.update(pos, cell);
+        threats.take_back(pos, cell);
     }
 }
