@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use board::{Evaluator, Limits, Rules};
-use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig};
+use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig, ThreatLimits, find_threat_win};
 use pattern_eval::{Family, PatternEvaluator, ThreatEvaluator};
 use serde::Serialize;
 
@@ -27,7 +27,8 @@ pub struct Args {
     /// Plain alpha-beta: no search by threats (see minimax-tree's README).
     #[arg(long)]
     plain: bool,
-    /// Run the threat search (VCF) before the main search, as in play.
+    /// Run the threat search (VCF, VCT) before the main search, as in play,
+    /// and report how the threat searches alone end on the positions.
     #[arg(long)]
     vcf: bool,
     /// Threads searching at once over one shared table (lazy SMP).
@@ -60,6 +61,59 @@ struct Report {
     nodes: u64,
     seconds: f64,
     nodes_per_second: f64,
+    /// With `--vcf` (k 4 to 8): the threat searches alone on the same
+    /// positions, for the side to move, at the engine's budgets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vcf: Option<Solved>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vct: Option<Solved>,
+}
+
+/// How a threat search ended over the positions: a win found, no win
+/// (the search finished), or the budget ran out first.
+#[derive(Serialize, Default)]
+struct Solved {
+    budget: u64,
+    won: usize,
+    no_win: usize,
+    undecided: usize,
+    median_nodes: f64,
+    seconds: f64,
+}
+
+impl Solved {
+    /// Runs the threat search within `limits` on every position.
+    fn measure(positions: &[board::Position], limits: ThreatLimits) -> Option<Solved> {
+        let mut solved = Solved { budget: limits.nodes, ..Solved::default() };
+        let mut nodes = Vec::new();
+        let clock = Instant::now();
+        for pos in positions {
+            let win = find_threat_win(pos, limits).ok()?;
+            if win.found() {
+                solved.won += 1;
+            } else if win.exhausted {
+                solved.undecided += 1;
+            } else {
+                solved.no_win += 1;
+            }
+            nodes.push(u32::try_from(win.nodes).unwrap_or(u32::MAX));
+        }
+        solved.seconds = clock.elapsed().as_secs_f64();
+        solved.median_nodes = median(&mut nodes);
+        Some(solved)
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{} won, {} no win, {} undecided ({} nodes at most; median {} nodes, {:.3} s in all)",
+            self.won,
+            self.no_win,
+            self.undecided,
+            thousands(self.budget as f64),
+            thousands(self.median_nodes),
+            self.seconds
+        )
+    }
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -114,6 +168,11 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
+    let defaults = SearchConfig::default();
+    let threat_k = (4..=board::threats::MAX_THREAT_K).contains(&args.rules.k());
+    let solved = |limits| if args.vcf && threat_k { Solved::measure(&positions, limits) } else { None };
+    let (vcf, vct) =
+        (solved(ThreatLimits::vcf(defaults.vcf_nodes)), solved(ThreatLimits::vct(defaults.vct_nodes)));
     let report = Report {
         rules: args.rules.to_string(),
         eval: args.eval.clone(),
@@ -126,6 +185,8 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
         nodes,
         seconds,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
+        vcf,
+        vct,
     };
     emit(args.json, &report, |r| {
         vec![
@@ -141,6 +202,10 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
             row("seconds", format!("{:.3}", r.seconds)),
             row("nodes/s", thousands(r.nodes_per_second)),
         ]
+        .into_iter()
+        .chain(r.vcf.as_ref().map(|solved| row("VCF alone", solved.text())))
+        .chain(r.vct.as_ref().map(|solved| row("VCT alone", solved.text())))
+        .collect()
     })
 }
 

@@ -94,9 +94,14 @@ pub struct SearchConfig {
     pub quiescence_fours: u32,
     /// Moves tried at a quiet node of the threat search, best first.
     pub max_moves: usize,
+    /// A forced block is searched one ply deeper than its node's depth, so
+    /// that it costs nothing (else it only never drops into the leaves).
+    pub extend_forced: bool,
     /// Added to a leaf's static score when the side to move can make a
     /// double three and the opponent has no four or open three to answer
     /// with: nearly always a win, but deeper than the leaf (0: off).
+    /// Accepted together with [`SearchConfig::extend_forced`] by an SPRT
+    /// (see the CHANGELOG).
     pub double_three_bonus: i32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
@@ -122,7 +127,8 @@ impl Default for SearchConfig {
             vct_nodes: 100_000,
             quiescence_fours: 4,
             max_moves: 12,
-            double_three_bonus: 0,
+            double_three_bonus: 2_000,
+            extend_forced: true,
             threads: 1,
         }
     }
@@ -793,7 +799,16 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
         }
         // A forced reply costs no depth (up to a point).
-        let depth = if forced.is_some() && ply < 2 * self.depth_done + 16 { depth.max(1) } else { depth };
+        let depth = match forced {
+            Some(_) if ply < 2 * self.depth_done + 16 => {
+                if self.config.extend_forced {
+                    depth + 1
+                } else {
+                    depth.max(1)
+                }
+            }
+            _ => depth,
+        };
         let original_alpha = alpha;
         let key = self.key(pos);
         let table_move = match self.probe(pos, key, depth, (alpha, beta), ply) {
@@ -1289,6 +1304,22 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_double_three_the_opponent_cannot_answer_raises_the_leaf() {
+        use board::Rules;
+        let leaf = |bonus: i32, moves: &str| {
+            let pos = Position::from_moves(Rules::gomoku15(), moves).unwrap();
+            let config = SearchConfig { tt_bytes: 0, double_three_bonus: bonus, ..SearchConfig::default() };
+            AlphaBeta::new(OpenLines, config).search_depth(&pos, 0)
+        };
+        // X to move: j8 makes open threes h8-j8 and j8-j10-j11; O has nothing.
+        let double_three = "h8 a1 i8 a15 j10 o1 j11 o15";
+        assert_eq!(leaf(700, double_three), leaf(0, double_three) + 700);
+        // O with a three of its own (b1 c1 d1, open): no bonus.
+        let answered = "h8 b1 i8 c1 j10 d1 j11 o15";
+        assert_eq!(leaf(700, answered), leaf(0, answered));
+    }
 
     #[test]
     fn a_new_best_move_or_a_falling_value_is_unsettled() {

@@ -116,8 +116,12 @@ pub static ENGINES: &[EngineInfo] = &[
                 help: "fours the quiescence search may play in a row at the leaves, 0 to 64 (default 4)",
             },
             OptionInfo {
+                name: "extend_forced",
+                help: "search a forced block one ply deeper, so it costs no depth: true (default) or false",
+            },
+            OptionInfo {
                 name: "dtbonus",
-                help: "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three, 0 to 100000 (default 0)",
+                help: "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three, 0 to 100000 (default 2000)",
             },
             OptionInfo {
                 name: "weights",

@@ -52,6 +52,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let thread_count = number(options, "threads", "a whole number from 1 to 64", 1..=64)?;
     let quiescence_fours = number(options, "qfours", "a whole number from 0 to 64", 0..=64)?;
     let threat_weights = threat_weights(options, eval)?;
+    let extend_forced: Option<bool> = options.get("extend_forced", "true or false")?;
     let double_three_bonus = number(options, "dtbonus", "a whole number from 0 to 100000", 0..=100_000)?;
     let defaults = SearchConfig::default();
     let mut config = SearchConfig {
@@ -61,6 +62,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         vct_nodes: vct_nodes.unwrap_or(defaults.vct_nodes),
         threads: thread_count.map_or(defaults.threads, |count| count as usize),
         quiescence_fours: quiescence_fours.map_or(defaults.quiescence_fours, |fours| fours as u32),
+        extend_forced: extend_forced.unwrap_or(defaults.extend_forced),
         double_three_bonus: double_three_bonus.map_or(defaults.double_three_bonus, |bonus| bonus as i32),
         ..defaults
     };
