@@ -544,8 +544,6 @@ pub struct Threats {
     rules: Rules,
     /// By side, then cell slot: the four directions' patterns, packed.
     codes: [Vec<Code>; 2],
-    /// By side, then cell slot: the combined class.
-    classes: [Vec<CellClass>; 2],
     /// By side and pattern: how many (empty cell, direction) pairs have it.
     pattern_counts: [[u32; Pattern::NUM]; 2],
     /// By side and class: how many empty cells have it.
@@ -598,7 +596,6 @@ impl Threats {
             class_table: class_table(),
             rules: *pos.rules(),
             codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
-            classes: [vec![CellClass::None; Cell::SLOTS], vec![CellClass::None; Cell::SLOTS]],
             pattern_counts: [[0; Pattern::NUM]; 2],
             class_counts: [[0; CellClass::NUM]; 2],
             fives: [Bitboard::EMPTY; 2],
@@ -635,11 +632,14 @@ impl Threats {
     }
 
     /// Brings the threats back to before the last [`Threats::play`], whose
-    /// move on `cell` was just taken back from `pos`. Falls back to
-    /// [`Threats::update`] if that play was not journalled.
+    /// move on `cell` was just taken back from `pos`. Plays and take-backs
+    /// must pair like the moves themselves, with no [`Threats::update`]
+    /// between them; rules too wide for the journal recompute instead.
     pub fn take_back(&mut self, pos: &Position, cell: Cell) {
-        match self.journal_moves.pop() {
-            Some((start, played)) if played == cell && self.window.is_some() => {
+        let last = self.journal_moves.pop();
+        debug_assert!(last.is_none_or(|(_, played)| played == cell), "take_back of another move than played");
+        match last {
+            Some((start, _)) if self.window.is_some() => {
                 for i in (start..self.journal.len()).rev() {
                     let change = self.journal[i];
                     let (s, index, d) =
@@ -793,7 +793,6 @@ impl Threats {
         if class != old_class {
             self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
             self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
-            self.classes[s][index] = class;
         }
         // The cell sets change only when a four or better, or an open
         // three, comes or goes: most updates touch weaker patterns.
@@ -825,7 +824,7 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn class(&self, side: Side, cell: Cell) -> CellClass {
-        self.classes[side.index()][cell.index()]
+        self.class_table[usize::from(self.codes[side.index()][cell.index()])].0
     }
 
     /// How many (empty cell, direction) pairs have `pattern` for `side`
