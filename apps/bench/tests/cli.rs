@@ -353,6 +353,26 @@ fn search_reports_nodes_per_second() {
         json(&["search", "--rules", "9,9,5", "--depth", "2", "--positions", "2", "--plies", "6", "--json"]);
     assert!(value["nodes_per_second"].as_f64().is_some_and(|rate| rate > 0.0));
     assert!(count(&value, "nodes") > 0);
+    assert!(value.get("vcf").is_none(), "the threat searches alone only with --vcf");
+    // With --vcf, each threat search's outcomes add up to the positions.
+    let value = json(&[
+        "search",
+        "--rules",
+        "9,9,5",
+        "--depth",
+        "2",
+        "--positions",
+        "3",
+        "--plies",
+        "6",
+        "--vcf",
+        "--json",
+    ]);
+    for search in ["vcf", "vct"] {
+        let solved = &value[search];
+        let outcomes: u64 = ["won", "no_win", "undecided"].iter().map(|key| count(solved, key)).sum();
+        assert_eq!(outcomes, 3, "{search}: {solved}");
+    }
     let output = bench(&["search", "--rules", "9,9,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D or --ms T"));
 }
