@@ -1322,6 +1322,23 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_block_that_costs_no_depth_shows_a_win_a_ply_sooner() {
+        use board::Rules;
+        // From a self-play game, X to move: X wins in 7 plies through a
+        // four whose block is forced. Found at depth 3 only when the block
+        // costs no depth; without that it takes depth 4.
+        let pos = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
+        let value = |extend_forced: bool, depth: u32| {
+            let config =
+                SearchConfig { tt_bytes: 0, extend_forced, double_three_bonus: 0, ..SearchConfig::default() };
+            AlphaBeta::new(OpenLines, config).search_depth(&pos, depth)
+        };
+        assert_eq!(value(true, 3), MATE - 7);
+        assert!(value(false, 3) < MATE_BOUND, "{}", value(false, 3));
+        assert_eq!(value(false, 4), MATE - 7);
+    }
+
+    #[test]
     fn a_new_best_move_or_a_falling_value_is_unsettled() {
         let (a, b) = (Some(Cell::new(7, 7)), Some(Cell::new(7, 8)));
         assert!(!unsettled((a, 100), (a, 100)));
