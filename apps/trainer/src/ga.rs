@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use genetic::{Figures, OpeningPlies, Preset, Settings, WeightRun};
+use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::{Family, Weights};
 
@@ -162,7 +162,7 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// The run's log on standard output.
-fn print_log(run: &WeightRun, log: &[genetic::Figures], seconds: f64, out: &std::path::Path) {
+fn print_log(run: &WeightRun, log: &[Figures], seconds: f64, out: &std::path::Path) {
     if let Some(fitness) = run.fitness_of(0) {
         let list: Vec<String> = fitness.iter().map(|f| format!("{f}")).collect();
         println!("generation   0, every individual: [{}]", list.join(", "));

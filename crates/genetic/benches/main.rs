@@ -1,11 +1,10 @@
-//! Criterion benches of the GA: breeding a generation, and one classic
-//! generation of games.
+//! Criterion benches of the GA: breeding a generation (the weight
+//! evolution's games are benched in the trainer).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use genetic::{Crossover, Fitness, Ga, GaConfig, Mutation, Preset, Selection, Settings, WeightRun};
-use pattern_eval::Family;
+use genetic::{Crossover, Fitness, Ga, GaConfig, Mutation, Selection};
 
 struct Sum;
 
@@ -33,9 +32,6 @@ fn breeding(c: &mut Criterion) {
     };
     let mut ga = Ga::new(config, Vec::new()).expect("valid settings");
     c.bench_function("generation of 100 x 109 genes", |b| b.iter(|| black_box(ga.step(&Sum).max)));
-    let settings = Settings { generations: u32::MAX, ..Settings::preset(Preset::Classic, Family::Classic) };
-    let mut run = WeightRun::new(settings).expect("valid settings");
-    c.bench_function("classic generation (140 games on 8x8)", |b| b.iter(|| black_box(run.step().max)));
 }
 
 criterion_group!(benches, breeding);

@@ -2,10 +2,9 @@
 //! tournament / roulette / rank selection, one-, two-, n-point and uniform
 //! crossover, uniform and Gaussian mutation, elitism, a hall of fame, a
 //! per-generation log, whole-population fitness evaluated in parallel,
-//! checkpoints, determinism under a seed) and the runs that evolve pattern
-//! weights with it ([`WeightRun`]: the classic preset of "Weight evolution" in docs/algorithms.md, a
-//! strong preset whose fitness is playing strength, and a refine preset
-//! that polishes given weights on one fixed set of games).
+//! checkpoints, determinism under a seed). It knows nothing of games: the
+//! runs that evolve pattern weights with it live in the trainer
+//! (`apps/trainer/src/evolve.rs`).
 //!
 //! ```
 //! use genetic::{Crossover, Fitness, Ga, GaConfig, Mutation, Selection};
@@ -30,10 +29,8 @@
 //! ```
 #![warn(missing_docs)]
 
-mod evolve;
 mod ga;
 mod operators;
 
-pub use evolve::{Figures, K, OpeningPlies, Preset, Settings, WeightRun, rules};
 pub use ga::{Fitness, Ga, GaConfig, GaError, GenerationLog};
 pub use operators::{Crossover, Gene, Mutation, Selection};

@@ -1,4 +1,4 @@
-//! Evolving pattern weights (see "Weight evolution" in docs/algorithms.md): the classic run, and the strong run
+//! Evolving pattern weights with the `genetic` library (see "Weight evolution" in docs/algorithms.md): the classic run, and the strong run
 //! whose fitness is real playing strength.
 //!
 //! - **Classic**: 20 genomes of 109 integers in 0..=20; each individual
@@ -37,8 +37,7 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::ga::{Fitness, Ga, GaConfig, GaError, GenerationLog};
-use crate::operators::{Crossover, Mutation, Selection};
+use genetic::{Crossover, Fitness, Ga, GaConfig, GaError, GenerationLog, Mutation, Selection};
 
 /// The k the weights are evolved for: five in a row.
 pub const K: u32 = 5;

@@ -1,0 +1,5 @@
+//! The training pipelines of the mnk engines that benches and other
+//! programs may reuse; the `trainer` binary is their command line.
+#![warn(missing_docs)]
+
+pub mod evolve;
