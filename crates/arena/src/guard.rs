@@ -40,14 +40,14 @@ impl Agent for Guarded {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         if let Some(message) = &self.panicked {
-            return Err(AgentError(format!("the engine panicked: {message}")));
+            return Err(AgentError::failed(format!("the engine panicked: {message}")));
         }
         match catch_unwind(AssertUnwindSafe(|| self.agent.select_move(pos, limits))) {
             Ok(choice) => choice,
             Err(payload) => {
                 let message = panic_message(&*payload);
                 self.panicked = Some(message.clone());
-                Err(AgentError(format!("the engine panicked: {message}")))
+                Err(AgentError::failed(format!("the engine panicked: {message}")))
             }
         }
     }
@@ -61,7 +61,7 @@ impl Agent for Guarded {
             return Ok(());
         }
         catch_unwind(AssertUnwindSafe(|| self.agent.game_over(record))).unwrap_or_else(|payload| {
-            Err(AgentError(format!("the engine panicked: {}", panic_message(&*payload))))
+            Err(AgentError::failed(format!("the engine panicked: {}", panic_message(&*payload))))
         })
     }
 

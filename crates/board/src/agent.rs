@@ -11,11 +11,51 @@ use thiserror::Error;
 
 use crate::{Cell, Position, Rules};
 
-/// An engine failed to produce a move (it crashed, hung, or was asked to
-/// move in a finished game). A game scores this as a loss by forfeit.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{0}")]
-pub struct AgentError(pub String);
+/// Why an engine produced no move, or could not keep what it learned. A
+/// game scores a failed move as a loss by forfeit.
+#[derive(Clone, Debug, Error)]
+pub enum AgentError {
+    /// It was asked to move in a finished game.
+    #[error("the game is over")]
+    GameOver,
+    /// It cannot play these rules (a table trained for other rules, a
+    /// board too big for it).
+    #[error("{reason}")]
+    UnsupportedRules {
+        /// The rules it was given.
+        rules: Rules,
+        /// Why it cannot play them.
+        reason: String,
+    },
+    /// It failed: it crashed, hung, panicked, found no move, or could not
+    /// save what it learned. The message is the cause's.
+    #[error("{cause}")]
+    Failed {
+        /// What went wrong.
+        cause: Arc<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl AgentError {
+    /// A failure with this cause: an error, or a message.
+    pub fn failed(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> AgentError {
+        AgentError::Failed { cause: Arc::from(cause.into()) }
+    }
+
+    /// The engine cannot play `rules`, for `reason`.
+    pub fn unsupported(rules: Rules, reason: impl Into<String>) -> AgentError {
+        AgentError::UnsupportedRules { rules, reason: reason.into() }
+    }
+}
+
+/// Errors are equal when they are the same kind with the same message.
+impl PartialEq for AgentError {
+    fn eq(&self, other: &AgentError) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other) && self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for AgentError {}
 
 /// A player: given a position and limits, it chooses a move.
 ///
@@ -212,6 +252,19 @@ impl Limits {
     #[must_use]
     pub fn with_max_time(self, max_time: Duration) -> Limits {
         Limits { max_time: Some(max_time), ..self }
+    }
+
+    /// The same limits, never more than `cap` of time a move (with no
+    /// other time limit, `cap` is the time): every engine with a per-move
+    /// time cap in its configuration (`ms=` in a spec) applies it this way.
+    #[must_use]
+    pub fn capped(self, cap: Option<Duration>) -> Limits {
+        let Some(cap) = cap else { return self };
+        Limits {
+            time: Some(self.time.map_or(cap, |time| time.min(cap))),
+            max_time: self.max_time.map(|most| most.min(cap)),
+            ..self
+        }
     }
 
     /// The same limits, stoppable through `flag`.

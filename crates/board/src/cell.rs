@@ -119,6 +119,14 @@ pub struct CellName {
     height: u8,
 }
 
+impl CellName {
+    /// The name of `cell` on a board `height` rows high.
+    #[must_use]
+    pub fn on_board(cell: Cell, height: u8) -> CellName {
+        CellName { cell, height }
+    }
+}
+
 impl fmt::Display for CellName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let row = i32::from(self.height) - i32::from(self.cell.y());

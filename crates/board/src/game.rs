@@ -170,7 +170,7 @@ mod tests {
             "broken".to_owned()
         }
         fn select_move(&mut self, _: &Position, _: &Limits) -> Result<Cell, AgentError> {
-            Err(AgentError("engine crashed".to_owned()))
+            Err(AgentError::failed("engine crashed"))
         }
     }
 
@@ -224,7 +224,7 @@ mod tests {
         }
         fn game_over(&mut self, record: &GameRecord) -> Result<(), AgentError> {
             self.told.push(record.outcome);
-            if self.told.len() == 3 { Err(AgentError("disk full".to_owned())) } else { Ok(()) }
+            if self.told.len() == 3 { Err(AgentError::failed("disk full")) } else { Ok(()) }
         }
     }
 

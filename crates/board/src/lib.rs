@@ -19,6 +19,7 @@
 mod agent;
 mod bitboard;
 mod cell;
+mod engine_option;
 pub mod files;
 mod game;
 mod lines;
@@ -38,6 +39,7 @@ pub use agent::{
 };
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};
+pub use engine_option::{EngineOption, OptionKind, OptionValueError};
 pub use game::{Forfeit, GameRecord, MoveRecord, OpeningError, play_game, report_game_over};
 pub use lines::Direction;
 pub use perft::{Perft, perft};

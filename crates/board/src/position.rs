@@ -20,12 +20,14 @@ pub enum MoveError {
         height: u8,
     },
     /// The cell already has a mark.
-    #[error("{name} is already taken by {side}")]
+    #[error("{} is already taken by {side}", crate::CellName::on_board(*cell, *height))]
     Occupied {
-        /// The cell's name, such as `h8`.
-        name: String,
+        /// The cell.
+        cell: Cell,
         /// Whose mark is there.
         side: Side,
+        /// Board height, which the cell's name (such as `h8`) counts rows from.
+        height: u8,
     },
     /// The game has ended.
     #[error("the game is over ({outcome}); start a new one or undo")]
@@ -316,7 +318,7 @@ impl Position {
             return Err(MoveError::OffBoard { cell, width: self.rules.width(), height: self.rules.height() });
         }
         if let Some(side) = self.get(cell) {
-            return Err(MoveError::Occupied { name: cell.name(&self.rules).to_string(), side });
+            return Err(MoveError::Occupied { cell, side, height: self.rules.height() });
         }
         self.play_unchecked(cell);
         Ok(())

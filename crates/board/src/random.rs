@@ -115,6 +115,12 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// The options of the `random` engine in a spec: its seed alone.
+    #[must_use]
+    pub fn options() -> Vec<crate::EngineOption> {
+        vec![crate::EngineOption::seed()]
+    }
+
     /// A random agent whose choices follow from `seed`.
     #[must_use]
     pub fn new(seed: u64) -> RandomAgent {
@@ -130,12 +136,12 @@ impl Agent for RandomAgent {
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         let count = pos.legal_move_count();
         if count == 0 {
-            return Err(AgentError("no legal move: the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         let empty = pos.empty_cells();
         let cell = empty
             .nth(self.rng.random_range(0..count as u32))
-            .ok_or_else(|| AgentError("fewer empty cells than the move count".to_owned()))?;
+            .ok_or_else(|| AgentError::failed("fewer empty cells than the move count"))?;
         self.last = Some((empty, cell));
         Ok(cell)
     }

@@ -57,6 +57,36 @@ impl std::fmt::Debug for ExternalAgent {
 }
 
 impl ExternalAgent {
+    /// The options of the `external` engine in a spec.
+    #[must_use]
+    pub fn options() -> Vec<board::EngineOption> {
+        use board::{EngineOption, OptionKind};
+        vec![
+            EngineOption::without_default(
+                "path",
+                OptionKind::File,
+                "the brain's executable, such as /opt/brains/pbrain-xyz (required)",
+            ),
+            EngineOption::without_default("args", OptionKind::Text, "arguments for the brain, separated by spaces (default none)"),
+        ]
+    }
+
+    /// Why a Gomocup brain cannot play `rules`, if it cannot: the protocol
+    /// is five in a row on boards of 5 to 32 cells a side.
+    ///
+    /// # Errors
+    /// What is outside the protocol.
+    pub fn check_rules(rules: &board::Rules) -> Result<(), String> {
+        let fits = |side: u8| (5..=32).contains(&side);
+        if rules.k() != 5 {
+            Err(format!("Gomocup brains play five in a row, not k = {}", rules.k()))
+        } else if !fits(rules.width()) || !fits(rules.height()) {
+            Err("Gomocup boards are 5 to 32 cells a side".to_owned())
+        } else {
+            Ok(())
+        }
+    }
+
     /// A brain run as `path args...`; it is started at the first game.
     #[must_use]
     pub fn new(path: impl Into<PathBuf>, args: Vec<String>) -> ExternalAgent {
@@ -248,7 +278,7 @@ impl Agent for ExternalAgent {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.play(pos, limits)
-            .map_err(|error| AgentError(format!("{}: {error}{}", self.name, self.stderr_tail())))
+            .map_err(|error| AgentError::failed(format!("{}: {error}{}", self.name, self.stderr_tail())))
     }
 }
 

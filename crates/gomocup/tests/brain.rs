@@ -14,7 +14,7 @@ impl Agent for First {
         "first".to_owned()
     }
     fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
-        pos.rules().cells().find(|&cell| pos.is_legal(cell)).ok_or_else(|| AgentError("full".to_owned()))
+        pos.rules().cells().find(|&cell| pos.is_legal(cell)).ok_or_else(|| AgentError::failed("full"))
     }
 }
 

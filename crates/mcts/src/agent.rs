@@ -52,6 +52,7 @@ impl MctsAgent {
     /// [`Agent::select_move`], without the root rules.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         let config = self.searches[0].0.config();
+        let limits = &limits.clone().capped(config.move_time);
         if config.shared && config.threads > 1 {
             let threads = config.threads;
             return self.searches[0].0.search_shared(pos, limits, threads);
@@ -150,7 +151,7 @@ impl Agent for MctsAgent {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         if self.searches[0].0.config().root_rules
             && let Some(cell) = forced_move(pos)
@@ -170,7 +171,7 @@ impl Agent for MctsAgent {
             return Ok(cell);
         }
         let report = self.search(pos, limits);
-        let cell = report.best_move.ok_or_else(|| AgentError("no move searched".to_owned()))?;
+        let cell = report.best_move.ok_or_else(|| AgentError::failed("no move searched"))?;
         let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
         let best_value = report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value);
         self.analysis = Some(Analysis {

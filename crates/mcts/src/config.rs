@@ -1,8 +1,9 @@
 //! How a search runs: every option of the classic and beyond.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use board::Evaluator;
+use board::{EngineOption, Evaluator, OptionKind};
 
 /// How the search runs. Each switch is an option of its own, so that its
 /// effect can be measured in the arena.
@@ -11,6 +12,9 @@ use board::Evaluator;
 pub struct MctsConfig {
     /// Iterations per move, unless the limits say otherwise.
     pub iterations: u64,
+    /// At most this much time a move, whatever the limits say (applied
+    /// with [`board::Limits::capped`], as every engine does).
+    pub move_time: Option<Duration>,
     /// The exploration constant `c` of UCB1.
     pub exploration: f64,
     /// The most nodes the tree may hold; past it, leaves are played out
@@ -59,6 +63,7 @@ impl PartialEq for MctsConfig {
             && same(&self.playout_ranking, &other.playout_ranking)
             && (
                 self.iterations,
+                self.move_time,
                 self.node_limit,
                 self.root_rules,
                 self.reuse,
@@ -67,6 +72,7 @@ impl PartialEq for MctsConfig {
                 self.threads,
             ) == (
                 other.iterations,
+                other.move_time,
                 other.node_limit,
                 other.root_rules,
                 other.reuse,
@@ -85,6 +91,7 @@ impl std::fmt::Debug for MctsConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MctsConfig")
             .field("iterations", &self.iterations)
+            .field("move_time", &self.move_time)
             .field("exploration", &self.exploration)
             .field("node_limit", &self.node_limit)
             .field("root_rules", &self.root_rules)
@@ -105,6 +112,7 @@ impl Default for MctsConfig {
     fn default() -> MctsConfig {
         MctsConfig {
             iterations: 10_000,
+            move_time: None,
             exploration: std::f64::consts::SQRT_2,
             node_limit: 4_000_000,
             root_rules: true,
@@ -119,4 +127,86 @@ impl Default for MctsConfig {
             shared: false,
         }
     }
+}
+
+impl MctsConfig {
+    /// The classic UCT of "Monte-Carlo tree search" in docs/algorithms.md:
+    /// 1,000 iterations, untried moves in cell order, random playouts, and
+    /// nothing beyond what UCB1 finds (no win taken or loss blocked first).
+    #[must_use]
+    pub fn uct() -> MctsConfig {
+        MctsConfig { iterations: 1_000, root_rules: false, cell_order: true, ..MctsConfig::default() }
+    }
+}
+
+/// The options of the classic `uct` engine, defaults from [`MctsConfig::uct`].
+#[must_use]
+pub fn uct_options() -> Vec<EngineOption> {
+    common_options(&MctsConfig::uct())
+}
+
+/// The options of the `mcts` engine, defaults from [`MctsConfig::default`].
+/// The `prior=` evaluation is composed by whoever builds the engine.
+#[must_use]
+pub fn mcts_options() -> Vec<EngineOption> {
+    let config = MctsConfig::default();
+    let mut options = common_options(&config);
+    options.extend([
+        EngineOption::new(
+            "reuse",
+            OptionKind::Flag,
+            config.reuse,
+            "keep the subtree of the moves played between moves",
+        ),
+        EngineOption::new(
+            "playout",
+            OptionKind::Choice(&["random", "heuristic", "ranked"]),
+            if config.heuristic { "heuristic" } else { "random" },
+            "random; heuristic: take a win, block a loss, else random; \
+             ranked: the same, else one of the 3 best moves of the prior's evaluation",
+        ),
+        EngineOption::new(
+            "solver",
+            OptionKind::Flag,
+            config.solver,
+            "MCTS-Solver: prove wins and losses, play a proven win at once",
+        ),
+        EngineOption::new(
+            "threads",
+            OptionKind::Whole { min: 1, max: 64 },
+            config.threads,
+            "trees searched in parallel, their root visits added up",
+        ),
+        EngineOption::new(
+            "parallel",
+            OptionKind::Choice(&["root", "shared"]),
+            if config.shared { "shared" } else { "root" },
+            "with threads > 1: root, a tree per thread, or shared, one tree with virtual loss",
+        ),
+    ]);
+    options
+}
+
+/// Iterations, time cap, exploration and seed: what every UCT takes.
+fn common_options(config: &MctsConfig) -> Vec<EngineOption> {
+    vec![
+        EngineOption::new(
+            "iterations",
+            OptionKind::Whole { min: 1, max: 1_000_000_000_000 },
+            config.iterations,
+            "iterations per move",
+        ),
+        EngineOption::without_default(
+            "ms",
+            OptionKind::Whole { min: 1, max: 3_600_000 },
+            "at most this many milliseconds a move (default: no cap)",
+        ),
+        EngineOption::new(
+            "c",
+            OptionKind::NonNegative,
+            format!("{:.3}", config.exploration),
+            "UCB1 exploration constant (0: none)",
+        ),
+        EngineOption::seed(),
+    ]
 }

@@ -34,5 +34,5 @@ mod search;
 mod sqrt_ln;
 
 pub use agent::MctsAgent;
-pub use config::MctsConfig;
+pub use config::{MctsConfig, mcts_options, uct_options};
 pub use search::{Mcts, SearchReport};

@@ -30,6 +30,7 @@ mod candidates;
 mod canonical;
 mod minimax;
 mod open_lines;
+mod options;
 mod pairing;
 mod search;
 mod solver;
@@ -42,6 +43,7 @@ mod tt;
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
+pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, minimax_options, tree_options};
 pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
 pub use solver::{

@@ -94,7 +94,7 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         let depth = limits.depth.map_or(self.depth, |depth| depth.clamp(1, self.depth));
         // Plain minimax has no pruning: past tic-tac-toe sizes it can only
@@ -111,7 +111,7 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
             scores.push((cell, score));
         }
         let best =
-            scores.iter().map(|&(_, score)| score).max().ok_or_else(|| AgentError("no move".to_owned()))?;
+            scores.iter().map(|&(_, score)| score).max().ok_or_else(|| AgentError::failed("no move"))?;
         let ties: Vec<Cell> =
             scores.iter().filter(|&&(_, score)| score == best).map(|&(cell, _)| cell).collect();
         let cell = ties[self.rng.random_range(0..ties.len())];

@@ -299,10 +299,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
             limits.time = Some(self.config.default_time);
         }
-        if let Some(cap) = self.config.move_time {
-            limits.time = Some(limits.time.map_or(cap, |time| time.min(cap)));
-            limits.max_time = limits.max_time.map(|most| most.min(cap));
-        }
+        let limits = limits.capped(self.config.move_time);
         self.begin(&limits, limits.deadline(start));
         self.latest = limits.latest_deadline(start);
         if let Some(table) = &self.table {
@@ -1271,10 +1268,10 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         let result = self.engine.search(pos, limits);
-        let cell = result.best_move.ok_or_else(|| AgentError("no move found".to_owned()))?;
+        let cell = result.best_move.ok_or_else(|| AgentError::failed("no move found"))?;
         let win_in = result.win_in();
         self.analysis = Some(Analysis {
             best_move: Some(cell),

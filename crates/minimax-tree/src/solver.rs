@@ -463,11 +463,11 @@ impl Agent for PerfectPlayer {
     }
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
-        check_perfect(pos.rules()).map_err(AgentError)?;
+        check_perfect(pos.rules()).map_err(|reason| AgentError::unsupported(*pos.rules(), reason))?;
         // A proof takes what it takes: only a stop request cuts it short.
         let limits = Limits { stop: limits.stop.clone(), ..Limits::none() };
         let solver = self.solver.get_or_insert_with(|| Solver::new(PERFECT_TABLE_BYTES));
-        let solution = solver.solve(pos, &limits).map_err(|err| AgentError(err.to_string()))?;
+        let solution = solver.solve(pos, &limits).map_err(AgentError::failed)?;
         let mover = pos.side_to_move();
         let value = match solution.value {
             Outcome::Win(side) if side == mover => 1.0,

@@ -411,7 +411,7 @@ impl TreePlayer {
         match &self.tree {
             Some(tree) if tree.rules() == &rules => Ok(Arc::clone(tree)),
             _ => {
-                let tree = shared_tree(rules).map_err(|err| AgentError(err.to_string()))?;
+                let tree = shared_tree(rules).map_err(|err| AgentError::unsupported(rules, err.to_string()))?;
                 self.tree = Some(Arc::clone(&tree));
                 Ok(tree)
             }
@@ -433,7 +433,7 @@ impl Agent for TreePlayer {
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         let tree = self.tree_for(*pos.rules())?;
         let moves = tree.scored_moves(pos).ok_or_else(|| {
-            AgentError("this position cannot arise in play, so it is not in the tree".to_owned())
+            AgentError::failed("this position cannot arise in play, so it is not in the tree")
         })?;
         let best = moves.iter().map(|&(_, score)| score).max().unwrap_or(0);
         let ties: Vec<Cell> = moves.iter().filter(|&&(_, s)| s == best).map(|&(cell, _)| cell).collect();

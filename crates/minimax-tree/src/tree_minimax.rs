@@ -141,12 +141,14 @@ impl Agent for TreeMinimaxPlayer {
 
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         let depth = self.depth;
-        let search = self.search_for(*pos.rules()).map_err(|err| AgentError(err.to_string()))?;
+        let search = self
+            .search_for(*pos.rules())
+            .map_err(|err| AgentError::unsupported(*pos.rules(), err.to_string()))?;
         let choice = search.choose(pos, depth).ok_or_else(|| {
-            AgentError("this position cannot arise in play, so it is not in the tree".to_owned())
+            AgentError::failed("this position cannot arise in play, so it is not in the tree")
         })?;
         self.analysis = Some(Analysis {
             best_move: Some(choice.cell),

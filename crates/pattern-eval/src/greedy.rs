@@ -1,6 +1,8 @@
 //! The greedy pattern player: the best-scoring empty cell, ties at random.
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Position, Rules, ScoreKind};
+use board::{
+    Agent, AgentError, Analysis, Cell, CellScore, EngineOption, Limits, OptionKind, Position, Rules, ScoreKind,
+};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -55,6 +57,28 @@ impl GreedyAgent {
         GreedyAgent::from_source(Source::Fixed(evaluator), seed)
     }
 
+    /// The family a greedy player uses when none is named.
+    pub const DEFAULT_FAMILY: Family = Family::Classic;
+
+    /// The options of the `pattern` engine in a spec.
+    #[must_use]
+    pub fn options() -> Vec<EngineOption> {
+        vec![
+            EngineOption::new(
+                "family",
+                OptionKind::Choice(&["classic", "ternary"]),
+                GreedyAgent::DEFAULT_FAMILY,
+                "pattern family: classic (binary masks) or ternary (sees blocks)",
+            ),
+            EngineOption::without_default(
+                "weights",
+                OptionKind::File,
+                "weights file: a JSON array in the family's order, or .bin from the trainer (default: built in)",
+            ),
+            EngineOption::seed(),
+        ]
+    }
+
     fn from_source(source: Source, seed: u64) -> GreedyAgent {
         GreedyAgent {
             source,
@@ -74,15 +98,17 @@ impl GreedyAgent {
         }
         let evaluator = match &self.source {
             Source::Default(family) => {
-                PatternEvaluator::default_for(*family, k).map_err(|err| AgentError(err.to_string()))?
+                PatternEvaluator::default_for(*family, k)
+                    .map_err(|err| AgentError::unsupported(rules, err.to_string()))?
             }
             Source::Fixed(evaluator) if evaluator.k() == k => evaluator.clone(),
             Source::Fixed(evaluator) => {
-                return Err(AgentError(format!(
+                let reason = format!(
                     "these {} weights are for k = {}, but the game has k = {k}",
                     evaluator.family(),
                     evaluator.k()
-                )));
+                );
+                return Err(AgentError::unsupported(rules, reason));
             }
         };
         self.evaluator = Some(evaluator);
@@ -109,18 +135,18 @@ impl Agent for GreedyAgent {
 
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         self.prepare(*pos.rules())?;
         let evaluator = self.evaluator.as_ref().expect("prepared");
         let board = match &mut self.board {
             Some(board) => {
-                board.sync(pos).map_err(|err| AgentError(err.to_string()))?;
+                board.sync(pos).map_err(AgentError::failed)?;
                 board
             }
             None => self
                 .board
-                .insert(PatternBoard::from_position(pos).map_err(|err| AgentError(err.to_string()))?),
+                .insert(PatternBoard::from_position(pos).map_err(AgentError::failed)?),
         };
         evaluator.score_cells_on(board, pos, &mut self.scores);
 
@@ -142,7 +168,7 @@ impl Agent for GreedyAgent {
                 }
             }
         }
-        let (cell, score) = best.ok_or_else(|| AgentError("no empty cell".to_owned()))?;
+        let (cell, score) = best.ok_or_else(|| AgentError::failed("no empty cell"))?;
         self.analysis = Some(Analysis {
             best_move: Some(cell),
             scores: self

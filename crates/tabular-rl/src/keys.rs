@@ -24,6 +24,18 @@ pub struct KeySpace {
 }
 
 impl KeySpace {
+    /// Why a table cannot hold games of `rules`, if it cannot.
+    ///
+    /// # Errors
+    /// The board's size against [`MAX_AREA`].
+    pub fn check(rules: &Rules) -> Result<(), String> {
+        if rules.area() <= MAX_AREA {
+            Ok(())
+        } else {
+            Err(format!("tables hold boards of at most {MAX_AREA} cells, not {}", rules.area()))
+        }
+    }
+
     /// Keys for `rules`, over every symmetry of the board if `symmetric`,
     /// else the identity only. `None` if the board has more than
     /// [`MAX_AREA`] cells.

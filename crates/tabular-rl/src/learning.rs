@@ -157,10 +157,13 @@ impl Agent for LearningAgent {
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         let trained = self.table.rules();
         if *pos.rules() != trained {
-            return Err(AgentError(format!("{} learns {trained}, not {}", self.name, pos.rules())));
+            return Err(AgentError::unsupported(
+                *pos.rules(),
+                format!("{} learns {trained}, not {}", self.name, pos.rules()),
+            ));
         }
         if pos.is_over() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         self.side = Some(pos.side_to_move());
         self.empty.clear();
@@ -183,7 +186,7 @@ impl Agent for LearningAgent {
         self.table
             .learn(record, side)
             .map(|_| ())
-            .map_err(|error| AgentError(format!("what this game taught was not saved: {error}")))
+            .map_err(|error| AgentError::failed(format!("what this game taught was not saved: {error}")))
     }
 
     fn games_learned(&self) -> Option<u64> {
@@ -228,6 +231,7 @@ mod tests {
         assert_eq!(table.games(), 0);
         let four = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
         let error = agent.select_move(&Position::new(four), &Limits::none()).unwrap_err();
-        assert_eq!(error.0, "matrix learns 3,3,3, not 4,4,3");
+        assert_eq!(error.to_string(), "matrix learns 3,3,3, not 4,4,3");
+        assert!(matches!(error, AgentError::UnsupportedRules { .. }));
     }
 }

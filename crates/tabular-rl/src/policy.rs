@@ -216,7 +216,7 @@ impl TabularAgent {
         if rules == trained {
             Ok(())
         } else {
-            Err(AgentError(format!("{} was trained on {trained}, not {rules}", self.name)))
+            Err(AgentError::unsupported(rules, format!("{} was trained on {trained}, not {rules}", self.name)))
         }
     }
 }
@@ -229,7 +229,7 @@ impl Agent for TabularAgent {
     fn select_move(&mut self, pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
         self.check(*pos.rules())?;
         if pos.outcome().is_some() {
-            return Err(AgentError("the game is over".to_owned()));
+            return Err(AgentError::GameOver);
         }
         let keys = self.policy.space().keys_of(pos);
         self.empty.clear();

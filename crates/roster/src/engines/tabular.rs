@@ -69,7 +69,8 @@ fn fresh_table(
     games: u64,
     seed: u64,
 ) -> Result<Table, AgentError> {
-    let space = KeySpace::new(rules, symmetric).ok_or_else(|| AgentError(too_big(rules)))?;
+    KeySpace::check(&rules).map_err(|reason| AgentError::unsupported(rules, reason))?;
+    let space = KeySpace::new(rules, symmetric).expect("checked");
     Ok(match learner {
         "matrix" => {
             let mut table = WeightMatrix::new(space, MatrixParams::default());

@@ -1,0 +1,131 @@
+//! The options this crate's engines take in a spec, their defaults read
+//! from the engines' own configurations. The evaluation a search scores
+//! with (`eval=`) and the threat weights are composed by whoever builds
+//! the engine, and described there.
+
+use board::{EngineOption, OptionKind};
+
+use crate::{CLASSIC_DEPTH, SearchConfig};
+
+/// The deepest plain minimax we let a spec ask for: every move to that
+/// depth, no pruning.
+pub const MAX_MINIMAX_DEPTH: u64 = 8;
+
+/// The options of `alphabeta`, defaults from [`SearchConfig::default`].
+#[must_use]
+pub fn alphabeta_options() -> Vec<EngineOption> {
+    let config = SearchConfig::default();
+    vec![
+        EngineOption::new(
+            "ms",
+            OptionKind::Whole { min: 1, max: 3_600_000 },
+            config.default_time.as_millis(),
+            "thinking time a move in milliseconds, and its cap (the default applies when nothing else limits the move)",
+        ),
+        EngineOption::new(
+            "depth",
+            OptionKind::Whole { min: 1, max: 64 },
+            config.max_depth,
+            "deepest iteration in plies",
+        ),
+        EngineOption::new(
+            "tt_mb",
+            OptionKind::Whole { min: 1, max: 4096 },
+            config.tt_bytes >> 20,
+            "transposition table size in MiB",
+        ),
+        EngineOption::new(
+            "threats",
+            OptionKind::Flag,
+            config.threats,
+            "search by threats where k is 4 to 8 (false: plain alpha-beta)",
+        ),
+        EngineOption::new(
+            "max_moves",
+            OptionKind::Whole { min: 1, max: 225 },
+            config.max_moves,
+            "moves tried at a quiet node of the threat search",
+        ),
+        EngineOption::new(
+            "vct_nodes",
+            OptionKind::Whole { min: 0, max: 1_000_000_000 },
+            config.vct_nodes,
+            "positions the win-by-threats search may visit at the root",
+        ),
+        EngineOption::new(
+            "threads",
+            OptionKind::Whole { min: 1, max: 64 },
+            config.threads,
+            "threads searching at once over one shared table (lazy SMP)",
+        ),
+        EngineOption::new(
+            "qfours",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.quiescence_fours,
+            "fours the quiescence search may play in a row at the leaves",
+        ),
+        EngineOption::new(
+            "extend_forced",
+            OptionKind::Flag,
+            config.extend_forced,
+            "search a forced block one ply deeper, so it costs no depth",
+        ),
+        EngineOption::new(
+            "dtbonus",
+            OptionKind::Whole { min: 0, max: 100_000 },
+            config.double_three_bonus,
+            "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three",
+        ),
+    ]
+}
+
+/// The options of `minimax` (its evaluation is composed by the builder).
+#[must_use]
+pub fn minimax_options() -> Vec<EngineOption> {
+    vec![
+        EngineOption::new(
+            "depth",
+            OptionKind::Whole { min: 1, max: MAX_MINIMAX_DEPTH },
+            CLASSIC_DEPTH,
+            "search depth in plies",
+        ),
+        EngineOption::seed(),
+    ]
+}
+
+/// The options of `tree`: perfect play over the symmetric tree, or the
+/// classic minimax over it.
+#[must_use]
+pub fn tree_options() -> Vec<EngineOption> {
+    vec![
+        EngineOption::without_default(
+            "minimax",
+            OptionKind::Whole { min: 1, max: MAX_MINIMAX_DEPTH },
+            "instead of perfect play (the default), the classic minimax over the tree: open lines, N plies below the children, every win a flat 9999 (the classic is 4)",
+        ),
+        EngineOption::seed(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CLASSIC_TREE_DEPTH;
+
+    #[test]
+    fn the_defaults_are_the_configuration() {
+        let options = alphabeta_options();
+        let default = |name: &str| options.iter().find(|o| o.name == name).unwrap().default.clone().unwrap();
+        let config = SearchConfig::default();
+        assert_eq!(default("tt_mb").parse::<usize>().unwrap() << 20, config.tt_bytes);
+        assert_eq!(default("qfours"), config.quiescence_fours.to_string());
+        assert_eq!(default("ms"), "1000");
+        assert!(tree_options()[0].help.contains(&format!("the classic is {CLASSIC_TREE_DEPTH}")));
+        // Every default is a valid value of its option.
+        for option in options.iter().chain(&minimax_options()).chain(&tree_options()) {
+            if let Some(value) = &option.default {
+                assert!(option.read::<String>(value).is_ok(), "{option}");
+            }
+        }
+    }
+}
