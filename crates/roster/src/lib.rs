@@ -15,22 +15,31 @@
 #![warn(missing_docs)]
 
 mod engines;
+mod error;
+mod help;
 mod options;
 mod spec;
 
-pub use engines::{ENGINES, EngineInfo, OptionInfo};
+pub use engines::{ENGINES, EngineInfo};
+pub use error::SpecError;
+pub use help::engine_help;
 
 /// The command line of an mnk program, parsed; on an error, the message
 /// (with any huge value quoted cut short, see [`board::shorten_words`])
-/// and exit, as clap does.
+/// and exit, as clap does. `--help` ends with every engine and its
+/// options ([`engine_help`]).
 #[must_use]
 pub fn parse_command_line<T: clap::Parser>() -> T {
-    T::try_parse().unwrap_or_else(|error| {
-        if error.use_stderr() {
-            eprint!("{}", board::shorten_words(&error.render().to_string()));
-            std::process::exit(error.exit_code());
-        }
-        error.exit()
-    })
+    let command = T::command().after_long_help(engine_help());
+    command
+        .try_get_matches()
+        .and_then(|matches| T::from_arg_matches(&matches))
+        .unwrap_or_else(|error| {
+            if error.use_stderr() {
+                eprint!("{}", board::shorten_words(&error.render().to_string()));
+                std::process::exit(error.exit_code());
+            }
+            error.exit()
+        })
 }
-pub use spec::{AgentSpec, SpecError, Unsupported};
+pub use spec::{AgentSpec, Unsupported};

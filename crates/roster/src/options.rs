@@ -1,52 +1,56 @@
-//! The `key=value` options of a spec, checked against the engine's list.
+//! The `key=value` options of a spec, checked against the options the
+//! engine describes (their kinds, ranges and defaults).
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use crate::{EngineInfo, SpecError};
+use board::EngineOption;
 
-/// The options given in one spec, each read at most once by the engine's builder.
+use crate::error::SpecError;
+
+/// The options given in one spec, each read by the engine's builder.
 #[derive(Debug)]
-pub struct Options {
-    engine: &'static EngineInfo,
+pub(crate) struct Options {
+    engine: &'static str,
+    described: Vec<EngineOption>,
     values: BTreeMap<String, String>,
 }
 
 impl Options {
-    /// Splits `key=value,key=value` and checks every key against the engine's options.
-    pub(crate) fn parse(engine: &'static EngineInfo, text: &str) -> Result<Options, SpecError> {
+    /// Splits `key=value,key=value` and checks every key against `described`.
+    pub(crate) fn parse(
+        engine: &'static str,
+        described: Vec<EngineOption>,
+        text: &str,
+    ) -> Result<Options, SpecError> {
         let mut values = BTreeMap::new();
         for item in text.split(',').map(str::trim).filter(|item| !item.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
-                return Err(SpecError::Malformed { engine: engine.name, item: item.to_owned() });
+                return Err(SpecError::Malformed { engine, item: item.to_owned() });
             };
             let key = key.trim().to_ascii_lowercase();
-            if !engine.options.iter().any(|option| option.name == key) {
-                return Err(SpecError::UnknownOption {
-                    engine: engine.name,
-                    option: key,
-                    valid: engine.option_list(),
-                });
+            if !described.iter().any(|option| option.name == key) {
+                return Err(SpecError::UnknownOption { engine, option: key, valid: name_list(&described) });
             }
             if values.insert(key.clone(), value.trim().to_owned()).is_some() {
-                return Err(SpecError::Duplicate { engine: engine.name, option: key });
+                return Err(SpecError::Duplicate { engine, option: key });
             }
         }
-        Ok(Options { engine, values })
+        Ok(Options { engine, described, values })
     }
 
     /// The engine's name, for errors.
     pub(crate) fn engine_name(&self) -> &'static str {
-        self.engine.name
+        self.engine
     }
 
     /// The options as written, `key=value` joined by commas, in key order.
     pub(crate) fn text(&self) -> String {
         let options: Vec<String> = self.values.iter().map(|(key, value)| format!("{key}={value}")).collect();
         if options.is_empty() {
-            self.engine.name.to_owned()
+            self.engine.to_owned()
         } else {
-            format!("{}:{}", self.engine.name, options.join(","))
+            format!("{}:{}", self.engine, options.join(","))
         }
     }
 
@@ -56,28 +60,56 @@ impl Options {
         self.values.get(name).is_some_and(|value| value == "true")
     }
 
-    /// The value of option `name` read as a `T`, or `None` if not given.
-    /// `expected` describes a valid value for the error message.
-    pub(crate) fn get<T: FromStr>(
-        &self,
-        name: &'static str,
-        expected: &'static str,
-    ) -> Result<Option<T>, SpecError> {
-        debug_assert!(
-            self.engine.options.iter().any(|option| option.name == name),
-            "{name} is not in the option list of {}",
-            self.engine.name
-        );
+    fn described(&self, name: &str) -> &EngineOption {
+        self.described
+            .iter()
+            .find(|option| option.name == name)
+            .unwrap_or_else(|| panic!("{name} is not an option of {}", self.engine))
+    }
+
+    /// The value of option `name` checked against its kind and read as a
+    /// `T`, or `None` if not given.
+    pub(crate) fn given<T: FromStr>(&self, name: &'static str) -> Result<Option<T>, SpecError> {
+        let option = self.described(name);
         self.values
             .get(name)
             .map(|value| {
-                value.parse().map_err(|_| SpecError::BadValue {
-                    engine: self.engine.name,
+                option.read(value).map_err(|error| SpecError::BadValue {
+                    engine: self.engine,
                     option: name,
-                    value: value.clone(),
-                    expected,
+                    value: error.value,
+                    expected: error.expected,
                 })
             })
             .transpose()
     }
+
+    /// The value of option `name` as given, or else its described default.
+    pub(crate) fn get<T: FromStr>(&self, name: &'static str) -> Result<T, SpecError> {
+        if let Some(value) = self.given(name)? {
+            return Ok(value);
+        }
+        let option = self.described(name);
+        let default = option.default.as_deref().unwrap_or_else(|| panic!("{name} has no default"));
+        Ok(option.read(default).unwrap_or_else(|_| panic!("the default of {name} is not valid: {default}")))
+    }
+
+    /// A value that the option's kind allows but the engine does not,
+    /// here: `expected` says what it does allow.
+    pub(crate) fn bad_value(&self, name: &'static str, expected: impl Into<String>) -> SpecError {
+        SpecError::BadValue {
+            engine: self.engine,
+            option: name,
+            value: self.values.get(name).cloned().unwrap_or_default(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// The names of `options`, for messages.
+pub(crate) fn name_list(options: &[EngineOption]) -> String {
+    if options.is_empty() {
+        return "none".to_owned();
+    }
+    options.iter().map(|option| option.name).collect::<Vec<_>>().join(", ")
 }

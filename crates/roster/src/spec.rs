@@ -2,100 +2,13 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use board::{Agent, Rules};
 use thiserror::Error;
 
-use crate::engines::{ENGINES, EngineInfo};
+use crate::engines::{Built, ENGINES, EngineInfo, Maker, RulesCheck};
+use crate::error::SpecError;
 use crate::options::Options;
-
-/// A spec that does not name a valid engine configuration.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SpecError {
-    /// Nothing was given.
-    #[error("no engine given; valid engines: {valid}")]
-    Empty {
-        /// The engines there are.
-        valid: String,
-    },
-    /// No engine has that name.
-    #[error("unknown engine {name:?}; valid engines: {valid}")]
-    UnknownEngine {
-        /// The name given.
-        name: String,
-        /// The engines there are.
-        valid: String,
-    },
-    /// The engine has no such option.
-    #[error("{engine} has no option {option:?}; valid options: {valid}")]
-    UnknownOption {
-        /// The engine.
-        engine: &'static str,
-        /// The option given.
-        option: String,
-        /// The engine's options.
-        valid: String,
-    },
-    /// An option without `=`.
-    #[error("cannot read {item:?} in the options of {engine}: write key=value, separated by commas")]
-    Malformed {
-        /// The engine.
-        engine: &'static str,
-        /// The text given.
-        item: String,
-    },
-    /// An option given twice.
-    #[error("option {option} of {engine} is given twice")]
-    Duplicate {
-        /// The engine.
-        engine: &'static str,
-        /// The option.
-        option: String,
-    },
-    /// A value of the wrong kind.
-    #[error("option {option} of {engine} must be {expected}, got {value:?}")]
-    BadValue {
-        /// The engine.
-        engine: &'static str,
-        /// The option.
-        option: &'static str,
-        /// The value given.
-        value: String,
-        /// What a valid value looks like.
-        expected: &'static str,
-    },
-    /// A value that names something unusable, such as a weights file
-    /// that cannot be read.
-    #[error("option {option} of {engine}: {reason}")]
-    Unusable {
-        /// The engine.
-        engine: &'static str,
-        /// The option.
-        option: &'static str,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
-/// Makes one agent for one game, from that game's seed.
-pub(crate) type Maker = Arc<dyn Fn(u64) -> Box<dyn Agent> + Send + Sync>;
-
-/// Says why a spec's engine cannot play some rules, if it cannot.
-pub(crate) type RulesCheck = Arc<dyn Fn(&Rules) -> Result<(), String> + Send + Sync>;
-
-/// What an engine's builder makes of a spec's options.
-pub(crate) struct Built {
-    pub(crate) maker: Maker,
-    pub(crate) rules_check: RulesCheck,
-}
-
-impl Built {
-    /// An engine that plays any rules.
-    pub(crate) fn any_rules(maker: Maker) -> Built {
-        Built { maker, rules_check: Arc::new(|_| Ok(())) }
-    }
-}
 
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -134,7 +47,7 @@ impl AgentSpec {
         let engine = ENGINES.iter().find(|engine| engine.name == name).ok_or_else(|| {
             SpecError::UnknownEngine { name: name.clone(), valid: EngineInfo::engine_list() }
         })?;
-        let options = Options::parse(engine, options)?;
+        let options = Options::parse(engine.name, engine.options(), options)?;
         let Built { maker, rules_check } = (engine.build)(&options)?;
         // Only engines with a `learn` option accept one, and their builder
         // has checked its value.
@@ -297,7 +210,7 @@ mod tests {
         assert!(classic.check_rules(&Rules::gomoku15()).is_err());
         let error = "tree:minimax=9".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(
-            error.contains("option minimax of tree must be a whole number of plies from 1 to 8"),
+            error.contains("option minimax of tree must be a whole number from 1 to 8"),
             "{error}"
         );
     }

@@ -1,9 +1,8 @@
 //! The evaluations a search engine can be given: `eval=` in a spec.
 
 use std::str::FromStr;
-use std::sync::OnceLock;
 
-use board::{Cell, Evaluator, Position, Rules};
+use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
 use minimax_tree::OpenLines;
 use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
 
@@ -26,16 +25,17 @@ impl FromStr for EvalChoice {
     fn from_str(text: &str) -> Result<EvalChoice, ()> {
         match text.to_ascii_lowercase().as_str() {
             "auto" => Ok(EvalChoice::Auto),
-            "openlines" | "open-lines" => Ok(EvalChoice::OpenLines),
-            "pattern" | "classic" => Ok(EvalChoice::Pattern(Family::Classic)),
-            "ternary" | "pattern-ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
-            "threat" | "threats" => Ok(EvalChoice::Threat),
+            "openlines" => Ok(EvalChoice::OpenLines),
+            "pattern" => Ok(EvalChoice::Pattern(Family::Classic)),
+            "ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
+            "threat" => Ok(EvalChoice::Threat),
             _ => Err(()),
         }
     }
 }
 
-pub(crate) const EVAL_EXPECTED: &str = "auto, openlines, pattern, ternary or threat";
+/// The names `eval=` takes.
+const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat"];
 
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
@@ -56,19 +56,30 @@ impl EvalChoice {
         matches!(self, EvalChoice::Threat | EvalChoice::Auto)
     }
 
+    /// Its name in a spec.
+    fn name(self) -> &'static str {
+        match self {
+            EvalChoice::Auto => "auto",
+            EvalChoice::OpenLines => "openlines",
+            EvalChoice::Pattern(Family::Classic) => "pattern",
+            EvalChoice::Pattern(Family::Ternary) => "ternary",
+            EvalChoice::Threat => "threat",
+        }
+    }
+
     /// The evaluator for `rules`, the threat family with `threat_weights`.
-    fn evaluator(self, rules: Rules, threat_weights: Option<&ThreatWeights>) -> Choice {
+    pub(crate) fn evaluator(self, rules: Rules, threat_weights: Option<&ThreatWeights>) -> Evaluation {
         let k = u32::from(rules.k());
         let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
         match self {
-            EvalChoice::OpenLines => Choice::Lines(OpenLines),
+            EvalChoice::OpenLines => Evaluation::Lines(OpenLines),
             EvalChoice::Pattern(family) => {
-                PatternEvaluator::default_for(family, k).map_or(Choice::Lines(OpenLines), Choice::Pattern)
+                PatternEvaluator::default_for(family, k).map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern)
             }
-            EvalChoice::Threat => Choice::Threat(threat()),
-            EvalChoice::Auto if threat_k(rules) => Choice::Threat(threat()),
+            EvalChoice::Threat => Evaluation::Threat(threat()),
+            EvalChoice::Auto if threat_k(rules) => Evaluation::Threat(threat()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
-                .map_or(Choice::Lines(OpenLines), Choice::Pattern),
+                .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
         }
     }
 }
@@ -78,70 +89,59 @@ fn threat_k(rules: Rules) -> bool {
     (4..=board::threats::MAX_THREAT_K).contains(&rules.k())
 }
 
-#[derive(Debug)]
-enum Choice {
+/// An evaluation made for one game's rules: the search agents are made
+/// for their rules (see `for_rules.rs`), so it is told them, never guesses.
+#[derive(Clone, Debug)]
+pub(crate) enum Evaluation {
     Lines(OpenLines),
     Pattern(PatternEvaluator),
     Threat(ThreatEvaluator),
 }
 
-impl Choice {
-    fn get(&self) -> &dyn Evaluator {
-        match self {
-            Choice::Lines(lines) => lines,
-            Choice::Pattern(pattern) => pattern,
-            Choice::Threat(threat) => threat,
-        }
-    }
-}
-
-/// An evaluator picked by `eval=` once the rules are known (at the first
-/// position it scores: agents are made before a game's rules are).
-#[derive(Debug)]
-pub(crate) struct ChosenEvaluator {
-    choice: EvalChoice,
-    /// The threat family's weights where not the built-in ones.
-    threat_weights: Option<ThreatWeights>,
-    chosen: OnceLock<(Rules, Choice)>,
-}
-
-impl ChosenEvaluator {
-    pub(crate) fn new(choice: EvalChoice) -> ChosenEvaluator {
-        ChosenEvaluator::with_threat_weights(choice, None)
-    }
-
-    /// An evaluator whose threat family, where chosen, has these weights.
-    pub(crate) fn with_threat_weights(
-        choice: EvalChoice,
-        threat_weights: Option<ThreatWeights>,
-    ) -> ChosenEvaluator {
-        ChosenEvaluator { choice, threat_weights, chosen: OnceLock::new() }
-    }
-
+impl Evaluator for Evaluation {
     #[inline]
-    fn with<R>(&self, pos: &Position, f: impl FnOnce(&dyn Evaluator) -> R) -> R {
-        let weights = self.threat_weights.as_ref();
-        let (rules, choice) =
-            self.chosen.get_or_init(|| (*pos.rules(), self.choice.evaluator(*pos.rules(), weights)));
-        if rules == pos.rules() {
-            f(choice.get())
-        } else {
-            f(self.choice.evaluator(*pos.rules(), weights).get())
-        }
-    }
-}
-
-impl Evaluator for ChosenEvaluator {
     fn evaluate(&self, pos: &Position) -> i32 {
-        self.with(pos, |evaluator| evaluator.evaluate(pos))
+        match self {
+            Evaluation::Lines(lines) => lines.evaluate(pos),
+            Evaluation::Pattern(pattern) => pattern.evaluate(pos),
+            Evaluation::Threat(threat) => threat.evaluate(pos),
+        }
     }
 
     fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
-        self.with(pos, |evaluator| evaluator.rank_moves(pos, out));
+        match self {
+            Evaluation::Lines(lines) => lines.rank_moves(pos, out),
+            Evaluation::Pattern(pattern) => pattern.rank_moves(pos, out),
+            Evaluation::Threat(threat) => threat.rank_moves(pos, out),
+        }
     }
 
     #[inline]
     fn evaluate_threats(&self, pos: &Position, threats: &board::threats::Threats) -> i32 {
-        self.with(pos, |evaluator| evaluator.evaluate_threats(pos, threats))
+        match self {
+            Evaluation::Lines(lines) => lines.evaluate_threats(pos, threats),
+            Evaluation::Pattern(pattern) => pattern.evaluate_threats(pos, threats),
+            Evaluation::Threat(threat) => threat.evaluate_threats(pos, threats),
+        }
     }
+}
+
+/// `eval=`, the evaluation a search scores with.
+pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
+    EngineOption::new(
+        "eval",
+        OptionKind::Choice(EVAL_NAMES),
+        default.name(),
+        "evaluation: auto (threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines), openlines, pattern, ternary or threat",
+    )
+}
+
+/// `prior=`, the evaluation MCTS draws its priors from.
+pub(super) fn prior_option() -> EngineOption {
+    EngineOption::new(
+        "prior",
+        OptionKind::Choice(&["none", "auto", "openlines", "pattern", "ternary", "threat"]),
+        "none",
+        "priors with PUCT selection from an evaluation",
+    )
 }

@@ -6,15 +6,15 @@ use std::sync::Arc;
 use board::{Agent, Rules, mix_seed};
 use pattern_eval::{Family, GreedyAgent, PatternEvaluator, PatternTable, Weights};
 
-use super::SEED_EXPECTED;
+use super::Built;
+use crate::error::SpecError;
 use crate::options::Options;
-use crate::spec::{Built, SpecError};
 
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
-    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    let family: Family = options.get("family", "classic or ternary")?.unwrap_or(Family::Classic);
+    let seed: u64 = options.get("seed")?;
+    let family: Family = options.get("family")?;
     let weights = options
-        .get::<String>("weights", "a file name")?
+        .given::<String>("weights")?
         .map(|path| Weights::load(Path::new(&path), family).map(PatternEvaluator::new))
         .transpose()
         .map_err(|err| SpecError::Unusable {

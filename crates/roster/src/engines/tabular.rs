@@ -8,33 +8,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use board::{Agent, AgentError, Cell, Limits, Position, Rules, mix_seed};
 use tabular_rl::{
-    KeySpace, LearningAgent, LearningTable, MatrixParams, Policy, ScoreTable, Seat, Table, TabularAgent,
+    KeySpace, LearningAgent, MAX_TRAINING_GAMES, LearningTable, MatrixParams, Policy, ScoreTable, Seat, Table, TabularAgent,
     TdLearner, TdParams, WeightMatrix,
 };
 
-use super::{OptionInfo, SEED_EXPECTED};
+use super::{Built, Maker};
+use crate::error::SpecError;
 use crate::options::Options;
-use crate::spec::{Built, SpecError};
-
-pub(super) const TABLE: OptionInfo = OptionInfo {
-    name: "table",
-    help: "a table file written by the trainer (default: train one on first use)",
-};
-pub(super) const GAMES: OptionInfo = OptionInfo {
-    name: "games",
-    help: "training games when no table file is read (default 100000; with learn=true, 0 starts from an empty table)",
-};
-pub(super) const LEARN: OptionInfo = OptionInfo {
-    name: "learn",
-    help: "learn from every game it finishes, by its own rule: true or false (default false); with table=FILE the table is saved there after every game, and created if the file does not exist",
-};
-pub(super) const SYMMETRIC: OptionInfo = OptionInfo {
-    name: "symmetric",
-    help: "key positions by their symmetry class when training here: true (default) or false (the classic)",
-};
-
-/// Training games of a table trained on first use.
-const DEFAULT_GAMES: u64 = 100_000;
 
 /// Tables trained on first use, shared by every agent of the process:
 /// (learner, rules, symmetric, games, seed) → the policy.
@@ -88,10 +68,6 @@ fn fresh_table(
             Table::Td(table)
         }
     })
-}
-
-fn too_big(rules: Rules) -> String {
-    format!("tables hold boards of at most {} cells, not {}", tabular_rl::MAX_AREA, rules.area())
 }
 
 /// How a table not read from a file starts.
@@ -149,9 +125,9 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         "montecarlo" => "montecarlo",
         _ => "td",
     };
-    let seed: u64 = options.get("seed", SEED_EXPECTED)?.unwrap_or(0);
-    let learn: bool = options.get("learn", "true or false")?.unwrap_or(false);
-    let path: Option<String> = options.get("table", "a file name")?;
+    let seed: u64 = options.get("seed")?;
+    let learn: bool = options.get("learn")?;
+    let path: Option<String> = options.given("table")?;
     let unusable = |reason: String| SpecError::Unusable { engine: learner, option: "table", reason };
     // A table to learn from goes on from its file; a missing file is created.
     let table = match &path {
@@ -180,7 +156,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
                 Err(format!("the table was trained on {trained_for}"))
             }
         });
-        let maker: crate::spec::Maker = if learn {
+        let maker: Maker = if learn {
             let name = options.text();
             let shared = Arc::new(LearningTable::new(table, path.map(PathBuf::from)));
             Arc::new(move |game_seed| -> Box<dyn Agent> {
@@ -194,28 +170,14 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         };
         return Ok(Built { maker, rules_check });
     }
-    let lowest = u64::from(!learn);
-    let expected = if learn {
-        "a whole number of games from 0 to 100000000"
-    } else {
-        "a whole number of games from 1 to 100000000"
-    };
-    let games: u64 = options.get("games", expected)?.unwrap_or(DEFAULT_GAMES);
-    if !(lowest..=100_000_000).contains(&games) {
-        return Err(SpecError::BadValue {
-            engine: learner,
-            option: "games",
-            value: games.to_string(),
-            expected,
-        });
+    let games: u64 = options.get("games")?;
+    if games == 0 && !learn {
+        return Err(options.bad_value("games", format!("at least 1 without learn=true, at most {MAX_TRAINING_GAMES}")));
     }
-    let symmetric: bool = options.get("symmetric", "true or false")?.unwrap_or(true);
-    let rules_check =
-        Arc::new(
-            |rules: &Rules| if rules.area() <= tabular_rl::MAX_AREA { Ok(()) } else { Err(too_big(*rules)) },
-        );
+    let symmetric: bool = options.get("symmetric")?;
+    let rules_check = Arc::new(KeySpace::check);
     let start = Start { learner, symmetric, games, seed };
-    let maker: crate::spec::Maker = if learn {
+    let maker: Maker = if learn {
         let name = options.text();
         let shared: SharedLearning = Arc::new(Mutex::new(None));
         let path = path.map(PathBuf::from);
