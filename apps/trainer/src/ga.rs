@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::{Family, Weights};
+use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 
 use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};

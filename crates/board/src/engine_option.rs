@@ -57,7 +57,12 @@ pub struct OptionValueError {
 impl EngineOption {
     /// An option with a default value.
     #[must_use]
-    pub fn new(name: &'static str, kind: OptionKind, default: impl ToString, help: &'static str) -> EngineOption {
+    pub fn new(
+        name: &'static str,
+        kind: OptionKind,
+        default: impl ToString,
+        help: &'static str,
+    ) -> EngineOption {
         EngineOption { name, help, kind, default: Some(default.to_string()) }
     }
 
@@ -134,7 +139,8 @@ mod tests {
 
     #[test]
     fn values_are_checked_against_the_kind() {
-        let depth = EngineOption::new("depth", OptionKind::Whole { min: 1, max: 64 }, 64, "deepest iteration");
+        let depth =
+            EngineOption::new("depth", OptionKind::Whole { min: 1, max: 64 }, 64, "deepest iteration");
         assert_eq!(depth.read::<u32>("9"), Ok(9));
         let error = depth.read::<u32>("0").unwrap_err();
         assert_eq!(error.to_string(), "must be a whole number from 1 to 64, got \"0\"");

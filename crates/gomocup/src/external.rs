@@ -67,7 +67,11 @@ impl ExternalAgent {
                 OptionKind::File,
                 "the brain's executable, such as /opt/brains/pbrain-xyz (required)",
             ),
-            EngineOption::without_default("args", OptionKind::Text, "arguments for the brain, separated by spaces (default none)"),
+            EngineOption::without_default(
+                "args",
+                OptionKind::Text,
+                "arguments for the brain, separated by spaces (default none)",
+            ),
         ]
     }
 

@@ -411,7 +411,8 @@ impl TreePlayer {
         match &self.tree {
             Some(tree) if tree.rules() == &rules => Ok(Arc::clone(tree)),
             _ => {
-                let tree = shared_tree(rules).map_err(|err| AgentError::unsupported(rules, err.to_string()))?;
+                let tree =
+                    shared_tree(rules).map_err(|err| AgentError::unsupported(rules, err.to_string()))?;
                 self.tree = Some(Arc::clone(&tree));
                 Ok(tree)
             }

@@ -1,7 +1,8 @@
 //! The greedy pattern player: the best-scoring empty cell, ties at random.
 
 use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, EngineOption, Limits, OptionKind, Position, Rules, ScoreKind,
+    Agent, AgentError, Analysis, Cell, CellScore, EngineOption, Limits, OptionKind, Position, Rules,
+    ScoreKind,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -97,10 +98,8 @@ impl GreedyAgent {
             return Ok(());
         }
         let evaluator = match &self.source {
-            Source::Default(family) => {
-                PatternEvaluator::default_for(*family, k)
-                    .map_err(|err| AgentError::unsupported(rules, err.to_string()))?
-            }
+            Source::Default(family) => PatternEvaluator::default_for(*family, k)
+                .map_err(|err| AgentError::unsupported(rules, err.to_string()))?,
             Source::Fixed(evaluator) if evaluator.k() == k => evaluator.clone(),
             Source::Fixed(evaluator) => {
                 let reason = format!(
@@ -144,9 +143,7 @@ impl Agent for GreedyAgent {
                 board.sync(pos).map_err(AgentError::failed)?;
                 board
             }
-            None => self
-                .board
-                .insert(PatternBoard::from_position(pos).map_err(AgentError::failed)?),
+            None => self.board.insert(PatternBoard::from_position(pos).map_err(AgentError::failed)?),
         };
         evaluator.score_cells_on(board, pos, &mut self.scores);
 

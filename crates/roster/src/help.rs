@@ -27,9 +27,15 @@ mod tests {
     fn the_help_says_the_engines_real_defaults() {
         let help = engine_help();
         let config = minimax_tree::SearchConfig::default();
-        let tt = format!("tt_mb: transposition table size in MiB (a whole number from 1 to 4096; default {})", config.tt_bytes >> 20);
+        let tt = format!(
+            "tt_mb: transposition table size in MiB (a whole number from 1 to 4096; default {})",
+            config.tt_bytes >> 20
+        );
         assert!(help.contains(&tt), "{help}");
-        assert!(help.contains(&format!("iterations: iterations per move (a whole number from 1 to 1000000000000; default {})", mcts::MctsConfig::uct().iterations)));
+        assert!(help.contains(&format!(
+            "iterations: iterations per move (a whole number from 1 to 1000000000000; default {})",
+            mcts::MctsConfig::uct().iterations
+        )));
         assert!(help.contains(&format!("default {}", mcts::MctsConfig::default().iterations)));
         for engine in ENGINES {
             assert!(help.contains(&format!("  {}: ", engine.name)), "{}", engine.name);

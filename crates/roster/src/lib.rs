@@ -31,15 +31,12 @@ pub use help::engine_help;
 #[must_use]
 pub fn parse_command_line<T: clap::Parser>() -> T {
     let command = T::command().after_long_help(engine_help());
-    command
-        .try_get_matches()
-        .and_then(|matches| T::from_arg_matches(&matches))
-        .unwrap_or_else(|error| {
-            if error.use_stderr() {
-                eprint!("{}", board::shorten_words(&error.render().to_string()));
-                std::process::exit(error.exit_code());
-            }
-            error.exit()
-        })
+    command.try_get_matches().and_then(|matches| T::from_arg_matches(&matches)).unwrap_or_else(|error| {
+        if error.use_stderr() {
+            eprint!("{}", board::shorten_words(&error.render().to_string()));
+            std::process::exit(error.exit_code());
+        }
+        error.exit()
+    })
 }
 pub use spec::{AgentSpec, Unsupported};

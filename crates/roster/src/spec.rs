@@ -209,10 +209,7 @@ mod tests {
         assert!(classic.check_rules(&Rules::tic_tac_toe()).is_ok());
         assert!(classic.check_rules(&Rules::gomoku15()).is_err());
         let error = "tree:minimax=9".parse::<AgentSpec>().unwrap_err().to_string();
-        assert!(
-            error.contains("option minimax of tree must be a whole number from 1 to 8"),
-            "{error}"
-        );
+        assert!(error.contains("option minimax of tree must be a whole number from 1 to 8"), "{error}");
     }
 
     #[test]

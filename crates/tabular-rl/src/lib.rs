@@ -24,16 +24,16 @@ mod game;
 mod keys;
 mod learning;
 mod matrix;
-mod options;
 mod montecarlo;
+mod options;
 mod policy;
 mod td;
 
 pub use file::{FORMAT, Table, TableError};
 pub use keys::{KeySpace, Keys, MAX_AREA};
 pub use learning::{LearningAgent, LearningTable};
-pub use options::{DEFAULT_TRAINING_GAMES, MAX_TRAINING_GAMES, agent_options};
 pub use matrix::{INITIAL_WEIGHT, MatrixParams, Seat, WeightMatrix};
 pub use montecarlo::ScoreTable;
+pub use options::{DEFAULT_TRAINING_GAMES, MAX_TRAINING_GAMES, agent_options};
 pub use policy::{Policy, TabularAgent, Tally, TrainingBlock, VersusRandom, versus_random};
 pub use td::{Opponent, TdLearner, TdParams};

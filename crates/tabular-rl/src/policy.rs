@@ -216,7 +216,10 @@ impl TabularAgent {
         if rules == trained {
             Ok(())
         } else {
-            Err(AgentError::unsupported(rules, format!("{} was trained on {trained}, not {rules}", self.name)))
+            Err(AgentError::unsupported(
+                rules,
+                format!("{} was trained on {trained}, not {rules}", self.name),
+            ))
         }
     }
 }

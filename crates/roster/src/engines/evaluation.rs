@@ -73,9 +73,8 @@ impl EvalChoice {
         let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
         match self {
             EvalChoice::OpenLines => Evaluation::Lines(OpenLines),
-            EvalChoice::Pattern(family) => {
-                PatternEvaluator::default_for(family, k).map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern)
-            }
+            EvalChoice::Pattern(family) => PatternEvaluator::default_for(family, k)
+                .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
             EvalChoice::Threat => Evaluation::Threat(threat()),
             EvalChoice::Auto if threat_k(rules) => Evaluation::Threat(threat()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)

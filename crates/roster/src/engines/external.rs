@@ -12,9 +12,8 @@ use crate::options::Options;
 
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     let unusable = |reason: String| SpecError::Unusable { engine: "external", option: "path", reason };
-    let path: String = options
-        .given("path")?
-        .ok_or_else(|| unusable("name the brain with path=FILE".to_owned()))?;
+    let path: String =
+        options.given("path")?.ok_or_else(|| unusable("name the brain with path=FILE".to_owned()))?;
     let path = PathBuf::from(path);
     if !path.is_file() {
         return Err(unusable(format!("{} is not a file", path.display())));

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use board::{Agent, AgentError, Cell, Limits, Position, Rules, mix_seed};
 use tabular_rl::{
-    KeySpace, LearningAgent, MAX_TRAINING_GAMES, LearningTable, MatrixParams, Policy, ScoreTable, Seat, Table, TabularAgent,
-    TdLearner, TdParams, WeightMatrix,
+    KeySpace, LearningAgent, LearningTable, MAX_TRAINING_GAMES, MatrixParams, Policy, ScoreTable, Seat,
+    Table, TabularAgent, TdLearner, TdParams, WeightMatrix,
 };
 
 use super::{Built, Maker};
@@ -172,7 +172,10 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     }
     let games: u64 = options.get("games")?;
     if games == 0 && !learn {
-        return Err(options.bad_value("games", format!("at least 1 without learn=true, at most {MAX_TRAINING_GAMES}")));
+        return Err(options.bad_value(
+            "games",
+            format!("a whole number from 1 to {MAX_TRAINING_GAMES} (0 only with learn=true)"),
+        ));
     }
     let symmetric: bool = options.get("symmetric")?;
     let rules_check = Arc::new(KeySpace::check);
