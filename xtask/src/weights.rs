@@ -7,13 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use pattern_eval::{Family, Weights};
 use serde_json::Value;
 
 use crate::{cargo, run_step, target_dir, workspace_root};
-
-/// The k the embedded defaults are for.
-const K: u32 = 5;
 
 const USAGE: &str = "usage: cargo xtask export-weights DIR [--force]
   DIR holds weights.bin and weights.json from trainer ga. The new weights
@@ -25,45 +21,24 @@ pub fn run(args: &[String]) -> Result<()> {
     let rest: Vec<&String> = args.iter().filter(|arg| *arg != "--force").collect();
     let [dir] = rest.as_slice() else { bail!("{USAGE}") };
     let dir = Path::new(dir.as_str());
-    let bin = dir.join("weights.bin");
-    let bytes = std::fs::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;
-    // The bincode file says the family, k and format version; the load checks them.
-    let weights =
-        Weights::from_bincode(&bytes).with_context(|| format!("{} is not a weights file", bin.display()))?;
-    if weights.k() != K {
-        bail!(
-            "{} holds weights for k = {}; the embedded defaults are for k = {K}",
-            bin.display(),
-            weights.k()
-        );
-    }
-    let family = weights.family();
-    let json = dir.join("weights.json");
-    let text = std::fs::read_to_string(&json).with_context(|| format!("cannot read {}", json.display()))?;
-    let from_json = Weights::from_json(family, Some(K), &text)
-        .with_context(|| format!("{} does not load", json.display()))?;
-    if from_json != weights {
-        bail!("{} and {} disagree: export the pair one run wrote", json.display(), bin.display());
-    }
-    let name = match family {
-        Family::Classic => "classic-5.json",
-        Family::Ternary => "ternary-5.json",
-    };
-    let target = workspace_root().join("crates/pattern-eval/weights").join(name);
+    run_step(
+        "build the trainer and the bench app",
+        cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),
+    )?;
+    // The trainer knows the weights format: it checks the pair and says the family.
+    let checked = trainer(dir, None)?;
+    let family = checked["family"].as_str().context("the trainer did not say the family")?.to_owned();
+    let target = workspace_root().join("crates/pattern-eval/weights").join(format!("{family}-5.json"));
     if force {
         println!("==> --force: installing without a match against the current defaults");
     } else {
-        better_than_defaults(&bin, family)?;
+        better_than_defaults(&dir.join("weights.bin"), &family)?;
     }
     let backup = back_up(&target)?;
-    let partial = target.with_extension("json.partial");
-    std::fs::write(&partial, weights.to_json() + "\n")
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, &target).with_context(|| format!("cannot write {}", target.display()))?;
+    trainer(dir, Some(&target))?;
     println!(
-        "installed {} {} weights as {}; the next build plays with them (commit the file)",
-        weights.values().len(),
-        family.name(),
+        "installed {} {family} weights as {}; the next build plays with them (commit the file)",
+        checked["values"],
         target.display()
     );
     if let Some(backup) = backup {
@@ -72,13 +47,26 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// `trainer weights DIR [--install TARGET]`: its report, or its error.
+fn trainer(dir: &Path, install: Option<&Path>) -> Result<Value> {
+    let binary = target_dir().join("release").join("trainer");
+    let mut command = Command::new(&binary);
+    command.arg("weights").arg(dir);
+    if let Some(target) = install {
+        command.arg("--install").arg(target);
+    }
+    let output = command.output().with_context(|| format!("cannot run {}", binary.display()))?;
+    if !output.status.success() {
+        bail!("{}", String::from_utf8_lossy(&output.stderr).trim().trim_start_matches("error: "));
+    }
+    serde_json::from_slice(&output.stdout).context("the trainer printed no JSON")
+}
+
 /// Plays the weights in `bin` against the embedded defaults of their
 /// family until an SPRT (H0: at most 0 Elo better, H1: at least 10)
 /// decides, and fails unless it accepts H1.
-fn better_than_defaults(bin: &Path, family: Family) -> Result<()> {
-    run_step("build the bench app", cargo().args(["build", "--release", "--quiet", "--package", "bench"]))?;
+fn better_than_defaults(bin: &Path, family: &str) -> Result<()> {
     let bench = target_dir().join("release").join("bench");
-    let family = family.name();
     let new = format!("pattern:family={family},weights={}", bin.display());
     let old = format!("pattern:family={family}");
     let openings = workspace_root().join("openings/gomoku15.txt");

@@ -4,8 +4,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use board::{Evaluator, Limits, Rules};
-use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig, ThreatLimits, find_threat_win};
-use pattern_eval::{Family, PatternEvaluator, ThreatEvaluator};
+use minimax_tree::{AlphaBeta, Reason, SearchConfig, ThreatLimits, find_threat_win};
 use serde::Serialize;
 
 use crate::report::{emit, middle_games, row, thousands};
@@ -21,7 +20,8 @@ pub struct Args {
     /// Search each position for this many milliseconds.
     #[arg(long)]
     ms: Option<u64>,
-    /// Evaluation: openlines, pattern, ternary or threat.
+    /// Evaluation, as `eval=` of an alphabeta spec: auto, openlines,
+    /// pattern, ternary or threat.
     #[arg(long, default_value = "openlines")]
     eval: String,
     /// Plain alpha-beta: no search by threats (see minimax-tree's README).
@@ -129,7 +129,6 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=64).contains(&args.threads) {
         bail!("--threads must be from 1 to 64, got {}", args.threads);
     }
-    let k = u32::from(args.rules.k());
     let config = SearchConfig {
         threads: args.threads,
         vcf_nodes: if args.vcf { SearchConfig::default().vcf_nodes } else { 0 },
@@ -137,15 +136,7 @@ pub fn run(args: &Args) -> Result<()> {
         threats: !args.plain,
         ..SearchConfig::default()
     };
-    match args.eval.as_str() {
-        "openlines" => measure(args, OpenLines, config),
-        "pattern" | "ternary" => {
-            let family = if args.eval == "pattern" { Family::Classic } else { Family::Ternary };
-            measure(args, PatternEvaluator::default_for(family, k)?, config)
-        }
-        "threat" => measure(args, ThreatEvaluator::default(), config),
-        other => bail!("unknown --eval {other:?}: expected openlines, pattern, ternary or threat"),
-    }
+    measure(args, roster::evaluation(&args.eval, args.rules)?, config)
 }
 
 fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Result<()> {

@@ -6,6 +6,7 @@ mod files;
 mod ga;
 mod plot;
 mod tabular;
+mod weights;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,8 @@ enum Command {
     Td(tabular::TdArgs),
     /// Evolve pattern weights with the genetic algorithm.
     Ga(ga::Args),
+    /// Check the weights a run wrote, and install them where told.
+    Weights(weights::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +49,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Montecarlo(args) => tabular::montecarlo(&args),
         Command::Td(args) => tabular::td(&args),
         Command::Ga(args) => ga::run(&args),
+        Command::Weights(args) => weights::run(&args),
     }
 }

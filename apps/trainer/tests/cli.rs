@@ -181,5 +181,25 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     assert!(String::from_utf8_lossy(&longer.stdout).contains("the classic run"), "{longer:?}");
     let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
     assert_eq!(log.lines().count(), 6, "a header, the initial population and 4 generations: {log}");
+
+    // `trainer weights` checks the pair and installs it (what `cargo xtask export-weights` calls).
+    let target = dir.join("installed.json");
+    let output = trainer(&["weights", out, "--install", target.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (report["family"].as_str(), report["k"].as_u64(), report["values"].as_u64()),
+        (Some("classic"), Some(5), Some(109))
+    );
+    let installed = std::fs::read_to_string(&target).unwrap();
+    assert_eq!(installed.trim(), std::fs::read_to_string(a.join("weights.json")).unwrap().trim());
+    // A pair that disagrees is refused, and nothing is written.
+    std::fs::write(b.join("weights.json"), format!("[{}]", vec!["1"; 109].join(","))).unwrap();
+    let refused = dir.join("refused.json");
+    let output = trainer(&["weights", b.to_str().unwrap(), "--install", refused.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("disagree"), "{output:?}");
+    assert!(!refused.exists());
+    let output = trainer(&["weights", dir.join("none").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read"), "{output:?}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -68,4 +68,12 @@ pub enum SpecError {
         /// What is wrong with it.
         reason: String,
     },
+    /// An evaluation that does not exist, or cannot score the rules.
+    #[error("evaluation {name:?}: {reason}")]
+    Evaluation {
+        /// The name given.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
 }

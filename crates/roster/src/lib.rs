@@ -20,7 +20,7 @@ mod help;
 mod options;
 mod spec;
 
-pub use engines::{ENGINES, EngineInfo};
+pub use engines::{ENGINES, EngineInfo, Evaluation, evaluation};
 pub use error::SpecError;
 pub use help::engine_help;
 

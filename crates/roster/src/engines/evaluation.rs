@@ -2,6 +2,7 @@
 
 use std::str::FromStr;
 
+use crate::error::SpecError;
 use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
 use minimax_tree::OpenLines;
 use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
@@ -91,9 +92,12 @@ fn threat_k(rules: Rules) -> bool {
 /// An evaluation made for one game's rules: the search agents are made
 /// for their rules (see `for_rules.rs`), so it is told them, never guesses.
 #[derive(Clone, Debug)]
-pub(crate) enum Evaluation {
+pub enum Evaluation {
+    /// The open-lines heuristic.
     Lines(OpenLines),
+    /// A pattern family with its default weights.
     Pattern(PatternEvaluator),
+    /// The threat family.
     Threat(ThreatEvaluator),
 }
 
@@ -143,4 +147,18 @@ pub(super) fn prior_option() -> EngineOption {
         "none",
         "priors with PUCT selection from an evaluation",
     )
+}
+
+/// The evaluation that `eval=NAME` names in a spec, made for `rules`, with
+/// the built-in weights: for programs that measure a search on its own.
+///
+/// # Errors
+/// [`SpecError::Evaluation`] for a name that is not an evaluation, or an
+/// evaluation that cannot score `rules`.
+pub fn evaluation(name: &str, rules: Rules) -> Result<Evaluation, SpecError> {
+    let error = |reason: String| SpecError::Evaluation { name: name.to_owned(), reason };
+    let choice: EvalChoice =
+        name.parse().map_err(|()| error(format!("expected {}", eval_option(EvalChoice::Auto).expected())))?;
+    choice.check(rules).map_err(error)?;
+    Ok(choice.evaluator(rules, None))
 }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use board::{Agent, EngineOption, Rules};
 
 pub(crate) use evaluation::EvalChoice;
+pub use evaluation::{Evaluation, evaluation};
 
 use crate::error::SpecError;
 use crate::options::Options;

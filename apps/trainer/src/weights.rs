@@ -1,0 +1,64 @@
+//! `trainer weights DIR [--install FILE]`: checks the weights a run wrote
+//! (`weights.bin` and `weights.json`, the same vector, for k = 5) and says
+//! their family as JSON; with `--install`, writes them (as the JSON array
+//! `pattern-eval` embeds) to FILE whole or not at all. `cargo xtask
+//! export-weights` calls it around its SPRT, so the weights format is
+//! known here alone.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use pattern_eval::Weights;
+
+use crate::files::write_atomically;
+
+/// The k the embedded defaults are for.
+const K: u32 = 5;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The folder a `trainer ga` run wrote (weights.bin, weights.json).
+    dir: PathBuf,
+    /// Write the checked weights to this file, as a JSON array.
+    #[arg(long)]
+    install: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let weights = checked(&args.dir)?;
+    if let Some(target) = &args.install {
+        write_atomically(target, &(weights.to_json() + "\n"))?;
+    }
+    let report = serde_json::json!({
+        "family": weights.family().name(),
+        "k": weights.k(),
+        "values": weights.values().len(),
+    });
+    println!("{report}");
+    Ok(())
+}
+
+/// The weights in `dir`: the bincode file (which says family, k and
+/// format) and the JSON file must hold the same vector, for k = 5.
+fn checked(dir: &Path) -> Result<Weights> {
+    let bin = dir.join("weights.bin");
+    let bytes = board::files::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;
+    let weights =
+        Weights::from_bincode(&bytes).with_context(|| format!("{} is not a weights file", bin.display()))?;
+    if weights.k() != K {
+        bail!(
+            "{} holds weights for k = {}; the embedded defaults are for k = {K}",
+            bin.display(),
+            weights.k()
+        );
+    }
+    let json = dir.join("weights.json");
+    let text =
+        board::files::read_to_string(&json).with_context(|| format!("cannot read {}", json.display()))?;
+    let from_json = Weights::from_json(weights.family(), Some(K), &text)
+        .with_context(|| format!("{} does not load", json.display()))?;
+    if from_json != weights {
+        bail!("{} and {} disagree: export the pair one run wrote", json.display(), bin.display());
+    }
+    Ok(weights)
+}
