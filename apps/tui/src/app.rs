@@ -5,73 +5,12 @@ use std::time::Duration;
 
 use board::{Agent, Analysis, Cell, Position, Rules, Side};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use roster::AgentSpec;
 
 use crate::engine::Thinking;
+use crate::geometry::board_cell_at;
 use crate::menu::Menu;
 use crate::record::GameFile;
-use crate::ui::board_cell_at;
-
-/// Who plays a side.
-#[derive(Clone, Debug)]
-pub enum Player {
-    /// A person at the keyboard.
-    Human,
-    /// An engine from the roster.
-    Engine(AgentSpec),
-}
-
-impl Player {
-    /// `human`, or a roster spec.
-    ///
-    /// # Errors
-    /// The roster's message if the spec is not valid.
-    pub fn parse(text: &str) -> Result<Player, roster::SpecError> {
-        if text.trim().eq_ignore_ascii_case("human") {
-            Ok(Player::Human)
-        } else {
-            text.parse().map(Player::Engine)
-        }
-    }
-
-    /// As written in specs and files.
-    #[must_use]
-    pub fn text(&self) -> String {
-        match self {
-            Player::Human => "human".to_owned(),
-            Player::Engine(spec) => spec.text().to_owned(),
-        }
-    }
-}
-
-/// The engine the person plays by default, and the one that gives hints.
-pub const DEFAULT_ENGINE: &str = "alphabeta";
-
-/// Where `S` saves and `L` loads when no file was named.
-pub const DEFAULT_FILE: &str = "mnk-game.json";
-
-/// What a game is: rules, players, thinking time.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    pub rules: Rules,
-    pub players: [Player; 2],
-    pub time: Duration,
-}
-
-impl Setup {
-    /// Checks that both engines can play the rules.
-    ///
-    /// # Errors
-    /// The reason one cannot.
-    pub fn check(&self) -> Result<(), String> {
-        for player in &self.players {
-            if let Player::Engine(spec) = player {
-                spec.check_rules(&self.rules).map_err(|err| err.to_string())?;
-            }
-        }
-        Ok(())
-    }
-}
+pub use crate::setup::{DEFAULT_ENGINE, DEFAULT_FILE, Player, Setup};
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -619,7 +558,7 @@ impl App {
     pub fn mouse(&mut self, event: MouseEvent) {
         if event.kind == MouseEventKind::Down(MouseButton::Left)
             && self.menu.is_none()
-            && let Some(cell) = board_cell_at(self, event.column, event.row)
+            && let Some(cell) = board_cell_at(self.screen, self.setup.rules, event.column, event.row)
         {
             self.cursor = cell;
             self.place(cell);

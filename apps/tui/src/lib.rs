@@ -5,8 +5,10 @@
 
 pub mod app;
 pub mod engine;
+pub mod geometry;
 pub mod menu;
 pub mod record;
+pub mod setup;
 pub mod ui;
 
 use std::time::Duration;

@@ -6,7 +6,7 @@ use board::Rules;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use roster::ENGINES;
 
-use crate::app::{Player, Setup};
+use crate::setup::{Player, Setup};
 
 /// The rules offered.
 pub const PRESETS: [(&str, Rules); 4] = [

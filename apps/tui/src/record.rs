@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use board::{Cell, Position, Rules};
 use serde::{Deserialize, Serialize};
 
-use crate::app::{Player, Setup};
+use crate::setup::{Player, Setup};
 
 /// A saved game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,18 +5,14 @@ use std::fmt::Write;
 
 use board::{Analysis, Cell, CellScore, ScoreKind, Side};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Player};
+use crate::geometry::{PANEL, PANEL_ROWS, layout};
 use crate::menu::{Menu, PRESETS, TIMES};
-
-/// Columns of the side panel.
-const PANEL: u16 = 32;
-/// Rows the panel needs at least.
-const PANEL_ROWS: u16 = 16;
 
 /// The keys, for the help overlay and the bottom line.
 pub const KEYS: &[(&str, &str)] = &[
@@ -35,36 +31,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Esc / Q / Ctrl-C", "quit"),
 ];
 
-/// Where the board and panel go, or `None` if the screen is too small.
-fn layout(area: Rect, app: &App) -> Option<(Rect, Rect, Rect)> {
-    let rules = app.setup.rules;
-    let board_width = 4 + 2 * u16::from(rules.width()) + 3;
-    let board_height = u16::from(rules.height()) + 2;
-    if area.width < board_width + PANEL || area.height < board_height.max(PANEL_ROWS) + 2 {
-        return None;
-    }
-    let [main, status] = Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(area);
-    let [board, panel] =
-        Layout::horizontal([Constraint::Length(board_width + 1), Constraint::Min(PANEL)]).areas(main);
-    Some((Rect { height: board_height, ..board }, panel, status))
-}
-
-/// The board cell under screen position (`column`, `row`), if any.
-#[must_use]
-pub fn board_cell_at(app: &App, column: u16, row: u16) -> Option<Cell> {
-    let (board, _, _) = layout(app.screen, app)?;
-    let x = i32::from(column) - i32::from(board.x) - 4;
-    let y = i32::from(row) - i32::from(board.y) - 1;
-    if x < 0 || x % 2 == 1 {
-        return None;
-    }
-    app.setup.rules.cell(x / 2, y)
-}
-
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let Some((board, panel, status)) = layout(area, app) else {
+    let Some((board, panel, status)) = layout(area, app.setup.rules) else {
         let rules = app.setup.rules;
         let text = format!(
             "The window is too small for a {}×{} board: make the window larger (at least {}×{}).",

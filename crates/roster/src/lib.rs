@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod built;
 mod engines;
 mod error;
 mod help;

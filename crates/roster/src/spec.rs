@@ -6,7 +6,8 @@ use std::str::FromStr;
 use board::{Agent, Rules};
 use thiserror::Error;
 
-use crate::engines::{Built, ENGINES, EngineInfo, Maker, RulesCheck};
+use crate::built::{Built, Maker, RulesCheck};
+use crate::engines::{ENGINES, EngineInfo};
 use crate::error::SpecError;
 use crate::options::Options;
 

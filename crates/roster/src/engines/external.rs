@@ -6,7 +6,7 @@ use std::sync::Arc;
 use board::Agent;
 use gomocup::ExternalAgent;
 
-use super::Built;
+use crate::built::Built;
 use crate::error::SpecError;
 use crate::options::Options;
 

@@ -9,7 +9,7 @@ use mcts::{MctsAgent, MctsConfig};
 
 use super::evaluation::EvalChoice;
 use super::for_rules::ForRules;
-use super::{Built, Maker};
+use crate::built::{Built, Maker};
 use crate::error::SpecError;
 use crate::options::Options;
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use board::{Agent, Rules, mix_seed};
 use pattern_eval::{Family, GreedyAgent, PatternEvaluator, PatternTable, Weights};
 
-use super::Built;
+use crate::built::Built;
 use crate::error::SpecError;
 use crate::options::Options;
 

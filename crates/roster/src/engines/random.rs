@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use board::{RandomAgent, mix_seed};
 
-use super::Built;
+use crate::built::Built;
 use crate::error::SpecError;
 use crate::options::Options;
 

@@ -14,7 +14,7 @@ use pattern_eval::ThreatWeights;
 
 use super::evaluation::EvalChoice;
 use super::for_rules::ForRules;
-use super::{Built, Maker};
+use crate::built::{Built, Maker};
 use crate::error::SpecError;
 use crate::options::Options;
 

@@ -12,7 +12,7 @@ use tabular_rl::{
     Table, TabularAgent, TdLearner, TdParams, WeightMatrix,
 };
 
-use super::{Built, Maker};
+use crate::built::{Built, Maker};
 use crate::error::SpecError;
 use crate::options::Options;
 

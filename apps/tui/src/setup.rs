@@ -1,0 +1,68 @@
+//! What a game is — rules, who plays each side, thinking time — below
+//! the screen, the menu and the game files, which all read it.
+
+use std::time::Duration;
+
+use board::Rules;
+use roster::AgentSpec;
+
+/// Who plays a side.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// A person at the keyboard.
+    Human,
+    /// An engine from the roster.
+    Engine(AgentSpec),
+}
+
+impl Player {
+    /// `human`, or a roster spec.
+    ///
+    /// # Errors
+    /// The roster's message if the spec is not valid.
+    pub fn parse(text: &str) -> Result<Player, roster::SpecError> {
+        if text.trim().eq_ignore_ascii_case("human") {
+            Ok(Player::Human)
+        } else {
+            text.parse().map(Player::Engine)
+        }
+    }
+
+    /// As written in specs and files.
+    #[must_use]
+    pub fn text(&self) -> String {
+        match self {
+            Player::Human => "human".to_owned(),
+            Player::Engine(spec) => spec.text().to_owned(),
+        }
+    }
+}
+
+/// The engine the person plays by default, and the one that gives hints.
+pub const DEFAULT_ENGINE: &str = "alphabeta";
+
+/// Where `S` saves and `L` loads when no file was named.
+pub const DEFAULT_FILE: &str = "mnk-game.json";
+
+/// What a game is: rules, players, thinking time.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub rules: Rules,
+    pub players: [Player; 2],
+    pub time: Duration,
+}
+
+impl Setup {
+    /// Checks that both engines can play the rules.
+    ///
+    /// # Errors
+    /// The reason one cannot.
+    pub fn check(&self) -> Result<(), String> {
+        for player in &self.players {
+            if let Player::Engine(spec) = player {
+                spec.check_rules(&self.rules).map_err(|err| err.to_string())?;
+            }
+        }
+        Ok(())
+    }
+}
