@@ -2,13 +2,14 @@
 
 use anyhow::{Result, bail};
 
-use crate::{cargo, run_step};
+use crate::{cargo, deps, run_step};
 
 pub fn run(args: &[String]) -> Result<()> {
     if let Some(extra) = args.first() {
         bail!("cargo xtask ci takes no arguments, got {extra:?}");
     }
     run_step("cargo fmt --check", cargo().args(["fmt", "--all", "--", "--check"]))?;
+    deps::check()?;
     run_step(
         "cargo clippy (warnings denied)",
         cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),

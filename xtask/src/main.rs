@@ -12,6 +12,7 @@
 
 mod bench;
 mod ci;
+mod deps;
 mod fuzz;
 mod pygomo;
 mod train;
