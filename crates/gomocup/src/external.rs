@@ -65,12 +65,12 @@ impl ExternalAgent {
             EngineOption::without_default(
                 "path",
                 OptionKind::File,
-                "the brain's executable, such as /opt/brains/pbrain-xyz (required)",
+                "the brain's executable, such as /opt/brains/pbrain-xyz; required",
             ),
             EngineOption::without_default(
                 "args",
                 OptionKind::Text,
-                "arguments for the brain, separated by spaces (default none)",
+                "arguments for the brain, separated by spaces; none unless given",
             ),
         ]
     }

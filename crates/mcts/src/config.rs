@@ -199,7 +199,7 @@ fn common_options(config: &MctsConfig) -> Vec<EngineOption> {
         EngineOption::without_default(
             "ms",
             OptionKind::Whole { min: 1, max: 3_600_000 },
-            "at most this many milliseconds a move (default: no cap)",
+            "a cap on the milliseconds a move takes; none unless given",
         ),
         EngineOption::new(
             "c",

@@ -74,7 +74,7 @@ impl GreedyAgent {
             EngineOption::without_default(
                 "weights",
                 OptionKind::File,
-                "weights file: a JSON array in the family's order, or .bin from the trainer (default: built in)",
+                "weights file: a JSON array in the family's order, or .bin from the trainer; built in unless given",
             ),
             EngineOption::seed(),
         ]

@@ -15,7 +15,7 @@ pub fn agent_options() -> Vec<EngineOption> {
         EngineOption::without_default(
             "table",
             OptionKind::File,
-            "a table file written by the trainer (default: train one on first use)",
+            "a table file written by the trainer; without one, a table is trained on first use",
         ),
         EngineOption::new(
             "learn",

@@ -135,7 +135,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "evaluation: auto (threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines), openlines, pattern, ternary or threat",
+        "the evaluation; auto is threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines",
     )
 }
 

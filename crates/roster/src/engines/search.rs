@@ -23,7 +23,7 @@ pub(super) fn threat_weights_option() -> EngineOption {
     EngineOption::without_default(
         "weights",
         OptionKind::File,
-        "threat-family weights file (JSON, or .bin) for eval=auto or threat (default: built in)",
+        "threat-family weights file (JSON, or .bin) for eval=auto or threat; built in unless given",
     )
 }
 
