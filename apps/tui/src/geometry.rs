@@ -11,6 +11,7 @@ pub const PANEL: u16 = 32;
 pub const PANEL_ROWS: u16 = 16;
 
 /// Where the board and panel go, or `None` if the screen is too small.
+#[must_use]
 pub fn layout(area: Rect, rules: Rules) -> Option<(Rect, Rect, Rect)> {
     let board_width = 4 + 2 * u16::from(rules.width()) + 3;
     let board_height = u16::from(rules.height()) + 2;

@@ -57,6 +57,7 @@ pub struct OptionValueError {
 impl EngineOption {
     /// An option with a default value.
     #[must_use]
+    #[allow(clippy::needless_pass_by_value, reason = "numbers, flags and words alike, written as given")]
     pub fn new(
         name: &'static str,
         kind: OptionKind,
