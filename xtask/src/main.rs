@@ -1,6 +1,7 @@
 //! `cargo xtask <command>`: the project's own automation.
 //!
-//! - `ci`: format check, lints, tests and docs, exactly what CI runs.
+//! - `ci`: format check, the dependency graph against docs/ARCHITECTURE.md,
+//!   lints, tests and docs, exactly what CI runs.
 //! - `fuzz [--cases N]`: the fuzz targets of `tests/fuzz.rs`, longer.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
@@ -26,7 +27,7 @@ use anyhow::{Context, Result, bail};
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  ci                   cargo fmt --check, clippy -D warnings, tests, docs -D warnings
+  ci                   cargo fmt --check, dependency graph, clippy -D warnings, tests, docs -D warnings
   fuzz [--cases N]     the fuzz targets of tests/fuzz.rs (parsers, loaders, the brain) with N cases each (default 10000)
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
