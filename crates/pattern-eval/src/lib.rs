@@ -52,6 +52,6 @@ pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::GreedyAgent;
 pub use incremental::PatternBoard;
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
-pub use threat_eval::{ThreatEvaluator, ThreatWeights};
+pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
 pub use weights::{FORMAT, MAX_WEIGHT, Weights, WeightsError};
 pub use window::Window;

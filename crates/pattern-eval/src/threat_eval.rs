@@ -43,10 +43,31 @@ struct ThreatWeightsFile {
 
 const FAMILY: &str = "threat";
 
+/// The embedded defaults: hand-set at first (each pattern a little over
+/// the one below it, a threat worth more to the side to move, double
+/// threats rewarded), replaced only by weights an SPRT found stronger
+/// (`cargo xtask train threat`; the file beside it says where they came
+/// from).
+const THREAT_5: &str = include_str!("../weights/threat-5.json");
+
 impl Default for ThreatWeights {
-    /// Hand-set weights: each pattern a little over the one below it, a
-    /// threat worth more to the side to move, double threats rewarded.
     fn default() -> ThreatWeights {
+        static DEFAULT: std::sync::OnceLock<ThreatWeights> = std::sync::OnceLock::new();
+        DEFAULT
+            .get_or_init(|| ThreatWeights::from_json(THREAT_5).expect("the embedded threat weights load"))
+            .clone()
+    }
+}
+
+/// The weights in [`ThreatWeights::to_vector`]'s order, and the features
+/// of [`ThreatEvaluator::features`]: patterns then classes, own then
+/// opponent.
+pub const THREAT_FEATURES: usize = 2 * (Pattern::NUM + CellClass::NUM);
+
+impl ThreatWeights {
+    /// The hand-set weights the family started from.
+    #[must_use]
+    pub fn hand_set() -> ThreatWeights {
         ThreatWeights {
             own_patterns: [0, 2, 8, 10, 30, 40, 200, 1000],
             opponent_patterns: [0, 2, 7, 9, 25, 35, 150, 600],
@@ -54,9 +75,35 @@ impl Default for ThreatWeights {
             opponent_classes: [0, 0, 8, 0, 8, 8, 120, 250, 300, 150, 0],
         }
     }
-}
 
-impl ThreatWeights {
+    /// Every weight in one vector: own patterns, opponent patterns, own
+    /// classes, opponent classes. The evaluation is the dot product of
+    /// this vector with [`ThreatEvaluator::features`].
+    #[must_use]
+    pub fn to_vector(&self) -> [i32; THREAT_FEATURES] {
+        let mut out = [0; THREAT_FEATURES];
+        let parts =
+            [&self.own_patterns[..], &self.opponent_patterns, &self.own_classes, &self.opponent_classes];
+        for (slot, &weight) in out.iter_mut().zip(parts.into_iter().flatten()) {
+            *slot = weight;
+        }
+        out
+    }
+
+    /// The weights of a vector in [`ThreatWeights::to_vector`]'s order.
+    #[must_use]
+    pub fn from_vector(vector: &[i32; THREAT_FEATURES]) -> ThreatWeights {
+        let (own_patterns, rest) = vector.split_at(Pattern::NUM);
+        let (opponent_patterns, rest) = rest.split_at(Pattern::NUM);
+        let (own_classes, opponent_classes) = rest.split_at(CellClass::NUM);
+        ThreatWeights {
+            own_patterns: own_patterns.try_into().expect("sizes add up"),
+            opponent_patterns: opponent_patterns.try_into().expect("sizes add up"),
+            own_classes: own_classes.try_into().expect("sizes add up"),
+            opponent_classes: opponent_classes.try_into().expect("sizes add up"),
+        }
+    }
+
     /// The weights as JSON, with the family and format version.
     ///
     /// # Panics
@@ -149,6 +196,28 @@ impl ThreatEvaluator {
     pub fn weights(&self) -> &ThreatWeights {
         &self.weights
     }
+
+    /// What the evaluation of `pos` counts, for its side to move: the
+    /// evaluation is the dot product of these with
+    /// [`ThreatWeights::to_vector`] (opponent terms counted negative). For
+    /// fitting the weights to games (`trainer tune`).
+    #[must_use]
+    pub fn features(pos: &Position, threats: &Threats) -> [i32; THREAT_FEATURES] {
+        let me = pos.side_to_move();
+        let opponent = me.opponent();
+        let mut out = [0; THREAT_FEATURES];
+        for pattern in &Pattern::ALL[1..] {
+            let p = *pattern as usize;
+            out[p] = threats.pattern_count(me, *pattern) as i32;
+            out[Pattern::NUM + p] = -(threats.pattern_count(opponent, *pattern) as i32);
+        }
+        for class in &CellClass::ALL[1..] {
+            let c = 2 * Pattern::NUM + *class as usize;
+            out[c] = threats.class_count(me, *class) as i32;
+            out[CellClass::NUM + c] = -(threats.class_count(opponent, *class) as i32);
+        }
+        out
+    }
 }
 
 impl Evaluator for ThreatEvaluator {
@@ -236,6 +305,32 @@ mod tests {
             assert_eq!(ThreatWeights::load(&dir.join(name)).unwrap(), weights);
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_evaluation_is_the_weights_times_the_features() {
+        let mut weights = ThreatWeights::hand_set();
+        assert_eq!(ThreatWeights::from_vector(&weights.to_vector()), weights);
+        weights.own_classes[3] = 17;
+        weights.opponent_patterns[2] = -5;
+        let evaluator = ThreatEvaluator::new(weights.clone());
+        let vector = weights.to_vector();
+        for moves in
+            [&["h8"][..], &["h8", "h9", "i9", "g7", "j10", "i8", "j8"], &["g8", "a1", "h8", "o15", "i8"]]
+        {
+            let pos = position(moves);
+            let threats = Threats::new(&pos).unwrap();
+            let features = ThreatEvaluator::features(&pos, &threats);
+            let dot: i32 = features.iter().zip(&vector).map(|(f, w)| f * w).sum();
+            assert_eq!(dot, evaluator.evaluate(&pos), "{moves:?}");
+        }
+    }
+
+    #[test]
+    fn the_embedded_defaults_load() {
+        // Hand-set until an SPRT accepts tuned weights.
+        let embedded = ThreatWeights::default();
+        assert!(embedded.own_patterns[7] > embedded.own_patterns[1], "{embedded:?}");
     }
 
     #[test]
