@@ -102,28 +102,8 @@ impl GameArgs {
     }
 
     fn openings(&self) -> Result<Openings> {
-        let text = self.openings.trim();
-        if text == "none" {
-            return Ok(Openings::Empty);
-        }
-        if let Some(plies) = text.strip_prefix("random:") {
-            let plies: usize = plies
-                .trim()
-                .parse()
-                .with_context(|| format!("--openings random:N needs a number of moves, got {plies:?}"))?;
-            if plies >= self.rules.area() {
-                anyhow::bail!(
-                    "--openings random:{plies} leaves no move on the {} cells of {}",
-                    self.rules.area(),
-                    self.rules
-                );
-            }
-            return Ok(Openings::Random { plies });
-        }
-        let file = board::files::read_to_string(std::path::Path::new(text)).with_context(|| {
-            format!("--openings takes none, random:N or a file, and cannot read the file {text}")
-        })?;
-        Openings::parse(&file, self.rules).with_context(|| format!("openings file {text}"))
+        Openings::from_arg(&self.openings, self.rules)
+            .with_context(|| format!("--openings {}", self.openings))
     }
 
     /// Runs the plan with a progress bar on a terminal, writes the summary

@@ -44,6 +44,22 @@ pub enum OpeningsError {
         "the openings file holds no opening (one opening per line, moves separated by spaces, such as `h8 i9`)"
     )]
     Empty,
+    /// `random:N` without a number, or with one that fills the board.
+    #[error("openings random:N needs a number of moves below the board's {area} cells, got {given:?}")]
+    Plies {
+        /// What followed `random:`.
+        given: String,
+        /// Cells of the board.
+        area: usize,
+    },
+    /// The openings file cannot be read.
+    #[error("openings take none, random:N or a file, and {path} cannot be read: {reason}")]
+    File {
+        /// The file named.
+        path: String,
+        /// Why not.
+        reason: String,
+    },
     /// No balanced opening of that length was found.
     #[error("no balanced opening of {plies} random moves found on {rules} in {TRIES} tries: use fewer moves")]
     Unbalanced {
@@ -68,6 +84,28 @@ impl Openings {
             Openings::List(list) => Ok(list[(pair % list.len() as u64) as usize].clone()),
             Openings::Random { plies } => random_opening(rules, *plies, mix_seed(seed, pair)),
         }
+    }
+
+    /// The openings a command line names: `none`, `random:N` (N random
+    /// moves) or a file of openings ([`Openings::parse`]).
+    ///
+    /// # Errors
+    /// [`OpeningsError`] saying what cannot be used.
+    pub fn from_arg(text: &str, rules: Rules) -> Result<Openings, OpeningsError> {
+        let text = text.trim();
+        if text == "none" {
+            return Ok(Openings::Empty);
+        }
+        if let Some(plies) = text.strip_prefix("random:") {
+            let area = rules.area();
+            return match plies.trim().parse() {
+                Ok(plies) if plies < area => Ok(Openings::Random { plies }),
+                _ => Err(OpeningsError::Plies { given: plies.to_owned(), area }),
+            };
+        }
+        let file = board::files::read_to_string(std::path::Path::new(text))
+            .map_err(|error| OpeningsError::File { path: text.to_owned(), reason: error.to_string() })?;
+        Openings::parse(&file, rules)
     }
 
     /// Reads openings, one per line: cells such as `h8` or `7,7` separated
