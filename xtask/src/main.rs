@@ -6,7 +6,8 @@
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
-//!   `target/train/`.
+//!   `target/train/`; `train threat`: self-play, tuning and an SPRT of the
+//!   threat weights, in rounds, installing them only if the SPRT accepts.
 //! - `export-weights DIR [--force]`: install evolved weights as the embedded
 //!   defaults, when a match finds them stronger (or forced).
 //! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
@@ -16,6 +17,7 @@ mod ci;
 mod deps;
 mod fuzz;
 mod pygomo;
+mod threat;
 mod train;
 mod weights;
 
@@ -31,6 +33,7 @@ commands:
   fuzz [--cases N]     the fuzz targets of tests/fuzz.rs (parsers, loaders, the brain) with N cases each (default 10000)
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
+  train threat [...]   self-play, tune, SPRT the threat weights (rounds); install them only if accepted
   export-weights DIR [--force]
                        install DIR/weights.{bin,json} from trainer ga as pattern-eval's defaults
                        if an SPRT match finds them stronger (--force: without the match)

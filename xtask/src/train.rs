@@ -5,9 +5,12 @@ use anyhow::{Context, Result, bail};
 
 use crate::{cargo, run_step, target_dir};
 
-const LEARNERS: [&str; 4] = ["matrix", "montecarlo", "td", "ga"];
+const LEARNERS: [&str; 5] = ["matrix", "montecarlo", "td", "ga", "threat"];
 
 pub fn run(args: &[String]) -> Result<()> {
+    if args.first().is_some_and(|name| name == "threat") {
+        return crate::threat::run(&args[1..]);
+    }
     let Some(learner) = args.first().filter(|name| LEARNERS.contains(&name.as_str())) else {
         bail!("usage: cargo xtask train <{}> [trainer options]", LEARNERS.join("|"));
     };

@@ -281,7 +281,10 @@ fn bad_input_is_a_clear_error() {
         (&["match", "--a", "random", "--b", "random", "--sprt", "10,0"], "elo0 < elo1"),
         (&["match", "--a", "random", "--b", "random", "--sprt", "5"], "two Elo bounds"),
         (&["match", "--a", "random", "--b", "random", "--openings", "random:9"], "below the board's 9 cells"),
-        (&["match", "--a", "random", "--b", "random", "--openings", "/no/such/file"], "/no/such/file cannot be read"),
+        (
+            &["match", "--a", "random", "--b", "random", "--openings", "/no/such/file"],
+            "/no/such/file cannot be read",
+        ),
         (&["tournament", "--engines", "random"], "--engines"),
         (
             &["analyze", "--rules", "3,3,3", "--position", "xo./.x/...", "--engine", "random"],

@@ -3,3 +3,5 @@
 #![warn(missing_docs)]
 
 pub mod evolve;
+pub mod selfplay;
+pub mod texel;

@@ -5,7 +5,9 @@
 mod files;
 mod ga;
 mod plot;
+mod selfplay_cli;
 mod tabular;
+mod tune_cli;
 mod weights;
 
 use std::process::ExitCode;
@@ -30,6 +32,10 @@ enum Command {
     Td(tabular::TdArgs),
     /// Evolve pattern weights with the genetic algorithm.
     Ga(ga::Args),
+    /// Self-play games into a data file, for `tune`.
+    Selfplay(selfplay_cli::Args),
+    /// Fit the threat weights to self-play data (Texel tuning).
+    Tune(tune_cli::Args),
     /// Check the weights a run wrote, and install them where told.
     Weights(weights::Args),
 }
@@ -50,5 +56,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Td(args) => tabular::td(&args),
         Command::Ga(args) => ga::run(&args),
         Command::Weights(args) => weights::run(&args),
+        Command::Selfplay(args) => selfplay_cli::run(&args),
+        Command::Tune(args) => tune_cli::run(&args),
     }
 }

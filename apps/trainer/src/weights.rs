@@ -1,14 +1,15 @@
 //! `trainer weights DIR [--install FILE]`: checks the weights a run wrote
-//! (`weights.bin` and `weights.json`, the same vector, for k = 5) and says
-//! their family as JSON; with `--install`, writes them (as the JSON array
-//! `pattern-eval` embeds) to FILE whole or not at all. `cargo xtask
-//! export-weights` calls it around its SPRT, so the weights format is
-//! known here alone.
+//! (`weights.bin` and `weights.json`, the same weights, for k = 5) and
+//! says their family as JSON; with `--install`, writes them (as
+//! `pattern-eval` embeds them) to FILE whole or not at all. A `ga` run's
+//! pattern weights and a `tune` run's threat weights alike. `cargo xtask
+//! export-weights` and `cargo xtask train threat` call it after their
+//! SPRT, so the weights formats are known here alone.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use pattern_eval::Weights;
+use pattern_eval::{THREAT_FEATURES, ThreatWeights, Weights};
 
 use crate::files::write_atomically;
 
@@ -25,6 +26,13 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    if let Some(threat) = threat_weights(&args.dir)? {
+        if let Some(target) = &args.install {
+            write_atomically(target, &(threat.to_json() + "\n"))?;
+        }
+        println!("{}", serde_json::json!({ "family": "threat", "k": K, "values": THREAT_FEATURES }));
+        return Ok(());
+    }
     let weights = checked(&args.dir)?;
     if let Some(target) = &args.install {
         write_atomically(target, &(weights.to_json() + "\n"))?;
@@ -36,6 +44,20 @@ pub fn run(args: &Args) -> Result<()> {
     });
     println!("{report}");
     Ok(())
+}
+
+/// The threat weights in `dir`, if its JSON file is of the threat family;
+/// the bincode file beside it must hold the same.
+fn threat_weights(dir: &Path) -> Result<Option<ThreatWeights>> {
+    let json = dir.join("weights.json");
+    let Ok(text) = board::files::read_to_string(&json) else { return Ok(None) };
+    let Ok(weights) = ThreatWeights::from_json(&text) else { return Ok(None) };
+    let bin = dir.join("weights.bin");
+    let from_bin = ThreatWeights::load(&bin).with_context(|| format!("{} does not load", bin.display()))?;
+    if from_bin != weights {
+        bail!("{} and {} disagree: export the pair one run wrote", json.display(), bin.display());
+    }
+    Ok(Some(weights))
 }
 
 /// The weights in `dir`: the bincode file (which says family, k and

@@ -1,0 +1,483 @@
+//! Self-play games for learning an evaluation, and the file they go to.
+//!
+//! Games of one engine against itself (or two engines, colours alternating)
+//! from openings, each opening followed by a few random moves near the
+//! stones so that no two games are alike; every move is searched within
+//! the same limits. Game i depends only on the run's seed and i (its
+//! opening, its random moves, its engines' seeds), so a run repeats
+//! exactly, whatever the threads, and can be resumed.
+//!
+//! **The data file** is append-only and versioned: a header (magic,
+//! format, the run's settings as JSON), then one chunk per game as it
+//! finishes: its length, the game in bincode (moves, the search's score
+//! after each engine move, the result), and a checksum. A run that was
+//! killed leaves at most one partial chunk at the end; resuming cuts it
+//! off and plays what is missing.
+
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::mpsc;
+
+use anyhow::{Context, Result, bail};
+use arena::Openings;
+use board::{Agent, Cell, Limits, Outcome, Position, Rules, mix_seed};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rayon::prelude::*;
+use roster::AgentSpec;
+use serde::{Deserialize, Serialize};
+
+/// The first bytes of a self-play file.
+pub const MAGIC: &[u8; 13] = b"mnk-selfplay\n";
+
+/// The version of the file's layout; files of another are refused.
+pub const FORMAT: u32 = 1;
+
+/// Everything that decides a run's games; written in the file's header,
+/// and checked on resume.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The rules, as `W,H,K` (and `,exact`).
+    pub rules: String,
+    /// The engine playing X in even games, as a spec.
+    pub engine: String,
+    /// The other engine (the same for self-play).
+    pub against: String,
+    /// The openings as given (`none`, `random:N`, a file name).
+    pub openings: String,
+    /// Random moves played after each opening, near the stones.
+    pub random_plies: usize,
+    /// Nodes a move, if the moves are searched by nodes.
+    pub nodes: Option<u64>,
+    /// Milliseconds a move, if by time (games then do not repeat exactly).
+    pub ms: Option<u64>,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// One game as the file keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameData {
+    /// Its number in the run.
+    pub index: u64,
+    /// Moves given before the engines played: the opening and the random moves.
+    pub given: u16,
+    /// Every move, each as `x << 8 | y`.
+    pub moves: Vec<u16>,
+    /// After each engine move (`moves[given..]`), the search's score for
+    /// the side that moved, if the engine said one.
+    pub scores: Vec<Option<f32>>,
+    /// 1: X won, -1: O won, 0: a draw.
+    pub result: i8,
+}
+
+impl GameData {
+    /// The moves as cells.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.moves.iter().map(|&packed| Cell::new((packed >> 8) as u8, packed as u8))
+    }
+
+    /// The result for the side to move after `plies` moves: 1 a win, ½ a
+    /// draw, 0 a loss.
+    #[must_use]
+    pub fn result_for_mover(&self, plies: usize) -> f64 {
+        let x_to_move = plies % 2 == 0;
+        match (self.result, x_to_move) {
+            (0, _) => 0.5,
+            (1, true) | (-1, false) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// The games of a self-play file and the settings they were played with.
+#[derive(Debug)]
+pub struct DataFile {
+    /// The run's settings.
+    pub settings: Settings,
+    /// Every complete game, in the order they finished.
+    pub games: Vec<GameData>,
+    /// Bytes of complete chunks: a partial chunk after them is cut off on resume.
+    pub good_len: u64,
+    /// Whether a partial or damaged chunk followed the complete ones.
+    pub torn_tail: bool,
+}
+
+impl DataFile {
+    /// Reads a self-play file.
+    ///
+    /// # Errors
+    /// If it cannot be read, or is not a self-play file of this format.
+    pub fn read(path: &Path) -> Result<DataFile> {
+        let mut bytes = Vec::new();
+        File::open(path)
+            .and_then(|mut file| file.read_to_end(&mut bytes))
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let not_ours = || format!("{} is not a self-play file", path.display());
+        let rest = bytes.strip_prefix(MAGIC.as_slice()).with_context(not_ours)?;
+        let (format, rest) = take_u32(rest).with_context(not_ours)?;
+        if format != FORMAT {
+            bail!(
+                "{} is a self-play file of format {format}; this trainer reads format {FORMAT}",
+                path.display()
+            );
+        }
+        let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
+        let header = rest.get(..header_len as usize).with_context(not_ours)?;
+        let settings: Settings = serde_json::from_slice(header)
+            .with_context(|| format!("{}: the header is damaged", path.display()))?;
+        let mut at = MAGIC.len() + 8 + header_len as usize;
+        let mut games = Vec::new();
+        let torn_tail = loop {
+            if at == bytes.len() {
+                break false;
+            }
+            let Some(game) = read_chunk(&bytes[at..]) else { break true };
+            at += game.1;
+            games.push(game.0);
+        };
+        Ok(DataFile { settings, games, good_len: at as u64, torn_tail })
+    }
+}
+
+/// A little-endian `u32` and what follows it.
+fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let (head, rest) = bytes.split_first_chunk::<4>()?;
+    Some((u32::from_le_bytes(*head), rest))
+}
+
+/// One chunk (length, bincode, checksum) and its size, if whole and sound.
+fn read_chunk(bytes: &[u8]) -> Option<(GameData, usize)> {
+    let (len, rest) = take_u32(bytes)?;
+    let body = rest.get(..len as usize)?;
+    let sum = rest.get(len as usize..len as usize + 8)?;
+    if board::files::checksum(body).to_le_bytes() != sum {
+        return None;
+    }
+    let (game, used) = bincode::serde::decode_from_slice(body, bincode::config::standard()).ok()?;
+    (used == body.len()).then_some((game, 4 + len as usize + 8))
+}
+
+/// A chunk for `game`.
+fn chunk(game: &GameData) -> Vec<u8> {
+    let body = bincode::serde::encode_to_vec(game, bincode::config::standard()).expect("games encode");
+    let mut out = Vec::with_capacity(body.len() + 12);
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&board::files::checksum(&body).to_le_bytes());
+    out
+}
+
+/// What a run needs beyond its settings.
+#[derive(Debug)]
+pub struct Run<'a> {
+    /// The settings (in the header).
+    pub settings: Settings,
+    /// Games in the run.
+    pub games: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// The data file.
+    pub out: &'a Path,
+    /// Continue the run the file holds.
+    pub resume: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Played {
+    /// Games the file held before.
+    pub kept: u64,
+    /// Games played now.
+    pub games: u64,
+    /// Engine moves played now (positions with a search score).
+    pub positions: u64,
+    /// Games lost by a forfeit (an engine error): not written.
+    pub forfeits: u64,
+}
+
+/// Plays the games of `run` that the file does not hold yet, appending
+/// each as it finishes; `progress` hears of every game written.
+///
+/// # Errors
+/// Bad settings (an engine spec, rules, openings), a file that holds
+/// another run or that cannot be written.
+pub fn play(run: &Run<'_>, progress: &mut dyn FnMut(&Played)) -> Result<Played> {
+    let settings = &run.settings;
+    let rules: Rules =
+        settings.rules.parse().map_err(|error| anyhow::anyhow!("rules {}: {error}", settings.rules))?;
+    let engines: [AgentSpec; 2] = [settings.engine.parse()?, settings.against.parse()?];
+    for spec in &engines {
+        spec.check_rules(&rules)?;
+    }
+    let openings = Openings::from_arg(&settings.openings, rules)
+        .with_context(|| format!("openings {}", settings.openings))?;
+    let limits = Limits {
+        nodes: settings.nodes,
+        time: settings.ms.map(std::time::Duration::from_millis),
+        ..Limits::none()
+    };
+    let (mut file, done) = open(run)?;
+    let mut played = Played { kept: done.len() as u64, ..Played::default() };
+    let pending: Vec<u64> = (0..run.games).filter(|index| !done.contains(index)).collect();
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(run.threads).build().context("cannot start threads")?;
+    let (sender, receiver) = mpsc::channel::<Result<GameData, String>>();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                pending.par_iter().for_each_with(sender, |sender, &index| {
+                    let game = play_one(settings, rules, &engines, &openings, &limits, index);
+                    let _ = sender.send(game);
+                });
+            });
+        });
+        for game in receiver {
+            match game {
+                Ok(game) => {
+                    if let Err(error) = file.write_all(&chunk(&game)).and_then(|()| file.flush()) {
+                        failure.get_or_insert_with(|| format!("cannot write {}: {error}", run.out.display()));
+                        continue;
+                    }
+                    played.games += 1;
+                    played.positions += game.scores.len() as u64;
+                }
+                Err(_) => played.forfeits += 1,
+            }
+            progress(&played);
+        }
+    });
+    match failure {
+        Some(message) => bail!(message),
+        None => Ok(played),
+    }
+}
+
+/// The data file ready to append to, and the games it already holds.
+fn open(run: &Run<'_>) -> Result<(BufWriter<File>, BTreeSet<u64>)> {
+    let path = run.out;
+    let exists = path.metadata().is_ok_and(|meta| meta.len() > 0);
+    if exists && !run.resume {
+        bail!("{} already holds games: give --resume to continue its run, or another --out", path.display());
+    }
+    if exists {
+        let data = DataFile::read(path)?;
+        if data.settings != run.settings {
+            bail!(
+                "{} holds another run ({}); resume it with the same settings",
+                path.display(),
+                serde_json::to_string(&data.settings).unwrap_or_default()
+            );
+        }
+        let mut file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        // A partial chunk from a run that was stopped: cut it off.
+        file.set_len(data.good_len)
+            .and_then(|()| file.seek(SeekFrom::End(0)))
+            .with_context(|| format!("cannot repair {}", path.display()))?;
+        let done = data.games.iter().map(|game| game.index).collect();
+        return Ok((BufWriter::new(file), done));
+    }
+    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    let header = serde_json::to_vec(&run.settings).expect("settings serialise");
+    let mut file =
+        BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?);
+    file.write_all(MAGIC)
+        .and_then(|()| file.write_all(&FORMAT.to_le_bytes()))
+        .and_then(|()| file.write_all(&(header.len() as u32).to_le_bytes()))
+        .and_then(|()| file.write_all(&header))
+        .and_then(|()| file.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok((file, BTreeSet::new()))
+}
+
+/// Game `index` of the run: its opening, random moves, then the engines.
+fn play_one(
+    settings: &Settings,
+    rules: Rules,
+    engines: &[AgentSpec; 2],
+    openings: &Openings,
+    limits: &Limits,
+    index: u64,
+) -> Result<GameData, String> {
+    let seed = mix_seed(settings.seed, index);
+    let mut pos = Position::new(rules);
+    for cell in openings.opening(rules, settings.seed, index).map_err(|error| error.to_string())? {
+        pos.play(cell).map_err(|error| error.to_string())?;
+    }
+    random_moves(&mut pos, settings.random_plies, seed);
+    let given = pos.moves().len();
+    // Engine A plays X in even games.
+    let a_is_x = index % 2 == 0;
+    let mut agents: [Box<dyn Agent>; 2] = if a_is_x {
+        [engines[0].build(mix_seed(seed, 1)), engines[1].build(mix_seed(seed, 2))]
+    } else {
+        [engines[1].build(mix_seed(seed, 2)), engines[0].build(mix_seed(seed, 1))]
+    };
+    for agent in &mut agents {
+        agent.new_game(&rules);
+    }
+    let mut scores = Vec::new();
+    while !pos.is_over() {
+        let agent = &mut agents[usize::from(pos.moves().len() % 2 == 1)];
+        let cell = agent.select_move(&pos, limits).map_err(|error| error.to_string())?;
+        scores.push(agent.analysis().and_then(|analysis| analysis.value).map(|value| value as f32));
+        pos.play(cell).map_err(|error| error.to_string())?;
+    }
+    let result = match pos.outcome() {
+        Some(Outcome::Win(board::Side::X)) => 1,
+        Some(Outcome::Win(board::Side::O)) => -1,
+        _ => 0,
+    };
+    let moves = pos.moves().iter().map(|cell| u16::from(cell.x()) << 8 | u16::from(cell.y())).collect();
+    Ok(GameData { index, given: given as u16, moves, scores, result })
+}
+
+/// Plays `plies` random moves near the stones (within two cells), none
+/// of which wins or leaves a win for the next move: a different game from
+/// the same opening.
+fn random_moves(pos: &mut Position, plies: usize, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for _ in 0..plies {
+        let rules = *pos.rules();
+        let near: Vec<Cell> = if pos.moves().is_empty() {
+            vec![Cell::new(rules.width() / 2, rules.height() / 2)]
+        } else {
+            (pos.occupied().dilate(&rules).dilate(&rules) & pos.empty_cells()).iter().collect()
+        };
+        let quiet: Vec<Cell> = near
+            .iter()
+            .copied()
+            .filter(|&cell| {
+                let mut next = pos.clone();
+                next.play_unchecked(cell);
+                !next.is_over()
+                    && !next.empty_cells().iter().any(|reply| next.wins_at(reply, next.side_to_move()))
+            })
+            .collect();
+        let Some(&cell) = quiet.choose(&mut rng).or_else(|| near.choose(&mut rng)) else { return };
+        pos.play_unchecked(cell);
+        if pos.is_over() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            rules: "9,9,5".to_owned(),
+            engine: "alphabeta:tt_mb=1".to_owned(),
+            against: "alphabeta:tt_mb=1".to_owned(),
+            openings: "none".to_owned(),
+            random_plies: 3,
+            nodes: Some(300),
+            ms: None,
+            seed: 5,
+        }
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("mnk-selfplay-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("games.selfplay")
+    }
+
+    #[test]
+    fn games_repeat_are_written_whole_and_resume_after_a_torn_chunk() {
+        let path = temp("resume");
+        let _ = std::fs::remove_file(&path);
+        let run = Run { settings: settings(), games: 6, threads: 2, out: &path, resume: false };
+        let played = play(&run, &mut |_| {}).unwrap();
+        assert_eq!((played.kept, played.games + played.forfeits), (0, 6));
+        let whole = DataFile::read(&path).unwrap();
+        assert!(!whole.torn_tail);
+        let mut games = whole.games.clone();
+        games.sort_by_key(|game| game.index);
+        for game in &games {
+            assert_eq!(game.scores.len(), game.moves.len() - usize::from(game.given));
+            assert_eq!(game.given, 3);
+            let mut pos = Position::new(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap());
+            for cell in game.cells() {
+                pos.play(cell).unwrap();
+            }
+            assert!(pos.is_over() || pos.moves().len() == 81);
+        }
+        // Random moves make every game its own.
+        assert!(games.windows(2).all(|pair| pair[0].moves != pair[1].moves));
+
+        // A second file of the same run holds the same games.
+        let again = temp("again");
+        let _ = std::fs::remove_file(&again);
+        play(
+            &Run {
+                out: &again,
+                ..Run { settings: settings(), games: 6, threads: 1, out: &path, resume: false }
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        let mut other = DataFile::read(&again).unwrap().games;
+        other.sort_by_key(|game| game.index);
+        assert_eq!(other, games);
+
+        // Torn: the last game half written, and two games more wanted.
+        let len = std::fs::metadata(&path).unwrap().len();
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(len - 5).unwrap();
+        let torn = DataFile::read(&path).unwrap();
+        assert!(torn.torn_tail);
+        assert_eq!(torn.games.len(), 5);
+        let refused =
+            play(&Run { settings: settings(), games: 8, threads: 2, out: &path, resume: false }, &mut |_| {});
+        assert!(refused.unwrap_err().to_string().contains("--resume"));
+        let other_run = Settings { seed: 6, ..settings() };
+        let refused =
+            play(&Run { settings: other_run, games: 8, threads: 2, out: &path, resume: true }, &mut |_| {});
+        assert!(refused.unwrap_err().to_string().contains("another run"));
+        let resumed =
+            play(&Run { settings: settings(), games: 8, threads: 2, out: &path, resume: true }, &mut |_| {})
+                .unwrap();
+        assert_eq!((resumed.kept, resumed.games + resumed.forfeits), (5, 3));
+        let data = DataFile::read(&path).unwrap();
+        assert!(!data.torn_tail);
+        let mut all = data.games;
+        all.sort_by_key(|game| game.index);
+        assert_eq!(all.len(), 8);
+        assert_eq!(&all[..6], &games[..]);
+        for path in [path, again] {
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+
+    #[test]
+    fn other_files_are_refused() {
+        let path = temp("refused");
+        std::fs::write(&path, b"not a self-play file").unwrap();
+        assert!(DataFile::read(&path).unwrap_err().to_string().contains("not a self-play file"));
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&9u32.to_le_bytes());
+        std::fs::write(&path, bytes).unwrap();
+        assert!(DataFile::read(&path).unwrap_err().to_string().contains("format 9"));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn results_are_seen_from_the_mover() {
+        let game = GameData { index: 0, given: 0, moves: vec![], scores: vec![], result: 1 };
+        assert_eq!((game.result_for_mover(0), game.result_for_mover(1)), (1.0, 0.0));
+        let draw = GameData { result: 0, ..game };
+        assert_eq!(draw.result_for_mover(3), 0.5);
+    }
+}

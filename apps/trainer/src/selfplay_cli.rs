@@ -1,0 +1,117 @@
+//! `trainer selfplay`: games of an engine against itself (or two engines)
+//! into a self-play data file, for `trainer tune`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use board::Rules;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use trainer::selfplay::{Played, Run, Settings, play};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rules as W,H,K or W,H,K,exact.
+    #[arg(long, default_value = "15,15,5")]
+    rules: Rules,
+    /// The engine, as a roster spec.
+    #[arg(long, default_value = "alphabeta")]
+    engine: String,
+    /// Its opponent, colours alternating (default: the engine itself).
+    #[arg(long)]
+    against: Option<String>,
+    /// Openings: none, random:N, or a file of openings.
+    #[arg(long, default_value = "openings/gomoku15.txt")]
+    openings: String,
+    /// Random moves near the stones after each opening, so that every
+    /// game is its own.
+    #[arg(long, default_value_t = 2)]
+    random_plies: usize,
+    /// Nodes (or iterations) searched a move: games repeat exactly.
+    #[arg(long, default_value_t = 20_000, conflicts_with = "ms")]
+    nodes: u64,
+    /// Milliseconds a move instead of nodes (games then do not repeat).
+    #[arg(long)]
+    ms: Option<u64>,
+    /// Games in the run.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    threads: usize,
+    /// The run's seed: game i depends on it and i alone.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The data file (appended to as games finish).
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue the run the file holds.
+    #[arg(long)]
+    resume: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if !(1..=256).contains(&args.threads) {
+        bail!("--threads must be from 1 to 256, got {}", args.threads);
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let settings = Settings {
+        rules: args.rules.to_string(),
+        engine: args.engine.clone(),
+        against: args.against.clone().unwrap_or_else(|| args.engine.clone()),
+        openings: args.openings.clone(),
+        random_plies: args.random_plies,
+        nodes: args.ms.is_none().then_some(args.nodes),
+        ms: args.ms,
+        seed: args.seed,
+    };
+    let run = Run { settings, games: args.games, threads: args.threads, out: &args.out, resume: args.resume };
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}").expect("a valid template"),
+    );
+    let clock = Instant::now();
+    let mut update = |played: &Played| {
+        let seconds = clock.elapsed().as_secs_f64().max(1e-9);
+        bar.set_position(played.kept + played.games + played.forfeits);
+        bar.set_message(format!(
+            "{:.2} games/s, {:.0} positions/s",
+            played.games as f64 / seconds,
+            played.positions as f64 / seconds
+        ));
+    };
+    let played = play(&run, &mut update)?;
+    bar.finish_and_clear();
+    let seconds = clock.elapsed().as_secs_f64();
+    let report = serde_json::json!({
+        "out": args.out.display().to_string(),
+        "games_kept": played.kept,
+        "games": played.games,
+        "positions": played.positions,
+        "forfeits": played.forfeits,
+        "seconds": seconds,
+        "games_per_second": played.games as f64 / seconds.max(1e-9),
+        "positions_per_second": played.positions as f64 / seconds.max(1e-9),
+    });
+    if args.json {
+        println!("{report}");
+    } else {
+        println!(
+            "{} games ({} positions) in {:.1} s: {:.2} games/s, {:.0} positions/s; {} kept from before, {} forfeits; written to {}",
+            played.games,
+            played.positions,
+            seconds,
+            report["games_per_second"].as_f64().unwrap_or(0.0),
+            report["positions_per_second"].as_f64().unwrap_or(0.0),
+            played.kept,
+            played.forfeits,
+            args.out.display()
+        );
+    }
+    Ok(())
+}

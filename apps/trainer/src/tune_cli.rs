@@ -1,0 +1,198 @@
+//! `trainer tune`: the threat family's weights fitted to self-play games
+//! (see `texel.rs`), with the loss per epoch as CSV and SVG, the weights
+//! as JSON and bincode, and a checkpoint after every epoch.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use board::Rules;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pattern_eval::ThreatWeights;
+use trainer::selfplay::DataFile;
+use trainer::texel::{Dataset, TuneConfig, Tuner};
+
+use crate::files::write_atomically;
+use crate::plot::{Series, line_chart};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Self-play data files (from `trainer selfplay`), of one rule set.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Weights to start from (JSON or .bin); default: the embedded ones.
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = TuneConfig::default().epochs)]
+    epochs: u32,
+    /// Positions a step.
+    #[arg(long, default_value_t = TuneConfig::default().batch)]
+    batch: usize,
+    /// Adam's step size, in weight units.
+    #[arg(long, default_value_t = TuneConfig::default().learning_rate)]
+    learning_rate: f64,
+    /// The seed of the shuffles.
+    #[arg(long, default_value_t = TuneConfig::default().seed)]
+    seed: u64,
+    /// Folder for weights.json, weights.bin, loss.csv, loss.svg, checkpoint.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Go on from the folder's checkpoint (to --epochs in all).
+    #[arg(long)]
+    resume: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if args.epochs == 0 || args.batch == 0 {
+        bail!("--epochs and --batch must be at least 1");
+    }
+    if !(args.learning_rate.is_finite() && args.learning_rate > 0.0) {
+        bail!("--learning-rate must be a positive number, got {}", args.learning_rate);
+    }
+    let checkpoint = args.out.join("checkpoint.json");
+    if !args.resume && checkpoint.exists() {
+        bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
+    }
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let clock = Instant::now();
+    let data = load(&args.data)?;
+    let positions = data.train.len() + data.validation.len();
+    if data.train.is_empty() || data.validation.is_empty() {
+        bail!("the data hold too few games ({positions} quiet positions): play more with trainer selfplay");
+    }
+    let load_seconds = clock.elapsed().as_secs_f64();
+    let config = TuneConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        seed: args.seed,
+    };
+    let mut tuner = if args.resume {
+        let text = board::files::read_to_string(&checkpoint)
+            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
+        let tuner: Tuner = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a checkpoint of trainer tune", checkpoint.display()))?;
+        let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
+        if same != tuner.config {
+            bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);
+        }
+        let mut tuner = tuner;
+        tuner.config.epochs = args.epochs;
+        tuner
+    } else {
+        let start = match &args.start {
+            Some(path) => ThreatWeights::load(path).with_context(|| format!("--start {}", path.display()))?,
+            None => ThreatWeights::default(),
+        };
+        Tuner::new(config, &start, &data)
+    };
+    let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} epoch {pos}/{len}  {msg}").expect("a valid template"),
+    );
+    bar.set_position(u64::from(tuner.epoch));
+    let fit_clock = Instant::now();
+    let first_epoch = tuner.epoch;
+    while tuner.epoch < args.epochs {
+        let (train, validation) = tuner.epoch(&data);
+        write_atomically(&checkpoint, &serde_json::to_string(&tuner).expect("the fit serialises"))?;
+        bar.set_position(u64::from(tuner.epoch));
+        bar.set_message(format!("loss {train:.5}, validation {validation:.5}"));
+    }
+    bar.finish_and_clear();
+    let epochs_run = tuner.epoch - first_epoch;
+    let fit_seconds = fit_clock.elapsed().as_secs_f64();
+    let weights = tuner.rounded();
+    weights.save(&args.out.join("weights.json"))?;
+    weights.save(&args.out.join("weights.bin"))?;
+    write_curves(&args.out, &tuner)?;
+    let (first, last) = (tuner.losses[0], *tuner.losses.last().expect("a loss per epoch"));
+    let throughput = (data.train.len() as f64 * f64::from(epochs_run)) / fit_seconds.max(1e-9);
+    let report = serde_json::json!({
+        "positions": positions,
+        "train_positions": data.train.len(),
+        "validation_positions": data.validation.len(),
+        "skipped_not_quiet": data.skipped,
+        "k": tuner.k,
+        "epochs": tuner.epoch,
+        "loss_before": { "train": first.0, "validation": first.1 },
+        "loss_after": { "train": last.0, "validation": last.1 },
+        "load_seconds": load_seconds,
+        "fit_seconds": fit_seconds,
+        "positions_epochs_per_second": throughput,
+        "weights": args.out.join("weights.json").display().to_string(),
+    });
+    if args.json {
+        println!("{report}");
+    } else {
+        println!(
+            "{positions} quiet positions ({} for validation, {} not quiet skipped), K = {:.6}",
+            data.validation.len(),
+            data.skipped,
+            tuner.k
+        );
+        println!(
+            "loss {:.5} -> {:.5}, validation {:.5} -> {:.5} after {} epochs ({:.0} positions x epochs/s)",
+            first.0, last.0, first.1, last.1, tuner.epoch, throughput
+        );
+        println!("weights: {}", args.out.join("weights.json").display());
+    }
+    Ok(())
+}
+
+/// The games of every file, checked to be of one rule set, as samples.
+fn load(paths: &[PathBuf]) -> Result<Dataset> {
+    let mut games = Vec::new();
+    let mut rules: Option<Rules> = None;
+    for path in paths {
+        let file = DataFile::read(path)?;
+        if file.torn_tail {
+            eprintln!("{}: its last game is incomplete and is left out", path.display());
+        }
+        let these: Rules =
+            file.settings.rules.parse().map_err(|error| {
+                anyhow::anyhow!("{}: rules {}: {error}", path.display(), file.settings.rules)
+            })?;
+        if rules.is_some_and(|rules| rules != these) {
+            bail!("{} holds games of {these}, the others of {}", path.display(), rules.expect("set"));
+        }
+        rules = Some(these);
+        // Games of different files are different games: number them apart.
+        let offset = games.len() as u64;
+        games.extend(file.games.into_iter().map(|mut game| {
+            game.index += offset;
+            game
+        }));
+    }
+    let rules = rules.context("no data file given")?;
+    Ok(Dataset::from_games(&games, rules))
+}
+
+/// `loss.csv` and `loss.svg`: the losses before the first epoch and after each.
+fn write_curves(out: &Path, tuner: &Tuner) -> Result<()> {
+    let mut csv = String::from("epoch,train_loss,validation_loss\n");
+    for (epoch, (train, validation)) in tuner.losses.iter().enumerate() {
+        let _ = writeln!(csv, "{epoch},{train:.6},{validation:.6}");
+    }
+    write_atomically(&out.join("loss.csv"), &csv)?;
+    let series = |name: &str, pick: fn(&(f64, f64)) -> f64| Series {
+        name: name.to_owned(),
+        points: tuner.losses.iter().enumerate().map(|(epoch, losses)| (epoch as f64, pick(losses))).collect(),
+    };
+    let all = tuner.losses.iter().flat_map(|&(a, b)| [a, b]);
+    let (low, high) = all.fold((f64::MAX, f64::MIN), |(low, high), loss| (low.min(loss), high.max(loss)));
+    let margin = ((high - low) * 0.1).max(1e-4);
+    line_chart(
+        &out.join("loss.svg"),
+        "Threat weights fitted to self-play: logistic loss",
+        "epoch",
+        "loss",
+        (low - margin, high + margin),
+        &[series("training", |l| l.0), series("validation", |l| l.1)],
+    )
+}
