@@ -145,7 +145,10 @@ pub fn run(args: &[String]) -> Result<()> {
             current = Some(new);
         }
     }
-    let provenance = json!({ "pipeline": format!("{pipeline:?}"), "rounds": rounds });
+    // Paths in the workspace are written relative to it: the file is committed.
+    let root = format!("{}/", workspace_root().display());
+    let text = serde_json::to_string(&json!({ "pipeline": format!("{pipeline:?}"), "rounds": rounds }))?;
+    let provenance: Value = serde_json::from_str(&text.replace(&root, ""))?;
     write_atomically(&dir.join("provenance.json"), &serde_json::to_string_pretty(&provenance)?)?;
     match (&current, pipeline.export) {
         (None, _) => println!("==> no round's weights were accepted: the embedded weights stay"),

@@ -203,3 +203,102 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read"), "{output:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn selfplay_then_tune_write_data_weights_and_curves() {
+    let dir = dir("threat");
+    let data = dir.join("games.selfplay");
+    let data = data.to_str().unwrap();
+    let selfplay = |extra: &[&str]| {
+        let args = [
+            &[
+                "selfplay",
+                "--rules",
+                "9,9,5",
+                "--engine",
+                "alphabeta:tt_mb=1",
+                "--openings",
+                "none",
+                "--nodes",
+                "400",
+                "--threads",
+                "2",
+                "--out",
+                data,
+                "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        trainer(&args)
+    };
+    let output = selfplay(&["--games", "12"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games"].as_u64().unwrap() + report["forfeits"].as_u64().unwrap(), 12);
+    assert!(report["positions"].as_u64().unwrap() > 12 * 5, "{report}");
+    // The file is kept unless resumed; resumed, only the missing games are played.
+    assert!(String::from_utf8_lossy(&selfplay(&["--games", "14"]).stderr).contains("--resume"));
+    let more: Value = serde_json::from_slice(&selfplay(&["--games", "14", "--resume"]).stdout).unwrap();
+    assert_eq!((more["games_kept"].as_u64(), more["games"].as_u64()), (Some(12), Some(2)));
+
+    let out = dir.join("tune");
+    let tune = |extra: &[&str]| {
+        let args = [
+            &[
+                "tune",
+                "--data",
+                data,
+                "--epochs",
+                "3",
+                "--batch",
+                "64",
+                "--out",
+                out.to_str().unwrap(),
+                "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        trainer(&args)
+    };
+    let output = tune(&[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let fit: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(fit["k"].as_f64().unwrap() > 0.0, "{fit}");
+    assert_eq!(fit["epochs"], 3);
+    let csv = std::fs::read_to_string(out.join("loss.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "a header, before, and 3 epochs: {csv}");
+    assert!(std::fs::read_to_string(out.join("loss.svg")).unwrap().starts_with("<svg"));
+    let weights = pattern_eval::ThreatWeights::load(&out.join("weights.json")).unwrap();
+    assert_eq!(pattern_eval::ThreatWeights::load(&out.join("weights.bin")).unwrap(), weights);
+    // A fit is not overwritten; resumed to more epochs, it goes on.
+    assert!(String::from_utf8_lossy(&tune(&[]).stderr).contains("--resume"));
+    let longer = tune(&["--resume", "--epochs", "4"]);
+    assert!(longer.status.success(), "{}", String::from_utf8_lossy(&longer.stderr));
+    assert_eq!(std::fs::read_to_string(out.join("loss.csv")).unwrap().lines().count(), 6);
+    // `trainer weights` knows the threat family too.
+    let installed = dir.join("installed.json");
+    let output = trainer(&["weights", out.to_str().unwrap(), "--install", installed.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(pattern_eval::ThreatWeights::load(&installed).unwrap(), weights);
+
+    for (args, message) in [
+        (
+            &["tune", "--data", "/no/such.selfplay", "--out", out.to_str().unwrap()][..],
+            "cannot read /no/such.selfplay",
+        ),
+        (
+            &["selfplay", "--engine", "alphabeta:depth=0", "--out", data, "--resume"],
+            "option depth of alphabeta",
+        ),
+        (&["selfplay", "--engine", "tree", "--out", data, "--resume"], "cannot play"),
+        (&["selfplay", "--games", "0", "--out", data], "at least 1"),
+    ] {
+        let output = trainer(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
