@@ -153,7 +153,7 @@ pub fn run(args: &[String]) -> Result<()> {
     match (&current, pipeline.export) {
         (None, _) => println!("==> no round's weights were accepted: the embedded weights stay"),
         (Some(weights), false) => {
-            println!("==> accepted weights: {} (--no-export: not installed)", weights.display())
+            println!("==> accepted weights: {} (--no-export: not installed)", weights.display());
         }
         (Some(weights), true) => install(weights, &provenance)?,
     }

@@ -84,7 +84,7 @@ impl GameData {
     /// draw, 0 a loss.
     #[must_use]
     pub fn result_for_mover(&self, plies: usize) -> f64 {
-        let x_to_move = plies % 2 == 0;
+        let x_to_move = plies.is_multiple_of(2);
         match (self.result, x_to_move) {
             (0, _) => 0.5,
             (1, true) | (-1, false) => 1.0,
@@ -316,7 +316,7 @@ fn play_one(
     random_moves(&mut pos, settings.random_plies, seed);
     let given = pos.moves().len();
     // Engine A plays X in even games.
-    let a_is_x = index % 2 == 0;
+    let a_is_x = index.is_multiple_of(2);
     let mut agents: [Box<dyn Agent>; 2] = if a_is_x {
         [engines[0].build(mix_seed(seed, 1)), engines[1].build(mix_seed(seed, 2))]
     } else {
@@ -474,6 +474,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "results are exactly 0, ½ or 1")]
     fn results_are_seen_from_the_mover() {
         let game = GameData { index: 0, given: 0, moves: vec![], scores: vec![], result: 1 };
         assert_eq!((game.result_for_mover(0), game.result_for_mover(1)), (1.0, 0.0));

@@ -143,7 +143,7 @@ pub fn fit_scale(samples: &[Sample], weights: &[f64; THREAT_FEATURES]) -> f64 {
         let b = low + ratio * (high - low);
         if at(a) < at(b) { high = b } else { low = a }
     }
-    ((low + high) / 2.0).exp()
+    f64::midpoint(low, high).exp()
 }
 
 /// Samples per slice of a parallel sum: the slices, and so the sums, do
@@ -261,13 +261,13 @@ impl Tuner {
         const BETA2: f64 = 0.999;
         self.steps += 1;
         let t = self.steps as i32;
-        for i in 0..THREAT_FEATURES {
-            let g = gradient[i];
-            self.first_moment[i] = BETA1 * self.first_moment[i] + (1.0 - BETA1) * g;
-            self.second_moment[i] = BETA2 * self.second_moment[i] + (1.0 - BETA2) * g * g;
-            let m = self.first_moment[i] / (1.0 - BETA1.powi(t));
-            let v = self.second_moment[i] / (1.0 - BETA2.powi(t));
-            self.weights[i] -= self.config.learning_rate * m / (v.sqrt() + 1e-12);
+        let moments = self.first_moment.iter_mut().zip(&mut self.second_moment);
+        for ((weight, &g), (first, second)) in self.weights.iter_mut().zip(gradient).zip(moments) {
+            *first = BETA1 * *first + (1.0 - BETA1) * g;
+            *second = BETA2 * *second + (1.0 - BETA2) * g * g;
+            let m = *first / (1.0 - BETA1.powi(t));
+            let v = *second / (1.0 - BETA2.powi(t));
+            *weight -= self.config.learning_rate * m / (v.sqrt() + 1e-12);
         }
     }
 
@@ -317,9 +317,9 @@ mod tests {
         let after = *tuner.losses.last().unwrap();
         assert!(after.0 < before.0 && after.1 < before.1, "{before:?} -> {after:?}");
         // The weight the truth raised moved up; one the samples never show stays.
-        let tuned = tuner.rounded();
-        assert!(tuned.own_patterns[4] > 30 + 10, "{tuned:?}");
-        assert_eq!(tuned.own_patterns[0], 0);
+        let fitted = tuner.rounded();
+        assert!(fitted.own_patterns[4] > 30 + 10, "{fitted:?}");
+        assert_eq!(fitted.own_patterns[0], 0);
         // The same run again is the same, to the bit.
         let mut again = Tuner::new(tuner.config.clone(), &ThreatWeights::hand_set(), &data);
         for _ in 0..30 {
@@ -329,6 +329,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "results are exactly 0, ½ or 1")]
     fn quiet_positions_of_a_game_become_samples() {
         let rules = Rules::gomoku15();
         // X makes an open four (f8..i8 with e8 and j8 open) and wins.

@@ -244,25 +244,12 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
 
     let out = dir.join("tune");
     let tune = |extra: &[&str]| {
-        let args = [
-            &[
-                "tune",
-                "--data",
-                data,
-                "--epochs",
-                "3",
-                "--batch",
-                "64",
-                "--out",
-                out.to_str().unwrap(),
-                "--json",
-            ][..],
-            extra,
-        ]
-        .concat();
+        let args =
+            [&["tune", "--data", data, "--batch", "64", "--out", out.to_str().unwrap(), "--json"][..], extra]
+                .concat();
         trainer(&args)
     };
-    let output = tune(&[]);
+    let output = tune(&["--epochs", "3"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let fit: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(fit["k"].as_f64().unwrap() > 0.0, "{fit}");
@@ -273,7 +260,7 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     let weights = pattern_eval::ThreatWeights::load(&out.join("weights.json")).unwrap();
     assert_eq!(pattern_eval::ThreatWeights::load(&out.join("weights.bin")).unwrap(), weights);
     // A fit is not overwritten; resumed to more epochs, it goes on.
-    assert!(String::from_utf8_lossy(&tune(&[]).stderr).contains("--resume"));
+    assert!(String::from_utf8_lossy(&tune(&["--epochs", "3"]).stderr).contains("--resume"));
     let longer = tune(&["--resume", "--epochs", "4"]);
     assert!(longer.status.success(), "{}", String::from_utf8_lossy(&longer.stderr));
     assert_eq!(std::fs::read_to_string(out.join("loss.csv")).unwrap().lines().count(), 6);
@@ -281,11 +268,13 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     let installed = dir.join("installed.json");
     let output = trainer(&["weights", out.to_str().unwrap(), "--install", installed.to_str().unwrap()]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(pattern_eval::ThreatWeights::load(&installed).unwrap(), weights);
+    let longer_weights = pattern_eval::ThreatWeights::load(&out.join("weights.json")).unwrap();
+    assert_eq!(pattern_eval::ThreatWeights::load(&installed).unwrap(), longer_weights);
+    let elsewhere = dir.join("elsewhere");
 
     for (args, message) in [
         (
-            &["tune", "--data", "/no/such.selfplay", "--out", out.to_str().unwrap()][..],
+            &["tune", "--data", "/no/such.selfplay", "--out", elsewhere.to_str().unwrap()][..],
             "cannot read /no/such.selfplay",
         ),
         (

@@ -93,15 +93,22 @@ impl ThreatWeights {
     /// The weights of a vector in [`ThreatWeights::to_vector`]'s order.
     #[must_use]
     pub fn from_vector(vector: &[i32; THREAT_FEATURES]) -> ThreatWeights {
-        let (own_patterns, rest) = vector.split_at(Pattern::NUM);
-        let (opponent_patterns, rest) = rest.split_at(Pattern::NUM);
-        let (own_classes, opponent_classes) = rest.split_at(CellClass::NUM);
-        ThreatWeights {
-            own_patterns: own_patterns.try_into().expect("sizes add up"),
-            opponent_patterns: opponent_patterns.try_into().expect("sizes add up"),
-            own_classes: own_classes.try_into().expect("sizes add up"),
-            opponent_classes: opponent_classes.try_into().expect("sizes add up"),
+        let mut weights = ThreatWeights {
+            own_patterns: [0; Pattern::NUM],
+            opponent_patterns: [0; Pattern::NUM],
+            own_classes: [0; CellClass::NUM],
+            opponent_classes: [0; CellClass::NUM],
+        };
+        let parts = [
+            &mut weights.own_patterns[..],
+            &mut weights.opponent_patterns,
+            &mut weights.own_classes,
+            &mut weights.opponent_classes,
+        ];
+        for (slot, &weight) in parts.into_iter().flatten().zip(vector) {
+            *slot = weight;
         }
+        weights
     }
 
     /// The weights as JSON, with the family and format version.
