@@ -52,7 +52,7 @@ impl MctsAgent {
     /// [`Agent::select_move`], without the root rules.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         let config = self.searches[0].0.config();
-        let limits = &limits.clone().capped(config.move_time);
+        let limits = &budget(config, limits);
         if config.shared && config.threads > 1 {
             let threads = config.threads;
             return self.searches[0].0.search_shared(pos, limits, threads);
@@ -67,6 +67,25 @@ impl MctsAgent {
             self.searches.par_iter_mut().map(|tree| tree.0.search_share(pos, limits, &left)).collect();
         merge(&reports)
     }
+}
+
+/// The limits a search runs within: the game's clock unless the engine
+/// ignores it (the classic `uct`), capped by its own time a move; then,
+/// with no node limit, the time alone is the budget where the
+/// configuration says so (no iterations were asked for), else its
+/// iterations are.
+fn budget(config: &MctsConfig, limits: &Limits) -> Limits {
+    let mut limits = limits.clone();
+    if !config.follows_clock {
+        limits.time = None;
+        limits.max_time = None;
+    }
+    let mut limits = limits.capped(config.move_time);
+    if limits.nodes.is_none() {
+        let timed = limits.time.is_some() && config.time_is_budget;
+        limits.nodes = Some(if timed { u64::MAX } else { config.iterations });
+    }
+    limits
 }
 
 /// One tree of a parallel search, on cache lines of its own: each search
@@ -204,6 +223,49 @@ impl Agent for MctsAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use board::{Progress, Rules, StopFlag};
+    use std::time::Duration;
+
+    /// Searches the empty 9×9 board under `limits`, stopping it once
+    /// `stop_after` iterations are reported: how many it searched.
+    fn iterations(config: MctsConfig, limits: Limits, stop_after: u64) -> u64 {
+        let (flag, progress, finished) = (StopFlag::new(), Progress::new(), StopFlag::new());
+        let limits = Limits { stop: Some(flag.clone()), progress: Some(progress.clone()), ..limits };
+        let watching = finished.clone();
+        let watcher = std::thread::spawn(move || {
+            while progress.read().0 < stop_after && !watching.is_set() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            flag.stop();
+        });
+        let pos = Position::new(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap());
+        let done = MctsAgent::new(config, 1).search(&pos, &limits).iterations;
+        finished.stop();
+        watcher.join().unwrap();
+        done
+    }
+
+    #[test]
+    fn a_time_limit_is_the_budget_unless_iterations_are_asked_for() {
+        let hour = Limits::time(Duration::from_secs(3600));
+        // With the game's clock and no iterations asked for: it searches
+        // past its default iterations until stopped.
+        let free = iterations(MctsConfig::default(), hour.clone(), 30_000);
+        assert!(free >= 30_000, "{free}");
+        // Iterations asked for: they are the budget, the clock a cap.
+        let asked = MctsConfig { iterations: 500, time_is_budget: false, ..MctsConfig::default() };
+        assert_eq!(iterations(asked.clone(), hour.clone(), u64::MAX), 500);
+        // No time limit: the default iterations.
+        assert_eq!(iterations(MctsConfig::default(), Limits::none(), u64::MAX), 10_000);
+        // The classic ignores the game's clock: its 1,000 iterations…
+        assert_eq!(iterations(MctsConfig::uct(), hour.clone(), u64::MAX), 1_000);
+        // …unless given its own time a move, which is then its budget.
+        let timed = MctsConfig { move_time: Some(Duration::from_secs(3600)), ..MctsConfig::uct() };
+        let classic = iterations(timed, Limits::none(), 5_000);
+        assert!(classic >= 5_000, "{classic}");
+        // A node limit always wins.
+        assert_eq!(iterations(MctsConfig::default(), Limits { nodes: Some(700), ..hour }, u64::MAX), 700);
+    }
 
     /// A tree's report on two root moves, a and b, with their values.
     fn report(proven: i8, best: Cell, values: [f64; 2]) -> SearchReport {

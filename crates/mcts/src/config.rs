@@ -15,6 +15,15 @@ pub struct MctsConfig {
     /// At most this much time a move, whatever the limits say (applied
     /// with [`board::Limits::capped`], as every engine does).
     pub move_time: Option<Duration>,
+    /// Search within the time the limits give (the game's clock); the
+    /// classic `uct` does not, and thinks `iterations` whatever the
+    /// clock, unless `move_time` is set.
+    pub follows_clock: bool,
+    /// With a time limit and no node limit, search until the time is up
+    /// rather than stopping at `iterations` (which then apply only without
+    /// a time limit): what an engine does when nobody asked for a number
+    /// of iterations.
+    pub time_is_budget: bool,
     /// The exploration constant `c` of UCB1.
     pub exploration: f64,
     /// The most nodes the tree may hold; past it, leaves are played out
@@ -64,6 +73,8 @@ impl PartialEq for MctsConfig {
             && (
                 self.iterations,
                 self.move_time,
+                self.follows_clock,
+                self.time_is_budget,
                 self.node_limit,
                 self.root_rules,
                 self.reuse,
@@ -73,6 +84,8 @@ impl PartialEq for MctsConfig {
             ) == (
                 other.iterations,
                 other.move_time,
+                other.follows_clock,
+                other.time_is_budget,
                 other.node_limit,
                 other.root_rules,
                 other.reuse,
@@ -92,6 +105,8 @@ impl std::fmt::Debug for MctsConfig {
         f.debug_struct("MctsConfig")
             .field("iterations", &self.iterations)
             .field("move_time", &self.move_time)
+            .field("follows_clock", &self.follows_clock)
+            .field("time_is_budget", &self.time_is_budget)
             .field("exploration", &self.exploration)
             .field("node_limit", &self.node_limit)
             .field("root_rules", &self.root_rules)
@@ -113,6 +128,8 @@ impl Default for MctsConfig {
         MctsConfig {
             iterations: 10_000,
             move_time: None,
+            follows_clock: true,
+            time_is_budget: true,
             exploration: std::f64::consts::SQRT_2,
             node_limit: 4_000_000,
             root_rules: true,
@@ -132,10 +149,17 @@ impl Default for MctsConfig {
 impl MctsConfig {
     /// The classic UCT of "Monte-Carlo tree search" in docs/algorithms.md:
     /// 1,000 iterations, untried moves in cell order, random playouts, and
-    /// nothing beyond what UCB1 finds (no win taken or loss blocked first).
+    /// nothing beyond what UCB1 finds (no win taken or loss blocked first);
+    /// it ignores the game's clock unless given its own time a move.
     #[must_use]
     pub fn uct() -> MctsConfig {
-        MctsConfig { iterations: 1_000, root_rules: false, cell_order: true, ..MctsConfig::default() }
+        MctsConfig {
+            iterations: 1_000,
+            follows_clock: false,
+            root_rules: false,
+            cell_order: true,
+            ..MctsConfig::default()
+        }
     }
 }
 
@@ -194,7 +218,7 @@ fn common_options(config: &MctsConfig) -> Vec<EngineOption> {
             "iterations",
             OptionKind::Whole { min: 1, max: 1_000_000_000_000 },
             config.iterations,
-            "iterations per move",
+            "iterations per move when there is no time limit (with one, and no iterations given, the time is the budget)",
         ),
         EngineOption::without_default(
             "ms",

@@ -33,7 +33,7 @@ mod tests {
         );
         assert!(help.contains(&tt), "{help}");
         assert!(help.contains(&format!(
-            "iterations: iterations per move (a whole number from 1 to 1000000000000; default {})",
+            "(a whole number from 1 to 1000000000000; default {})",
             mcts::MctsConfig::uct().iterations
         )));
         assert!(help.contains(&format!("default {}", mcts::MctsConfig::default().iterations)));

@@ -203,6 +203,21 @@ mod tests {
     }
 
     #[test]
+    fn mcts_budgets_follow_the_spec() {
+        // Under an hour's clock: iterations asked for are the budget, and
+        // the classic keeps its 1,000 (a time budget is tested in mcts).
+        let searched = |text: &str| {
+            let mut agent = text.parse::<AgentSpec>().unwrap().build(0);
+            let pos = Position::from_moves(Rules::gomoku15(), "h8 h9").unwrap();
+            agent.select_move(&pos, &Limits::time(std::time::Duration::from_secs(3600))).unwrap();
+            agent.analysis().unwrap().nodes
+        };
+        assert_eq!(searched("mcts:iterations=500"), 500);
+        assert_eq!(searched("uct"), 1_000);
+        assert_eq!(searched("uct:iterations=700"), 700);
+    }
+
+    #[test]
     fn tree_specs() {
         let classic: AgentSpec = "tree:minimax=4".parse().unwrap();
         let agent = classic.build(0);

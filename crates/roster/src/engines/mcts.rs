@@ -17,8 +17,11 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     // `uct` is the classic and takes none of the options beyond it.
     let classic = options.engine_name() == "uct";
     let base = if classic { MctsConfig::uct() } else { MctsConfig::default() };
+    // Iterations asked for are a budget; otherwise a time limit is.
+    let iterations: Option<u64> = options.given("iterations")?;
     let mut config = MctsConfig {
-        iterations: options.get("iterations")?,
+        iterations: iterations.unwrap_or(base.iterations),
+        time_is_budget: iterations.is_none(),
         exploration: options.given("c")?.unwrap_or(base.exploration),
         move_time: options.given::<u64>("ms")?.map(Duration::from_millis),
         ..base
