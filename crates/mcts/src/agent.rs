@@ -228,9 +228,9 @@ mod tests {
 
     /// Searches the empty 9×9 board under `limits`, stopping it once
     /// `stop_after` iterations are reported: how many it searched.
-    fn iterations(config: MctsConfig, limits: Limits, stop_after: u64) -> u64 {
+    fn iterations(config: MctsConfig, limits: &Limits, stop_after: u64) -> u64 {
         let (flag, progress, finished) = (StopFlag::new(), Progress::new(), StopFlag::new());
-        let limits = Limits { stop: Some(flag.clone()), progress: Some(progress.clone()), ..limits };
+        let limits = Limits { stop: Some(flag.clone()), progress: Some(progress.clone()), ..limits.clone() };
         let watching = finished.clone();
         let watcher = std::thread::spawn(move || {
             while progress.read().0 < stop_after && !watching.is_set() {
@@ -247,24 +247,24 @@ mod tests {
 
     #[test]
     fn a_time_limit_is_the_budget_unless_iterations_are_asked_for() {
-        let hour = Limits::time(Duration::from_secs(3600));
+        let hour = Limits::time(Duration::from_hours(1));
         // With the game's clock and no iterations asked for: it searches
         // past its default iterations until stopped.
-        let free = iterations(MctsConfig::default(), hour.clone(), 30_000);
+        let free = iterations(MctsConfig::default(), &hour, 30_000);
         assert!(free >= 30_000, "{free}");
         // Iterations asked for: they are the budget, the clock a cap.
         let asked = MctsConfig { iterations: 500, time_is_budget: false, ..MctsConfig::default() };
-        assert_eq!(iterations(asked.clone(), hour.clone(), u64::MAX), 500);
+        assert_eq!(iterations(asked.clone(), &hour, u64::MAX), 500);
         // No time limit: the default iterations.
-        assert_eq!(iterations(MctsConfig::default(), Limits::none(), u64::MAX), 10_000);
+        assert_eq!(iterations(MctsConfig::default(), &Limits::none(), u64::MAX), 10_000);
         // The classic ignores the game's clock: its 1,000 iterations…
-        assert_eq!(iterations(MctsConfig::uct(), hour.clone(), u64::MAX), 1_000);
+        assert_eq!(iterations(MctsConfig::uct(), &hour, u64::MAX), 1_000);
         // …unless given its own time a move, which is then its budget.
-        let timed = MctsConfig { move_time: Some(Duration::from_secs(3600)), ..MctsConfig::uct() };
-        let classic = iterations(timed, Limits::none(), 5_000);
+        let timed = MctsConfig { move_time: Some(Duration::from_hours(1)), ..MctsConfig::uct() };
+        let classic = iterations(timed, &Limits::none(), 5_000);
         assert!(classic >= 5_000, "{classic}");
         // A node limit always wins.
-        assert_eq!(iterations(MctsConfig::default(), Limits { nodes: Some(700), ..hour }, u64::MAX), 700);
+        assert_eq!(iterations(MctsConfig::default(), &Limits { nodes: Some(700), ..hour }, u64::MAX), 700);
     }
 
     /// A tree's report on two root moves, a and b, with their values.

@@ -209,7 +209,7 @@ mod tests {
         let searched = |text: &str| {
             let mut agent = text.parse::<AgentSpec>().unwrap().build(0);
             let pos = Position::from_moves(Rules::gomoku15(), "h8 h9").unwrap();
-            agent.select_move(&pos, &Limits::time(std::time::Duration::from_secs(3600))).unwrap();
+            agent.select_move(&pos, &Limits::time(std::time::Duration::from_hours(1))).unwrap();
             agent.analysis().unwrap().nodes
         };
         assert_eq!(searched("mcts:iterations=500"), 500);
