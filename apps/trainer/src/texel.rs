@@ -44,6 +44,34 @@ pub struct Dataset {
     pub skipped: u64,
 }
 
+/// The size and a checksum of a dataset's positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataPrint {
+    /// Training positions.
+    pub train: u64,
+    /// Validation positions.
+    pub validation: u64,
+    /// A checksum of every feature and result, in order.
+    pub checksum: u64,
+}
+
+impl DataPrint {
+    /// The print of `data`.
+    #[must_use]
+    pub fn of(data: &Dataset) -> DataPrint {
+        let mut bytes = Vec::with_capacity((data.train.len() + data.validation.len()) * 80);
+        for sample in data.train.iter().chain(&data.validation) {
+            bytes.extend(sample.features.iter().flat_map(|f| f.to_le_bytes()));
+            bytes.extend_from_slice(&sample.result.to_le_bytes());
+        }
+        DataPrint {
+            train: data.train.len() as u64,
+            validation: data.validation.len() as u64,
+            checksum: board::files::checksum(&bytes),
+        }
+    }
+}
+
 /// Games whose index is a multiple of this are held out.
 const VALIDATION_EVERY: u64 = 10;
 
@@ -186,6 +214,9 @@ pub struct Tuner {
     pub epoch: u32,
     /// (train, validation) loss before the first epoch and after each.
     pub losses: Vec<(f64, f64)>,
+    /// What the fit is on: positions in each part and a checksum of
+    /// them, so that a resume on other data is refused.
+    pub data: DataPrint,
 }
 
 impl Tuner {
@@ -204,6 +235,7 @@ impl Tuner {
             steps: 0,
             epoch: 0,
             losses,
+            data: DataPrint::of(data),
         }
     }
 

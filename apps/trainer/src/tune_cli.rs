@@ -11,7 +11,7 @@ use board::Rules;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::ThreatWeights;
 use trainer::selfplay::DataFile;
-use trainer::texel::{Dataset, TuneConfig, Tuner};
+use trainer::texel::{DataPrint, Dataset, TuneConfig, Tuner};
 
 use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
@@ -80,6 +80,15 @@ pub fn run(args: &Args) -> Result<()> {
         let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
         if same != tuner.config {
             bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);
+        }
+        if tuner.data != DataPrint::of(&data) {
+            bail!(
+                "the checkpoint's fit is on other data ({} + {} positions, not {} + {}): resume with the same --data",
+                tuner.data.train,
+                tuner.data.validation,
+                data.train.len(),
+                data.validation.len()
+            );
         }
         let mut tuner = tuner;
         tuner.config.epochs = args.epochs;

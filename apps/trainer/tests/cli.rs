@@ -264,6 +264,37 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     let longer = tune(&["--resume", "--epochs", "4"]);
     assert!(longer.status.success(), "{}", String::from_utf8_lossy(&longer.stderr));
     assert_eq!(std::fs::read_to_string(out.join("loss.csv")).unwrap().lines().count(), 6);
+    // …but not on other data.
+    let fewer = dir.join("fewer.selfplay");
+    let output = trainer(&[
+        "selfplay",
+        "--rules",
+        "9,9,5",
+        "--engine",
+        "alphabeta:tt_mb=1",
+        "--openings",
+        "none",
+        "--nodes",
+        "400",
+        "--games",
+        "11",
+        "--out",
+        fewer.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let other = trainer(&[
+        "tune",
+        "--data",
+        fewer.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+        "--epochs",
+        "5",
+        "--batch",
+        "64",
+    ]);
+    assert!(String::from_utf8_lossy(&other.stderr).contains("other data"), "{other:?}");
     // `trainer weights` knows the threat family too.
     let installed = dir.join("installed.json");
     let output = trainer(&["weights", out.to_str().unwrap(), "--install", installed.to_str().unwrap()]);

@@ -147,6 +147,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_builder_reads_only_described_options_with_valid_defaults() {
+        // A builder reading an option its engine does not describe, or a
+        // default that does not read, panics here (a programming error);
+        // a spec that needs more (external's path) is a clear error.
+        for engine in ENGINES {
+            match crate::AgentSpec::parse(engine.name) {
+                Ok(spec) => assert_eq!(spec.engine().name, engine.name),
+                Err(error) => assert!(error.to_string().contains("path=FILE"), "{}: {error}", engine.name),
+            }
+        }
+        // Every option with a default, given that default explicitly, builds too.
+        for engine in ENGINES.iter().filter(|engine| engine.name != "external") {
+            for option in engine.options().iter().filter(|option| option.default.is_some()) {
+                let text = format!("{}:{}={}", engine.name, option.name, option.default.as_deref().unwrap());
+                assert!(crate::AgentSpec::parse(&text).is_ok(), "{text}");
+            }
+        }
+    }
+
+    #[test]
     fn names_are_unique_and_lower_case() {
         for (i, engine) in ENGINES.iter().enumerate() {
             assert_eq!(engine.name, engine.name.to_ascii_lowercase());
