@@ -72,34 +72,7 @@ pub fn run(args: &Args) -> Result<()> {
         learning_rate: args.learning_rate,
         seed: args.seed,
     };
-    let mut tuner = if args.resume {
-        let text = board::files::read_to_string(&checkpoint)
-            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
-        let tuner: Tuner = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a checkpoint of trainer tune", checkpoint.display()))?;
-        let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
-        if same != tuner.config {
-            bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);
-        }
-        if tuner.data != DataPrint::of(&data) {
-            bail!(
-                "the checkpoint's fit is on other data ({} + {} positions, not {} + {}): resume with the same --data",
-                tuner.data.train,
-                tuner.data.validation,
-                data.train.len(),
-                data.validation.len()
-            );
-        }
-        let mut tuner = tuner;
-        tuner.config.epochs = args.epochs;
-        tuner
-    } else {
-        let start = match &args.start {
-            Some(path) => ThreatWeights::load(path).with_context(|| format!("--start {}", path.display()))?,
-            None => ThreatWeights::default(),
-        };
-        Tuner::new(config, &start, &data)
-    };
+    let mut tuner = resume_or_start(args, config, &data, &checkpoint)?;
     let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:30} epoch {pos}/{len}  {msg}").expect("a valid template"),
@@ -152,6 +125,39 @@ pub fn run(args: &Args) -> Result<()> {
         println!("weights: {}", args.out.join("weights.json").display());
     }
     Ok(())
+}
+
+/// The fit the checkpoint holds, checked against the settings and data
+/// given, or a new one from `--start`.
+fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: &Path) -> Result<Tuner> {
+    Ok(if args.resume {
+        let text = board::files::read_to_string(checkpoint)
+            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
+        let tuner: Tuner = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a checkpoint of trainer tune", checkpoint.display()))?;
+        let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
+        if same != tuner.config {
+            bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);
+        }
+        if tuner.data != DataPrint::of(data) {
+            bail!(
+                "the checkpoint's fit is on other data ({} + {} positions, not {} + {}): resume with the same --data",
+                tuner.data.train,
+                tuner.data.validation,
+                data.train.len(),
+                data.validation.len()
+            );
+        }
+        let mut tuner = tuner;
+        tuner.config.epochs = args.epochs;
+        tuner
+    } else {
+        let start = match &args.start {
+            Some(path) => ThreatWeights::load(path).with_context(|| format!("--start {}", path.display()))?,
+            None => ThreatWeights::default(),
+        };
+        Tuner::new(config, &start, data)
+    })
 }
 
 /// The games of every file, checked to be of one rule set, as samples.

@@ -301,7 +301,15 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let longer_weights = pattern_eval::ThreatWeights::load(&out.join("weights.json")).unwrap();
     assert_eq!(pattern_eval::ThreatWeights::load(&installed).unwrap(), longer_weights);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn selfplay_and_tune_refuse_bad_input_clearly() {
+    let dir = dir("threat-bad");
     let elsewhere = dir.join("elsewhere");
+    let data = dir.join("none.selfplay");
+    let data = data.to_str().unwrap();
 
     for (args, message) in [
         (
