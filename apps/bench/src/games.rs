@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use arena::sprt::Sprt;
-use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Summary};
+use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Shard, Summary};
 use board::{Limits, Rules};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use roster::AgentSpec;
@@ -47,6 +47,11 @@ pub struct GameArgs {
     /// Continue the run the --records file holds: play only missing games.
     #[arg(long, requires = "records")]
     pub resume: bool,
+    /// Play only shard I of N (from 0): the games whose index is I modulo
+    /// N, every one of them even with --sprt. Each shard writes its own
+    /// --records; `bench merge` reads them all into the run's summary.
+    #[arg(long, value_name = "I/N", requires = "records")]
+    pub shard: Option<Shard>,
     /// Write the summary as JSON to this file.
     #[arg(long)]
     pub summary: Option<PathBuf>,
@@ -55,12 +60,15 @@ pub struct GameArgs {
     pub json: bool,
 }
 
-/// The JSON printed: the arena's summary and the rate it was played at.
+/// The JSON printed: the arena's summary, the rate it was played at, and
+/// the shard it is of, if it is one.
 #[derive(Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
     summary: &'a Summary,
     games_per_second: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
 }
 
 impl GameArgs {
@@ -110,8 +118,9 @@ impl GameArgs {
     /// file if asked, and prints the result.
     pub fn execute(&self, plan: &Plan) -> Result<Summary> {
         self.check_outputs()?;
-        let bar =
-            ProgressBar::with_draw_target(Some(plan.schedule().len() as u64), ProgressDrawTarget::stderr());
+        let shard = self.shard.unwrap_or_default();
+        let games = shard.games_of(plan.schedule().len() as u64);
+        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"));
         let mut progress = |live: &Live<'_>| {
             bar.set_position(live.done);
@@ -121,6 +130,7 @@ impl GameArgs {
             records: self.records.as_deref(),
             resume: self.resume,
             progress: Some(&mut progress),
+            shard,
             ..RunOptions::default()
         };
         let summary = arena::run(plan, options)?;
@@ -128,18 +138,63 @@ impl GameArgs {
         let report = Report {
             summary: &summary,
             games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
+            shard: self.shard,
         };
-        if let Some(path) = &self.summary {
-            write_atomically(path, &serde_json::to_string_pretty(&report)?)?;
-        }
-        if self.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
-        } else {
-            print!("{summary}");
-            println!("{} games per second", crate::report::rate(report.games_per_second));
+        write_report(&report, self.summary.as_deref(), self.json)?;
+        if let (Some(shard), false) = (self.shard, self.json) {
+            println!(
+                "shard {shard}: {} games played now, {games} in {}; `bench merge` reads every shard's records into the run's summary",
+                summary.games_played_now,
+                self.records.as_deref().unwrap_or(Path::new("?")).display()
+            );
         }
         Ok(summary)
     }
+}
+
+/// Writes the summary file if asked, and prints the summary as tables or JSON.
+fn write_report(report: &Report<'_>, file: Option<&Path>, json: bool) -> Result<()> {
+    if let Some(path) = file {
+        write_atomically(path, &serde_json::to_string_pretty(report)?)?;
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{}", report.summary);
+        println!("{} games per second", crate::report::rate(report.games_per_second));
+    }
+    Ok(())
+}
+
+/// `bench merge`: the records of a run's shards, summarised as the run.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The records files of the shards (`--records` of each `--shard` run).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// Write the summary as JSON to this file.
+    #[arg(long)]
+    summary: Option<PathBuf>,
+    /// Print the summary as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Merges the shards and prints the summary as `bench match` and `bench
+/// tournament` print theirs; the rate is games read per second of merging.
+pub fn merge(args: &MergeArgs) -> Result<()> {
+    if let Some(path) = &args.summary
+        && args.records.iter().any(|records| same_file(records, path))
+    {
+        anyhow::bail!("--summary {} is one of the records files: give another file", path.display());
+    }
+    let summary = arena::merge(&args.records)?;
+    let report = Report {
+        summary: &summary,
+        games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
+        shard: None,
+    };
+    write_report(&report, args.summary.as_deref(), args.json)
 }
 
 impl GameArgs {

@@ -41,6 +41,8 @@ enum Command {
     Match(versus::Args),
     /// Play a round robin or gauntlet: crosstable and rating list.
     Tournament(tournament::Args),
+    /// Summarise a run from the records of its shards (`--shard I/N` runs).
+    Merge(games::MergeArgs),
     /// Ask one engine for its move in a position and show its analysis.
     Analyze(analyze::Args),
     /// Pattern evaluation: full-board cell scoring and incremental updates.
@@ -72,6 +74,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Playouts(args) => playouts::run(&args),
         Command::Match(args) => versus::run(&args),
         Command::Tournament(args) => tournament::run(&args),
+        Command::Merge(args) => games::merge(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -34,6 +34,8 @@ enum Command {
     Ga(ga::Args),
     /// Self-play games into a data file, for `tune`.
     Selfplay(selfplay_cli::Args),
+    /// Merge the data files of a self-play run's shards into one.
+    Merge(selfplay_cli::MergeArgs),
     /// Fit the threat weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
     /// Check the weights a run wrote, and install them where told.
@@ -57,6 +59,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Ga(args) => ga::run(&args),
         Command::Weights(args) => weights::run(&args),
         Command::Selfplay(args) => selfplay_cli::run(&args),
+        Command::Merge(args) => selfplay_cli::merge(&args),
         Command::Tune(args) => tune_cli::run(&args),
     }
 }

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
+use arena::Shard;
 use board::Rules;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use trainer::selfplay::{Played, Run, Settings, play};
+use trainer::selfplay::{Played, Run, Settings, merge as merge_shards, play};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -48,6 +49,10 @@ pub struct Args {
     /// Continue the run the file holds.
     #[arg(long)]
     resume: bool,
+    /// Play only shard I of N (from 0): the games whose index is I modulo
+    /// N, into this shard's own --out; `trainer merge` joins the shards.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -70,8 +75,16 @@ pub fn run(args: &Args) -> Result<()> {
         ms: args.ms,
         seed: args.seed,
     };
-    let run = Run { settings, games: args.games, threads: args.threads, out: &args.out, resume: args.resume };
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    let shard = args.shard.unwrap_or_default();
+    let run = Run {
+        settings,
+        games: args.games,
+        threads: args.threads,
+        out: &args.out,
+        resume: args.resume,
+        shard,
+    };
+    let bar = ProgressBar::with_draw_target(Some(shard.games_of(args.games)), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}").expect("a valid template"),
     );
@@ -90,6 +103,7 @@ pub fn run(args: &Args) -> Result<()> {
     let seconds = clock.elapsed().as_secs_f64();
     let report = serde_json::json!({
         "out": args.out.display().to_string(),
+        "shard": shard.to_string(),
         "games_kept": played.kept,
         "games": played.games,
         "positions": played.positions,
@@ -110,6 +124,47 @@ pub fn run(args: &Args) -> Result<()> {
             report["positions_per_second"].as_f64().unwrap_or(0.0),
             played.kept,
             played.forfeits,
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The data files of the shards (`--out` of each `--shard` run).
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// The merged data file (must not exist yet).
+    #[arg(long)]
+    out: PathBuf,
+    /// Write the merged file even if games are missing (a game whose
+    /// engine failed is never written).
+    #[arg(long)]
+    allow_missing: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn merge(args: &MergeArgs) -> Result<()> {
+    let merged = merge_shards(&args.shards, &args.out, args.allow_missing)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "out": args.out.display().to_string(),
+                "shards": merged.shards,
+                "games": merged.games,
+                "positions": merged.positions,
+            })
+        );
+    } else {
+        println!(
+            "{} shards merged: {} games ({} positions) written to {}",
+            merged.shards,
+            merged.games,
+            merged.positions,
             args.out.display()
         );
     }

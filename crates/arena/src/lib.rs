@@ -21,11 +21,13 @@
 
 pub mod elo;
 mod guard;
+mod merge;
 mod openings;
 mod plan;
 pub mod ratings;
 mod records;
 mod run;
+mod shard;
 pub mod sprt;
 mod summary;
 
@@ -33,10 +35,12 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+pub use merge::merge;
 pub use openings::{Openings, OpeningsError};
 pub use plan::{Entrant, Format, Plan, Slot};
-pub use records::{GameLine, read_records};
+pub use records::{GameLine, RunHeader, read_records, read_run};
 pub use run::{Live, RATING_PRIOR, RunOptions, run};
+pub use shard::{Shard, list_games};
 pub use summary::{PairingSummary, SprtState, Summary};
 
 /// Why a run could not be played or finished.
@@ -93,6 +97,9 @@ pub enum ArenaError {
     /// The worker threads could not start.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// The shards' records cannot be merged into their run.
+    #[error("{0}")]
+    Merge(String),
     /// Something panicked outside any engine's move (building an agent, say).
     #[error("a game could not be played: {0}")]
     Panic(String),

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
 use crate::openings::{Openings, OpeningsError};
+use crate::records::RunHeader;
+use crate::shard::Shard;
 use crate::sprt::Sprt;
 
 /// An engine as the arena knows it: a label for tables and records (its
@@ -131,30 +133,29 @@ impl Plan {
     /// The pairings `(a, b)` of entrant indices, A first.
     #[must_use]
     pub fn pairings(&self) -> Vec<(usize, usize)> {
-        let n = self.entrants.len();
-        match self.format {
-            Format::Match => vec![(0, 1)],
-            Format::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
-            Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
-        }
+        pairings_of(self.format, self.entrants.len())
     }
 
     /// Every game in the order it is started: opening by opening, each
     /// pairing playing both colours of it before the next opening.
     #[must_use]
     pub fn schedule(&self) -> Vec<Slot> {
-        let pairings = self.pairings().len();
-        let mut slots = Vec::with_capacity(pairings * self.games as usize);
-        for pair in 0..self.games.div_ceil(2) {
-            for pairing in 0..pairings {
-                for number in [2 * pair, 2 * pair + 1] {
-                    if number < self.games {
-                        slots.push(Slot { pairing, number });
-                    }
-                }
-            }
+        schedule_of(self.format, self.entrants.len(), self.games)
+    }
+
+    /// What the records file of shard `shard` of this plan says of its run.
+    #[must_use]
+    pub fn header(&self, shard: Shard) -> RunHeader {
+        RunHeader {
+            run: self.fingerprint(),
+            rules: self.rules,
+            format: self.format,
+            games: self.games,
+            seed: self.seed,
+            entrants: self.entrants.iter().map(|entrant| entrant.label.clone()).collect(),
+            sprt: self.sprt,
+            shard,
         }
-        slots
     }
 
     /// The seed of game `index` of the schedule, from which both engines
@@ -229,6 +230,31 @@ impl Plan {
             .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
         format!("{hash:016x}")
     }
+}
+
+/// The pairings of `n` entrants in `format`.
+pub(crate) fn pairings_of(format: Format, n: usize) -> Vec<(usize, usize)> {
+    match format {
+        Format::Match => vec![(0, 1)],
+        Format::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
+        Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    }
+}
+
+/// The schedule of `games` games per pairing of `n` entrants in `format`.
+pub(crate) fn schedule_of(format: Format, n: usize, games: u64) -> Vec<Slot> {
+    let pairings = pairings_of(format, n).len();
+    let mut slots = Vec::with_capacity(pairings * games as usize);
+    for pair in 0..games.div_ceil(2) {
+        for pairing in 0..pairings {
+            for number in [2 * pair, 2 * pair + 1] {
+                if number < games {
+                    slots.push(Slot { pairing, number });
+                }
+            }
+        }
+    }
+    slots
 }
 
 /// Suffixes labels that occur more than once with ` (A)`, ` (B)`, … in

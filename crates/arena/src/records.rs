@@ -1,15 +1,64 @@
 //! Game records: one JSON object per line, appended and flushed as each
 //! game ends, so an interrupted run keeps every finished game and can be
-//! resumed.
+//! resumed. The first line, `{"header": …}`, says which run (and which
+//! shard of it) the file belongs to, so that shards can be merged without
+//! the engines.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use board::GameRecord;
+use board::{GameRecord, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
+use crate::plan::{Format, Slot, pairings_of, schedule_of};
+use crate::shard::Shard;
+use crate::sprt::Sprt;
+
+/// What a records file says of its run: enough to check its games and
+/// summarise them without the engines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunHeader {
+    /// The fingerprint of the run's plan.
+    pub run: String,
+    /// The rules.
+    pub rules: Rules,
+    /// Who meets whom.
+    pub format: Format,
+    /// Games per pairing.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// The entrants' labels.
+    pub entrants: Vec<String>,
+    /// The SPRT the match runs, if any.
+    pub sprt: Option<Sprt>,
+    /// Which part of the run the file holds.
+    pub shard: Shard,
+}
+
+impl RunHeader {
+    /// The pairings `(a, b)`, A first.
+    #[must_use]
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        pairings_of(self.format, self.entrants.len())
+    }
+
+    /// Every game of the run, in schedule order.
+    #[must_use]
+    pub fn schedule(&self) -> Vec<Slot> {
+        schedule_of(self.format, self.entrants.len(), self.games)
+    }
+}
+
+/// The first line of a records file.
+#[derive(Serialize, Deserialize)]
+struct HeaderLine {
+    header: RunHeader,
+}
+
+const HEADER_START: &str = "{\"header\"";
 
 /// One finished game of a run, as written to the records file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,34 +87,59 @@ pub(crate) struct RecordsFile {
 }
 
 impl RecordsFile {
-    /// Opens `path` for the run `fingerprint`. Without `resume` the file
-    /// must not hold games already (nothing the user has is overwritten);
-    /// with it, the games it holds are read back and returned, after
-    /// dropping a last line cut short by an interruption.
+    /// Opens `path` for the run (or shard) `header` describes. Without
+    /// `resume` the file must not hold games already (nothing the user
+    /// has is overwritten); with it, the games it holds are read back and
+    /// returned, after dropping a last line cut short by an interruption.
+    /// A new file starts with the header.
     pub(crate) fn open(
         path: &Path,
-        fingerprint: &str,
+        header: &RunHeader,
         resume: bool,
     ) -> Result<(RecordsFile, Vec<GameLine>), ArenaError> {
         let io = |source| ArenaError::Records { path: path.to_owned(), source };
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
-        let (games, good_length) = read_lines(&file, path)?;
+        let (found, games, good_length) = read_lines(&file, path)?;
         if !resume && !games.is_empty() {
             return Err(ArenaError::RecordsExist { path: path.to_owned(), games: games.len() });
         }
-        if let Some(other) = games.iter().find(|line| line.run != fingerprint) {
+        if let Some(other) = games.iter().find(|line| line.run != header.run) {
             return Err(ArenaError::OtherRun { path: path.to_owned(), game: other.game });
         }
-        if file.metadata().map_err(io)?.len() != good_length {
-            file.set_len(good_length).map_err(io)?;
+        // A file with no games holds nothing to keep: it starts afresh.
+        let keep = if games.is_empty() { 0 } else { good_length };
+        if let Some(found) = found.filter(|_| keep > 0)
+            && (found.run != header.run || found.shard != header.shard)
+        {
+            return Err(ArenaError::Corrupt {
+                path: path.to_owned(),
+                line: 1,
+                reason: format!(
+                    "it holds shard {} of run {}, not shard {} of run {}: resume with the same settings and --shard, or write to another file",
+                    found.shard, found.run, header.shard, header.run
+                ),
+            });
+        }
+        if file.metadata().map_err(io)?.len() != keep {
+            file.set_len(keep).map_err(io)?;
         }
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        Ok((RecordsFile { path: path.to_owned(), file }, games))
+        let mut records = RecordsFile { path: path.to_owned(), file };
+        if keep == 0 {
+            records.write_line(
+                &serde_json::to_string(&HeaderLine { header: header.clone() }).expect("headers serialise"),
+            )?;
+        }
+        Ok((records, games))
     }
 
     /// Appends one game and flushes it to the operating system.
     pub(crate) fn append(&mut self, line: &GameLine) -> Result<(), ArenaError> {
-        let mut text = serde_json::to_string(line).expect("records serialise");
+        self.write_line(&serde_json::to_string(line).expect("records serialise"))
+    }
+
+    fn write_line(&mut self, text: &str) -> Result<(), ArenaError> {
+        let mut text = text.to_owned();
         text.push('\n');
         self.file
             .write_all(text.as_bytes())
@@ -74,14 +148,16 @@ impl RecordsFile {
     }
 }
 
-/// The games of a records file and the length of its complete lines. A
-/// last line without its newline is an interrupted write and is dropped;
-/// any other line that does not read is corruption.
-fn read_lines(file: &File, path: &Path) -> Result<(Vec<GameLine>, u64), ArenaError> {
+/// The header (if the file has one), the games of a records file and the
+/// length of its complete lines. A last line without its newline is an
+/// interrupted write and is dropped; any other line that does not read is
+/// corruption.
+fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLine>, u64), ArenaError> {
     let mut reader = BufReader::new(file);
     reader
         .seek(SeekFrom::Start(0))
         .map_err(|source| ArenaError::Records { path: path.to_owned(), source })?;
+    let mut header = None;
     let mut games = Vec::new();
     let mut length = 0u64;
     let mut buffer = Vec::new();
@@ -94,17 +170,21 @@ fn read_lines(file: &File, path: &Path) -> Result<(Vec<GameLine>, u64), ArenaErr
             break;
         }
         let text = String::from_utf8_lossy(&buffer);
-        if !text.trim().is_empty() {
-            let line: GameLine = serde_json::from_str(&text).map_err(|error| ArenaError::Corrupt {
-                path: path.to_owned(),
-                line: number,
-                reason: error.to_string(),
-            })?;
+        let corrupt = |reason: String| ArenaError::Corrupt { path: path.to_owned(), line: number, reason };
+        if number == 1 && text.starts_with(HEADER_START) {
+            let line: HeaderLine = serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
+            header = Some(line.header);
+        } else if text.starts_with(HEADER_START) {
+            return Err(corrupt(
+                "a header belongs on the first line only: is this two files joined?".to_owned(),
+            ));
+        } else if !text.trim().is_empty() {
+            let line: GameLine = serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
             games.push(line);
         }
         length += read as u64;
     }
-    Ok((games, length))
+    Ok((header, games, length))
 }
 
 /// Reads every game of a records file (for analysis or tests).
@@ -112,6 +192,16 @@ fn read_lines(file: &File, path: &Path) -> Result<(Vec<GameLine>, u64), ArenaErr
 /// # Errors
 /// [`ArenaError`] if the file cannot be read or a line is not a game.
 pub fn read_records(path: &Path) -> Result<Vec<GameLine>, ArenaError> {
+    Ok(read_run(path)?.1)
+}
+
+/// Reads a records file: its header (files written before headers have
+/// none) and its games.
+///
+/// # Errors
+/// [`ArenaError`] if the file cannot be read or a line is not a game.
+pub fn read_run(path: &Path) -> Result<(Option<RunHeader>, Vec<GameLine>), ArenaError> {
     let file = File::open(path).map_err(|source| ArenaError::Records { path: path.to_owned(), source })?;
-    Ok(read_lines(&file, path)?.0)
+    let (header, games, _) = read_lines(&file, path)?;
+    Ok((header, games))
 }

@@ -22,7 +22,8 @@ use crate::elo::{Pentanomial, Wdl};
 use crate::guard::{Guarded, panic_message};
 use crate::plan::{Plan, Slot};
 use crate::ratings::rate;
-use crate::records::{GameLine, RecordsFile};
+use crate::records::{GameLine, RecordsFile, RunHeader};
+use crate::shard::Shard;
 use crate::sprt::Decision;
 use crate::summary::{GameResult, PairingSummary, SprtState, Summary, elo_text};
 
@@ -43,6 +44,10 @@ pub struct RunOptions<'a> {
     pub stop: Option<StopFlag>,
     /// Called after every finished game.
     pub progress: Option<&'a mut dyn FnMut(&Live<'_>)>,
+    /// Play only this shard's games (see [`Shard`]): every one of them,
+    /// even in a match with an SPRT, which the merge of the shards'
+    /// records decides.
+    pub shard: Shard,
 }
 
 impl fmt::Debug for RunOptions<'_> {
@@ -52,6 +57,7 @@ impl fmt::Debug for RunOptions<'_> {
             .field("resume", &self.resume)
             .field("stop", &self.stop)
             .field("progress", &self.progress.is_some())
+            .field("shard", &self.shard)
             .finish()
     }
 }
@@ -107,12 +113,23 @@ pub fn run(plan: &Plan, mut options: RunOptions<'_>) -> Result<Summary, ArenaErr
     let clock = Instant::now();
     let openings = plan.draw_openings()?;
     let schedule = plan.schedule();
-    let mut collector = Collector::new(plan, &schedule);
+    let shard = options.shard;
+    let header = plan.header(shard);
+    // A shard cannot decide an SPRT alone: it plays all its games.
+    let counted = RunHeader { sprt: if shard.is_whole() { plan.sprt } else { None }, ..header.clone() };
+    let mut collector = Collector::new(&counted, &schedule);
     let mut records = match options.records {
         Some(path) => {
-            let (file, previous) = RecordsFile::open(path, &collector.fingerprint, options.resume)?;
+            let (file, previous) = RecordsFile::open(path, &header, options.resume)?;
             for line in &previous {
                 collector.check_slot(line, path)?;
+                if !shard.holds(line.game) {
+                    return Err(ArenaError::Corrupt {
+                        path: path.to_owned(),
+                        line: line.game as usize,
+                        reason: format!("game {} is not shard {shard}'s", line.game),
+                    });
+                }
                 collector.add(line);
             }
             Some(file)
@@ -122,7 +139,7 @@ pub fn run(plan: &Plan, mut options: RunOptions<'_>) -> Result<Summary, ArenaErr
     let pending: Vec<usize> = if collector.decided_at.is_some() {
         Vec::new()
     } else {
-        (0..schedule.len()).filter(|&i| collector.results[i].is_none()).collect()
+        (0..schedule.len()).filter(|&i| shard.holds(i as u64) && collector.results[i].is_none()).collect()
     };
     let before = collector.done;
     if !pending.is_empty() {
@@ -235,8 +252,8 @@ impl Work<'_> {
 }
 
 /// The results as they come in, the live statistics and the SPRT.
-struct Collector<'a> {
-    plan: &'a Plan,
+pub(crate) struct Collector<'a> {
+    header: &'a RunHeader,
     schedule: &'a [Slot],
     pairings: Vec<(usize, usize)>,
     fingerprint: String,
@@ -252,18 +269,18 @@ struct Collector<'a> {
 }
 
 impl<'a> Collector<'a> {
-    fn new(plan: &'a Plan, schedule: &'a [Slot]) -> Collector<'a> {
-        let pairings = plan.pairings();
+    pub(crate) fn new(header: &'a RunHeader, schedule: &'a [Slot]) -> Collector<'a> {
+        let pairings = header.pairings();
         let live = pairings.iter().map(|&(a, b)| PairingSummary::new(a, b)).collect();
-        let sprt = plan.sprt.map(|test| {
+        let sprt = header.sprt.map(|test| {
             let (lower, upper) = test.bounds();
             SprtState { test, llr: 0.0, lower, upper, decision: Decision::Continue, games: 0 }
         });
         Collector {
-            plan,
+            header,
             schedule,
             pairings,
-            fingerprint: plan.fingerprint(),
+            fingerprint: header.run.clone(),
             results: vec![None; schedule.len()],
             done: 0,
             live,
@@ -275,7 +292,7 @@ impl<'a> Collector<'a> {
     }
 
     /// A record read back must be a game of this schedule, and only once.
-    fn check_slot(&self, line: &GameLine, path: &Path) -> Result<(), ArenaError> {
+    pub(crate) fn check_slot(&self, line: &GameLine, path: &Path) -> Result<(), ArenaError> {
         let corrupt =
             |reason: String| ArenaError::Corrupt { path: path.to_owned(), line: line.game as usize, reason };
         let Some(slot) = self.schedule.get(line.game as usize) else {
@@ -290,7 +307,7 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    fn add(&mut self, line: &GameLine) {
+    pub(crate) fn add(&mut self, line: &GameLine) {
         let index = line.game as usize;
         let slot = self.schedule[index];
         let result = GameResult::new(
@@ -323,6 +340,13 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// The games the summary counts (all, or those up to the SPRT's
+    /// decision) that are not in.
+    pub(crate) fn missing(&self) -> Vec<u64> {
+        let counted = self.decided_at.unwrap_or(self.schedule.len());
+        (0..counted).filter(|&index| self.results[index].is_none()).map(|index| index as u64).collect()
+    }
+
     /// Feeds the SPRT the games now complete in schedule order, pair by pair.
     fn advance_sprt(&mut self) {
         let Some(state) = &mut self.sprt else { return };
@@ -345,14 +369,14 @@ impl<'a> Collector<'a> {
     fn report(&self, line: &GameLine, options: &mut RunOptions<'_>) {
         let Some(progress) = options.progress.as_mut() else { return };
         let pairing = &self.live[line.pairing];
-        let labels = [self.plan.entrants[pairing.a].label(), self.plan.entrants[pairing.b].label()];
-        let total = self.schedule.len() as u64;
+        let labels = [self.header.entrants[pairing.a].as_str(), self.header.entrants[pairing.b].as_str()];
+        let total = self.header.shard.games_of(self.schedule.len() as u64);
         progress(&Live { done: self.done, total, game: line, pairing, labels, sprt: self.sprt.as_ref() });
     }
 
     /// The summary over the games counted: all of them, or those up to
     /// the SPRT's decision.
-    fn summary(&self, played_now: u64, seconds: f64) -> Summary {
+    pub(crate) fn summary(&self, played_now: u64, seconds: f64) -> Summary {
         let counted = self.decided_at.unwrap_or(self.schedule.len());
         let mut pairings: Vec<PairingSummary> =
             self.pairings.iter().map(|&(a, b)| PairingSummary::new(a, b)).collect();
@@ -363,17 +387,17 @@ impl<'a> Collector<'a> {
                 games_counted += 1;
             }
         }
-        let n = self.plan.entrants.len();
+        let n = self.header.entrants.len();
         let mut table = vec![vec![Wdl::default(); n]; n];
         for pairing in &pairings {
             table[pairing.a][pairing.b].merge(pairing.results);
         }
         Summary {
-            rules: self.plan.rules,
-            format: self.plan.format,
-            seed: self.plan.seed,
+            rules: self.header.rules,
+            format: self.header.format,
+            seed: self.header.seed,
             run: self.fingerprint.clone(),
-            entrants: self.plan.entrants.iter().map(|e| e.label().to_owned()).collect(),
+            entrants: self.header.entrants.clone(),
             games_planned: self.schedule.len() as u64,
             games_counted,
             games_played_now: played_now,

@@ -9,27 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arena::sprt::{Decision, Sprt};
 use arena::{ArenaError, Entrant, Format, GameLine, Openings, Plan, RunOptions, read_records, run};
 use board::{Agent, AgentError, Cell, Limits, Position, RandomAgent, Rules, Side, StopFlag};
-use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
 
-/// Wins at once if it can, blocks a single threat, else plays at random.
-struct Sharp(SmallRng);
-
-impl Agent for Sharp {
-    fn name(&self) -> String {
-        "sharp".to_owned()
-    }
-    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
-        let me = pos.side_to_move();
-        let moves: Vec<Cell> = pos.legal_moves().collect();
-        for side in [me, me.opponent()] {
-            if let Some(&cell) = moves.iter().find(|&&cell| pos.wins_at(cell, side)) {
-                return Ok(cell);
-            }
-        }
-        Ok(moves[self.0.random_range(0..moves.len())])
-    }
-}
+mod common;
+use common::{random, sharp};
 
 /// Panics on its second move.
 struct Fragile(u32);
@@ -43,14 +25,6 @@ impl Agent for Fragile {
         assert!(self.0 < 2, "fragile broke");
         Ok(pos.legal_moves().next().expect("the game is not over"))
     }
-}
-
-fn random(label: &str) -> Entrant {
-    Entrant::new(label, |seed| Box::new(RandomAgent::new(seed)))
-}
-
-fn sharp(label: &str) -> Entrant {
-    Entrant::new(label, |seed| Box::new(Sharp(SmallRng::seed_from_u64(seed))))
 }
 
 fn temp_file(name: &str) -> PathBuf {

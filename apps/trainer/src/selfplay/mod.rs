@@ -7,169 +7,32 @@
 //! opening, its random moves, its engines' seeds), so a run repeats
 //! exactly, whatever the threads, and can be resumed.
 //!
-//! **The data file** is append-only and versioned: a header (magic,
-//! format, the run's settings as JSON), then one chunk per game as it
-//! finishes: its length, the game in bincode (moves, the search's score
-//! after each engine move, the result), and a checksum. A run that was
+//! Games go to a data file ([`data`]) as they finish. A run that was
 //! killed leaves at most one partial chunk at the end; resuming cuts it
-//! off and plays what is missing.
+//! off and plays what is missing. A run can be split into shards
+//! (`--shard I/N`: the games whose index is I modulo N), each writing its
+//! own file, and the shards' files merged into the run's ([`merge`]).
+
+mod data;
+mod merge;
+
+pub use data::{DataFile, FORMAT, GameData, Header, MAGIC, Settings};
+pub use merge::{Merged, merge};
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::mpsc;
 
 use anyhow::{Context, Result, bail};
-use arena::Openings;
+use arena::{Openings, Shard};
 use board::{Agent, Cell, Limits, Outcome, Position, Rules, mix_seed};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use rayon::prelude::*;
 use roster::AgentSpec;
-use serde::{Deserialize, Serialize};
-
-/// The first bytes of a self-play file.
-pub const MAGIC: &[u8; 13] = b"mnk-selfplay\n";
-
-/// The version of the file's layout; files of another are refused.
-pub const FORMAT: u32 = 1;
-
-/// Everything that decides a run's games; written in the file's header,
-/// and checked on resume.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settings {
-    /// The rules, as `W,H,K` (and `,exact`).
-    pub rules: String,
-    /// The engine playing X in even games, as a spec.
-    pub engine: String,
-    /// The other engine (the same for self-play).
-    pub against: String,
-    /// The openings as given (`none`, `random:N`, a file name).
-    pub openings: String,
-    /// Random moves played after each opening, near the stones.
-    pub random_plies: usize,
-    /// Nodes a move, if the moves are searched by nodes.
-    pub nodes: Option<u64>,
-    /// Milliseconds a move, if by time (games then do not repeat exactly).
-    pub ms: Option<u64>,
-    /// The run's seed.
-    pub seed: u64,
-}
-
-/// One game as the file keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameData {
-    /// Its number in the run.
-    pub index: u64,
-    /// Moves given before the engines played: the opening and the random moves.
-    pub given: u16,
-    /// Every move, each as `x << 8 | y`.
-    pub moves: Vec<u16>,
-    /// After each engine move (`moves[given..]`), the search's score for
-    /// the side that moved, if the engine said one.
-    pub scores: Vec<Option<f32>>,
-    /// 1: X won, -1: O won, 0: a draw.
-    pub result: i8,
-}
-
-impl GameData {
-    /// The moves as cells.
-    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.moves.iter().map(|&packed| Cell::new((packed >> 8) as u8, packed as u8))
-    }
-
-    /// The result for the side to move after `plies` moves: 1 a win, ½ a
-    /// draw, 0 a loss.
-    #[must_use]
-    pub fn result_for_mover(&self, plies: usize) -> f64 {
-        let x_to_move = plies.is_multiple_of(2);
-        match (self.result, x_to_move) {
-            (0, _) => 0.5,
-            (1, true) | (-1, false) => 1.0,
-            _ => 0.0,
-        }
-    }
-}
-
-/// The games of a self-play file and the settings they were played with.
-#[derive(Debug)]
-pub struct DataFile {
-    /// The run's settings.
-    pub settings: Settings,
-    /// Every complete game, in the order they finished.
-    pub games: Vec<GameData>,
-    /// Bytes of complete chunks: a partial chunk after them is cut off on resume.
-    pub good_len: u64,
-    /// Whether a partial or damaged chunk followed the complete ones.
-    pub torn_tail: bool,
-}
-
-impl DataFile {
-    /// Reads a self-play file.
-    ///
-    /// # Errors
-    /// If it cannot be read, or is not a self-play file of this format.
-    pub fn read(path: &Path) -> Result<DataFile> {
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|mut file| file.read_to_end(&mut bytes))
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let not_ours = || format!("{} is not a self-play file", path.display());
-        let rest = bytes.strip_prefix(MAGIC.as_slice()).with_context(not_ours)?;
-        let (format, rest) = take_u32(rest).with_context(not_ours)?;
-        if format != FORMAT {
-            bail!(
-                "{} is a self-play file of format {format}; this trainer reads format {FORMAT}",
-                path.display()
-            );
-        }
-        let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
-        let header = rest.get(..header_len as usize).with_context(not_ours)?;
-        let settings: Settings = serde_json::from_slice(header)
-            .with_context(|| format!("{}: the header is damaged", path.display()))?;
-        let mut at = MAGIC.len() + 8 + header_len as usize;
-        let mut games = Vec::new();
-        let torn_tail = loop {
-            if at == bytes.len() {
-                break false;
-            }
-            let Some(game) = read_chunk(&bytes[at..]) else { break true };
-            at += game.1;
-            games.push(game.0);
-        };
-        Ok(DataFile { settings, games, good_len: at as u64, torn_tail })
-    }
-}
-
-/// A little-endian `u32` and what follows it.
-fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
-    let (head, rest) = bytes.split_first_chunk::<4>()?;
-    Some((u32::from_le_bytes(*head), rest))
-}
-
-/// One chunk (length, bincode, checksum) and its size, if whole and sound.
-fn read_chunk(bytes: &[u8]) -> Option<(GameData, usize)> {
-    let (len, rest) = take_u32(bytes)?;
-    let body = rest.get(..len as usize)?;
-    let sum = rest.get(len as usize..len as usize + 8)?;
-    if board::files::checksum(body).to_le_bytes() != sum {
-        return None;
-    }
-    let (game, used) = bincode::serde::decode_from_slice(body, bincode::config::standard()).ok()?;
-    (used == body.len()).then_some((game, 4 + len as usize + 8))
-}
-
-/// A chunk for `game`.
-fn chunk(game: &GameData) -> Vec<u8> {
-    let body = bincode::serde::encode_to_vec(game, bincode::config::standard()).expect("games encode");
-    let mut out = Vec::with_capacity(body.len() + 12);
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&board::files::checksum(&body).to_le_bytes());
-    out
-}
 
 /// What a run needs beyond its settings.
 #[derive(Debug)]
@@ -184,6 +47,8 @@ pub struct Run<'a> {
     pub out: &'a Path,
     /// Continue the run the file holds.
     pub resume: bool,
+    /// Play only this shard's games.
+    pub shard: Shard,
 }
 
 /// What a run did.
@@ -222,7 +87,8 @@ pub fn play(run: &Run<'_>, progress: &mut dyn FnMut(&Played)) -> Result<Played> 
     };
     let (mut file, done) = open(run)?;
     let mut played = Played { kept: done.len() as u64, ..Played::default() };
-    let pending: Vec<u64> = (0..run.games).filter(|index| !done.contains(index)).collect();
+    let pending: Vec<u64> =
+        (0..run.games).filter(|&index| run.shard.holds(index) && !done.contains(&index)).collect();
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(run.threads).build().context("cannot start threads")?;
     let (sender, receiver) = mpsc::channel::<Result<GameData, String>>();
@@ -239,7 +105,7 @@ pub fn play(run: &Run<'_>, progress: &mut dyn FnMut(&Played)) -> Result<Played> 
         for game in receiver {
             match game {
                 Ok(game) => {
-                    if let Err(error) = file.write_all(&chunk(&game)).and_then(|()| file.flush()) {
+                    if let Err(error) = file.write_all(&data::chunk(&game)).and_then(|()| file.flush()) {
                         failure.get_or_insert_with(|| format!("cannot write {}: {error}", run.out.display()));
                         continue;
                     }
@@ -260,43 +126,49 @@ pub fn play(run: &Run<'_>, progress: &mut dyn FnMut(&Played)) -> Result<Played> 
 /// The data file ready to append to, and the games it already holds.
 fn open(run: &Run<'_>) -> Result<(BufWriter<File>, BTreeSet<u64>)> {
     let path = run.out;
+    let header = Header { settings: run.settings.clone(), shard: run.shard, games: Some(run.games) };
     let exists = path.metadata().is_ok_and(|meta| meta.len() > 0);
     if exists && !run.resume {
         bail!("{} already holds games: give --resume to continue its run, or another --out", path.display());
     }
-    if exists {
-        let data = DataFile::read(path)?;
-        if data.settings != run.settings {
-            bail!(
-                "{} holds another run ({}); resume it with the same settings",
-                path.display(),
-                serde_json::to_string(&data.settings).unwrap_or_default()
-            );
-        }
-        let mut file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        // A partial chunk from a run that was stopped: cut it off.
-        file.set_len(data.good_len)
-            .and_then(|()| file.seek(SeekFrom::End(0)))
-            .with_context(|| format!("cannot repair {}", path.display()))?;
-        let done = data.games.iter().map(|game| game.index).collect();
-        return Ok((BufWriter::new(file), done));
+    if !exists {
+        return Ok((data::create(path, &header)?, BTreeSet::new()));
     }
-    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let data = DataFile::read(path)?;
+    if data.settings != run.settings {
+        bail!(
+            "{} holds another run ({}); resume it with the same settings",
+            path.display(),
+            serde_json::to_string(&data.settings).unwrap_or_default()
+        );
     }
-    let header = serde_json::to_vec(&run.settings).expect("settings serialise");
-    let mut file =
-        BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?);
-    file.write_all(MAGIC)
-        .and_then(|()| file.write_all(&FORMAT.to_le_bytes()))
-        .and_then(|()| file.write_all(&(header.len() as u32).to_le_bytes()))
-        .and_then(|()| file.write_all(&header))
-        .and_then(|()| file.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok((file, BTreeSet::new()))
+    if data.shard != run.shard {
+        bail!(
+            "{} holds shard {} of its run, not shard {}: resume it with --shard {}",
+            path.display(),
+            data.shard,
+            run.shard,
+            data.shard
+        );
+    }
+    if let Some(stray) = data.games.iter().find(|game| !run.shard.holds(game.index)) {
+        bail!("{}: game {} is not shard {}'s", path.display(), stray.index, run.shard);
+    }
+    // A run resumed with more (or fewer) games says so in its header; a
+    // partial chunk from a run that was stopped is cut off either way.
+    if data.planned != Some(run.games) {
+        data.rewrite(path, &header)?;
+    }
+    let data = DataFile::read(path)?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    file.set_len(data.good_len)
+        .and_then(|()| file.seek(SeekFrom::End(0)))
+        .with_context(|| format!("cannot repair {}", path.display()))?;
+    let done = data.games.iter().map(|game| game.index).collect();
+    Ok((BufWriter::new(file), done))
 }
 
 /// Game `index` of the run: its opening, random moves, then the engines.
@@ -398,7 +270,14 @@ mod tests {
     fn games_repeat_are_written_whole_and_resume_after_a_torn_chunk() {
         let path = temp("resume");
         let _ = std::fs::remove_file(&path);
-        let run = Run { settings: settings(), games: 6, threads: 2, out: &path, resume: false };
+        let run = Run {
+            settings: settings(),
+            games: 6,
+            threads: 2,
+            out: &path,
+            resume: false,
+            shard: Shard::WHOLE,
+        };
         let played = play(&run, &mut |_| {}).unwrap();
         assert_eq!((played.kept, played.games + played.forfeits), (0, 6));
         let whole = DataFile::read(&path).unwrap();
@@ -423,7 +302,14 @@ mod tests {
         play(
             &Run {
                 out: &again,
-                ..Run { settings: settings(), games: 6, threads: 1, out: &path, resume: false }
+                ..Run {
+                    settings: settings(),
+                    games: 6,
+                    threads: 1,
+                    out: &path,
+                    resume: false,
+                    shard: Shard::WHOLE,
+                }
             },
             &mut |_| {},
         )
@@ -439,16 +325,36 @@ mod tests {
         let torn = DataFile::read(&path).unwrap();
         assert!(torn.torn_tail);
         assert_eq!(torn.games.len(), 5);
-        let refused =
-            play(&Run { settings: settings(), games: 8, threads: 2, out: &path, resume: false }, &mut |_| {});
+        let refused = play(
+            &Run {
+                settings: settings(),
+                games: 8,
+                threads: 2,
+                out: &path,
+                resume: false,
+                shard: Shard::WHOLE,
+            },
+            &mut |_| {},
+        );
         assert!(refused.unwrap_err().to_string().contains("--resume"));
         let other_run = Settings { seed: 6, ..settings() };
-        let refused =
-            play(&Run { settings: other_run, games: 8, threads: 2, out: &path, resume: true }, &mut |_| {});
+        let refused = play(
+            &Run { settings: other_run, games: 8, threads: 2, out: &path, resume: true, shard: Shard::WHOLE },
+            &mut |_| {},
+        );
         assert!(refused.unwrap_err().to_string().contains("another run"));
-        let resumed =
-            play(&Run { settings: settings(), games: 8, threads: 2, out: &path, resume: true }, &mut |_| {})
-                .unwrap();
+        let resumed = play(
+            &Run {
+                settings: settings(),
+                games: 8,
+                threads: 2,
+                out: &path,
+                resume: true,
+                shard: Shard::WHOLE,
+            },
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!((resumed.kept, resumed.games + resumed.forfeits), (5, 3));
         let data = DataFile::read(&path).unwrap();
         assert!(!data.torn_tail);
