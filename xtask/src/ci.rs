@@ -2,7 +2,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::{cargo, deps, run_step};
+use crate::{cargo, deps, run_step, slurm_test};
 
 pub fn run(args: &[String]) -> Result<()> {
     if let Some(extra) = args.first() {
@@ -19,6 +19,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "cargo doc (warnings denied)",
         cargo().args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
+    slurm_test::run()?;
     println!("==> ci passed");
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `cargo xtask <command>`: the project's own automation.
 //!
 //! - `ci`: format check, the dependency graph against docs/ARCHITECTURE.md,
-//!   lints, tests and docs, exactly what CI runs.
+//!   lints, tests, docs and the Slurm test, exactly what CI runs.
 //! - `fuzz [--cases N]`: the fuzz targets of `tests/fuzz.rs`, longer.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
@@ -10,6 +10,9 @@
 //!   threat weights, in rounds, installing them only if the SPRT accepts.
 //! - `export-weights DIR [--force]`: install evolved weights as the embedded
 //!   defaults, when a match finds them stronger (or forced).
+//! - `slurm match|tournament|selfplay ARGS --shards N`: the run as a Slurm
+//!   job array of shards and a merge job after it; `slurm-test`: that path
+//!   on a one-node cluster started here.
 //! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
 
 mod bench;
@@ -17,6 +20,8 @@ mod ci;
 mod deps;
 mod fuzz;
 mod pygomo;
+mod slurm;
+mod slurm_test;
 mod threat;
 mod train;
 mod weights;
@@ -29,7 +34,7 @@ use anyhow::{Context, Result, bail};
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  ci                   cargo fmt --check, dependency graph, clippy -D warnings, tests, docs -D warnings
+  ci                   cargo fmt --check, dependency graph, clippy -D warnings, tests, docs -D warnings, slurm-test
   fuzz [--cases N]     the fuzz targets of tests/fuzz.rs (parsers, loaders, the brain) with N cases each (default 10000)
   bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
   train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
@@ -37,6 +42,9 @@ commands:
   export-weights DIR [--force]
                        install DIR/weights.{bin,json} from trainer ga as pattern-eval's defaults
                        if an SPRT match finds them stronger (--force: without the match)
+  slurm match|tournament|selfplay [--shards N] ARGS...
+                       split the run into a Slurm job array and merge it (see cargo xtask slurm --help)
+  slurm-test           start a one-node Slurm here and check a 4-shard match against one process (part of ci)
   pygomo               install pygomo-lib (PyPI) and let it drive pbrain-mnk through a game";
 
 fn main() -> ExitCode {
@@ -56,6 +64,8 @@ fn run() -> Result<()> {
         Some("train") => train::run(&args[1..]),
         Some("export-weights") => weights::run(&args[1..]),
         Some("pygomo") => pygomo::run(&args[1..]),
+        Some("slurm") => slurm::run(&args[1..]),
+        Some("slurm-test") => slurm_test::run(),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())
