@@ -5,6 +5,8 @@
 //! the local single-process run of the same plan in every field but
 //! timings. One shard's file is left half played beforehand, so that its
 //! first attempt fails and the resubmission with `--resume` is exercised.
+//! Then `trainer ga --shards 2 --launcher slurm` must evolve exactly as
+//! the GA in one process.
 //! The daemons are stopped by pid. Prints `slurm: ran …` or
 //! `slurm: skipped (reason)`; skipping happens only when the packages
 //! cannot be installed or the daemons cannot run as root here.
@@ -45,12 +47,15 @@ pub fn run() -> Result<()> {
         println!("slurm: skipped ({reason})");
         return Ok(());
     }
-    run_step("cargo build --release -p bench", cargo().args(["build", "--release", "-p", "bench"]))?;
+    run_step(
+        "cargo build --release -p bench -p trainer",
+        cargo().args(["build", "--release", "-p", "bench", "-p", "trainer"]),
+    )?;
     let root = std::env::temp_dir().join(format!("mnk-slurm-{}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
     let cluster = Cluster::start(&root)?;
-    let outcome = play(&root, &cluster);
+    let outcome = play(&root, &cluster).and_then(|note| Ok(format!("{note}; {}", evolve(&root, &cluster)?)));
     drop(cluster);
     let note = outcome?;
     let _ = fs::remove_dir_all(&root);
@@ -305,6 +310,32 @@ fn play(root: &Path, cluster: &Cluster) -> Result<String> {
     Ok(format!(
         "{SHARDS} shards, {games} games: the merged summary equals the single run's but for timings; shard 1 failed once and was resumed"
     ))
+}
+
+/// A GA generation's games in Slurm shards: the run must evolve exactly
+/// as in one process.
+fn evolve(root: &Path, cluster: &Cluster) -> Result<String> {
+    let trainer = target_dir().join("release").join("trainer");
+    let run = |name: &str, sharded: bool| -> Result<(String, String)> {
+        let out = root.join(name);
+        let mut command = Command::new(&trainer);
+        command
+            .args(["ga", "--preset", "strong", "--generations", "2", "--population", "4", "--out"])
+            .arg(&out);
+        if sharded {
+            command.args(["--shards", "2", "--launcher", "slurm"]).env("SLURM_CONF", &cluster.conf);
+        }
+        let output = command.stdout(Stdio::null()).output().context("cannot run the trainer")?;
+        if !output.status.success() {
+            bail!("trainer ga failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok((fs::read_to_string(out.join("log.csv"))?, fs::read_to_string(out.join("weights.json"))?))
+    };
+    println!("==> slurm: trainer ga with a generation's games in 2 Slurm shards");
+    if run("ga-slurm", true)? != run("ga-local", false)? {
+        bail!("trainer ga in Slurm shards evolved differently from one process");
+    }
+    Ok("trainer ga in 2 Slurm shards evolved exactly as in one process".to_owned())
 }
 
 /// A summary without its timings.

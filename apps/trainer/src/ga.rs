@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use arena::Shard;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::{Family, Weights};
+use trainer::evolve::shards::{Launcher, Sharding, play_shard};
 use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 
 use crate::files::write_atomically;
@@ -69,9 +71,82 @@ pub struct Args {
     /// Continue the run whose checkpoint is in --out.
     #[arg(long)]
     resume: bool,
+    /// Worker threads (default: all cores); with --shards, the threads of
+    /// each shard (default: the cores split between the local shards, 1 a
+    /// Slurm task).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Play each generation's games in this many shards (`trainer
+    /// ga-shard` processes), merged before the GA goes on.
+    #[arg(long)]
+    shards: Option<u64>,
+    /// Where the shards run: local processes, or a Slurm job array
+    /// (`sbatch --wait`; `SLURM_CONF` and a shared --out needed).
+    #[arg(long, value_enum, default_value = "local", requires = "shards")]
+    launcher: LauncherArg,
+    /// An `sbatch` option for the shards' job array (repeatable), e.g.
+    /// --sbatch-arg=--partition=long.
+    #[arg(long, requires = "shards", allow_hyphen_values = true)]
+    sbatch_arg: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LauncherArg {
+    /// Child processes on this machine.
+    Local,
+    /// A Slurm job array.
+    Slurm,
+}
+
+/// `trainer ga-shard`: one shard of a generation's games, as `trainer ga
+/// --shards` runs it.
+#[derive(Debug, clap::Args)]
+pub struct ShardArgs {
+    /// The generation's games (written by `trainer ga --shards`).
+    #[arg(long)]
+    work: PathBuf,
+    /// Which shard, as I/N.
+    #[arg(long)]
+    shard: Shard,
+    /// The results file to write.
+    #[arg(long)]
+    out: PathBuf,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+}
+
+pub fn shard(args: &ShardArgs) -> Result<()> {
+    let pool = pool(args.threads)?;
+    let played = pool.install(|| play_shard(&args.work, args.shard, &args.out))?;
+    println!("shard {}: {played} games, results in {}", args.shard, args.out.display());
+    Ok(())
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads.filter(|&t| t > 0) {
+        builder = builder.num_threads(threads);
+    }
+    builder.build().context("cannot start the worker threads")
+}
+
+/// The sharding asked for, if any.
+fn sharding(args: &Args) -> Result<Option<Sharding>> {
+    let Some(shards) = args.shards else { return Ok(None) };
+    if !(1..=10_000).contains(&shards) {
+        anyhow::bail!("--shards must be from 1 to 10000, got {shards}");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let (launcher, threads) = match args.launcher {
+        LauncherArg::Local => (Launcher::Local, args.threads.unwrap_or((cores / shards as usize).max(1))),
+        LauncherArg::Slurm => {
+            (Launcher::Slurm { sbatch: args.sbatch_arg.clone() }, args.threads.unwrap_or(1))
+        }
+    };
+    let program = std::env::current_exe().context("cannot find the trainer's own binary")?;
+    let dir = std::path::absolute(args.out.join("shards")).context("cannot resolve --out")?;
+    Ok(Some(Sharding { shards, launcher, dir, program, threads }))
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -132,11 +207,8 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     };
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = args.threads.filter(|&t| t > 0) {
-        builder = builder.num_threads(threads);
-    }
-    let pool = builder.build().context("cannot start the worker threads")?;
+    let sharding = sharding(args)?;
+    let pool = pool(args.threads)?;
     let bar = ProgressBar::with_draw_target(Some(u64::from(run.generations())), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} generation {pos}/{len}  {msg}").expect("a valid template"),
@@ -144,7 +216,14 @@ pub fn run(args: &Args) -> Result<()> {
     bar.set_position(run.log().len() as u64);
     let clock = Instant::now();
     while !run.is_done() {
-        let figures = pool.install(|| run.step());
+        let figures = match &sharding {
+            None => pool.install(|| run.step()),
+            Some(sharding) => {
+                let games = run.games();
+                let results = sharding.play(&games, run.log().len() as u32)?;
+                run.step_with(&games, &results)
+            }
+        };
         write_atomically(&checkpoint, &serde_json::to_string(&run)?)?;
         bar.set_position(u64::from(figures.generation) + 1);
         bar.set_message(format!("max {:.3} mean {:.3}", figures.max, figures.mean));

@@ -32,6 +32,8 @@ enum Command {
     Td(tabular::TdArgs),
     /// Evolve pattern weights with the genetic algorithm.
     Ga(ga::Args),
+    /// Play one shard of a generation's games (what `ga --shards` runs).
+    GaShard(ga::ShardArgs),
     /// Self-play games into a data file, for `tune`.
     Selfplay(selfplay_cli::Args),
     /// Merge the data files of a self-play run's shards into one.
@@ -57,6 +59,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Montecarlo(args) => tabular::montecarlo(&args),
         Command::Td(args) => tabular::td(&args),
         Command::Ga(args) => ga::run(&args),
+        Command::GaShard(args) => ga::shard(&args),
         Command::Weights(args) => weights::run(&args),
         Command::Selfplay(args) => selfplay_cli::run(&args),
         Command::Merge(args) => selfplay_cli::merge(&args),

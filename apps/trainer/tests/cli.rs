@@ -330,3 +330,35 @@ fn selfplay_and_tune_refuse_bad_input_clearly() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn ga_in_local_shards_evolves_exactly_as_in_one_process() {
+    let base = dir("ga-shards");
+    let run = |name: &str, extra: &[&str]| {
+        let out = base.join(name);
+        let out_text = out.display().to_string();
+        let mut args =
+            vec!["ga", "--preset", "strong", "--generations", "2", "--population", "4", "--out", &out_text];
+        args.extend_from_slice(extra);
+        let output = trainer(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        (
+            std::fs::read_to_string(out.join("log.csv")).unwrap(),
+            std::fs::read_to_string(out.join("weights.json")).unwrap(),
+        )
+    };
+    let whole = run("whole", &[]);
+    let sharded = run("sharded", &["--shards", "3", "--threads", "1"]);
+    assert_eq!(whole, sharded);
+    assert!(
+        !base.join("sharded/shards/generation-00000").exists(),
+        "a generation's shards are removed once merged"
+    );
+
+    let bad = trainer(&["ga", "--out", &base.join("bad").display().to_string(), "--shards", "0"]);
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--shards must be from 1"));
+    let shard =
+        trainer(&["ga-shard", "--work", "/nonexistent/games.json", "--shard", "0/2", "--out", "/tmp/x.json"]);
+    assert!(String::from_utf8_lossy(&shard.stderr).contains("cannot read /nonexistent/games.json"));
+    let _ = std::fs::remove_dir_all(base);
+}

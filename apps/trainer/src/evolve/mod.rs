@@ -26,16 +26,18 @@
 //!   Its openings are one random stone each, two each, or (the default)
 //!   both in turn: [`OpeningPlies`].
 
-use std::sync::Arc;
+mod games;
+pub mod shards;
 
 use arena::Openings;
-use board::{Agent, Cell, Limits, Outcome, RandomAgent, Rules, Side, mix_seed, play_game};
-use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
+use board::{Cell, Rules, mix_seed};
+use pattern_eval::{Family, Weights};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+pub use games::{Game, Games, Player, Result as GameResult, Scoring};
 
 use genetic::{Crossover, Fitness, Ga, GaConfig, GaError, GenerationLog, Mutation, Selection};
 
@@ -326,16 +328,43 @@ impl WeightRun {
         }
     }
 
-    /// Evaluates one generation and breeds the next.
+    /// Evaluates one generation here and breeds the next.
     pub fn step(&mut self) -> Figures {
+        let games = self.games();
+        let results = games.play_all();
+        self.step_with(&games, &results)
+    }
+
+    /// The games that evaluate the current generation.
+    #[must_use]
+    pub fn games(&self) -> Games {
         let family = self.family();
+        // The seed `Ga::step` hands its fitness: the run's, mixed with the generation.
+        let seed_of = |config_seed: u64, generation: usize| mix_seed(config_seed, generation as u64);
         match self {
-            WeightRun::Classic { ga, .. } => Figures::from(ga.step(&ClassicFitness { family })),
-            WeightRun::Strong { ga, .. } => Figures::from(ga.step(&StrongFitness { family })),
-            WeightRun::Refine { ga, opening_plies, .. } => {
-                let seed = ga.config().seed;
-                Figures::from(ga.step(&RefineFitness::new(family, *opening_plies, seed)))
+            WeightRun::Classic { ga, .. } => {
+                classic_games(family, ga.population(), seed_of(ga.config().seed, ga.log().len()))
             }
+            WeightRun::Strong { ga, .. } => {
+                strong_games(family, ga.population(), seed_of(ga.config().seed, ga.log().len()))
+            }
+            WeightRun::Refine { ga, opening_plies, .. } => {
+                refine_games(family, *opening_plies, ga.config().seed, ga.population())
+            }
+        }
+    }
+
+    /// Breeds the next generation from the results of [`WeightRun::games`]
+    /// (played here or in shards), in order.
+    ///
+    /// # Panics
+    /// If `results` are not one per game of `games`.
+    pub fn step_with(&mut self, games: &Games, results: &[GameResult]) -> Figures {
+        assert_eq!(games.games.len(), results.len(), "one result per game");
+        let scores = Scores(games.fitness(results));
+        match self {
+            WeightRun::Classic { ga, .. } => Figures::from(ga.step(&scores)),
+            WeightRun::Strong { ga, .. } | WeightRun::Refine { ga, .. } => Figures::from(ga.step(&scores)),
         }
     }
 
@@ -387,7 +416,6 @@ impl WeightRun {
         let WeightRun::Strong { family, ga } = self else {
             return self.best();
         };
-        let hand = PatternEvaluator::new(Weights::hand_set(*family, K).expect("k = 5 is supported"));
         let seed = mix_seed(ga.config().seed, 0x0063_6861_6d70);
         let openings: Vec<Vec<Cell>> = (0..CHAMPION_OPENINGS)
             .map(|pair| {
@@ -396,27 +424,30 @@ impl WeightRun {
                     .expect("8x8 has openings")
             })
             .collect();
-        let candidates: Vec<Weights> =
-            ga.hall_of_fame().iter().map(|(_, genome)| to_weights(*family, genome)).collect();
-        let scores: Vec<f64> = candidates
-            .par_iter()
-            .map(|weights| {
-                let me = PatternEvaluator::new(weights.clone());
-                let mut points = 0.0;
-                for (pair, opening) in openings.iter().enumerate() {
-                    for first_is_x in [true, false] {
-                        points += play(
-                            Some(&me),
-                            Some(&hand),
-                            first_is_x,
-                            opening,
-                            mix_seed(seed, pair as u64 * 2 + u64::from(first_is_x)),
-                        );
-                    }
+        let candidates: Vec<Vec<f64>> = ga.hall_of_fame().iter().map(|(_, genome)| genome.clone()).collect();
+        let mut games = Vec::new();
+        for i in 0..candidates.len() {
+            for pair in 0..CHAMPION_OPENINGS {
+                for first_is_x in [true, false] {
+                    games.push(Game {
+                        first: Player::Genome(i as u32),
+                        second: Player::HandSet,
+                        first_is_x,
+                        opening: pair as u32,
+                        seed: mix_seed(seed, pair * 2 + u64::from(first_is_x)),
+                    });
                 }
-                points
-            })
-            .collect();
+            }
+        }
+        let games = Games {
+            family: *family,
+            genomes: candidates.iter().map(|genome| to_values(genome)).collect(),
+            openings,
+            games,
+            scoring: Scoring::ShareOfFirst,
+        };
+        let scores = games.fitness(&games.play_all());
+        let candidates: Vec<Weights> = candidates.iter().map(|genome| to_weights(*family, genome)).collect();
         let best = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         candidates.into_iter().nth(best).unwrap_or_else(|| self.best())
     }
@@ -461,91 +492,59 @@ const CHAMPION_OPENINGS: u64 = 200;
 
 /// log2(weight + 1) genes to weights.
 fn to_weights(family: Family, genome: &[f64]) -> Weights {
-    let values = genome.iter().map(|&g| (g.exp2() - 1.0).round() as i32).collect();
-    Weights::new(family, K, values).expect("genes are within bounds")
+    Weights::new(family, K, to_values(genome)).expect("genes are within bounds")
 }
 
-/// Plays one game between two evaluators (or `random` for `None`) from
-/// `opening`; the result from the first's view: 1, ½ or 0.
-fn play(
-    first: Option<&PatternEvaluator>,
-    second: Option<&PatternEvaluator>,
-    first_is_x: bool,
-    opening: &[Cell],
-    seed: u64,
-) -> f64 {
-    let agent = |evaluator: Option<&PatternEvaluator>, seed: u64| -> Box<dyn Agent> {
-        match evaluator {
-            Some(evaluator) => Box::new(GreedyAgent::with_evaluator(evaluator.clone(), seed)),
-            None => Box::new(RandomAgent::new(seed)),
-        }
-    };
-    let (mut a, mut b) = (agent(first, mix_seed(seed, 1)), agent(second, mix_seed(seed, 2)));
-    let agents: [&mut dyn Agent; 2] = if first_is_x { [&mut *a, &mut *b] } else { [&mut *b, &mut *a] };
-    let record = play_game(rules(), agents, opening, &Limits::none()).expect("openings are playable");
-    let first_side = if first_is_x { Side::X } else { Side::O };
-    match record.outcome {
-        Outcome::Draw => 0.5,
-        Outcome::Win(side) if side == first_side => 1.0,
-        Outcome::Win(_) => 0.0,
+/// Fitness already measured, handed to the GA.
+struct Scores(Vec<f64>);
+
+impl<G> Fitness<G> for Scores {
+    fn evaluate(&self, population: &[Vec<G>], _generation: u32, _seed: u64) -> Vec<f64> {
+        assert_eq!(population.len(), self.0.len(), "one fitness per individual");
+        self.0.clone()
     }
+}
+
+/// log2 genes as weight values.
+fn to_values(genome: &[f64]) -> Vec<i32> {
+    genome.iter().map(|&g| (g.exp2() - 1.0).round() as i32).collect()
 }
 
 /// "Weight evolution" in docs/algorithms.md: each individual plays first
 /// against 7 distinct others, and every game's winner scores a point.
-struct ClassicFitness {
-    family: Family,
+fn classic_games(family: Family, population: &[Vec<i32>], seed: u64) -> Games {
+    let n = population.len();
+    // The pairings first, one generator in order: for each individual,
+    // the others shuffled and the first 7 taken.
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut games = Vec::with_capacity(n * CLASSIC_OPPONENTS);
+    for first in 0..n {
+        let mut others: Vec<usize> = (0..n).filter(|&j| j != first).collect();
+        others.shuffle(&mut rng);
+        games.extend(others.into_iter().take(CLASSIC_OPPONENTS).map(|second| (first, second)));
+    }
+    let games = games
+        .into_iter()
+        .enumerate()
+        .map(|(game, (first, second))| Game {
+            first: Player::Genome(first as u32),
+            second: Player::Genome(second as u32),
+            first_is_x: true,
+            opening: 0,
+            seed: mix_seed(seed, game as u64),
+        })
+        .collect();
+    Games {
+        family,
+        genomes: population.to_vec(),
+        openings: vec![Vec::new()],
+        games,
+        scoring: Scoring::WinnerScores,
+    }
 }
 
 /// Opponents per individual in the classic run.
 const CLASSIC_OPPONENTS: usize = 7;
-
-impl Fitness<i32> for ClassicFitness {
-    fn evaluate(&self, population: &[Vec<i32>], _generation: u32, seed: u64) -> Vec<f64> {
-        let evaluators: Vec<PatternEvaluator> = population
-            .iter()
-            .map(|genome| {
-                PatternEvaluator::new(Weights::new(self.family, K, genome.clone()).expect("genes in bounds"))
-            })
-            .collect();
-        let n = population.len();
-        // The pairings first, one generator in order: for each individual,
-        // the others shuffled and the first 7 taken.
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut games = Vec::with_capacity(n * CLASSIC_OPPONENTS);
-        for first in 0..n {
-            let mut others: Vec<usize> = (0..n).filter(|&j| j != first).collect();
-            others.shuffle(&mut rng);
-            games.extend(others.into_iter().take(CLASSIC_OPPONENTS).map(|second| (first, second)));
-        }
-        let winners: Vec<Option<usize>> = games
-            .par_iter()
-            .enumerate()
-            .map(|(game, &(first, second))| {
-                classic_game(&evaluators[first], &evaluators[second], mix_seed(seed, game as u64))
-                    .map(|first_won| if first_won { first } else { second })
-            })
-            .collect();
-        let mut points = vec![0.0; n];
-        for winner in winners.into_iter().flatten() {
-            points[winner] += 1.0;
-        }
-        points
-    }
-}
-
-/// One game of the classic fitness from the empty board, `first` playing X:
-/// whether the first player won, or `None` if a player forfeited it (an
-/// illegal move), which scores nothing. A draw goes to the second player.
-fn classic_game(first: &PatternEvaluator, second: &PatternEvaluator, seed: u64) -> Option<bool> {
-    let mut x = GreedyAgent::with_evaluator(first.clone(), mix_seed(seed, 1));
-    let mut o = GreedyAgent::with_evaluator(second.clone(), mix_seed(seed, 2));
-    let record = play_game(rules(), [&mut x, &mut o], &[], &Limits::none()).ok()?;
-    if record.forfeit.is_some() {
-        return None;
-    }
-    Some(record.outcome == Outcome::Win(Side::X))
-}
 
 /// Games of the strong fitness, per individual: openings against the
 /// hand-set weights, against random, and other individuals met.
@@ -556,120 +555,89 @@ const PEERS: usize = 4;
 const OPENING_PLIES: usize = 4;
 
 /// The share of points from games with both colours against references
-/// and peers.
-struct StrongFitness {
-    family: Family,
-}
-
-impl Fitness<f64> for StrongFitness {
-    fn evaluate(&self, population: &[Vec<f64>], _generation: u32, seed: u64) -> Vec<f64> {
-        let hand =
-            Arc::new(PatternEvaluator::new(Weights::hand_set(self.family, K).expect("k = 5 is supported")));
-        let evaluators: Vec<PatternEvaluator> =
-            population.iter().map(|genome| PatternEvaluator::new(to_weights(self.family, genome))).collect();
-        let openings = Openings::Random { plies: OPENING_PLIES };
-        let total = HAND_SET_OPENINGS + RANDOM_OPENINGS + PEERS as u64;
-        // The same openings for everyone this generation: a fair comparison.
-        let drawn: Vec<Vec<Cell>> = (0..total)
-            .map(|pair| openings.opening(rules(), seed, pair).expect("8x8 has balanced openings"))
-            .collect();
-        let n = population.len();
-        (0..n)
-            .into_par_iter()
-            .map(|i| {
-                let me = Some(&evaluators[i]);
-                let mut points = 0.0;
-                let mut games = 0.0;
-                let mut both_colours = |other: Option<&PatternEvaluator>, opening: &[Cell], game: u64| {
-                    for first_is_x in [true, false] {
-                        points += play(
-                            me,
-                            other,
-                            first_is_x,
-                            opening,
-                            mix_seed(seed, game * 2 + u64::from(first_is_x)),
-                        );
-                        games += 1.0;
-                    }
-                };
-                for pair in 0..HAND_SET_OPENINGS {
-                    both_colours(Some(&hand), &drawn[pair as usize], pair);
-                }
-                for pair in HAND_SET_OPENINGS..HAND_SET_OPENINGS + RANDOM_OPENINGS {
-                    both_colours(None, &drawn[pair as usize], pair);
-                }
-                for peer in 1..=PEERS.min(n - 1) {
-                    let pair = HAND_SET_OPENINGS + RANDOM_OPENINGS + peer as u64 - 1;
-                    both_colours(
-                        Some(&evaluators[(i + peer) % n]),
-                        &drawn[pair as usize],
-                        pair + 1000 * i as u64,
-                    );
-                }
-                points / games
-            })
-            .collect()
+/// and peers, from openings fresh each generation but the same for
+/// everyone in it: a fair comparison.
+fn strong_games(family: Family, population: &[Vec<f64>], seed: u64) -> Games {
+    let openings = Openings::Random { plies: OPENING_PLIES };
+    let total = HAND_SET_OPENINGS + RANDOM_OPENINGS + PEERS as u64;
+    let drawn: Vec<Vec<Cell>> = (0..total)
+        .map(|pair| openings.opening(rules(), seed, pair).expect("8x8 has balanced openings"))
+        .collect();
+    let n = population.len();
+    let mut games = Vec::new();
+    for i in 0..n {
+        let mut both_colours = |second: Player, pair: u64, game: u64| {
+            for first_is_x in [true, false] {
+                games.push(Game {
+                    first: Player::Genome(i as u32),
+                    second,
+                    first_is_x,
+                    opening: pair as u32,
+                    seed: mix_seed(seed, game * 2 + u64::from(first_is_x)),
+                });
+            }
+        };
+        for pair in 0..HAND_SET_OPENINGS {
+            both_colours(Player::HandSet, pair, pair);
+        }
+        for pair in HAND_SET_OPENINGS..HAND_SET_OPENINGS + RANDOM_OPENINGS {
+            both_colours(Player::Random, pair, pair);
+        }
+        for peer in 1..=PEERS.min(n - 1) {
+            let pair = HAND_SET_OPENINGS + RANDOM_OPENINGS + peer as u64 - 1;
+            both_colours(Player::Genome(((i + peer) % n) as u32), pair, pair + 1000 * i as u64);
+        }
+    }
+    Games {
+        family,
+        genomes: population.iter().map(|genome| to_values(genome)).collect(),
+        openings: drawn,
+        games,
+        scoring: Scoring::ShareOfFirst,
     }
 }
 
 /// Openings of the refining fitness, each played with both colours.
 const REFINE_OPENINGS: u64 = 6144;
 
+/// The refining run's openings: one fixed set for the run seeded `seed`.
+fn refine_openings(plies: OpeningPlies, seed: u64) -> Vec<Vec<Cell>> {
+    let seed = mix_seed(seed, 0x7265_6669_6e65);
+    (0..REFINE_OPENINGS)
+        .map(|pair| {
+            Openings::Random { plies: plies.for_pair(pair) }
+                .opening(rules(), seed, pair)
+                .expect("8x8 has openings")
+        })
+        .collect()
+}
+
 /// The share of points against the hand-set weights over one fixed set of
 /// openings, both colours: the same games for every genome of every
 /// generation, so that two fitnesses compare exactly.
-struct RefineFitness {
-    family: Family,
-    hand: PatternEvaluator,
-    openings: Vec<Vec<Cell>>,
-    seed: u64,
-}
-
-impl RefineFitness {
-    /// The games of the run seeded `seed`.
-    fn new(family: Family, plies: OpeningPlies, seed: u64) -> RefineFitness {
-        let seed = mix_seed(seed, 0x7265_6669_6e65);
-        let hand = PatternEvaluator::new(Weights::hand_set(family, K).expect("k = 5 is supported"));
-        let openings = (0..REFINE_OPENINGS)
-            .map(|pair| {
-                Openings::Random { plies: plies.for_pair(pair) }
-                    .opening(rules(), seed, pair)
-                    .expect("8x8 has openings")
-            })
-            .collect();
-        RefineFitness { family, hand, openings, seed }
+fn refine_games(family: Family, plies: OpeningPlies, run_seed: u64, population: &[Vec<f64>]) -> Games {
+    let seed = mix_seed(run_seed, 0x7265_6669_6e65);
+    let openings = refine_openings(plies, run_seed);
+    let mut games = Vec::with_capacity(population.len() * openings.len() * 2);
+    for i in 0..population.len() {
+        for pair in 0..openings.len() as u64 {
+            for first_is_x in [true, false] {
+                games.push(Game {
+                    first: Player::Genome(i as u32),
+                    second: Player::HandSet,
+                    first_is_x,
+                    opening: pair as u32,
+                    seed: mix_seed(seed, pair * 2 + u64::from(first_is_x)),
+                });
+            }
+        }
     }
-}
-
-impl Fitness<f64> for RefineFitness {
-    fn evaluate(&self, population: &[Vec<f64>], _generation: u32, _seed: u64) -> Vec<f64> {
-        population
-            .iter()
-            .map(|genome| {
-                let me = PatternEvaluator::new(to_weights(self.family, genome));
-                let points: f64 = self
-                    .openings
-                    .par_iter()
-                    .enumerate()
-                    .map(|(pair, opening)| {
-                        [true, false]
-                            .into_iter()
-                            .map(|first_is_x| {
-                                let game = pair as u64 * 2 + u64::from(first_is_x);
-                                play(
-                                    Some(&me),
-                                    Some(&self.hand),
-                                    first_is_x,
-                                    opening,
-                                    mix_seed(self.seed, game),
-                                )
-                            })
-                            .sum::<f64>()
-                    })
-                    .sum();
-                points / (2 * self.openings.len()) as f64
-            })
-            .collect()
+    Games {
+        family,
+        genomes: population.iter().map(|genome| to_values(genome)).collect(),
+        openings,
+        games,
+        scoring: Scoring::ShareOfFirst,
     }
 }
 
@@ -724,9 +692,8 @@ mod tests {
 
     #[test]
     fn the_refining_openings_have_the_plies_chosen() {
-        let plies = |choice| -> Vec<usize> {
-            RefineFitness::new(Family::Classic, choice, 3).openings.iter().take(4).map(Vec::len).collect()
-        };
+        let plies =
+            |choice| -> Vec<usize> { refine_openings(choice, 3).iter().take(4).map(Vec::len).collect() };
         assert_eq!(plies(OpeningPlies::Two), [2, 2, 2, 2]);
         assert_eq!(plies(OpeningPlies::Four), [4, 4, 4, 4]);
         assert_eq!(plies(OpeningPlies::Mixed), [2, 4, 2, 4]);
