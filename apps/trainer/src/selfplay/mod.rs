@@ -7,7 +7,7 @@
 //! opening, its random moves, its engines' seeds), so a run repeats
 //! exactly, whatever the threads, and can be resumed.
 //!
-//! Games go to a data file ([`data`]) as they finish. A run that was
+//! Games go to a data file ([`DataFile`]) as they finish. A run that was
 //! killed leaves at most one partial chunk at the end; resuming cuts it
 //! off and plays what is missing. A run can be split into shards
 //! (`--shard I/N`: the games whose index is I modulo N), each writing its
