@@ -12,6 +12,13 @@ use serde::Serialize;
 
 use crate::report::{check_threads, emit, middle_games, row, thousands};
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Playout {
+    Random,
+    Heuristic,
+    Threats,
+}
+
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct Args {
@@ -31,6 +38,11 @@ pub struct Args {
     /// With --threads: one tree shared by the threads, with virtual loss.
     #[arg(long)]
     shared: bool,
+    /// Playouts: random (the classic), heuristic (take a win, block a
+    /// loss), or threats (also make or stop an open four, with
+    /// `board::threats` kept up to date, and threat move order).
+    #[arg(long, value_enum, default_value = "random")]
+    playout: Playout,
     /// Searches timed; the median rate is reported (the machine is noisy).
     #[arg(long, default_value_t = 5)]
     repeat: usize,
@@ -90,6 +102,8 @@ impl Timed {
             threads,
             shared: args.shared,
             root_rules: false,
+            heuristic: args.playout != Playout::Random,
+            threats: args.playout == Playout::Threats,
             ..MctsConfig::default()
         };
         let mut agent = MctsAgent::new(config.clone(), args.seed);

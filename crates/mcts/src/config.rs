@@ -46,6 +46,14 @@ pub struct MctsConfig {
     /// propagate up, proven nodes are not searched again, and a proven win
     /// at the root is played at once.
     pub solver: bool,
+    /// Read `board::Threats`, kept up to date along each iteration:
+    /// playouts that complete a five, block one, make an open four or stop
+    /// the opponent's (answer an open three); new children ordered fives,
+    /// blocks, fours and threes first (the priors follow that order); and
+    /// with the solver, new leaves proven where fours decide (a five to
+    /// complete, a double four, an open four against no four). Ignored
+    /// where the threat tables do not reach (k above 8).
+    pub threats: bool,
     /// Priors from an evaluator, with PUCT selection: children are tried
     /// best prior first, and chosen by `Q + c_puct · P · √N / (1 + n)`.
     pub priors: Option<Arc<dyn Evaluator>>,
@@ -80,6 +88,7 @@ impl PartialEq for MctsConfig {
                 self.reuse,
                 self.heuristic,
                 self.solver,
+                self.threats,
                 self.threads,
             ) == (
                 other.iterations,
@@ -91,6 +100,7 @@ impl PartialEq for MctsConfig {
                 other.reuse,
                 other.heuristic,
                 other.solver,
+                other.threats,
                 other.threads,
             )
             && self.shared == other.shared
@@ -115,6 +125,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("heuristic", &self.heuristic)
             .field("playout_ranking", &self.playout_ranking.is_some())
             .field("solver", &self.solver)
+            .field("threats", &self.threats)
             .field("priors", &self.priors.is_some())
             .field("puct", &self.puct)
             .field("threads", &self.threads)
@@ -138,6 +149,7 @@ impl Default for MctsConfig {
             heuristic: false,
             playout_ranking: None,
             solver: false,
+            threats: false,
             priors: None,
             puct: 1.5,
             threads: 1,
@@ -194,6 +206,13 @@ pub fn mcts_options() -> Vec<EngineOption> {
             OptionKind::Flag,
             config.solver,
             "MCTS-Solver: prove wins and losses, play a proven win at once",
+        ),
+        EngineOption::new(
+            "threats",
+            OptionKind::Flag,
+            config.threats,
+            "threats in playouts (win, block a four, make or stop an open four), \
+             in move order and priors (fours and threes first), and in the solver (wins by fours at new leaves)",
         ),
         EngineOption::new(
             "threads",

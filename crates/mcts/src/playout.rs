@@ -1,8 +1,10 @@
 //! Heuristic playouts: win if you can, block an immediate loss, otherwise
 //! a uniformly random move — or, given an evaluator, one of its three best
-//! ranked moves.
+//! ranked moves. Threat playouts read `board::Threats`, kept up to date
+//! move by move, and also make an open four or stop the opponent's.
 
-use board::{Cell, Direction, Evaluator, Outcome, Position, Side};
+use board::threats::Threats;
+use board::{Bitboard, Cell, Direction, Evaluator, Outcome, Position, Side};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
@@ -49,6 +51,58 @@ pub(crate) fn heuristic_playout(
         pos.undo();
     }
     outcome
+}
+
+/// Plays `pos` out, each side in turn: completing its five; else blocking
+/// the opponent's five (a four); else making an open four; else stopping
+/// the opponent's open four-to-be (answering an open three); else a
+/// random move (or one of the evaluator's three best). `threats` must
+/// describe `pos`; both are left as they were.
+pub(crate) fn threat_playout(
+    pos: &mut Position,
+    rng: &mut SmallRng,
+    threats: &mut Threats,
+    mut ranking: Option<Ranking<'_>>,
+) -> Outcome {
+    let mut played = 0;
+    while pos.outcome().is_none() {
+        let mover = pos.side_to_move();
+        let opponent = mover.opponent();
+        let urgent = [
+            threats.five_cells(mover),
+            threats.five_cells(opponent),
+            threats.open_four_cells(mover),
+            threats.open_four_cells(opponent),
+        ];
+        let cell = urgent
+            .iter()
+            .find(|cells| !cells.is_empty())
+            .and_then(|cells| pick(cells, rng))
+            .or_else(|| {
+                let (evaluator, ranked) = ranking.as_mut()?;
+                evaluator.rank_moves(pos, ranked);
+                ranked.retain(|&(cell, _)| pos.is_legal(cell));
+                (!ranked.is_empty()).then(|| ranked[rng.random_range(0..ranked.len().min(RANKED_CHOICES))].0)
+            })
+            .unwrap_or_else(|| {
+                let empty = pos.empty_cells();
+                empty.nth(rng.random_range(0..empty.count())).expect("a game not over has an empty cell")
+            });
+        pos.play_unchecked(cell);
+        threats.play(pos, cell);
+        played += 1;
+    }
+    let outcome = pos.outcome().expect("played out");
+    for _ in 0..played {
+        let cell = pos.undo().expect("a move to take back");
+        threats.take_back(pos, cell);
+    }
+    outcome
+}
+
+/// A random cell of a non-empty set.
+fn pick(cells: &Bitboard, rng: &mut SmallRng) -> Option<Cell> {
+    cells.nth(rng.random_range(0..cells.count()))
 }
 
 /// The evaluator that ranks playout moves, and its buffer.
@@ -130,6 +184,39 @@ mod tests {
             out.clear();
             out.extend(pos.legal_moves().min_by_key(|c| c.x()).map(|c| (c, 0)));
         }
+    }
+
+    #[test]
+    fn threat_playouts_stop_an_open_three_and_leave_everything_as_it_was() {
+        let rules = Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap();
+        // X has an open three on row 5 (c5 d5 e5); O to move must answer
+        // it, else X makes an open four and wins.
+        let mut pos = Position::from_one_line(
+            rules,
+            "........./........./........./........./..xxx..../......o../.......o./........./.........",
+        )
+        .unwrap();
+        let before = pos.clone();
+        let mut threats = Threats::new(&pos).unwrap();
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut scratch = Vec::new();
+        let (mut answered, mut random) = (0, 0);
+        for _ in 0..400 {
+            answered +=
+                u32::from(threat_playout(&mut pos, &mut rng, &mut threats, None) == Outcome::Win(Side::X));
+            random += u32::from(
+                board::random_playout(&mut pos, &mut rng, &mut scratch).outcome == Outcome::Win(Side::X),
+            );
+        }
+        assert_eq!(pos, before);
+        let fresh = Threats::new(&pos).unwrap();
+        for side in Side::ALL {
+            assert_eq!(threats.open_four_cells(side), fresh.open_four_cells(side));
+            assert_eq!(threats.five_cells(side), fresh.five_cells(side));
+        }
+        // X still wins most games (the three is real), but the answers
+        // make it far from certain, while random replies almost never stop it.
+        assert!(answered < random, "threat playouts {answered}, random {random} of 400 won by X");
     }
 
     #[test]

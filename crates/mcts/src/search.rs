@@ -5,12 +5,13 @@ use std::sync::{Mutex, PoisonError};
 use std::thread;
 use std::time::Instant;
 
+use board::threats::Threats;
 use board::{Bitboard, Cell, Limits, Outcome, Position, Side, random_playout};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::config::MctsConfig;
-use crate::playout::heuristic_playout;
+use crate::playout::{heuristic_playout, threat_playout};
 use crate::sqrt_ln::SqrtLn;
 
 /// One node: the move into it and its statistics. The mean and
@@ -129,6 +130,12 @@ pub struct Mcts {
     threats: [Vec<Cell>; 2],
     /// The evaluator's ranking, reused between expansions.
     ranked: Vec<(Cell, i32)>,
+    /// New children in the order they get, with their threat urgency.
+    order: Vec<(Cell, u8, bool)>,
+    /// With [`MctsConfig::threats`]: the threats of the position searched,
+    /// kept up to date move by move through each iteration (boxed: it is
+    /// taken out and put back every iteration).
+    tactics: Option<Box<Threats>>,
     /// √(ln n) for the exploration term.
     sqrt_ln: SqrtLn,
 }
@@ -141,10 +148,11 @@ struct Worker {
     scratch: Vec<Cell>,
     threats: [Vec<Cell>; 2],
     ranked: Vec<(Cell, i32)>,
+    tactics: Option<Box<Threats>>,
 }
 
 impl Worker {
-    fn new(seed: u64, pos: &Position) -> Worker {
+    fn new(seed: u64, pos: &Position, config: &MctsConfig) -> Worker {
         Worker {
             pos: pos.clone(),
             rng: SmallRng::seed_from_u64(seed),
@@ -152,18 +160,79 @@ impl Worker {
             scratch: Vec::new(),
             threats: [Vec::new(), Vec::new()],
             ranked: Vec::new(),
+            tactics: tactics_of(config, pos),
         }
     }
 
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
-        if config.heuristic {
+        if let Some(tactics) = &mut self.tactics {
+            let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+            threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
+        } else if config.heuristic {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             heuristic_playout(&mut self.pos, &mut self.rng, &mut self.threats, ranking)
         } else {
             random_playout(&mut self.pos, &mut self.rng, &mut self.scratch).outcome
         }
     }
+}
+
+/// The threats of `pos` if the configuration reads them and the tables
+/// reach its k.
+fn tactics_of(config: &MctsConfig, pos: &Position) -> Option<Box<Threats>> {
+    config.threats.then(|| Threats::new(pos).ok().map(Box::new)).flatten()
+}
+
+/// Takes back the last move of `pos`, and of `tactics` if kept.
+fn take_back(pos: &mut Position, tactics: Option<&mut Box<Threats>>) {
+    let cell = pos.undo().expect("a move to take back");
+    if let Some(tactics) = tactics {
+        tactics.take_back(pos, cell);
+    }
+}
+
+/// What a descent keeps up to date beside the position: nothing (`()`,
+/// which compiles to the plain descent), or the threats.
+trait Follow {
+    /// After `cell` was played on `pos`.
+    fn play(&mut self, pos: &Position, cell: Cell);
+    /// The threats of the position, if kept.
+    fn threats(&self) -> Option<&Threats>;
+}
+
+impl Follow for () {
+    #[inline]
+    fn play(&mut self, _: &Position, _: Cell) {}
+    #[inline]
+    fn threats(&self) -> Option<&Threats> {
+        None
+    }
+}
+
+impl Follow for &mut Threats {
+    fn play(&mut self, pos: &Position, cell: Cell) {
+        Threats::play(self, pos, cell);
+    }
+    fn threats(&self) -> Option<&Threats> {
+        Some(self)
+    }
+}
+
+/// How urgent a move is by the threats, for the side to move: 0 completes
+/// its five, 1 blocks the opponent's, 2 makes an open four, 3 stops the
+/// opponent's, 4 makes a four, 5 an open three; 6 anything else.
+fn urgency(threats: &Threats, mover: Side, cell: Cell) -> u8 {
+    let opponent = mover.opponent();
+    let sets = [
+        threats.five_cells(mover),
+        threats.five_cells(opponent),
+        threats.open_four_cells(mover),
+        threats.open_four_cells(opponent),
+        threats.four_cells(mover),
+        threats.open_three_cells(mover),
+    ];
+    sets.iter().position(|cells| cells.contains(cell)).map_or(6, |rank| rank as u8)
 }
 
 /// What a descent did.
@@ -196,6 +265,8 @@ impl Mcts {
             root: None,
             threats: [Vec::new(), Vec::new()],
             ranked: Vec::new(),
+            order: Vec::new(),
+            tactics: None,
             sqrt_ln: SqrtLn::new(),
         }
     }
@@ -258,6 +329,7 @@ impl Mcts {
             self.push(Cell::new(0, 0), 1.0);
         }
         self.root = Some(pos.clone());
+        self.tactics = tactics_of(&self.config, pos);
     }
 
     /// Searches `pos` with `threads` threads sharing this one tree: each
@@ -279,7 +351,7 @@ impl Mcts {
                 let (tree, config, started, completed, saturated) =
                     (&tree, &config, &started, &completed, &saturated);
                 scope.spawn(move || {
-                    let mut worker = Worker::new(seed, pos);
+                    let mut worker = Worker::new(seed, pos, config);
                     loop {
                         let n = started.fetch_add(1, Ordering::Relaxed);
                         if n >= iterations {
@@ -296,7 +368,10 @@ impl Mcts {
                             if config.solver && tree.nodes[0].proven != 0 {
                                 break;
                             }
-                            let descent = tree.descend(&mut worker.pos);
+                            let descent = match worker.tactics.as_deref_mut() {
+                                Some(kept) => tree.descend(&mut worker.pos, kept),
+                                None => tree.descend(&mut worker.pos, ()),
+                            };
                             worker.path.clear();
                             worker.path.extend_from_slice(&tree.path);
                             for &index in &worker.path {
@@ -317,7 +392,7 @@ impl Mcts {
                         );
                         completed.fetch_add(1, Ordering::Relaxed);
                         for _ in 0..descent.played {
-                            worker.pos.undo();
+                            take_back(&mut worker.pos, worker.tactics.as_mut());
                         }
                     }
                 });
@@ -366,29 +441,42 @@ impl Mcts {
     /// One iteration: select, expand one node, play out, back up. Returns
     /// whether the node limit kept a leaf from growing.
     fn iterate(&mut self, pos: &mut Position) -> bool {
-        let descent = self.descend(pos);
-        let outcome = match descent.known {
-            Some(outcome) => outcome,
-            None if self.config.heuristic => {
+        let mut tactics = self.tactics.take();
+        let descent = match tactics.as_deref_mut() {
+            Some(threats) => self.descend(pos, threats),
+            None => self.descend(pos, ()),
+        };
+        let outcome = match (descent.known, tactics.as_mut()) {
+            (Some(outcome), _) => outcome,
+            (None, Some(tactics)) => {
+                let ranking =
+                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                threat_playout(pos, &mut self.rng, tactics, ranking)
+            }
+            (None, None) if self.config.heuristic => {
                 let ranking =
                     self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
                 heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
             }
-            None => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
+            (None, None) => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
         };
         let path = std::mem::take(&mut self.path);
         self.back_up(&path, outcome, pos.side_to_move(), false);
         self.path = path;
-        for _ in 0..descent.played {
-            pos.undo();
+        match tactics.as_mut() {
+            Some(_) => (0..descent.played).for_each(|_| take_back(pos, tactics.as_mut())),
+            None => (0..descent.played).for_each(|_| {
+                pos.undo();
+            }),
         }
+        self.tactics = tactics;
         descent.saturated
     }
 
     /// Selection and expansion: from the root down to a new node (or a
     /// finished or proven position), playing the moves on `pos` and
     /// recording the nodes in `self.path`.
-    fn descend(&mut self, pos: &mut Position) -> Descent {
+    fn descend<F: Follow>(&mut self, pos: &mut Position, mut follow: F) -> Descent {
         let mut node = 0usize;
         let mut descent = Descent { played: 0, saturated: false, known: None };
         self.path.clear();
@@ -407,22 +495,33 @@ impl Mcts {
                     descent.saturated = true;
                     break;
                 }
-                self.allocate(pos, node);
+                self.allocate(pos, node, follow.threats());
             }
             let child = match self.choose(node) {
                 Choice::Untried(child) => {
                     self.nodes[node].tried += 1;
-                    pos.play_unchecked(self.nodes[child].cell);
+                    let cell = self.nodes[child].cell;
+                    pos.play_unchecked(cell);
+                    follow.play(pos, cell);
                     descent.played += 1;
                     self.path.push(child as u32);
                     if self.config.solver {
                         self.prove_terminal(child, pos);
+                        if let Some(tactics) = follow.threats()
+                            && self.nodes[child].proven == 0
+                            && !pos.is_over()
+                            && self.prove_by_threats(child, pos, tactics)
+                        {
+                            descent.known = Some(self.proven_outcome(child, pos.side_to_move()));
+                        }
                     }
                     break;
                 }
                 Choice::Tried(child) => child,
             };
-            pos.play_unchecked(self.nodes[child].cell);
+            let cell = self.nodes[child].cell;
+            pos.play_unchecked(cell);
+            follow.play(pos, cell);
             descent.played += 1;
             self.path.push(child as u32);
             node = child;
@@ -486,6 +585,31 @@ impl Mcts {
         }
     }
 
+    /// Proves a new leaf where fours decide, from the threats of its
+    /// position: the side to move completes a five (the leaf is lost for
+    /// the player who moved in); the player who moved in has two fives to
+    /// complete, and the side to move none (won); or the side to move makes
+    /// an open four while the other can neither complete a five nor make a
+    /// four to answer with (lost). Whether it proved the leaf.
+    fn prove_by_threats(&mut self, child: usize, pos: &Position, threats: &Threats) -> bool {
+        let to_move = pos.side_to_move();
+        let moved_in = to_move.opponent();
+        let proof = if !threats.five_cells(to_move).is_empty() {
+            -1
+        } else if threats.five_cells(moved_in).count() >= 2 {
+            1
+        } else if threats.five_cells(moved_in).is_empty()
+            && threats.four_cells(moved_in).is_empty()
+            && !threats.open_four_cells(to_move).is_empty()
+        {
+            -1
+        } else {
+            return false;
+        };
+        self.prove(child, proof);
+        true
+    }
+
     /// Walks the path up from the leaf: a node with a proven winning child
     /// is lost for the player who moved into it; a node all of whose
     /// children are proven lost is won for that player.
@@ -512,7 +636,7 @@ impl Mcts {
 
     /// Gives `node` one child per legal move: in a random order (or cell
     /// order, [`MctsConfig::cell_order`]), or with priors, best prior first.
-    fn allocate(&mut self, pos: &Position, node: usize) {
+    fn allocate(&mut self, pos: &Position, node: usize, tactics: Option<&Threats>) {
         self.moves.clear();
         self.moves.extend(pos.legal_moves());
         if !self.config.cell_order {
@@ -522,7 +646,9 @@ impl Mcts {
             }
         }
         let first = self.nodes.len() as u32;
-        if let Some(evaluator) = &self.config.priors {
+        if let Some(tactics) = tactics {
+            self.allocate_by_threats(pos, tactics);
+        } else if let Some(evaluator) = &self.config.priors {
             // Priors by rank, which needs no scale: the k-th best move gets
             // weight 1/k; moves the evaluator does not rank share the last.
             evaluator.rank_moves(pos, &mut self.ranked);
@@ -549,8 +675,46 @@ impl Mcts {
         self.nodes[node].count = (self.nodes.len() as u32 - first) as u16;
     }
 
+    /// Pushes the children of `pos` urgent moves first (see [`urgency`]),
+    /// then in the evaluator's order if there are priors, else as
+    /// `self.moves` has them. With priors, the k-th move gets weight 1/k as
+    /// without threats, and moves neither urgent nor ranked share the last.
+    fn allocate_by_threats(&mut self, pos: &Position, tactics: &Threats) {
+        let mover = pos.side_to_move();
+        self.order.clear();
+        let mut given = Bitboard::EMPTY;
+        if let Some(evaluator) = &self.config.priors {
+            evaluator.rank_moves(pos, &mut self.ranked);
+            for &(cell, _) in &self.ranked {
+                if pos.is_legal(cell) && !given.contains(cell) {
+                    given.insert(cell);
+                    self.order.push((cell, urgency(tactics, mover, cell), true));
+                }
+            }
+        }
+        for &cell in &self.moves {
+            if !given.contains(cell) {
+                self.order.push((cell, urgency(tactics, mover, cell), false));
+            }
+        }
+        self.order.sort_by_key(|&(_, urgency, _)| urgency);
+        if self.config.priors.is_some() {
+            let harmonic: f64 = (1..=self.order.len()).map(|k| 1.0 / k as f64).sum();
+            let ranked = self.order.iter().filter(|&&(_, urgency, ranked)| ranked || urgency < 6).count();
+            let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
+            for (rank, &(cell, urgency, ranked)) in self.order.iter().enumerate() {
+                let prior =
+                    if ranked || urgency < 6 { (1.0 / ((rank + 1) as f64 * harmonic)) as f32 } else { tail };
+                self.nodes.push(Node::new(cell, prior));
+            }
+        } else {
+            self.nodes.extend(self.order.iter().map(|&(cell, _, _)| Node::new(cell, 1.0)));
+        }
+    }
+
     /// The next step down from `node`: an untried child to expand, or a
     /// tried one to descend into.
+    #[inline]
     fn choose(&self, node: usize) -> Choice {
         let current = self.nodes[node];
         let next_untried =

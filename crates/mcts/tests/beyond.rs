@@ -167,3 +167,49 @@ fn a_shared_tree_counts_every_iteration_once_and_plays_well() {
         assert_ne!(outcome, Outcome::Win(side.opponent()), "seed {seed}");
     }
 }
+
+/// 15×15 five in a row from moves.
+fn gomoku(moves: &[&str]) -> Position {
+    position(Rules::new(15, 15, 5, board::Overline::Freestyle).unwrap(), moves)
+}
+
+#[test]
+fn with_threats_the_solver_proves_a_win_by_fours_quickly() {
+    // X: h8 i8 j8 (an open three on row 8) and f6; O scattered far off.
+    // X to move makes an open four at g8 or k8 and wins: the new leaf is
+    // proven at once, where plain playouts need many iterations to be sure.
+    let pos = gomoku(&["h8", "a1", "i8", "a15", "j8", "o1", "f6", "o15"]);
+    let rules = *pos.rules();
+    let threats = MctsConfig { iterations: 2_000, solver: true, threats: true, ..MctsConfig::default() };
+    let report = Mcts::new(threats, 1).search(&pos, &Limits::none());
+    assert_eq!(report.proven, 1, "{report:?}");
+    let best = report.best_move.unwrap();
+    assert!(["g8", "k8"].map(|name| rules.parse_cell(name).unwrap()).contains(&best), "{best:?}");
+    assert!(report.iterations < 2_000, "a proven root stops the search: {}", report.iterations);
+    let plain = MctsConfig { iterations: 2_000, solver: true, ..MctsConfig::default() };
+    assert_eq!(Mcts::new(plain, 1).search(&pos, &Limits::none()).proven, 0);
+}
+
+#[test]
+fn with_threats_an_open_three_is_answered() {
+    // X has an open three (h8 i8 j8), O to move: O must play g8 or k8 (or
+    // f8/l8), else X makes an open four. 300 iterations with threats do.
+    let pos = gomoku(&["h8", "h9", "i8", "a1", "j8"]);
+    let rules = *pos.rules();
+    let answers = ["f8", "g8", "k8", "l8"].map(|name| rules.parse_cell(name).unwrap());
+    for seed in 0..4 {
+        let config = MctsConfig { iterations: 300, solver: true, threats: true, ..MctsConfig::default() };
+        let best = Mcts::new(config, seed).search(&pos, &Limits::none()).best_move.unwrap();
+        assert!(answers.contains(&best), "seed {seed}: {}", best.name(&rules));
+    }
+}
+
+#[test]
+fn threats_go_unused_where_the_tables_do_not_reach() {
+    // k = 9 on 12×12: beyond the threat tables; the search runs as without.
+    let rules = Rules::new(12, 12, 9, board::Overline::Freestyle).unwrap();
+    let pos = Position::new(rules);
+    let config = MctsConfig { iterations: 500, solver: true, threats: true, ..MctsConfig::default() };
+    let report = Mcts::new(config, 3).search(&pos, &Limits::none());
+    assert_eq!(report.iterations, 500);
+}

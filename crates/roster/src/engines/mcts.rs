@@ -32,6 +32,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     if !classic {
         config.reuse = options.get("reuse")?;
         config.solver = options.get("solver")?;
+        config.threats = options.get("threats")?;
         config.threads = options.get("threads")?;
         config.shared = options.get::<String>("parallel")? == "shared";
         let playout: String = options.get("playout")?;
