@@ -121,6 +121,11 @@ fn cursor_line(app: &App, analysis: &Analysis) -> String {
     if let Some(value) = find(&analysis.values, ScoreKind::WinRate) {
         let _ = write!(text, " value {value}");
     }
+    match analysis.proof(app.cursor) {
+        Some(true) => text.push_str(" proven win"),
+        Some(false) => text.push_str(" proven loss"),
+        None => {}
+    }
     text
 }
 
@@ -227,12 +232,18 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         Some(analysis) => {
             let name = |cell: &Cell| cell.name(&rules).to_string();
             // A proven result reads as one; an evaluation as a number.
-            let value = match analysis.win_in {
-                Some(plies) if plies > 0 => format!("win in {plies}"),
-                Some(plies) => format!("loss in {}", -plies),
-                None => {
-                    analysis.value.map_or("-".to_owned(), |v| board::format_score(v, ScoreKind::Evaluation))
-                }
+            // A Monte-Carlo value is a winning chance.
+            let kind = if analysis.score_kind == ScoreKind::VisitShare {
+                ScoreKind::WinRate
+            } else {
+                ScoreKind::Evaluation
+            };
+            let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
+                (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+                (Some(plies), _) => format!("loss in {}", -plies),
+                (None, Some(true)) => "proven win".to_owned(),
+                (None, Some(false)) => "proven loss".to_owned(),
+                (None, None) => analysis.value.map_or("-".to_owned(), |v| board::format_score(v, kind)),
             };
             lines.push(Line::from(format!(
                 "best {}  value {value} for {}",

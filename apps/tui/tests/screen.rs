@@ -349,3 +349,30 @@ fn a_learning_engine_learns_from_each_finished_game_and_says_so() {
     assert_eq!(app.learning, [None, Some(0)]);
     let _ = std::fs::remove_file(&table);
 }
+
+#[test]
+fn a_monte_carlo_analysis_shows_its_winning_chance_and_its_proofs() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    let cell = |name: &str| app.setup.rules.parse_cell(name).unwrap();
+    let (b2, a1) = (cell("b2"), cell("a1"));
+    let score = |cell, score| board::CellScore { cell, score };
+    let mut analysis = board::Analysis {
+        best_move: Some(b2),
+        scores: vec![score(b2, 0.75), score(a1, 0.25)],
+        score_kind: board::ScoreKind::VisitShare,
+        values: vec![score(b2, 0.6), score(a1, 0.2)],
+        value: Some(0.6),
+        line: vec![b2, a1],
+        ..board::Analysis::default()
+    };
+    app.analysis = Some(analysis.clone());
+    app.cursor = a1;
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("best b2  value 0.60 for X"), "{text}");
+    // The solver proved b2 wins and a1 loses.
+    analysis.proven = vec![score(b2, 1.0), score(a1, -1.0)];
+    app.analysis = Some(analysis);
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("best b2  value proven win"), "{text}");
+    assert!(text.contains("a1 visits 0.25 value 0.20 proven loss"), "{text}");
+}

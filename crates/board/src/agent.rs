@@ -400,6 +400,20 @@ pub struct Analysis {
     /// (positive) or a loss (negative), its own move included.
     #[serde(default)]
     pub win_in: Option<i32>,
+    /// Moves the engine proved, each scored +1 (it wins for the side to
+    /// move) or −1 (it loses), where a search proves moves one by one
+    /// (MCTS-Solver) rather than giving the distance of `win_in`.
+    #[serde(default)]
+    pub proven: Vec<CellScore>,
+}
+
+impl Analysis {
+    /// What the engine proved of playing `cell`: `Some(true)` a win for
+    /// the side to move, `Some(false)` a loss, `None` nothing.
+    #[must_use]
+    pub fn proof(&self, cell: Cell) -> Option<bool> {
+        self.proven.iter().find(|proof| proof.cell == cell).map(|proof| proof.score > 0.0)
+    }
 }
 
 #[cfg(test)]

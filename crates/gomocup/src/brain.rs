@@ -411,10 +411,18 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
             let _ = write!(text, "-{selective}");
         }
     }
-    // A forced result in moves of the side to move, as "+M3" or "-M2".
+    // A forced result in moves of the side to move, as "+M3" or "-M2";
+    // from a search that proves moves without a distance (MCTS-Solver),
+    // "win" or "loss"; a Monte-Carlo mean as a winning chance.
+    let proof = analysis.best_move.and_then(|best| analysis.proof(best));
     let _ = match (analysis.win_in, analysis.value) {
         (Some(plies), _) if plies > 0 => write!(text, " ev +M{}", (plies + 1) / 2),
         (Some(plies), _) => write!(text, " ev -M{}", (1 - plies) / 2),
+        _ if proof == Some(true) => write!(text, " ev win"),
+        _ if proof == Some(false) => write!(text, " ev loss"),
+        (None, Some(value)) if analysis.score_kind == board::ScoreKind::VisitShare => {
+            write!(text, " ev {:.1}%", value * 100.0)
+        }
         (None, Some(value)) => write!(text, " ev {value:.0}"),
         (None, None) => Ok(()),
     };
@@ -446,6 +454,26 @@ fn budget(timeout_turn: Option<u64>, time_left: Option<u64>, empty: usize) -> (D
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn monte_carlo_analyses_show_a_winning_chance_or_a_proof() {
+        let rules = board::Rules::tic_tac_toe();
+        let best = board::Cell::new(1, 1);
+        let mut analysis = board::Analysis {
+            best_move: Some(best),
+            score_kind: board::ScoreKind::VisitShare,
+            value: Some(0.625),
+            nodes: 5000,
+            line: vec![best],
+            ..board::Analysis::default()
+        };
+        let text = message(&analysis, rules, Duration::from_secs(1));
+        assert!(text.contains(" ev 62.5% n 5000 n/s 5000 tm 1000 pv b2"), "{text}");
+        analysis.proven = vec![board::CellScore { cell: best, score: 1.0 }];
+        assert!(message(&analysis, rules, Duration::from_secs(1)).contains(" ev win "));
+        analysis.proven[0].score = -1.0;
+        assert!(message(&analysis, rules, Duration::from_secs(1)).contains(" ev loss "));
+    }
 
     #[test]
     fn the_budget_keeps_within_the_turn_and_the_clock() {

@@ -138,6 +138,12 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
             *value = 1.0;
         }
     }
+    let mut proofs: Vec<(Cell, i8)> = Vec::new();
+    for &(cell, proof) in reports.iter().flat_map(|r| &r.proofs) {
+        if !proofs.iter().any(|&(c, _)| c == cell) {
+            proofs.push((cell, proof));
+        }
+    }
     let line = reports
         .iter()
         .find(|r| r.best_move == best)
@@ -151,6 +157,7 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
         proven: if proven.is_some() { 1 } else { -i8::from(lost) },
         children,
         line,
+        proofs,
     }
 }
 
@@ -186,6 +193,7 @@ impl Agent for MctsAgent {
                 depth: None,
                 selective_depth: None,
                 win_in: None,
+                proven: Vec::new(),
             });
             return Ok(cell);
         }
@@ -211,6 +219,11 @@ impl Agent for MctsAgent {
             depth: None,
             selective_depth: None,
             win_in: None,
+            proven: report
+                .proofs
+                .iter()
+                .map(|&(cell, proof)| CellScore { cell, score: f64::from(proof) })
+                .collect(),
         });
         Ok(cell)
     }
@@ -279,6 +292,7 @@ mod tests {
             root_visits: 100,
             line: vec![best],
             proven,
+            proofs: Vec::new(),
         }
     }
 

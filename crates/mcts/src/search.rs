@@ -113,6 +113,8 @@ pub struct SearchReport {
     /// What the solver proved for the side to move at the root: +1 a
     /// win, −1 a loss, 0 nothing.
     pub proven: i8,
+    /// The root moves the solver proved: +1 wins for the side to move, −1 loses.
+    pub proofs: Vec<(Cell, i8)>,
 }
 
 /// The search: its arena and generator, kept between moves.
@@ -793,11 +795,18 @@ impl Mcts {
 
     fn report(&self, iterations: u64, saturated: bool) -> SearchReport {
         let root = self.nodes[0];
-        let children = (root.first as usize..(root.first + u32::from(root.tried)) as usize)
+        let tried = root.first as usize..(root.first + u32::from(root.tried)) as usize;
+        let children = tried
+            .clone()
             .map(|i| {
                 let node = self.nodes[i];
                 (node.cell, node.visits, node.value())
             })
+            .collect();
+        let proofs = self.nodes[tried]
+            .iter()
+            .filter(|node| node.proven != 0)
+            .map(|node| (node.cell, node.proven))
             .collect();
         let mut line = Vec::new();
         let mut node = 0;
@@ -814,6 +823,7 @@ impl Mcts {
             root_visits: root.visits,
             line,
             proven: -root.proven,
+            proofs,
         }
     }
 }

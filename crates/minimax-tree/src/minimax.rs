@@ -126,6 +126,7 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
             depth: Some(depth),
             selective_depth: None,
             win_in: None,
+            proven: Vec::new(),
         });
         Ok(cell)
     }

@@ -1289,6 +1289,7 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
             depth: Some(result.depth),
             selective_depth: Some(result.selective_depth),
             win_in,
+            proven: Vec::new(),
         });
         Ok(cell)
     }

@@ -485,6 +485,7 @@ impl Agent for PerfectPlayer {
             depth: None,
             selective_depth: None,
             win_in: None,
+            proven: Vec::new(),
         });
         Ok(solution.best_move)
     }

@@ -450,6 +450,7 @@ impl Agent for TreePlayer {
             depth: None,
             selective_depth: None,
             win_in: None,
+            proven: Vec::new(),
         });
         Ok(cell)
     }

@@ -165,6 +165,7 @@ impl Agent for TreeMinimaxPlayer {
             depth: Some(depth + 1),
             selective_depth: None,
             win_in: None,
+            proven: Vec::new(),
         });
         Ok(choice.cell)
     }

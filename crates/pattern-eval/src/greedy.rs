@@ -181,6 +181,7 @@ impl Agent for GreedyAgent {
             depth: Some(1),
             selective_depth: None,
             win_in: None,
+            proven: Vec::new(),
         });
         Ok(cell)
     }

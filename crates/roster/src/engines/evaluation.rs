@@ -144,8 +144,8 @@ pub(super) fn prior_option() -> EngineOption {
     EngineOption::new(
         "prior",
         OptionKind::Choice(&["none", "auto", "openlines", "pattern", "ternary", "threat"]),
-        "none",
-        "priors with PUCT selection from an evaluation",
+        "auto",
+        "priors with PUCT selection from an evaluation (auto: the one eval=auto names for the rules)",
     )
 }
 

@@ -16,7 +16,7 @@ use crate::options::Options;
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     // `uct` is the classic and takes none of the options beyond it.
     let classic = options.engine_name() == "uct";
-    let base = if classic { MctsConfig::uct() } else { MctsConfig::default() };
+    let base = if classic { MctsConfig::uct() } else { MctsConfig::strong() };
     // Iterations asked for are a budget; otherwise a time limit is.
     let iterations: Option<u64> = options.given("iterations")?;
     let mut config = MctsConfig {
