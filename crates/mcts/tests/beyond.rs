@@ -69,7 +69,7 @@ fn proven_moves_are_worth_one_and_zero_in_the_analysis() {
         let chosen = analysis.values.iter().find(|v| v.cell == cell).unwrap();
         assert_eq!(Some(chosen.score), analysis.value, "{threads} trees: {:?}", analysis.values);
         // The proven winning move is reported as proven.
-        assert!(analysis.proven.iter().any(|p| p.cell == cell && p.score == 1.0), "{:?}", analysis.proven);
+        assert_eq!(analysis.proof(cell), Some(true), "{:?}", analysis.proven);
         agent.select_move(&lost, &Limits::none()).unwrap();
         let analysis = agent.analysis().unwrap();
         assert_eq!(analysis.value, Some(0.0), "{threads} trees");
@@ -77,7 +77,11 @@ fn proven_moves_are_worth_one_and_zero_in_the_analysis() {
         assert_eq!(analysis.values.len(), lost.legal_moves().count(), "{threads} trees");
         // Every move of a lost root is proven lost.
         assert_eq!(analysis.proven.len(), lost.legal_moves().count(), "{threads} trees");
-        assert!(analysis.proven.iter().all(|p| p.score == -1.0), "{:?}", analysis.proven);
+        assert!(
+            analysis.proven.iter().all(|p| analysis.proof(p.cell) == Some(false)),
+            "{:?}",
+            analysis.proven
+        );
     }
 }
 

@@ -94,7 +94,7 @@ pub static ENGINES: &[EngineInfo] = &[
     },
     EngineInfo {
         name: "mcts",
-        summary: "Monte-Carlo tree search: UCB1, with tree reuse, heuristic playouts, MCTS-Solver, PUCT priors and parallel trees as options",
+        summary: "Monte-Carlo tree search: by default PUCT priors from the rules' evaluation, heuristic playouts, MCTS-Solver and tree reuse (strongest at 1 s a move); threat-aware search and parallel trees as options",
         options: mcts_options,
         build: mcts::build,
     },
