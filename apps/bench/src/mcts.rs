@@ -40,7 +40,7 @@ pub struct Args {
     shared: bool,
     /// Playouts: random (the classic), heuristic (take a win, block a
     /// loss), or threats (also make or stop an open four, with
-    /// `board::threats` kept up to date, and threat move order).
+    /// `board::threats` kept up to date).
     #[arg(long, value_enum, default_value = "random")]
     playout: Playout,
     /// Searches timed; the median rate is reported (the machine is noisy).
@@ -103,7 +103,7 @@ impl Timed {
             shared: args.shared,
             root_rules: false,
             heuristic: args.playout != Playout::Random,
-            threats: args.playout == Playout::Threats,
+            threat_playouts: args.playout == Playout::Threats,
             ..MctsConfig::default()
         };
         let mut agent = MctsAgent::new(config.clone(), args.seed);

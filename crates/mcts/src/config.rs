@@ -46,14 +46,18 @@ pub struct MctsConfig {
     /// propagate up, proven nodes are not searched again, and a proven win
     /// at the root is played at once.
     pub solver: bool,
-    /// Read `board::Threats`, kept up to date along each iteration:
-    /// playouts that complete a five, block one, make an open four or stop
-    /// the opponent's (answer an open three); new children ordered fives,
-    /// blocks, fours and threes first (the priors follow that order); and
-    /// with the solver, new leaves proven where fours decide (a five to
-    /// complete, a double four, an open four against no four). Ignored
-    /// where the threat tables do not reach (k above 8).
+    /// Read `board::Threats` in the tree, kept up to date along each
+    /// descent: new children ordered fives, blocks, fours and threes first
+    /// (the priors follow that order), and with the solver, new leaves
+    /// proven where fours decide (a five to complete, a double four, an
+    /// open four against no four). Ignored where the threat tables do not
+    /// reach (k above 8).
     pub threats: bool,
+    /// Threat playouts (`playout=threats`): complete a five, else block
+    /// one, else make an open four, else stop the opponent's (answer an
+    /// open three), else random or ranked; the threats kept up to date
+    /// move by move. Ignored where the threat tables do not reach.
+    pub threat_playouts: bool,
     /// Priors from an evaluator, with PUCT selection: children are tried
     /// best prior first, and chosen by `Q + c_puct · P · √N / (1 + n)`.
     pub priors: Option<Arc<dyn Evaluator>>,
@@ -89,6 +93,7 @@ impl PartialEq for MctsConfig {
                 self.heuristic,
                 self.solver,
                 self.threats,
+                self.threat_playouts,
                 self.threads,
             ) == (
                 other.iterations,
@@ -101,6 +106,7 @@ impl PartialEq for MctsConfig {
                 other.heuristic,
                 other.solver,
                 other.threats,
+                other.threat_playouts,
                 other.threads,
             )
             && self.shared == other.shared
@@ -126,6 +132,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("playout_ranking", &self.playout_ranking.is_some())
             .field("solver", &self.solver)
             .field("threats", &self.threats)
+            .field("threat_playouts", &self.threat_playouts)
             .field("priors", &self.priors.is_some())
             .field("puct", &self.puct)
             .field("threads", &self.threads)
@@ -150,6 +157,7 @@ impl Default for MctsConfig {
             playout_ranking: None,
             solver: false,
             threats: false,
+            threat_playouts: false,
             priors: None,
             puct: 1.5,
             threads: 1,
@@ -207,10 +215,15 @@ pub fn mcts_options() -> Vec<EngineOption> {
         ),
         EngineOption::new(
             "playout",
-            OptionKind::Choice(&["random", "heuristic", "ranked"]),
-            if config.heuristic { "heuristic" } else { "random" },
+            OptionKind::Choice(&["random", "heuristic", "ranked", "threats"]),
+            match (config.heuristic, config.threat_playouts) {
+                (_, true) => "threats",
+                (true, false) => "heuristic",
+                (false, false) => "random",
+            },
             "random; heuristic: take a win, block a loss, else random; \
-             ranked: the same, else one of the 3 best moves of the prior's evaluation",
+             ranked: the same, else one of the 3 best moves of the prior's evaluation; \
+             threats: complete or block a five, make or stop an open four, else random",
         ),
         EngineOption::new(
             "solver",
@@ -222,8 +235,8 @@ pub fn mcts_options() -> Vec<EngineOption> {
             "threats",
             OptionKind::Flag,
             config.threats,
-            "threats in playouts (win, block a four, make or stop an open four), \
-             in move order and priors (fours and threes first), and in the solver (wins by fours at new leaves)",
+            "threats in the tree: move order and priors (fives, fours and threes first), \
+             and with the solver, new leaves proven where fours decide",
         ),
         EngineOption::new(
             "threads",

@@ -168,7 +168,7 @@ impl Worker {
 
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
-        if let Some(tactics) = &mut self.tactics {
+        if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
         } else if config.heuristic {
@@ -183,7 +183,7 @@ impl Worker {
 /// The threats of `pos` if the configuration reads them and the tables
 /// reach its k.
 fn tactics_of(config: &MctsConfig, pos: &Position) -> Option<Box<Threats>> {
-    config.threats.then(|| Threats::new(pos).ok().map(Box::new)).flatten()
+    (config.threats || config.threat_playouts).then(|| Threats::new(pos).ok().map(Box::new)).flatten()
 }
 
 /// Takes back the last move of `pos`, and of `tactics` if kept.
@@ -448,7 +448,7 @@ impl Mcts {
             Some(threats) => self.descend(pos, threats),
             None => self.descend(pos, ()),
         };
-        let outcome = match (descent.known, tactics.as_mut()) {
+        let outcome = match (descent.known, tactics.as_mut().filter(|_| self.config.threat_playouts)) {
             (Some(outcome), _) => outcome,
             (None, Some(tactics)) => {
                 let ranking =
@@ -497,7 +497,7 @@ impl Mcts {
                     descent.saturated = true;
                     break;
                 }
-                self.allocate(pos, node, follow.threats());
+                self.allocate(pos, node, follow.threats().filter(|_| self.config.threats));
             }
             let child = match self.choose(node) {
                 Choice::Untried(child) => {
@@ -509,7 +509,7 @@ impl Mcts {
                     self.path.push(child as u32);
                     if self.config.solver {
                         self.prove_terminal(child, pos);
-                        if let Some(tactics) = follow.threats()
+                        if let Some(tactics) = follow.threats().filter(|_| self.config.threats)
                             && self.nodes[child].proven == 0
                             && !pos.is_over()
                             && self.prove_by_threats(child, pos, tactics)

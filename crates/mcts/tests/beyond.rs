@@ -202,14 +202,21 @@ fn with_threats_the_solver_proves_a_win_by_fours_quickly() {
 #[test]
 fn with_threats_an_open_three_is_answered() {
     // X has an open three (h8 i8 j8), O to move: O must play g8 or k8 (or
-    // f8/l8), else X makes an open four. 300 iterations with threats do.
+    // f8/l8), else X makes an open four. 300 iterations with threats in
+    // the tree do, with or without threat playouts. (Threat playouts
+    // alone do not: plain UCB1 tries each of O's 200-odd replies to a
+    // move once, so most of a move's playouts start from a reply that
+    // lets X's three through.)
     let pos = gomoku(&["h8", "h9", "i8", "a1", "j8"]);
     let rules = *pos.rules();
     let answers = ["f8", "g8", "k8", "l8"].map(|name| rules.parse_cell(name).unwrap());
-    for seed in 0..4 {
-        let config = MctsConfig { iterations: 300, solver: true, threats: true, ..MctsConfig::default() };
-        let best = Mcts::new(config, seed).search(&pos, &Limits::none()).best_move.unwrap();
-        assert!(answers.contains(&best), "seed {seed}: {}", best.name(&rules));
+    let tree = MctsConfig { iterations: 300, solver: true, threats: true, ..MctsConfig::default() };
+    let playouts = MctsConfig { heuristic: true, threat_playouts: true, ..tree.clone() };
+    for config in [tree, playouts] {
+        for seed in 0..4 {
+            let best = Mcts::new(config.clone(), seed).search(&pos, &Limits::none()).best_move.unwrap();
+            assert!(answers.contains(&best), "seed {seed}: {} with {config:?}", best.name(&rules));
+        }
     }
 }
 

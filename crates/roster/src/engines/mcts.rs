@@ -37,6 +37,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         config.shared = options.get::<String>("parallel")? == "shared";
         let playout: String = options.get("playout")?;
         config.heuristic = playout != "random";
+        config.threat_playouts = playout == "threats";
         ranked = playout == "ranked";
         let prior: String = options.get("prior")?;
         // Every name but `none` names an evaluation.
