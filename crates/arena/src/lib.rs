@@ -40,7 +40,7 @@ pub use openings::{Openings, OpeningsError};
 pub use plan::{Entrant, Format, Plan, Slot};
 pub use records::{GameLine, RunHeader, read_records, read_run};
 pub use run::{Live, RATING_PRIOR, RunOptions, run};
-pub use shard::{Shard, list_games};
+pub use shard::{Shard, list_games, shards_not_given};
 pub use summary::{PairingSummary, SprtState, Summary};
 
 /// Why a run could not be played or finished.

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::ArenaError;
 use crate::records::{GameLine, RunHeader, read_run};
 use crate::run::Collector;
-use crate::shard::list_games;
+use crate::shard::{list_games, shards_not_given};
 use crate::summary::Summary;
 
 /// Reads the records files of a run's shards and summarises the run
@@ -96,15 +96,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Summary, ArenaError> {
     let summary = collector.summary(read, clock.elapsed().as_secs_f64());
     let missing = collector.missing();
     if !missing.is_empty() {
-        let absent: Vec<String> = (0..split)
-            .filter(|index| !shards.contains_key(index))
-            .map(|index| format!("{index}/{split}"))
-            .collect();
-        let absent = if absent.is_empty() {
-            String::new()
-        } else {
-            format!(" (shards not given: {})", absent.join(", "))
-        };
+        let absent = shards_not_given(split, |index| shards.contains_key(&index));
         return Err(fail(format!(
             "the shards do not cover the run: {} games missing: {}{absent}; resume the shards that stopped early, or give every shard",
             missing.len(),

@@ -104,6 +104,15 @@ pub fn list_games(missing: &[u64]) -> String {
     parts.join(", ")
 }
 
+/// ` (shards not given: 1/4, 3/4)` for the shards of a split into `count`
+/// that `given` does not hold, or nothing.
+#[must_use]
+pub fn shards_not_given(count: u64, given: impl Fn(u64) -> bool) -> String {
+    let absent: Vec<String> =
+        (0..count).filter(|&index| !given(index)).map(|index| format!("{index}/{count}")).collect();
+    if absent.is_empty() { String::new() } else { format!(" (shards not given: {})", absent.join(", ")) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +146,12 @@ mod tests {
             let error = bad.parse::<Shard>().unwrap_err();
             assert!(error.contains(says), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn shards_not_given_are_named() {
+        assert_eq!(shards_not_given(4, |index| index % 2 == 0), " (shards not given: 1/4, 3/4)");
+        assert_eq!(shards_not_given(2, |_| true), "");
     }
 
     #[test]

@@ -30,16 +30,7 @@ pub(crate) fn heuristic_playout(
         let mover = pos.side_to_move();
         let cell = live(pos, &mut threats[mover.index()], mover)
             .or_else(|| live(pos, &mut threats[mover.opponent().index()], mover.opponent()))
-            .or_else(|| {
-                let (evaluator, ranked) = ranking.as_mut()?;
-                evaluator.rank_moves(pos, ranked);
-                ranked.retain(|&(cell, _)| pos.is_legal(cell));
-                (!ranked.is_empty()).then(|| ranked[rng.random_range(0..ranked.len().min(RANKED_CHOICES))].0)
-            })
-            .unwrap_or_else(|| {
-                let empty = pos.empty_cells();
-                empty.nth(rng.random_range(0..empty.count())).expect("a game not over has an empty cell")
-            });
+            .unwrap_or_else(|| quiet_move(pos, rng, &mut ranking));
         pos.play_unchecked(cell);
         played += 1;
         if pos.outcome().is_none() {
@@ -78,16 +69,7 @@ pub(crate) fn threat_playout(
             .iter()
             .find(|cells| !cells.is_empty())
             .and_then(|cells| pick(cells, rng))
-            .or_else(|| {
-                let (evaluator, ranked) = ranking.as_mut()?;
-                evaluator.rank_moves(pos, ranked);
-                ranked.retain(|&(cell, _)| pos.is_legal(cell));
-                (!ranked.is_empty()).then(|| ranked[rng.random_range(0..ranked.len().min(RANKED_CHOICES))].0)
-            })
-            .unwrap_or_else(|| {
-                let empty = pos.empty_cells();
-                empty.nth(rng.random_range(0..empty.count())).expect("a game not over has an empty cell")
-            });
+            .unwrap_or_else(|| quiet_move(pos, rng, &mut ranking));
         pos.play_unchecked(cell);
         threats.play(pos, cell);
         played += 1;
@@ -98,6 +80,20 @@ pub(crate) fn threat_playout(
         threats.take_back(pos, cell);
     }
     outcome
+}
+
+/// A move when nothing is urgent: one of the evaluator's three best, or
+/// a uniformly random one.
+fn quiet_move(pos: &Position, rng: &mut SmallRng, ranking: &mut Option<Ranking<'_>>) -> Cell {
+    if let Some((evaluator, ranked)) = ranking.as_mut() {
+        evaluator.rank_moves(pos, ranked);
+        ranked.retain(|&(cell, _)| pos.is_legal(cell));
+        if !ranked.is_empty() {
+            return ranked[rng.random_range(0..ranked.len().min(RANKED_CHOICES))].0;
+        }
+    }
+    let empty = pos.empty_cells();
+    empty.nth(rng.random_range(0..empty.count())).expect("a game not over has an empty cell")
 }
 
 /// A random cell of a non-empty set.

@@ -425,20 +425,7 @@ impl WeightRun {
             })
             .collect();
         let candidates: Vec<Vec<f64>> = ga.hall_of_fame().iter().map(|(_, genome)| genome.clone()).collect();
-        let mut games = Vec::new();
-        for i in 0..candidates.len() {
-            for pair in 0..CHAMPION_OPENINGS {
-                for first_is_x in [true, false] {
-                    games.push(Game {
-                        first: Player::Genome(i as u32),
-                        second: Player::HandSet,
-                        first_is_x,
-                        opening: pair as u32,
-                        seed: mix_seed(seed, pair * 2 + u64::from(first_is_x)),
-                    });
-                }
-            }
-        }
+        let games = against_hand_set(candidates.len(), CHAMPION_OPENINGS, seed);
         let games = Games {
             family: *family,
             genomes: candidates.iter().map(|genome| to_values(genome)).collect(),
@@ -597,6 +584,27 @@ fn strong_games(family: Family, population: &[Vec<f64>], seed: u64) -> Games {
     }
 }
 
+/// Every genome of `genomes` against the hand-set weights from each of
+/// `openings` openings with both colours, game `2·pair + (X ? 1 : 0)`
+/// seeded from `seed`: the same games for every genome.
+fn against_hand_set(genomes: usize, openings: u64, seed: u64) -> Vec<Game> {
+    let mut games = Vec::with_capacity(genomes * openings as usize * 2);
+    for i in 0..genomes {
+        for pair in 0..openings {
+            for first_is_x in [true, false] {
+                games.push(Game {
+                    first: Player::Genome(i as u32),
+                    second: Player::HandSet,
+                    first_is_x,
+                    opening: pair as u32,
+                    seed: mix_seed(seed, pair * 2 + u64::from(first_is_x)),
+                });
+            }
+        }
+    }
+    games
+}
+
 /// Openings of the refining fitness, each played with both colours.
 const REFINE_OPENINGS: u64 = 6144;
 
@@ -618,20 +626,7 @@ fn refine_openings(plies: OpeningPlies, seed: u64) -> Vec<Vec<Cell>> {
 fn refine_games(family: Family, plies: OpeningPlies, run_seed: u64, population: &[Vec<f64>]) -> Games {
     let seed = mix_seed(run_seed, 0x7265_6669_6e65);
     let openings = refine_openings(plies, run_seed);
-    let mut games = Vec::with_capacity(population.len() * openings.len() * 2);
-    for i in 0..population.len() {
-        for pair in 0..openings.len() as u64 {
-            for first_is_x in [true, false] {
-                games.push(Game {
-                    first: Player::Genome(i as u32),
-                    second: Player::HandSet,
-                    first_is_x,
-                    opening: pair as u32,
-                    seed: mix_seed(seed, pair * 2 + u64::from(first_is_x)),
-                });
-            }
-        }
-    }
+    let games = against_hand_set(population.len(), openings.len() as u64, seed);
     Games {
         family,
         genomes: population.iter().map(|genome| to_values(genome)).collect(),

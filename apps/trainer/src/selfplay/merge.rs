@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use arena::{Shard, list_games};
+use arena::{Shard, list_games, shards_not_given};
 
 use super::data::{self, DataFile, GameData, Header};
 
@@ -93,15 +93,7 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merge
     let missing: Vec<u64> = (0..planned).filter(|index| !games.contains_key(index)).collect();
     if !missing.is_empty() && !allow_missing {
         let split = file.shard.count;
-        let absent: Vec<String> = (0..split)
-            .filter(|index| !shards.contains_key(index))
-            .map(|index| format!("{index}/{split}"))
-            .collect();
-        let absent = if absent.is_empty() {
-            String::new()
-        } else {
-            format!(" (shards not given: {})", absent.join(", "))
-        };
+        let absent = shards_not_given(split, |index| shards.contains_key(&index));
         bail!(
             "the shards do not cover the run: {} of {planned} games missing: {}{absent}; resume the shards that stopped early, or --allow-missing",
             missing.len(),
@@ -125,16 +117,7 @@ mod tests {
     use crate::selfplay::{Run, Settings, play};
 
     fn settings(seed: u64) -> Settings {
-        Settings {
-            rules: "9,9,5".to_owned(),
-            engine: "alphabeta:tt_mb=1".to_owned(),
-            against: "alphabeta:tt_mb=1".to_owned(),
-            openings: "none".to_owned(),
-            random_plies: 3,
-            nodes: Some(200),
-            ms: None,
-            seed,
-        }
+        crate::selfplay::tests::settings_with(seed, 200)
     }
 
     fn play_into(out: &Path, seed: u64, games: u64, shard: Shard) {

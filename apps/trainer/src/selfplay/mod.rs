@@ -247,17 +247,22 @@ fn random_moves(pos: &mut Position, plies: usize, seed: u64) {
 mod tests {
     use super::*;
 
-    fn settings() -> Settings {
+    /// Quick 9×9 self-play of a small alpha-beta: `nodes` a move.
+    pub(in crate::selfplay) fn settings_with(seed: u64, nodes: u64) -> Settings {
         Settings {
             rules: "9,9,5".to_owned(),
             engine: "alphabeta:tt_mb=1".to_owned(),
             against: "alphabeta:tt_mb=1".to_owned(),
             openings: "none".to_owned(),
             random_plies: 3,
-            nodes: Some(300),
+            nodes: Some(nodes),
             ms: None,
-            seed: 5,
+            seed,
         }
+    }
+
+    fn settings() -> Settings {
+        settings_with(5, 300)
     }
 
     fn temp(name: &str) -> std::path::PathBuf {
