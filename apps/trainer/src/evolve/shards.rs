@@ -130,27 +130,32 @@ impl Sharding {
         ]
     }
 
-    /// Every pending shard as a child process at once; failures show in
-    /// their (missing) results.
+    /// The pending shards as child processes, as many at a time as the
+    /// cores hold at `threads` each; failures show in their (missing)
+    /// results.
     fn run_local(&self, work: &Path, files: &[PathBuf], pending: &[u64]) {
-        let children: Vec<_> = pending
-            .iter()
-            .filter_map(|&index| {
-                let file = &files[index as usize];
-                let command = self.shard_command(work, &index.to_string(), &file.display().to_string());
-                let log =
-                    std::fs::File::create(work.with_file_name("logs").join(format!("shard-{index}.out")))
-                        .ok()?;
-                Command::new(&command[0])
-                    .args(&command[1..])
-                    .stdout(log.try_clone().ok()?)
-                    .stderr(log)
-                    .spawn()
-                    .ok()
-            })
-            .collect();
-        for mut child in children {
-            let _ = child.wait();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let at_once = (cores / self.threads.max(1)).max(1);
+        for wave in pending.chunks(at_once) {
+            let children: Vec<_> = wave
+                .iter()
+                .filter_map(|&index| {
+                    let file = &files[index as usize];
+                    let command = self.shard_command(work, &index.to_string(), &file.display().to_string());
+                    let log =
+                        std::fs::File::create(work.with_file_name("logs").join(format!("shard-{index}.out")))
+                            .ok()?;
+                    Command::new(&command[0])
+                        .args(&command[1..])
+                        .stdout(log.try_clone().ok()?)
+                        .stderr(log)
+                        .spawn()
+                        .ok()
+                })
+                .collect();
+            for mut child in children {
+                let _ = child.wait();
+            }
         }
     }
 
