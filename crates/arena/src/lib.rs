@@ -56,12 +56,13 @@ pub enum ArenaError {
     #[error(transparent)]
     Opening(#[from] board::OpeningError),
     /// The records file cannot be read or written.
-    #[error("records file {path}: {source}")]
+    #[error("records file {path}: {error}")]
     Records {
         /// The file.
         path: PathBuf,
-        /// What failed.
-        source: std::io::Error,
+        /// What failed (in the message, not as a source, so that a chain
+        /// of causes does not say it twice).
+        error: std::io::Error,
     },
     /// The records file already holds games and resuming was not asked for.
     #[error(

@@ -97,7 +97,7 @@ impl RecordsFile {
         header: &RunHeader,
         resume: bool,
     ) -> Result<(RecordsFile, Vec<GameLine>), ArenaError> {
-        let io = |source| ArenaError::Records { path: path.to_owned(), source };
+        let io = |error| ArenaError::Records { path: path.to_owned(), error };
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let (found, games, good_length) = read_lines(&file, path)?;
         if !resume && !games.is_empty() {
@@ -144,7 +144,7 @@ impl RecordsFile {
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|source| ArenaError::Records { path: self.path.clone(), source })
+            .map_err(|error| ArenaError::Records { path: self.path.clone(), error })
     }
 }
 
@@ -154,9 +154,7 @@ impl RecordsFile {
 /// corruption.
 fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLine>, u64), ArenaError> {
     let mut reader = BufReader::new(file);
-    reader
-        .seek(SeekFrom::Start(0))
-        .map_err(|source| ArenaError::Records { path: path.to_owned(), source })?;
+    reader.seek(SeekFrom::Start(0)).map_err(|error| ArenaError::Records { path: path.to_owned(), error })?;
     let mut header = None;
     let mut games = Vec::new();
     let mut length = 0u64;
@@ -165,7 +163,7 @@ fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLi
         buffer.clear();
         let read = reader
             .read_until(b'\n', &mut buffer)
-            .map_err(|source| ArenaError::Records { path: path.to_owned(), source })?;
+            .map_err(|error| ArenaError::Records { path: path.to_owned(), error })?;
         if read == 0 || buffer.last() != Some(&b'\n') {
             break;
         }
@@ -201,7 +199,7 @@ pub fn read_records(path: &Path) -> Result<Vec<GameLine>, ArenaError> {
 /// # Errors
 /// [`ArenaError`] if the file cannot be read or a line is not a game.
 pub fn read_run(path: &Path) -> Result<(Option<RunHeader>, Vec<GameLine>), ArenaError> {
-    let file = File::open(path).map_err(|source| ArenaError::Records { path: path.to_owned(), source })?;
+    let file = File::open(path).map_err(|error| ArenaError::Records { path: path.to_owned(), error })?;
     let (header, games, _) = read_lines(&file, path)?;
     Ok((header, games))
 }

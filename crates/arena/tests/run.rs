@@ -145,6 +145,10 @@ fn a_corrupt_records_file_is_a_clear_error() {
             .to_string();
     assert!(error.contains("line 1"), "{error}");
     assert_eq!(fs::read_to_string(&path).unwrap(), "not json\n", "the file is left as it was");
+    // A file that cannot be read says why once (not again as a cause).
+    let missing = read_records(Path::new("/nonexistent/records.jsonl")).unwrap_err();
+    assert!(missing.to_string().starts_with("records file /nonexistent/records.jsonl: "), "{missing}");
+    assert!(std::error::Error::source(&missing).is_none());
     let _ = fs::remove_file(path);
 }
 
