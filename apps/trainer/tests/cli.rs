@@ -204,34 +204,37 @@ fn ga_writes_weights_log_and_plot_and_repeats_for_a_seed() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Self-play of a small alpha-beta on 9×9 into `out`, as JSON.
+fn quick_selfplay(out: &str, extra: &[&str]) -> Output {
+    let args = [
+        &[
+            "selfplay",
+            "--rules",
+            "9,9,5",
+            "--engine",
+            "alphabeta:tt_mb=1",
+            "--openings",
+            "none",
+            "--nodes",
+            "400",
+            "--threads",
+            "2",
+            "--out",
+            out,
+            "--json",
+        ][..],
+        extra,
+    ]
+    .concat();
+    trainer(&args)
+}
+
 #[test]
 fn selfplay_then_tune_write_data_weights_and_curves() {
     let dir = dir("threat");
     let data = dir.join("games.selfplay");
     let data = data.to_str().unwrap();
-    let selfplay = |extra: &[&str]| {
-        let args = [
-            &[
-                "selfplay",
-                "--rules",
-                "9,9,5",
-                "--engine",
-                "alphabeta:tt_mb=1",
-                "--openings",
-                "none",
-                "--nodes",
-                "400",
-                "--threads",
-                "2",
-                "--out",
-                data,
-                "--json",
-            ][..],
-            extra,
-        ]
-        .concat();
-        trainer(&args)
-    };
+    let selfplay = |extra: &[&str]| quick_selfplay(data, extra);
     let output = selfplay(&["--games", "12"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -266,21 +269,7 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     assert_eq!(std::fs::read_to_string(out.join("loss.csv")).unwrap().lines().count(), 6);
     // …but not on other data.
     let fewer = dir.join("fewer.selfplay");
-    let output = trainer(&[
-        "selfplay",
-        "--rules",
-        "9,9,5",
-        "--engine",
-        "alphabeta:tt_mb=1",
-        "--openings",
-        "none",
-        "--nodes",
-        "400",
-        "--games",
-        "11",
-        "--out",
-        fewer.to_str().unwrap(),
-    ]);
+    let output = quick_selfplay(fewer.to_str().unwrap(), &["--games", "11"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let other = trainer(&[
         "tune",

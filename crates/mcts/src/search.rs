@@ -221,20 +221,32 @@ impl Follow for &mut Threats {
     }
 }
 
-/// How urgent a move is by the threats, for the side to move: 0 completes
-/// its five, 1 blocks the opponent's, 2 makes an open four, 3 stops the
-/// opponent's, 4 makes a four, 5 an open three; 6 anything else.
-fn urgency(threats: &Threats, mover: Side, cell: Cell) -> u8 {
-    let opponent = mover.opponent();
-    let sets = [
-        threats.five_cells(mover),
-        threats.five_cells(opponent),
-        threats.open_four_cells(mover),
-        threats.open_four_cells(opponent),
-        threats.four_cells(mover),
-        threats.open_three_cells(mover),
-    ];
-    sets.iter().position(|cells| cells.contains(cell)).map_or(6, |rank| rank as u8)
+/// Urgency levels of [`Urgency::of`]: 0 to 5 urgent, 6 the rest.
+const CALM: u8 = 6;
+
+/// The cell sets that make a move urgent for the side to move, read once
+/// per expansion.
+struct Urgency([Bitboard; 6]);
+
+impl Urgency {
+    /// In order: completing its five, blocking the opponent's, making an
+    /// open four, stopping the opponent's, making a four, an open three.
+    fn new(threats: &Threats, mover: Side) -> Urgency {
+        let opponent = mover.opponent();
+        Urgency([
+            threats.five_cells(mover),
+            threats.five_cells(opponent),
+            threats.open_four_cells(mover),
+            threats.open_four_cells(opponent),
+            threats.four_cells(mover),
+            threats.open_three_cells(mover),
+        ])
+    }
+
+    /// The first level whose set holds `cell`, or [`CALM`].
+    fn of(&self, cell: Cell) -> u8 {
+        self.0.iter().position(|cells| cells.contains(cell)).map_or(CALM, |level| level as u8)
+    }
 }
 
 /// What a descent did.
@@ -682,7 +694,7 @@ impl Mcts {
     /// `self.moves` has them. With priors, the k-th move gets weight 1/k as
     /// without threats, and moves neither urgent nor ranked share the last.
     fn allocate_by_threats(&mut self, pos: &Position, tactics: &Threats) {
-        let mover = pos.side_to_move();
+        let urgency = Urgency::new(tactics, pos.side_to_move());
         self.order.clear();
         let mut given = Bitboard::EMPTY;
         if let Some(evaluator) = &self.config.priors {
@@ -690,27 +702,32 @@ impl Mcts {
             for &(cell, _) in &self.ranked {
                 if pos.is_legal(cell) && !given.contains(cell) {
                     given.insert(cell);
-                    self.order.push((cell, urgency(tactics, mover, cell), true));
+                    self.order.push((cell, urgency.of(cell), true));
                 }
             }
         }
         for &cell in &self.moves {
             if !given.contains(cell) {
-                self.order.push((cell, urgency(tactics, mover, cell), false));
+                self.order.push((cell, urgency.of(cell), false));
             }
         }
-        self.order.sort_by_key(|&(_, urgency, _)| urgency);
-        if self.config.priors.is_some() {
-            let harmonic: f64 = (1..=self.order.len()).map(|k| 1.0 / k as f64).sum();
-            let ranked = self.order.iter().filter(|&&(_, urgency, ranked)| ranked || urgency < 6).count();
-            let tail = (1.0 / ((ranked + 1) as f64 * harmonic)) as f32;
-            for (rank, &(cell, urgency, ranked)) in self.order.iter().enumerate() {
-                let prior =
-                    if ranked || urgency < 6 { (1.0 / ((rank + 1) as f64 * harmonic)) as f32 } else { tail };
+        // Level by level, in order within a level: a stable bucket pass
+        // that allocates nothing (a stable sort would, every expansion).
+        let priors = self.config.priors.is_some();
+        let harmonic: f64 = (1..=self.order.len()).map(|k| 1.0 / k as f64).sum();
+        let scored = self.order.iter().filter(|&&(_, level, ranked)| ranked || level < CALM).count();
+        let tail = (1.0 / ((scored + 1) as f64 * harmonic)) as f32;
+        let mut rank = 0;
+        for level in 0..=CALM {
+            for &(cell, _, ranked) in self.order.iter().filter(|&&(_, l, _)| l == level) {
+                rank += 1;
+                let prior = match (priors, ranked || level < CALM) {
+                    (false, _) => 1.0,
+                    (true, true) => (1.0 / (rank as f64 * harmonic)) as f32,
+                    (true, false) => tail,
+                };
                 self.nodes.push(Node::new(cell, prior));
             }
-        } else {
-            self.nodes.extend(self.order.iter().map(|&(cell, _, _)| Node::new(cell, 1.0)));
         }
     }
 

@@ -222,10 +222,13 @@ fn with_threats_an_open_three_is_answered() {
 
 #[test]
 fn threats_go_unused_where_the_tables_do_not_reach() {
-    // k = 9 on 12×12: beyond the threat tables; the search runs as without.
+    // k = 9 on 12×12: beyond the threat tables; the search is the one
+    // without them, iteration for iteration.
     let rules = Rules::new(12, 12, 9, board::Overline::Freestyle).unwrap();
-    let pos = Position::new(rules);
-    let config = MctsConfig { iterations: 500, solver: true, threats: true, ..MctsConfig::default() };
-    let report = Mcts::new(config, 3).search(&pos, &Limits::none());
-    assert_eq!(report.iterations, 500);
+    let pos = position(rules, &["f6", "g7"]);
+    let plain = MctsConfig { iterations: 500, solver: true, heuristic: true, ..MctsConfig::default() };
+    let with = MctsConfig { threats: true, threat_playouts: true, ..plain.clone() };
+    let (a, b) =
+        (Mcts::new(plain, 3).search(&pos, &Limits::none()), Mcts::new(with, 3).search(&pos, &Limits::none()));
+    assert_eq!((a.best_move, a.iterations, &a.children), (b.best_move, b.iterations, &b.children));
 }
