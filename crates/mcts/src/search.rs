@@ -786,15 +786,17 @@ impl Mcts {
     /// `w/n + c·√(ln N / n)`, computed as `mean + c·√(ln N)·(1/√n)`.
     fn select(&self, node: usize) -> usize {
         let parent = self.nodes[node];
-        // All in f32, like the mean and 1/√n each child keeps: no
-        // conversion per child (6.6% fewer instructions on 3×3).
-        let explore = (self.config.exploration * f64::from(self.sqrt_ln.get(parent.visits))) as f32;
+        // The children's mean and 1/√n are f32; the sum is taken in f64.
+        // (All in f32 is 6.6% fewer instructions on 3×3, but rounds
+        // differently and so changes which child wins close calls: a
+        // search change that needs its SPRT first.)
+        let explore = self.config.exploration * f64::from(self.sqrt_ln.get(parent.visits));
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
-        let mut best = (f32::NEG_INFINITY, children.start);
+        let mut best = (f64::NEG_INFINITY, children.start);
         for (index, child) in children.clone().zip(&self.nodes[children]) {
             // A proven win is +∞ and always taken; a proven loss −∞, and
             // taken (the first) only if all are.
-            let value = child.mean + explore * child.spread;
+            let value = f64::from(child.mean) + explore * f64::from(child.spread);
             if value > best.0 {
                 best = (value, index);
             }
