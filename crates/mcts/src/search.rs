@@ -717,7 +717,7 @@ impl Mcts {
         let harmonic: f64 = (1..=self.order.len()).map(|k| 1.0 / k as f64).sum();
         let scored = self.order.iter().filter(|&&(_, level, ranked)| ranked || level < CALM).count();
         let tail = (1.0 / ((scored + 1) as f64 * harmonic)) as f32;
-        let mut rank = 0;
+        let mut rank = 0usize;
         for level in 0..=CALM {
             for &(cell, _, ranked) in self.order.iter().filter(|&&(_, l, _)| l == level) {
                 rank += 1;
