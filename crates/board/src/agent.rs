@@ -2,8 +2,8 @@
 //! positions, the limits a move is searched under, and what an engine
 //! reports about its choice.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -176,9 +176,21 @@ impl StopFlag {
 
 /// Where an engine reports how far it has got while it thinks, so that a
 /// screen can show it live: nodes (or iterations) so far and the depth
-/// reached. Engines update it now and then; reading it never blocks.
+/// reached, and — from engines that deepen — what it thinks so far (best
+/// move, score, line), published as an [`Analysis`] now and then. Engines
+/// update it; reading the counts never blocks.
 #[derive(Clone, Debug, Default)]
-pub struct Progress(Arc<(std::sync::atomic::AtomicU64, std::sync::atomic::AtomicU32)>);
+pub struct Progress(Arc<Watched>);
+
+/// What a [`Progress`] holds.
+#[derive(Debug, Default)]
+struct Watched {
+    nodes: AtomicU64,
+    depth: AtomicU32,
+    /// How many analyses were published: a screen redraws on a change.
+    published: AtomicU64,
+    latest: Mutex<Option<Analysis>>,
+}
 
 impl Progress {
     /// A progress report at zero.
@@ -190,14 +202,32 @@ impl Progress {
     /// Records `nodes` searched so far and `depth` reached.
     #[inline]
     pub fn report(&self, nodes: u64, depth: u32) {
-        self.0.0.store(nodes, Ordering::Relaxed);
-        self.0.1.store(depth, Ordering::Relaxed);
+        self.0.nodes.store(nodes, Ordering::Relaxed);
+        self.0.depth.store(depth, Ordering::Relaxed);
     }
 
     /// The nodes and depth last reported.
     #[must_use]
     pub fn read(&self) -> (u64, u32) {
-        (self.0.0.load(Ordering::Relaxed), self.0.1.load(Ordering::Relaxed))
+        (self.0.nodes.load(Ordering::Relaxed), self.0.depth.load(Ordering::Relaxed))
+    }
+
+    /// Publishes what the engine thinks so far.
+    pub fn publish(&self, analysis: Analysis) {
+        *self.0.latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(analysis);
+        self.0.published.fetch_add(1, Ordering::Release);
+    }
+
+    /// How many analyses were published so far.
+    #[must_use]
+    pub fn published(&self) -> u64 {
+        self.0.published.load(Ordering::Acquire)
+    }
+
+    /// The analysis published last, if any.
+    #[must_use]
+    pub fn latest(&self) -> Option<Analysis> {
+        self.0.latest.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
 
@@ -284,6 +314,21 @@ impl Limits {
     pub fn report(&self, nodes: u64, depth: u32) {
         if let Some(progress) = &self.progress {
             progress.report(nodes, depth);
+        }
+    }
+
+    /// Whether anyone watches the search (so an analysis is worth building).
+    #[inline]
+    #[must_use]
+    pub fn watched(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Publishes what the engine thinks so far, built by `analysis` only
+    /// if anyone watches.
+    pub fn publish(&self, analysis: impl FnOnce() -> Analysis) {
+        if let Some(progress) = &self.progress {
+            progress.publish(analysis());
         }
     }
 
@@ -407,7 +452,30 @@ pub struct Analysis {
     pub proven: Vec<CellScore>,
 }
 
+/// The scale that turns an evaluation into a winning chance, σ(K · v):
+/// the K that `trainer tune` fitted to self-play games for the threat
+/// evaluation (0.0020–0.0023; see pattern-eval's weight provenance).
+pub const EVALUATION_SCALE: f64 = 0.0022;
+
 impl Analysis {
+    /// The side to move's chance of winning, 0 to 1 (a draw counting ½):
+    /// a proven result is 0 or 1, a Monte-Carlo mean is one already, and
+    /// an evaluation goes through the logistic σ([`EVALUATION_SCALE`] · v).
+    #[must_use]
+    pub fn win_chance(&self) -> Option<f64> {
+        if let Some(plies) = self.win_in {
+            return Some(if plies > 0 { 1.0 } else { 0.0 });
+        }
+        if let Some(proof) = self.best_move.and_then(|best| self.proof(best)) {
+            return Some(if proof { 1.0 } else { 0.0 });
+        }
+        let value = self.value?;
+        Some(match self.score_kind {
+            ScoreKind::VisitShare | ScoreKind::WinRate => value.clamp(0.0, 1.0),
+            ScoreKind::Evaluation | ScoreKind::Probability => 1.0 / (1.0 + (-EVALUATION_SCALE * value).exp()),
+        })
+    }
+
     /// What the engine proved of playing `cell`: `Some(true)` a win for
     /// the side to move, `Some(false)` a loss, `None` nothing.
     #[must_use]
@@ -419,6 +487,36 @@ impl Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_winning_chance_reads_proofs_means_and_evaluations() {
+        let cell = Cell::new(1, 1);
+        let evaluation =
+            |value| Analysis { value: Some(value), best_move: Some(cell), ..Analysis::default() };
+        assert_eq!(evaluation(0.0).win_chance(), Some(0.5));
+        assert!(evaluation(1000.0).win_chance().unwrap() > 0.85);
+        assert!(evaluation(-1000.0).win_chance().unwrap() < 0.15);
+        assert_eq!(Analysis { win_in: Some(3), ..evaluation(0.0) }.win_chance(), Some(1.0));
+        assert_eq!(Analysis { win_in: Some(-4), ..evaluation(0.0) }.win_chance(), Some(0.0));
+        let mean = Analysis { score_kind: ScoreKind::VisitShare, ..evaluation(0.625) };
+        assert_eq!(mean.win_chance(), Some(0.625));
+        let proven = Analysis { proven: vec![CellScore { cell, score: -1.0 }], ..mean };
+        assert_eq!(proven.win_chance(), Some(0.0));
+        assert_eq!(Analysis::default().win_chance(), None);
+    }
+
+    #[test]
+    fn progress_keeps_the_last_analysis_published() {
+        let progress = Progress::new();
+        assert_eq!((progress.published(), progress.latest()), (0, None));
+        let limits = Limits::none().with_progress(progress.clone());
+        limits.publish(|| Analysis { nodes: 5, ..Analysis::default() });
+        limits.publish(|| Analysis { nodes: 9, ..Analysis::default() });
+        assert_eq!(progress.published(), 2);
+        assert_eq!(progress.latest().map(|a| a.nodes), Some(9));
+        // Nobody watching: nothing is built.
+        Limits::none().publish(|| unreachable!("built for nobody"));
+    }
 
     #[test]
     fn proven_scores_read_as_results() {

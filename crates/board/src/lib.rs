@@ -19,6 +19,7 @@
 mod agent;
 mod bitboard;
 mod cell;
+pub mod clock;
 mod engine_option;
 pub mod files;
 mod game;
@@ -27,6 +28,7 @@ mod perft;
 mod position;
 mod random;
 mod rules;
+pub mod sgf;
 mod side;
 mod symmetry;
 mod text;
@@ -34,8 +36,8 @@ pub mod threats;
 mod zobrist;
 
 pub use agent::{
-    Agent, AgentError, Analysis, CellScore, Evaluator, Limits, PROVEN_WIN, Progress, ScoreKind, StopFlag,
-    format_score, proven_plies,
+    Agent, AgentError, Analysis, CellScore, EVALUATION_SCALE, Evaluator, Limits, PROVEN_WIN, Progress,
+    ScoreKind, StopFlag, format_score, proven_plies,
 };
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};

@@ -436,19 +436,15 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
 }
 
 /// Thinking time for a move with `empty` cells left, from the manager's
-/// turn limit and match clock (ms): what to plan on (the turn limit, and a
-/// share of the clock), and the most the engine may take where the
-/// position needs it (three times that, within the turn limit and a fifth
-/// of the clock), each less a margin for our own overhead.
+/// turn limit and match clock (ms): [`board::clock::move_budget`].
 fn budget(timeout_turn: Option<u64>, time_left: Option<u64>, empty: usize) -> (Duration, Duration) {
     let turn = timeout_turn.filter(|&turn| turn > 0).unwrap_or(DEFAULT_TURN_MS);
-    let (mut planned, mut most) = (turn, turn);
-    if let Some(left) = time_left {
-        planned = planned.min(left / (empty as u64 / 2).max(8));
-        most = most.min(planned * 3).min(left / 5);
-    }
-    let less_margin = |ms: u64| Duration::from_millis(ms.saturating_sub((ms / 10).max(30)).max(5));
-    (less_margin(planned), less_margin(most.max(planned)))
+    board::clock::move_budget(
+        Some(Duration::from_millis(turn)),
+        time_left.map(Duration::from_millis),
+        Duration::ZERO,
+        empty,
+    )
 }
 
 #[cfg(test)]

@@ -63,8 +63,13 @@ impl MctsAgent {
         // The trees draw on one count of iterations, so that all end
         // together however fast each one's core runs.
         let left = AtomicU64::new(limits.nodes.unwrap_or(self.searches[0].0.config().iterations).max(1));
-        let reports: Vec<SearchReport> =
-            self.searches.par_iter_mut().map(|tree| tree.0.search_share(pos, limits, &left)).collect();
+        let reports: Vec<SearchReport> = self
+            .searches
+            .par_iter_mut()
+            .enumerate()
+            // The first tree's view is the one shown while they search.
+            .map(|(t, tree)| tree.0.search_share(pos, limits, &left, t == 0))
+            .collect();
         merge(&reports)
     }
 }
@@ -199,32 +204,7 @@ impl Agent for MctsAgent {
         }
         let report = self.search(pos, limits);
         let cell = report.best_move.ok_or_else(|| AgentError::failed("no move searched"))?;
-        let total: u32 = report.children.iter().map(|&(_, visits, _)| visits).sum();
-        let best_value = report.children.iter().find(|&&(c, _, _)| c == cell).map(|&(_, _, value)| value);
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: report
-                .children
-                .iter()
-                .map(|&(cell, visits, _)| CellScore {
-                    cell,
-                    score: f64::from(visits) / f64::from(total.max(1)),
-                })
-                .collect(),
-            score_kind: ScoreKind::VisitShare,
-            values: report.children.iter().map(|&(cell, _, mean)| CellScore { cell, score: mean }).collect(),
-            line: report.line,
-            value: best_value,
-            nodes: report.iterations,
-            depth: None,
-            selective_depth: None,
-            win_in: None,
-            proven: report
-                .proofs
-                .iter()
-                .map(|&(cell, proof)| CellScore { cell, score: f64::from(proof) })
-                .collect(),
-        });
+        self.analysis = Some(report.analysis());
         Ok(cell)
     }
 
@@ -278,6 +258,37 @@ mod tests {
         assert!(classic >= 5_000, "{classic}");
         // A node limit always wins.
         assert_eq!(iterations(MctsConfig::default(), &Limits { nodes: Some(700), ..hour }, u64::MAX), 700);
+    }
+
+    #[test]
+    fn a_watched_search_publishes_what_it_thinks_until_stopped() {
+        let pos = Position::from_moves(Rules::gomoku15(), "h8 h9 i8").unwrap();
+        let one = MctsConfig::default();
+        let parallel = MctsConfig { threads: 2, ..MctsConfig::default() };
+        let shared = MctsConfig { threads: 2, shared: true, ..MctsConfig::default() };
+        for config in [one, parallel, shared] {
+            let (flag, progress, finished) = (StopFlag::new(), Progress::new(), StopFlag::new());
+            let limits =
+                Limits::time(Duration::from_hours(1)).with_stop(flag.clone()).with_progress(progress.clone());
+            // Stop once the first analysis is out.
+            let (seen, done) = (progress.clone(), finished.clone());
+            let watcher = std::thread::spawn(move || {
+                while seen.published() == 0 && !done.is_set() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                flag.stop();
+            });
+            let mut agent = MctsAgent::new(config.clone(), 1);
+            agent.select_move(&pos, &limits).unwrap();
+            finished.stop();
+            watcher.join().unwrap();
+            let last = agent.analysis().unwrap();
+            let published = progress.latest().expect("an analysis while searching");
+            let cell = published.best_move.unwrap();
+            assert!(pos.get(cell).is_none() && last.scores.iter().any(|s| s.cell == cell), "{config:?}");
+            assert!(published.nodes > 0 && published.nodes <= last.nodes, "{config:?}");
+            assert_eq!(published.line.first(), Some(&cell));
+        }
     }
 
     /// A tree's report on two root moves, a and b, with their values.

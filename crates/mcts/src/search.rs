@@ -3,10 +3,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use board::threats::Threats;
-use board::{Bitboard, Cell, Limits, Outcome, Position, Side, random_playout};
+use board::{
+    Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, ScoreKind, Side, random_playout,
+};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -116,6 +118,44 @@ pub struct SearchReport {
     /// The root moves the solver proved: +1 wins for the side to move, −1 loses.
     pub proofs: Vec<(Cell, i8)>,
 }
+
+impl SearchReport {
+    /// As an [`Analysis`]: visit shares as scores, means as values, the
+    /// most visited line, and the root moves proven.
+    #[must_use]
+    pub fn analysis(&self) -> Analysis {
+        let total: u32 = self.children.iter().map(|&(_, visits, _)| visits).sum();
+        let best_value =
+            self.children.iter().find(|&&(c, _, _)| Some(c) == self.best_move).map(|&(_, _, value)| value);
+        Analysis {
+            best_move: self.best_move,
+            scores: self
+                .children
+                .iter()
+                .map(|&(cell, visits, _)| CellScore {
+                    cell,
+                    score: f64::from(visits) / f64::from(total.max(1)),
+                })
+                .collect(),
+            score_kind: ScoreKind::VisitShare,
+            values: self.children.iter().map(|&(cell, _, mean)| CellScore { cell, score: mean }).collect(),
+            line: self.line.clone(),
+            value: best_value,
+            nodes: self.iterations,
+            depth: None,
+            selective_depth: None,
+            win_in: None,
+            proven: self
+                .proofs
+                .iter()
+                .map(|&(cell, proof)| CellScore { cell, score: f64::from(proof) })
+                .collect(),
+        }
+    }
+}
+
+/// How often a watched search publishes what it thinks so far.
+const PUBLISH_EVERY: Duration = Duration::from_millis(200);
 
 /// The search: its arena and generator, kept between moves.
 #[derive(Debug)]
@@ -300,14 +340,21 @@ impl Mcts {
     /// Searches `pos` (not over) within `limits`: `nodes` counts iterations.
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
-        self.search_share(pos, limits, &AtomicU64::new(iterations))
+        self.search_share(pos, limits, &AtomicU64::new(iterations), true)
     }
 
     /// Searches `pos` within `limits`, taking iterations from `left` in
     /// small batches until none are left: trees searched in parallel share
     /// one count, so a tree whose core runs slower does fewer iterations
-    /// rather than keeping the others waiting for it.
-    pub(crate) fn search_share(&mut self, pos: &Position, limits: &Limits, left: &AtomicU64) -> SearchReport {
+    /// rather than keeping the others waiting for it. With `publish`, a
+    /// watched search publishes its analysis now and then.
+    pub(crate) fn search_share(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        left: &AtomicU64,
+        publish: bool,
+    ) -> SearchReport {
         /// Iterations taken at a time; time and stop are checked between batches.
         const BATCH: u64 = 256;
         let deadline = limits.deadline(Instant::now());
@@ -315,6 +362,7 @@ impl Mcts {
         let mut work = pos.clone();
         let mut done = 0;
         let mut saturated = false;
+        let mut published = Instant::now();
         'search: while let Ok(before) =
             left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n > 0).then(|| n - n.min(BATCH)))
         {
@@ -329,6 +377,10 @@ impl Mcts {
                 done += 1;
             }
             limits.report(done, 0);
+            if publish && limits.watched() && published.elapsed() >= PUBLISH_EVERY {
+                limits.publish(|| self.report(done, saturated).analysis());
+                published = Instant::now();
+            }
             if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
@@ -359,11 +411,12 @@ impl Mcts {
         let started = AtomicU64::new(0);
         let completed = AtomicU64::new(0);
         let saturated = AtomicBool::new(false);
+        let published = Mutex::new(Instant::now());
         let tree = Mutex::new(&mut *self);
         thread::scope(|scope| {
             for &seed in &seeds {
-                let (tree, config, started, completed, saturated) =
-                    (&tree, &config, &started, &completed, &saturated);
+                let (tree, config, started, completed, saturated, published) =
+                    (&tree, &config, &started, &completed, &saturated, &published);
                 scope.spawn(move || {
                     let mut worker = Worker::new(seed, pos, config);
                     loop {
@@ -373,6 +426,20 @@ impl Mcts {
                         }
                         if n % 256 == 0 {
                             limits.report(n, 0);
+                            if limits.watched() {
+                                let mut last = published.lock().unwrap_or_else(PoisonError::into_inner);
+                                if last.elapsed() >= PUBLISH_EVERY {
+                                    let tree = tree.lock().unwrap_or_else(PoisonError::into_inner);
+                                    limits.publish(|| {
+                                        tree.report(
+                                            completed.load(Ordering::Relaxed),
+                                            saturated.load(Ordering::Relaxed),
+                                        )
+                                        .analysis()
+                                    });
+                                    *last = Instant::now();
+                                }
+                            }
                             if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
                                 break;
                             }

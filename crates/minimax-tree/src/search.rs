@@ -186,6 +186,30 @@ impl SearchResult {
             None
         }
     }
+
+    /// As an [`Analysis`]: root scores (moves never searched left out),
+    /// value, line, depths, and the proven distance.
+    #[must_use]
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            best_move: self.best_move,
+            scores: self
+                .root_scores
+                .iter()
+                .filter(|&&(_, score)| score > -INFINITY)
+                .map(|&(cell, score)| CellScore { cell, score: score.into() })
+                .collect(),
+            score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
+            line: self.line.clone(),
+            value: Some(self.value.into()),
+            nodes: self.nodes,
+            depth: Some(self.depth),
+            selective_depth: Some(self.selective_depth),
+            win_in: self.win_in(),
+            proven: Vec::new(),
+        }
+    }
 }
 
 /// Why the engine chose its move.
@@ -394,6 +418,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.limits.report(self.nodes, depth);
             result.root_scores.clone_from(&root);
             result.line = self.principal_line(pos, root[0].0, depth);
+            // Whoever watches sees each finished depth.
+            self.limits.publish(|| Analysis { nodes: self.nodes, ..result.analysis() });
             if self.stopped || value.abs() > MATE_BOUND {
                 break;
             }
@@ -1272,25 +1298,7 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
         }
         let result = self.engine.search(pos, limits);
         let cell = result.best_move.ok_or_else(|| AgentError::failed("no move found"))?;
-        let win_in = result.win_in();
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: result
-                .root_scores
-                .iter()
-                .filter(|&&(_, score)| score > -INFINITY)
-                .map(|&(cell, score)| CellScore { cell, score: score.into() })
-                .collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: result.line,
-            value: Some(result.value.into()),
-            nodes: result.nodes,
-            depth: Some(result.depth),
-            selective_depth: Some(result.selective_depth),
-            win_in,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(result.analysis());
         Ok(cell)
     }
 

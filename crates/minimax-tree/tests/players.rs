@@ -124,3 +124,23 @@ fn the_engine_reports_progress_while_it_thinks() {
     assert_eq!(depth, result.depth);
     assert!(nodes > 0 && nodes <= result.nodes);
 }
+
+#[test]
+fn a_watched_search_publishes_each_finished_depth() {
+    let rules = Rules::gomoku15();
+    let pos = position(rules, &["h8", "h9", "i8", "g10"]);
+    let progress = board::Progress::new();
+    let mut agent = AlphaBetaAgent::new(engine(), "alphabeta");
+    agent.new_game(&rules);
+    agent.select_move(&pos, &Limits::depth(3).with_progress(progress.clone())).unwrap();
+    let last = agent.analysis().unwrap();
+    // Depths 1, 2 and 3 (a first depth may start higher: at least one).
+    assert!(progress.published() >= 1);
+    let published = progress.latest().unwrap();
+    assert_eq!(published.depth, Some(3));
+    assert_eq!(
+        (published.best_move, &published.line, published.value, &published.scores),
+        (last.best_move, &last.line, last.value, &last.scores)
+    );
+    assert!(published.nodes > 0 && published.nodes <= last.nodes);
+}
