@@ -1,16 +1,33 @@
 //! All the state of the game screen, and what each key does to it.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use board::{Agent, Analysis, Cell, Position, Rules, Side};
+use board::{Agent, Analysis, Cell, Limits, Position, Rules, Side};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use roster::AgentSpec;
 
-use crate::engine::Thinking;
+use crate::clock::Clocks;
+use crate::config::Config;
+use crate::engine::{Purpose, Thinking};
 use crate::geometry::board_cell_at;
 use crate::menu::Menu;
-use crate::record::GameFile;
+use crate::record::{self, Loaded};
+use crate::review::Review;
 pub use crate::setup::{DEFAULT_ENGINE, DEFAULT_FILE, Player, Setup};
+
+/// How long analysis mode thinks about one position at most.
+const ANALYSIS_TIME: Duration = Duration::from_hours(1);
+
+/// The engine analysis, hints and review fall back on where neither
+/// player is an engine that can: `alphabeta`, or `mcts` on the boards it
+/// does not play (k below 4 or above 8).
+fn default_engine(rules: &Rules) -> Option<AgentSpec> {
+    [DEFAULT_ENGINE, "mcts"]
+        .iter()
+        .filter_map(|name| name.parse::<AgentSpec>().ok())
+        .find(|spec| spec.check_rules(rules).is_ok())
+}
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +81,22 @@ pub struct App {
     pub analysis_side: Side,
     pub hint: Option<Cell>,
     pub menu: Option<Menu>,
+    /// Analysis mode: an engine analyses the position until it changes;
+    /// the person moves for both sides and engines do not play.
+    pub analysing: bool,
+    analysis_agent: Option<(String, Box<dyn Agent>)>,
+    /// How many analyses the running analysis has published that are shown.
+    analysis_seen: u64,
+    /// The position (its hash) whose analysis finished by itself.
+    analysis_done: Option<u64>,
+    /// The game under review, if reviewing.
+    pub review: Option<Review>,
+    /// What the review's engine may spend on each position.
+    pub review_limits: Limits,
+    /// The clocks of a timed game.
+    pub clocks: Option<Clocks>,
+    /// Where remembered settings live (`None`: nothing is remembered).
+    pub config_file: Option<PathBuf>,
     pub file: PathBuf,
     /// Whether this session saved or loaded `file`, so `S` may write over it.
     owns_file: bool,
@@ -87,11 +120,12 @@ impl std::fmt::Debug for App {
 }
 
 impl App {
-    /// A game of `setup` with `moves` already played (a loaded game).
+    /// A game read from a file: its moves played, its result kept, and
+    /// reviewed at once if it is finished.
     #[must_use]
-    pub fn with_moves(setup: Setup, moves: Vec<Cell>) -> App {
-        let mut app = App::new(setup.clone());
-        app.start(setup, moves);
+    pub fn loaded(loaded: Loaded) -> App {
+        let mut app = App::new(loaded.setup.clone());
+        app.start_loaded(loaded);
         app
     }
 
@@ -117,6 +151,14 @@ impl App {
             analysis_side: Side::X,
             hint: None,
             menu: None,
+            analysing: false,
+            analysis_agent: None,
+            analysis_seen: 0,
+            analysis_done: None,
+            review: None,
+            review_limits: Limits::time(Duration::from_millis(200)),
+            clocks: None,
+            config_file: crate::config::default_path(),
             file: PathBuf::from(DEFAULT_FILE),
             owns_file: false,
             overwrite_asked: false,
@@ -131,6 +173,10 @@ impl App {
     /// Starts a game of `setup` and plays `moves` into it.
     fn start(&mut self, setup: Setup, moves: Vec<Cell>) {
         self.cancel_thinking();
+        self.review = None;
+        self.analysing = false;
+        self.analysis_agent = None;
+        self.analysis_done = None;
         self.games += 1;
         let seed = self.games;
         self.agents = [0, 1].map(|i| match &setup.players[i] {
@@ -145,6 +191,7 @@ impl App {
         self.hint_agent = None;
         self.pos = Position::new(setup.rules);
         self.cursor = centre(setup.rules);
+        self.clocks = setup.clock.map(Clocks::new);
         self.setup = setup;
         self.redo.clear();
         self.analysis = None;
@@ -158,9 +205,30 @@ impl App {
         self.message = format!("new game: {}", self.describe());
     }
 
+    /// Starts a loaded game: a finished one (on the board or on time) is
+    /// reviewed at once.
+    fn start_loaded(&mut self, loaded: Loaded) {
+        self.start(loaded.setup, loaded.moves);
+        if let (Some(side), Some(clocks)) = (loaded.lost_on_time, &mut self.clocks) {
+            clocks.fallen = Some(side);
+        } else if let Some(side) = loaded.lost_on_time {
+            // A game lost on time keeps its result even without its clock.
+            let mut clocks = Clocks::new("1".parse().expect("a valid time control"));
+            clocks.fallen = Some(side);
+            self.clocks = Some(clocks);
+        }
+        if self.over() {
+            self.start_review();
+        }
+        if let Some(note) = loaded.note {
+            self.message = format!("{} — {note}", self.message);
+        }
+    }
+
     fn describe(&self) -> String {
+        let clock = self.setup.clock.map_or(String::new(), |clock| format!(", clock {clock}"));
         format!(
-            "{} — X {} vs O {}",
+            "{} — X {} vs O {}{clock}",
             self.setup.rules,
             self.setup.players[0].text(),
             self.setup.players[1].text()
@@ -178,66 +246,179 @@ impl App {
         matches!(self.setup.players[self.pos.side_to_move().index()], Player::Human)
     }
 
-    /// Called every frame: collects finished searches and starts new ones.
+    /// The side whose flag fell, if the game was lost on time.
+    #[must_use]
+    pub fn lost_on_time(&self) -> Option<Side> {
+        self.clocks.as_ref().and_then(|clocks| clocks.fallen)
+    }
+
+    /// Whether the game is over: on the board, or on time.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        self.pos.is_over() || self.lost_on_time().is_some()
+    }
+
+    /// Whether the game is being played (not studied): the clocks run
+    /// then, and engines move.
+    fn playing(&self) -> bool {
+        !self.over() && !self.paused && self.menu.is_none() && !self.analysing && self.review.is_none()
+    }
+
+    /// Called every frame: collects finished searches, shows what the
+    /// analysis thinks, runs the clocks and starts new searches.
     pub fn tick(&mut self) {
-        if let Some(thinking) = self.thinking.take() {
-            match thinking.poll() {
-                Ok(None) => {
-                    self.thinking = Some(thinking);
-                    return;
-                }
-                Ok(Some(reply)) => self.finish(&thinking, reply),
-                Err(message) => {
-                    self.message = message;
-                    self.paused = true;
-                }
-            }
-        }
-        if self.pos.is_over() || self.paused || self.human_to_move() || self.menu.is_some() {
+        let now = Instant::now();
+        self.collect();
+        self.run_clocks(now);
+        if self.analysing {
+            self.keep_analysing();
             return;
         }
-        let side = self.pos.side_to_move().index();
-        if let Some(agent) = self.agents[side].take() {
-            self.thinking = Some(Thinking::start(agent, &self.pos, self.setup.time, false));
+        if !self.playing() || self.human_to_move() || self.thinking.is_some() {
+            return;
+        }
+        let side = self.pos.side_to_move();
+        if let Some(agent) = self.agents[side.index()].take() {
+            let limits = self.move_limits(side, now);
+            self.thinking = Some(Thinking::start(agent, &self.pos, limits, Purpose::Move));
         }
     }
 
-    fn finish(&mut self, thinking: &Thinking, reply: crate::engine::Reply) {
-        if thinking.hint {
-            self.hint_agent = Some(reply.agent);
-        } else {
-            let side = if thinking.ply.is_multiple_of(2) { Side::X } else { Side::O };
-            self.agents[side.index()] = Some(reply.agent);
+    /// What an engine may spend on its move: from its clock in a timed
+    /// game, else the game's time a move.
+    fn move_limits(&self, side: Side, now: Instant) -> Limits {
+        match &self.clocks {
+            Some(clocks) => {
+                let (planned, most) = clocks.control.budget(clocks.for_this_move(side, now), self.pos.legal_move_count());
+                Limits::time(planned).with_max_time(most)
+            }
+            None => Limits::time(self.setup.time),
         }
-        if thinking.ply != self.pos.ply() {
+    }
+
+    /// Collects a finished search, and shows a running analysis' latest view.
+    fn collect(&mut self) {
+        let Some(thinking) = self.thinking.take() else { return };
+        match thinking.poll() {
+            Ok(None) => {
+                if thinking.purpose == Purpose::Analysis && thinking.progress.published() != self.analysis_seen {
+                    self.analysis_seen = thinking.progress.published();
+                    self.analysis = thinking.progress.latest();
+                    self.analysis_side = self.pos.side_to_move();
+                }
+                self.thinking = Some(thinking);
+            }
+            Ok(Some(reply)) => self.finish(&thinking, reply),
+            Err(message) => {
+                self.message = message;
+                self.paused = true;
+            }
+        }
+    }
+
+    /// Runs the side to move's clock while the game is played, and ends
+    /// the game when a flag falls.
+    fn run_clocks(&mut self, now: Instant) {
+        let playing = self.playing();
+        let side = self.pos.side_to_move();
+        let Some(clocks) = &mut self.clocks else { return };
+        if clocks.fallen.is_some() {
+            return;
+        }
+        if playing {
+            clocks.run(side, now);
+        } else {
+            clocks.pause(now);
+        }
+        if let Some(fallen) = clocks.check(now) {
+            self.flag_fell(fallen);
+        }
+    }
+
+    fn flag_fell(&mut self, side: Side) {
+        if let Some(thinking) = &self.thinking {
+            thinking.stop();
+        }
+        self.message = format!(
+            "{}'s time ran out: {} wins on time. N for a new game",
+            side.mark().to_ascii_uppercase(),
+            side.opponent().mark().to_ascii_uppercase()
+        );
+    }
+
+    fn finish(&mut self, thinking: &Thinking, reply: crate::engine::Reply) {
+        match thinking.purpose {
+            Purpose::Hint => self.hint_agent = Some(reply.agent),
+            Purpose::Move => {
+                let side = if thinking.ply.is_multiple_of(2) { Side::X } else { Side::O };
+                self.agents[side.index()] = Some(reply.agent);
+            }
+            Purpose::Analysis => {
+                if let Some((_, agent)) = &mut self.analysis_agent {
+                    *agent = reply.agent;
+                }
+            }
+        }
+        if thinking.key != self.pos.hash() || thinking.ply != self.pos.ply() {
             return; // the game moved on (undo, new game): a stale answer
+        }
+        if thinking.purpose == Purpose::Move && self.lost_on_time().is_some() {
+            return; // too late: the flag fell first
         }
         self.analysis = reply.analysis;
         self.analysis_side = self.pos.side_to_move();
         if self.heat == Heat::Values && self.analysis.as_ref().is_none_or(|a| a.values.is_empty()) {
             self.heat = Heat::Scores; // this engine gives no values
         }
-        match reply.result {
-            Ok(cell) if thinking.hint => {
+        match (thinking.purpose, reply.result) {
+            (Purpose::Analysis, _) => {
+                self.analysis_done = Some(self.pos.hash());
+                if self.analysing {
+                    self.message = "analysis finished: the engine needs no more time here".to_owned();
+                }
+            }
+            (Purpose::Hint, Ok(cell)) => {
                 self.hint = Some(cell);
                 self.message = format!("hint: {}", cell.name(&self.setup.rules));
             }
-            Ok(cell) => match self.pos.play(cell) {
-                Ok(()) => {
-                    self.redo.clear();
-                    self.hint = None;
-                    self.announce();
-                    self.report_if_over();
+            (Purpose::Move, Ok(cell)) => {
+                let side = self.pos.side_to_move();
+                if !self.charge_clock(side) {
+                    return;
                 }
-                Err(err) => {
-                    self.message = format!("the engine played an illegal move ({err}); paused");
-                    self.paused = true;
+                match self.pos.play(cell) {
+                    Ok(()) => {
+                        self.redo.clear();
+                        self.hint = None;
+                        self.announce();
+                        self.report_if_over();
+                    }
+                    Err(err) => {
+                        self.message = format!("the engine played an illegal move ({err}); paused");
+                        self.paused = true;
+                    }
                 }
-            },
-            Err(err) => {
+            }
+            (_, Err(err)) => {
                 self.message = format!("the engine could not move: {err}; paused");
                 self.paused = true;
             }
+        }
+    }
+
+    /// `side` is moving now: charges its clock (adding the increment).
+    /// False, with the game lost on time, if its flag fell first.
+    fn charge_clock(&mut self, side: Side) -> bool {
+        let studying = self.analysing || self.review.is_some();
+        let Some(clocks) = &mut self.clocks else { return true };
+        if studying {
+            return true;
+        }
+        if clocks.moved(side, Instant::now()) {
+            true
+        } else {
+            self.flag_fell(side);
+            false
         }
     }
 
@@ -245,9 +426,9 @@ impl App {
     fn announce(&mut self) {
         self.message = match self.pos.outcome() {
             Some(board::Outcome::Win(side)) => {
-                format!("{} wins! N for a new game, U to take back", side.mark())
+                format!("{} wins! N for a new game, U to take back, V to review", side.mark())
             }
-            Some(board::Outcome::Draw) => String::from("a draw. N for a new game"),
+            Some(board::Outcome::Draw) => String::from("a draw. N for a new game, V to review"),
             None => match self.pos.last_move() {
                 Some(cell) => format!(
                     "{} played {}",
@@ -263,30 +444,46 @@ impl App {
         if let Some(thinking) = self.thinking.take() {
             thinking.stop();
             // The agent comes back with the (now stale) reply; wait briefly.
-            for _ in 0..200 {
+            for _ in 0..400 {
                 if let Ok(Some(reply)) = thinking.poll() {
                     self.finish(&thinking, reply);
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
+            // An engine that does not stop keeps its thread; a new one is built.
+            if thinking.purpose == Purpose::Analysis {
+                self.analysis_agent = None;
+            }
         }
     }
 
-    /// Puts the person's mark on `cell`.
+    /// Puts the side to move's mark on `cell`: the person's, or in
+    /// analysis mode either side's.
     pub fn place(&mut self, cell: Cell) {
-        if self.pos.is_over() {
-            self.say("the game is over: N for a new game, U to take back");
+        if self.review.is_some() {
+            self.say("reviewing: ←/→ step through the game, V to leave the review");
             return;
         }
-        if !self.human_to_move() {
+        self.run_clocks(Instant::now());
+        if self.over() {
+            self.say("the game is over: N for a new game, U to take back, V to review");
+            return;
+        }
+        if !self.analysing && !self.human_to_move() {
             self.say("it is the engine's turn: M makes it move now");
             return;
         }
-        if let Some(thinking) = &self.thinking
-            && thinking.hint
-        {
+        if self.thinking.as_ref().is_some_and(|thinking| thinking.purpose != Purpose::Move) {
             self.cancel_thinking();
+        }
+        if !self.pos.is_legal(cell) {
+            let why = self.pos.clone().play(cell).err().map_or_else(String::new, |err| err.to_string());
+            self.message = format!("cannot play {}: {why}", cell.name(&self.setup.rules));
+            return;
+        }
+        if !self.charge_clock(self.pos.side_to_move()) {
+            return;
         }
         match self.pos.play(cell) {
             Ok(()) => {
@@ -294,31 +491,35 @@ impl App {
                 self.hint = None;
                 self.cursor = cell;
                 self.announce();
-                self.report_if_over();
+                if !self.analysing {
+                    self.report_if_over();
+                }
             }
             Err(err) => self.message = format!("cannot play {}: {err}", cell.name(&self.setup.rules)),
         }
     }
 
-    /// Takes back the last move, and the engine's reply with the person's.
+    /// Takes back the last move, and the engine's reply with the person's
+    /// (one move in analysis mode and review).
     pub fn undo(&mut self) {
         self.cancel_thinking();
         let humans = self.setup.players.iter().filter(|p| matches!(p, Player::Human)).count();
+        let one = humans == 0 || self.analysing || self.review.is_some();
         let mut taken = 0;
         while let Some(cell) = self.pos.undo() {
             self.redo.push(cell);
             taken += 1;
             // Back to a person's turn (or one move, when engines play both).
-            if humans == 0 || self.human_to_move() {
+            if one || self.human_to_move() {
                 break;
             }
         }
         self.hint = None;
-        if taken > 0 {
+        if taken > 0 && !self.analysing {
             // It was of a position no longer on the board, or about to change.
             self.analysis = None;
         }
-        self.paused = humans == 0;
+        self.paused = humans == 0 && self.review.is_none();
         self.message = if taken == 0 {
             String::from("nothing to take back")
         } else {
@@ -326,9 +527,11 @@ impl App {
         };
     }
 
-    /// Replays what was taken back, up to the person's next turn.
+    /// Replays what was taken back, up to the person's next turn (one
+    /// move in analysis mode and review).
     pub fn redo(&mut self) {
         self.cancel_thinking();
+        let one = self.analysing || self.review.is_some();
         let mut replayed = 0;
         while let Some(cell) = self.redo.pop() {
             if self.pos.play(cell).is_err() {
@@ -336,7 +539,7 @@ impl App {
                 break;
             }
             replayed += 1;
-            if self.human_to_move() || self.pos.is_over() {
+            if one || self.human_to_move() || self.pos.is_over() {
                 break;
             }
         }
@@ -345,7 +548,7 @@ impl App {
         } else {
             format!("replayed {replayed} move(s)")
         };
-        if replayed > 0 {
+        if replayed > 0 && !one {
             self.report_if_over();
         }
     }
@@ -382,20 +585,39 @@ impl App {
         }
     }
 
+    /// The engine that hints, analyses and reviews: the first player's
+    /// engine that can play the rules (and, with `stoppable`, think until
+    /// stopped), else the default one; with a note when a player's
+    /// engine was passed over.
+    fn study_engine(&self, stoppable: bool) -> Option<(AgentSpec, Option<String>)> {
+        let mut passed = None;
+        for player in &self.setup.players {
+            if let Player::Engine(spec) = player
+                && spec.check_rules(&self.setup.rules).is_ok()
+            {
+                if !stoppable || spec.engine().stoppable {
+                    return Some((spec.clone(), None));
+                }
+                passed.get_or_insert_with(|| spec.text().to_owned());
+            }
+        }
+        let fallback = default_engine(&self.setup.rules)?;
+        let note = passed.map(|name| {
+            format!("{name} does not think until stopped, so {} analyses", fallback.engine().name)
+        });
+        Some((fallback, note))
+    }
+
     /// Asks the engine for a move suggestion for the person.
     pub fn ask_hint(&mut self) {
-        if self.pos.is_over() || self.thinking.is_some() {
+        if self.over() || self.thinking.is_some() || self.analysing || self.review.is_some() {
             self.say("no hint now");
             return;
         }
         let agent = if let Some(agent) = self.hint_agent.take() {
             agent
         } else {
-            let engine = self.setup.players.iter().find_map(|p| match p {
-                Player::Engine(spec) if spec.check_rules(&self.setup.rules).is_ok() => Some(spec.clone()),
-                _ => None,
-            });
-            let Some(spec) = engine.or_else(|| DEFAULT_ENGINE.parse().ok()) else {
+            let Some((spec, _)) = self.study_engine(false) else {
                 self.say("no engine to ask for a hint");
                 return;
             };
@@ -404,16 +626,138 @@ impl App {
             agent
         };
         self.say("thinking about a hint...");
-        self.thinking = Some(Thinking::start(agent, &self.pos, self.setup.time, true));
+        self.thinking = Some(Thinking::start(agent, &self.pos, Limits::time(self.setup.time), Purpose::Hint));
     }
 
-    /// Saves the game to the current file.
+    /// `A`: analysis mode on or off.
+    pub fn toggle_analysis(&mut self) {
+        if self.analysing {
+            self.cancel_thinking();
+            self.analysing = false;
+            self.say("analysis off: the game goes on");
+            return;
+        }
+        if self.review.is_some() {
+            self.say("leave the review (V) to analyse");
+            return;
+        }
+        let Some((spec, note)) = self.study_engine(true) else {
+            self.say("no engine here can analyse these rules");
+            return;
+        };
+        self.cancel_thinking();
+        if self.analysis_agent.as_ref().is_none_or(|(name, _)| name != spec.text()) {
+            let mut agent = spec.build(self.games);
+            agent.new_game(&self.setup.rules);
+            self.analysis_agent = Some((spec.text().to_owned(), agent));
+        }
+        self.analysing = true;
+        self.analysis_done = None;
+        if self.heat == Heat::Off {
+            self.heat = Heat::Scores;
+        }
+        let mut message = format!("analysing with {}: play either side, U/R step, A to stop", spec.text());
+        if let Some(note) = note {
+            message = format!("{message} ({note})");
+        }
+        self.message = message;
+    }
+
+    /// The name of the engine analysing, in analysis mode.
+    #[must_use]
+    pub fn analysis_engine(&self) -> Option<&str> {
+        self.analysis_agent.as_ref().filter(|_| self.analysing).map(|(name, _)| name.as_str())
+    }
+
+    /// In analysis mode: keeps an analysis of the current position running.
+    fn keep_analysing(&mut self) {
+        if self.thinking.is_some() || self.pos.is_over() || self.analysis_done == Some(self.pos.hash()) {
+            return;
+        }
+        let Some((name, agent)) = self.analysis_agent.take() else { return };
+        // A stand-in keeps the name while the agent thinks on its thread.
+        self.analysis_agent = Some((name, Box::new(board::RandomAgent::new(0))));
+        self.analysis_seen = 0;
+        self.thinking = Some(Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis));
+    }
+
+    /// `V`: reviews the game, or leaves the review at the game's end.
+    pub fn toggle_review(&mut self) {
+        if let Some(review) = self.review.take() {
+            // Back to where the game stands.
+            while self.pos.ply() < review.moves.len() {
+                let Some(cell) = self.redo.pop() else { break };
+                if self.pos.play(cell).is_err() {
+                    break;
+                }
+            }
+            self.say("review closed");
+            return;
+        }
+        self.start_review();
+    }
+
+    fn start_review(&mut self) {
+        self.cancel_thinking();
+        self.analysing = false;
+        // The whole game: what is on the board and what was taken back.
+        let mut moves = self.pos.moves().to_vec();
+        moves.extend(self.redo.iter().rev());
+        if moves.is_empty() {
+            self.say("no moves to review");
+            return;
+        }
+        let Some((spec, _)) = self.study_engine(false) else {
+            self.say("no engine here can review these rules");
+            return;
+        };
+        let mut agent = spec.build(self.games);
+        agent.new_game(&self.setup.rules);
+        while let Some(cell) = self.redo.pop() {
+            if self.pos.play(cell).is_err() {
+                break;
+            }
+        }
+        self.review = Some(Review::start(self.setup.rules, moves, agent, self.review_limits.clone()));
+        self.message = format!("review by {}: ←/→ step, Home/End, V to leave", spec.text());
+    }
+
+    /// In review: shows the position after `plies` moves.
+    pub fn review_to(&mut self, plies: usize) {
+        let Some(review) = &mut self.review else { return };
+        let plies = plies.min(review.moves.len());
+        while self.pos.ply() > plies {
+            match self.pos.undo() {
+                Some(cell) => self.redo.push(cell),
+                None => break,
+            }
+        }
+        while self.pos.ply() < plies {
+            let Some(cell) = self.redo.pop() else { break };
+            if self.pos.play(cell).is_err() {
+                break;
+            }
+        }
+        review.at = self.pos.ply();
+        self.analysis = None;
+        self.message = match self.pos.last_move() {
+            Some(cell) => format!(
+                "move {}: {} {}",
+                review.at,
+                self.pos.side_to_move().opponent().mark(),
+                cell.name(&self.setup.rules)
+            ),
+            None => "the empty board".to_owned(),
+        };
+    }
+
     /// The game came from `path`: `S` saves back to it without asking.
     pub fn loaded_from(&mut self, path: PathBuf) {
         self.file = path;
         self.owns_file = true;
     }
 
+    /// Saves the game to the current file (SGF if it ends in `.sgf`).
     /// A file this session did not write or read is overwritten only when
     /// `S` is pressed a second time in a row.
     pub fn save(&mut self) {
@@ -423,8 +767,14 @@ impl App {
             return;
         }
         self.overwrite_asked = false;
-        let file = GameFile::of(&self.setup, &self.pos);
-        self.message = match file.save(&self.file) {
+        // The whole game, also in review or after moves were taken back.
+        let mut whole = self.pos.clone();
+        for &cell in self.redo.iter().rev() {
+            if whole.play(cell).is_err() {
+                break;
+            }
+        }
+        self.message = match record::save(&self.file, &self.setup, &whole, self.lost_on_time()) {
             Ok(()) => {
                 self.owns_file = true;
                 format!("saved to {}", self.file.display())
@@ -435,11 +785,11 @@ impl App {
 
     /// Loads the game from the current file.
     pub fn load(&mut self) {
-        match GameFile::load(&self.file).and_then(|file| file.setup(self.setup.time)) {
-            Ok((setup, moves)) => {
-                self.start(setup, moves);
+        match record::load(&self.file, 1, self.setup.time) {
+            Ok(loaded) => {
+                self.start_loaded(loaded);
                 self.owns_file = true;
-                self.message = format!("loaded {}", self.file.display());
+                self.message = format!("loaded {} — {}", self.file.display(), self.message);
             }
             Err(err) => self.message = format!("cannot load {}: {err:#}", self.file.display()),
         }
@@ -450,6 +800,27 @@ impl App {
         match setup.check() {
             Ok(()) => self.start(setup, Vec::new()),
             Err(err) => self.message = err,
+        }
+    }
+
+    /// The remembered settings (the defaults where none can be read).
+    #[must_use]
+    pub fn config(&self) -> Config {
+        self.config_file.as_deref().and_then(|path| Config::load(path).ok()).unwrap_or_default()
+    }
+
+    /// Remembers the external brain of `setup`, if it has one.
+    fn remember_brain(&mut self, setup: &Setup) {
+        let Some(path) = self.config_file.clone() else { return };
+        let brain = setup.players.iter().find_map(|player| match player {
+            Player::Engine(spec) if spec.engine().name == "external" => crate::menu::brain_path(spec),
+            _ => None,
+        });
+        let Some(brain) = brain else { return };
+        let mut config = self.config();
+        config.brain = Some(brain);
+        if let Err(err) = config.save(&path) {
+            self.message = format!("{} — cannot remember the brain: {err:#}", self.message);
         }
     }
 
@@ -473,7 +844,9 @@ impl App {
                 crate::menu::Outcome::Cancel => self.menu = None,
                 crate::menu::Outcome::Start(setup) => {
                     self.menu = None;
-                    self.new_game(setup);
+                    self.new_game(*setup);
+                    let setup = self.setup.clone();
+                    self.remember_brain(&setup);
                 }
             }
             return;
@@ -484,6 +857,17 @@ impl App {
         }
         if key.code != KeyCode::Char('S') {
             self.overwrite_asked = false;
+        }
+        if let Some(review) = &self.review {
+            let (at, len) = (review.at, review.moves.len());
+            match key.code {
+                KeyCode::Left => return self.review_to(at.saturating_sub(1)),
+                KeyCode::Right => return self.review_to(at + 1),
+                KeyCode::Home => return self.review_to(0),
+                KeyCode::End => return self.review_to(len),
+                KeyCode::Esc | KeyCode::Char('V') => return self.toggle_review(),
+                _ => {}
+            }
         }
         match key.code {
             KeyCode::Esc | KeyCode::Char('Q') => self.quit = true,
@@ -499,12 +883,17 @@ impl App {
             }
             KeyCode::Char('U') => self.undo(),
             KeyCode::Char('R') => self.redo(),
-            KeyCode::Char('N') => self.menu = Some(Menu::new(&self.setup)),
+            KeyCode::Char('N') => {
+                let brain = self.config().brain;
+                self.menu = Some(Menu::new(&self.setup, brain));
+            }
             KeyCode::Char('M') => match &self.thinking {
-                Some(thinking) if !thinking.hint => thinking.stop(),
+                Some(thinking) if thinking.purpose == Purpose::Move => thinking.stop(),
                 _ => self.say("no engine is thinking"),
             },
             KeyCode::Char('H') => self.ask_hint(),
+            KeyCode::Char('A') => self.toggle_analysis(),
+            KeyCode::Char('V') => self.toggle_review(),
             KeyCode::Char('T') => self.heat = self.heat.next(self.analysis.as_ref()),
             KeyCode::Char('S') => self.save(),
             KeyCode::Char('L') => self.load(),

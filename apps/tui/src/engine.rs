@@ -2,9 +2,20 @@
 
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag};
+
+/// Why an engine thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// To play its side's move.
+    Move,
+    /// To suggest a move to the person.
+    Hint,
+    /// To analyse the position until stopped (analysis mode).
+    Analysis,
+}
 
 /// What a finished search sends back: the agent itself (to be used again),
 /// and its move or its error.
@@ -17,12 +28,13 @@ pub struct Reply {
 
 /// A search under way.
 pub struct Thinking {
-    /// Whether this is a hint for a person, not a move.
-    pub hint: bool,
-    /// The position it thinks about (its number of marks tells a stale reply).
+    pub purpose: Purpose,
+    /// The position it thinks about: its number of marks and its hash
+    /// tell a stale reply.
     pub ply: usize,
+    pub key: u64,
     pub started: Instant,
-    /// Nodes and depth the engine reports while it thinks.
+    /// Nodes, depth and what the engine thinks so far, as it reports them.
     pub progress: Progress,
     stop: StopFlag,
     reply: Receiver<Reply>,
@@ -30,19 +42,23 @@ pub struct Thinking {
 
 impl std::fmt::Debug for Thinking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Thinking").field("hint", &self.hint).field("ply", &self.ply).finish_non_exhaustive()
+        f.debug_struct("Thinking")
+            .field("purpose", &self.purpose)
+            .field("ply", &self.ply)
+            .finish_non_exhaustive()
     }
 }
 
 impl Thinking {
-    /// Starts `agent` on `pos` with `time` to think.
+    /// Starts `agent` on `pos` within `limits` (a stop flag and a progress
+    /// report are added).
     #[must_use]
-    pub fn start(mut agent: Box<dyn Agent>, pos: &Position, time: Duration, hint: bool) -> Thinking {
+    pub fn start(mut agent: Box<dyn Agent>, pos: &Position, limits: Limits, purpose: Purpose) -> Thinking {
         let stop = StopFlag::new();
         let progress = Progress::new();
-        let limits = Limits::time(time).with_stop(stop.clone()).with_progress(progress.clone());
+        let limits = limits.with_stop(stop.clone()).with_progress(progress.clone());
         let (send, reply) = mpsc::channel();
-        let ply = pos.ply();
+        let (ply, key) = (pos.ply(), pos.hash());
         let pos = pos.clone();
         thread::spawn(move || {
             let result = agent.select_move(&pos, &limits).map_err(|err| err.to_string());
@@ -50,7 +66,13 @@ impl Thinking {
             // The screen may have gone: nothing to tell then.
             let _ = send.send(Reply { agent, result, analysis });
         });
-        Thinking { hint, ply, started: Instant::now(), progress, stop, reply }
+        Thinking { purpose, ply, key, started: Instant::now(), progress, stop, reply }
+    }
+
+    /// Whether this is a hint for a person.
+    #[must_use]
+    pub fn is_hint(&self) -> bool {
+        self.purpose == Purpose::Hint
     }
 
     /// Asks the engine to move now.

@@ -4,10 +4,13 @@
 //! [`ui::draw`] renders it; [`run`] loops draw → events → tick.
 
 pub mod app;
+pub mod clock;
+pub mod config;
 pub mod engine;
 pub mod geometry;
 pub mod menu;
 pub mod record;
+pub mod review;
 pub mod setup;
 pub mod ui;
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use board::Rules;
+use board::clock::TimeControl;
 use clap::Parser;
-use tui::record::GameFile;
 use tui::{App, Player, Setup};
 
 #[derive(Debug, Parser)]
@@ -23,12 +23,21 @@ struct Cli {
     /// Who plays O: human, or an engine spec.
     #[arg(long, default_value = tui::app::DEFAULT_ENGINE)]
     o: String,
-    /// Thinking time per engine move, in milliseconds.
+    /// Thinking time per engine move, in milliseconds (an untimed game).
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
-    /// Load a saved game (and save back to it with S).
+    /// Play on the clock: MATCH[+INCREMENT][/TURN] in seconds, such as
+    /// 300+2 (300 s each, 2 s added a move) or 300/5 (at most 5 s a move).
+    /// Engines think within their clock; a fallen flag loses.
+    #[arg(long)]
+    clock: Option<TimeControl>,
+    /// Load a saved game, ours (JSON) or SGF (and save back to it with S).
+    /// A finished game opens in review.
     #[arg(long)]
     load: Option<PathBuf>,
+    /// Which game of an SGF collection to load, from 1.
+    #[arg(long, default_value_t = 1, requires = "load")]
+    game: usize,
 }
 
 fn main() -> ExitCode {
@@ -80,13 +89,16 @@ fn prepare(cli: &Cli) -> Result<App> {
     }
     let time = Duration::from_millis(cli.time_ms);
     if let Some(path) = &cli.load {
-        let (setup, moves) = GameFile::load(path)?.setup(time)?;
-        let mut app = App::with_moves(setup, moves);
+        let mut loaded = tui::record::load(path, cli.game, time)?;
+        if cli.clock.is_some() {
+            loaded.setup.clock = cli.clock;
+        }
+        let mut app = App::loaded(loaded);
         app.loaded_from(path.clone());
         return Ok(app);
     }
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
-    let setup = Setup { rules: cli.rules, players, time };
+    let setup = Setup { clock: cli.clock, ..Setup::new(cli.rules, players, time) };
     setup.check().map_err(anyhow::Error::msg)?;
     Ok(App::new(setup))
 }

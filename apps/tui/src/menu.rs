@@ -1,8 +1,10 @@
-//! The new-game screen: rules, both players, thinking time.
+//! The new-game screen: rules, both players (an external brain with its
+//! path), thinking time and clock.
 
 use std::time::Duration;
 
 use board::Rules;
+use board::clock::TimeControl;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use roster::ENGINES;
 
@@ -19,12 +21,34 @@ pub const PRESETS: [(&str, Rules); 4] = [
 /// Thinking times offered, in milliseconds.
 pub const TIMES: [u64; 5] = [100, 250, 1000, 3000, 10_000];
 
+/// Clocks offered: none, or a time control (`MATCH[+INCREMENT][/TURN]`).
+pub const CLOCKS: [&str; 7] = ["off", "60", "180+2", "300+2", "600+5", "900+10", "300/10"];
+
+/// The player that is a Gomocup brain, given by its path.
+pub const EXTERNAL: &str = "external";
+
 /// What a key did to the menu.
 #[derive(Debug)]
 pub enum Outcome {
     Stay,
     Cancel,
-    Start(Setup),
+    Start(Box<Setup>),
+}
+
+/// The rows of the menu, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    Rules,
+    Custom,
+    X,
+    O,
+    Brain,
+    Time,
+    Clock,
+}
+
+impl Row {
+    pub const ALL: [Row; 7] = [Row::Rules, Row::Custom, Row::X, Row::O, Row::Brain, Row::Time, Row::Clock];
 }
 
 /// The menu's state: which row is selected and each row's choice.
@@ -43,27 +67,45 @@ pub struct Menu {
     /// learning engine goes on with the same table.
     current: [Player; 2],
     pub time: usize,
+    /// An index into [`CLOCKS`].
+    pub clock: usize,
+    /// The external brain's path, for a player that is `external`.
+    pub brain: String,
     pub error: String,
 }
 
-/// `human` and every engine of the roster that plays without options
-/// (`external` needs the path of a brain: give it on the command line).
+/// `human`, every engine of the roster that plays without options, and
+/// `external` (a brain, whose path the menu asks for).
 #[must_use]
 pub fn player_names() -> Vec<&'static str> {
     let bare = ENGINES.iter().filter(|engine| engine.name.parse::<roster::AgentSpec>().is_ok());
-    std::iter::once("human").chain(bare.map(|engine| engine.name)).collect()
+    std::iter::once("human").chain(bare.map(|engine| engine.name)).chain([EXTERNAL]).collect()
 }
 
 /// Whether the player named `name` (see [`player_names`]) can play `rules`.
 #[must_use]
 pub fn can_play(name: &str, rules: &Rules) -> bool {
-    name == "human" || name.parse::<roster::AgentSpec>().is_ok_and(|spec| spec.check_rules(rules).is_ok())
+    // The Gomocup protocol: five in a row on boards of 5 to 32 a side.
+    let gomocup = |side: u8| (5..=32).contains(&side);
+    match name {
+        "human" => true,
+        EXTERNAL => rules.k() == 5 && gomocup(rules.width()) && gomocup(rules.height()),
+        _ => name.parse::<roster::AgentSpec>().is_ok_and(|spec| spec.check_rules(rules).is_ok()),
+    }
+}
+
+/// The brain's path in an `external` spec.
+#[must_use]
+pub fn brain_path(spec: &roster::AgentSpec) -> Option<String> {
+    let options = spec.text().split_once(':')?.1;
+    options.split(',').find_map(|option| option.strip_prefix("path=")).map(str::to_owned)
 }
 
 impl Menu {
-    /// The menu, starting from the current setup.
+    /// The menu, starting from the current setup; `brain` is the path
+    /// remembered from the last external brain.
     #[must_use]
-    pub fn new(setup: &Setup) -> Menu {
+    pub fn new(setup: &Setup, brain: Option<String>) -> Menu {
         // The current spec, if it has options, right after its engine.
         let choices = |player: &Player| -> (Vec<String>, usize) {
             let mut names: Vec<String> = player_names().into_iter().map(str::to_owned).collect();
@@ -75,11 +117,22 @@ impl Menu {
                 Player::Human => "human",
                 Player::Engine(spec) => spec.engine().name,
             };
+            // A brain is chosen as `external`, its path in the brain row.
+            if engine == EXTERNAL
+                && let Some(index) = names.iter().position(|name| name == EXTERNAL)
+            {
+                return (names, index);
+            }
             let index = names.iter().position(|name| name == engine).map_or(names.len(), |i| i + 1);
             names.insert(index, text);
             (names, index)
         };
         let ((x_choices, x), (o_choices, o)) = (choices(&setup.players[0]), choices(&setup.players[1]));
+        let current_brain = setup.players.iter().find_map(|player| match player {
+            Player::Engine(spec) if spec.engine().name == EXTERNAL => brain_path(spec),
+            _ => None,
+        });
+        let clock = setup.clock.map(|clock| clock.to_string());
         let rules = PRESETS.iter().position(|(_, r)| *r == setup.rules);
         let time_ms = setup.time.as_millis() as u64;
         Menu {
@@ -90,48 +143,63 @@ impl Menu {
             choices: [x_choices, o_choices],
             current: setup.players.clone(),
             time: TIMES.iter().position(|&t| t >= time_ms).unwrap_or(2),
+            clock: CLOCKS.iter().position(|&c| Some(c) == clock.as_deref()).unwrap_or(0),
+            brain: current_brain.or(brain).unwrap_or_default(),
             error: String::new(),
         }
     }
 
-    /// Rows: rules, custom rules, X, O, time.
-    pub const ROWS: usize = 5;
+    /// The row selected.
+    #[must_use]
+    pub fn row(&self) -> Row {
+        Row::ALL[self.row]
+    }
 
     /// Handles a key.
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
         let step = |value: &mut usize, len: usize, forward: bool| {
             *value = if forward { (*value + 1) % len } else { (*value + len - 1) % len };
         };
+        let rows = Row::ALL.len();
         match key.code {
             KeyCode::Esc => return Outcome::Cancel,
-            KeyCode::Up => self.row = (self.row + Menu::ROWS - 1) % Menu::ROWS,
-            KeyCode::Down | KeyCode::Tab => self.row = (self.row + 1) % Menu::ROWS,
+            KeyCode::Up => self.row = (self.row + rows - 1) % rows,
+            KeyCode::Down | KeyCode::Tab => self.row = (self.row + 1) % rows,
             KeyCode::Left | KeyCode::Right => {
                 let forward = key.code == KeyCode::Right;
-                match self.row {
-                    0 => {
+                match self.row() {
+                    Row::Rules => {
                         step(&mut self.rules, PRESETS.len(), forward);
                         self.custom.clear();
                         self.keep_players_playable();
                     }
-                    2 | 3 => self.step_player(self.row - 2, forward),
-                    4 => step(&mut self.time, TIMES.len(), forward),
-                    _ => {}
+                    Row::X => self.step_player(0, forward, true),
+                    Row::O => self.step_player(1, forward, true),
+                    Row::Time => step(&mut self.time, TIMES.len(), forward),
+                    Row::Clock => step(&mut self.clock, CLOCKS.len(), forward),
+                    Row::Custom | Row::Brain => {}
                 }
             }
-            KeyCode::Backspace if self.row == 1 => {
+            KeyCode::Backspace if self.row() == Row::Custom => {
                 self.custom.pop();
                 self.keep_players_playable();
             }
+            KeyCode::Backspace if self.row() == Row::Brain => {
+                self.brain.pop();
+            }
             KeyCode::Char(c)
-                if self.row == 1 && (c.is_ascii_alphanumeric() || c == ',') && self.custom.len() < 16 =>
+                if self.row() == Row::Custom && (c.is_ascii_alphanumeric() || c == ',') && self.custom.len() < 16 =>
             {
                 self.custom.push(c);
                 self.keep_players_playable();
             }
+            // A path: anything printable but the spec's own separator.
+            KeyCode::Char(c) if self.row() == Row::Brain && !c.is_control() && c != ',' && self.brain.len() < 512 => {
+                self.brain.push(c);
+            }
             KeyCode::Enter => match self.setup() {
                 Ok(setup) => match setup.check() {
-                    Ok(()) => return Outcome::Start(setup),
+                    Ok(()) => return Outcome::Start(Box::new(setup)),
                     Err(err) => self.error = err,
                 },
                 Err(err) => self.error = err,
@@ -141,20 +209,27 @@ impl Menu {
         Outcome::Stay
     }
 
+    /// Whether either player chosen is an external brain.
+    #[must_use]
+    pub fn wants_brain(&self) -> bool {
+        (0..2).any(|side| self.chosen(side) == EXTERNAL)
+    }
+
     /// The rules chosen, if the custom ones (when given) read.
     fn chosen_rules(&self) -> Option<Rules> {
         if self.custom.is_empty() { Some(PRESETS[self.rules].1) } else { self.custom.parse().ok() }
     }
 
     /// Moves player `side` to the next (or previous) one that can play
-    /// the rules chosen.
-    fn step_player(&mut self, side: usize, forward: bool) {
+    /// the rules chosen (an external brain only when `brain` is allowed).
+    fn step_player(&mut self, side: usize, forward: bool, brain: bool) {
         let rules = self.chosen_rules();
         let len = self.choices[side].len();
         for _ in 0..len {
             self.players[side] =
                 if forward { (self.players[side] + 1) % len } else { (self.players[side] + len - 1) % len };
-            if rules.is_none_or(|rules| can_play(&self.choices[side][self.players[side]], &rules)) {
+            let name = &self.choices[side][self.players[side]];
+            if (brain || name != EXTERNAL) && rules.is_none_or(|rules| can_play(name, &rules)) {
                 return;
             }
         }
@@ -172,7 +247,8 @@ impl Menu {
         let Some(rules) = self.chosen_rules() else { return };
         for side in 0..2 {
             if !can_play(self.chosen(side), &rules) {
-                self.step_player(side, true);
+                // Never onto a brain the person did not choose.
+                self.step_player(side, true, false);
             }
         }
     }
@@ -189,11 +265,23 @@ impl Menu {
         };
         let player = |side: usize| {
             let chosen = self.chosen(side);
+            if chosen == EXTERNAL {
+                let brain = self.brain.trim();
+                if brain.is_empty() {
+                    return Err("external: type the brain's path (such as /opt/pbrain-xyz) in the brain row".to_owned());
+                }
+                return Player::parse(&format!("external:path={brain}")).map_err(|err| err.to_string());
+            }
             match self.current.iter().find(|player| player.text() == chosen) {
                 Some(player) => Ok(player.clone()),
                 None => Player::parse(chosen).map_err(|err| err.to_string()),
             }
         };
-        Ok(Setup { rules, players: [player(0)?, player(1)?], time: Duration::from_millis(TIMES[self.time]) })
+        let clock = match CLOCKS[self.clock] {
+            "off" => None,
+            text => Some(text.parse::<TimeControl>().map_err(|err| err.to_string())?),
+        };
+        let players = [player(0)?, player(1)?];
+        Ok(Setup { clock, ..Setup::new(rules, players, Duration::from_millis(TIMES[self.time])) })
     }
 }

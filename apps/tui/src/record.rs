@@ -1,14 +1,21 @@
-//! Saved games: a JSON file with the rules, both players and the moves.
+//! Saved games: our JSON file with the rules, both players, the clock and
+//! the moves, or an SGF file (a name ending in `.sgf`) as gomoku GUIs and
+//! managers write them.
 //!
 //! ```json
-//! {"rules": "15,15,5", "x": "human", "o": "alphabeta", "moves": ["h8", "h9"]}
+//! {"rules": "15,15,5", "x": "human", "o": "alphabeta", "clock": "300+2",
+//!  "result": "W+T", "moves": ["h8", "h9"]}
 //! ```
+//!
+//! `result` is written only for a game that did not end on the board, in
+//! SGF's notation: `B+T` X won on time (O's flag fell), `W+T` O did.
 
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use board::{Cell, Position, Rules};
+use anyhow::{Context, Result, bail};
+use board::sgf::{self, SgfGame};
+use board::{Cell, Position, Rules, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::setup::{Player, Setup};
@@ -21,18 +28,61 @@ pub struct GameFile {
     /// `human` or a roster spec.
     pub x: String,
     pub o: String,
+    /// The time control, `MATCH[+INCREMENT][/TURN]`, of a timed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+    /// How a game that did not end on the board ended: `B+T`, `W+T`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
     /// The moves in order, in `h8` notation.
     pub moves: Vec<String>,
+}
+
+/// A game read from a file: its setup, its moves, and the side whose
+/// flag fell, if it was lost on time.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub setup: Setup,
+    pub moves: Vec<Cell>,
+    pub lost_on_time: Option<Side>,
+    /// A line on what was read (such as "game 1 of 16").
+    pub note: Option<String>,
+}
+
+/// `B+T` when O's flag fell (X won on time), `W+T` when X's did.
+#[must_use]
+pub fn time_result(fallen: Side) -> String {
+    match fallen {
+        Side::X => "W+T".to_owned(),
+        Side::O => "B+T".to_owned(),
+    }
+}
+
+/// The side whose flag fell, from a result such as `W+T`.
+fn fallen_of(result: &str) -> Option<Side> {
+    match result.trim() {
+        "B+T" | "B+Time" => Some(Side::O),
+        "W+T" | "W+Time" => Some(Side::X),
+        _ => None,
+    }
+}
+
+/// Whether `path` names an SGF file.
+#[must_use]
+pub fn is_sgf(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("sgf"))
 }
 
 impl GameFile {
     /// The file for a game in progress.
     #[must_use]
-    pub fn of(setup: &Setup, pos: &Position) -> GameFile {
+    pub fn of(setup: &Setup, pos: &Position, lost_on_time: Option<Side>) -> GameFile {
         GameFile {
             rules: setup.rules.to_string(),
             x: setup.players[0].text(),
             o: setup.players[1].text(),
+            clock: setup.clock.map(|clock| clock.to_string()),
+            result: lost_on_time.map(time_result),
             moves: pos.moves().iter().map(|cell| cell.name(&setup.rules).to_string()).collect(),
         }
     }
@@ -41,14 +91,15 @@ impl GameFile {
     ///
     /// # Errors
     /// What is wrong in the file.
-    pub fn setup(&self, time: Duration) -> Result<(Setup, Vec<Cell>)> {
+    pub fn setup(&self, time: Duration) -> Result<Loaded> {
         let rules: Rules =
             self.rules.parse().map_err(|err| anyhow::anyhow!("rules {:?}: {err}", self.rules))?;
         let players = [
             Player::parse(&self.x).with_context(|| format!("player x {:?}", self.x))?,
             Player::parse(&self.o).with_context(|| format!("player o {:?}", self.o))?,
         ];
-        let setup = Setup { rules, players, time };
+        let clock = self.clock.as_deref().map(str::parse).transpose()?;
+        let setup = Setup { clock, ..Setup::new(rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
         let mut pos = Position::new(rules);
         let mut moves = Vec::new();
@@ -57,10 +108,11 @@ impl GameFile {
             pos.play(cell).with_context(|| format!("move {} {name:?}", i + 1))?;
             moves.push(cell);
         }
-        Ok((setup, moves))
+        let lost_on_time = self.result.as_deref().and_then(fallen_of);
+        Ok(Loaded { setup, moves, lost_on_time, note: None })
     }
 
-    /// Reads a file.
+    /// Reads a JSON file.
     ///
     /// # Errors
     /// If it cannot be read or is not such JSON.
@@ -78,4 +130,62 @@ impl GameFile {
         board::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     }
+}
+
+/// Saves a game to `path`: SGF if its name ends in `.sgf`, else JSON.
+///
+/// # Errors
+/// If it cannot be written.
+pub fn save(path: &Path, setup: &Setup, pos: &Position, lost_on_time: Option<Side>) -> Result<()> {
+    if !is_sgf(path) {
+        return GameFile::of(setup, pos, lost_on_time).save(path);
+    }
+    let result = match (lost_on_time, pos.outcome()) {
+        (Some(side), _) => Some(time_result(side)),
+        (None, Some(board::Outcome::Win(Side::X))) => Some("B+".to_owned()),
+        (None, Some(board::Outcome::Win(Side::O))) => Some("W+".to_owned()),
+        (None, Some(board::Outcome::Draw)) => Some("0".to_owned()),
+        (None, None) => None,
+    };
+    let game = SgfGame {
+        players: [Some(setup.players[0].text()), Some(setup.players[1].text())],
+        result,
+        event: setup.clock.map(|clock| format!("mnk-tui, clock {clock}")),
+        moves: pos.moves().iter().map(|&cell| (cell, None)).collect(),
+        ..SgfGame::new(setup.rules)
+    };
+    board::files::write_atomically(path, game.to_sgf().as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Loads game `index` (from 1) of `path`: SGF if its name ends in `.sgf`,
+/// else our JSON. Players of an SGF file that are not roster specs (such
+/// as `pbrain-xyz 1.0`) are loaded as people.
+///
+/// # Errors
+/// If it cannot be read, is not a game, or has no game `index`.
+pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
+    if !is_sgf(path) {
+        if index != 1 {
+            bail!("{} holds one game, not game {index}", path.display());
+        }
+        return GameFile::load(path)?.setup(time);
+    }
+    let text = board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
+    let Some(game) = index.checked_sub(1).and_then(|i| games.get(i)) else {
+        bail!("{} holds {} game(s), not game {index}", path.display(), games.len());
+    };
+    let player = |name: &Option<String>| {
+        name.as_deref().and_then(|name| Player::parse(name).ok()).unwrap_or(Player::Human)
+    };
+    let setup = Setup::new(game.rules, [player(&game.players[0]), player(&game.players[1])], time);
+    let setup = if setup.check().is_ok() { setup } else { Setup::new(game.rules, [Player::Human, Player::Human], time) };
+    let names = [0, 1].map(|i| game.players[i].clone().unwrap_or_else(|| "?".to_owned()));
+    Ok(Loaded {
+        setup,
+        moves: game.moves.iter().map(|&(cell, _)| cell).collect(),
+        lost_on_time: game.result.as_deref().and_then(fallen_of),
+        note: Some(format!("game {index} of {}: {} (X) vs {} (O)", games.len(), names[0], names[1])),
+    })
 }

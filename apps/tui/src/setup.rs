@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use board::Rules;
+use board::clock::TimeControl;
 use roster::AgentSpec;
 
 /// Who plays a side.
@@ -41,18 +42,29 @@ impl Player {
 /// The engine the person plays by default, and the one that gives hints.
 pub const DEFAULT_ENGINE: &str = "alphabeta";
 
-/// Where `S` saves and `L` loads when no file was named.
+/// Where `S` saves and `L` loads when no file was named (a name ending
+/// in `.sgf` is saved as SGF).
 pub const DEFAULT_FILE: &str = "mnk-game.json";
 
-/// What a game is: rules, players, thinking time.
+/// What a game is: rules, players, thinking time, and the clocks.
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub rules: Rules,
     pub players: [Player; 2],
+    /// An engine's time a move in an untimed game (and for hints).
     pub time: Duration,
+    /// The time control of a timed game: then each engine's budget
+    /// comes from its clock, and a fallen flag loses.
+    pub clock: Option<TimeControl>,
 }
 
 impl Setup {
+    /// An untimed game of `rules` between `players`, `time` a move.
+    #[must_use]
+    pub fn new(rules: Rules, players: [Player; 2], time: Duration) -> Setup {
+        Setup { rules, players, time, clock: None }
+    }
+
     /// Checks that both engines can play the rules.
     ///
     /// # Errors

@@ -8,11 +8,16 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::symbols::Marker;
+use ratatui::widgets::{Axis, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Player};
+use crate::clock::Clocks;
+use crate::engine::Purpose;
 use crate::geometry::{PANEL, PANEL_ROWS, layout};
-use crate::menu::{Menu, PRESETS, TIMES};
+use crate::menu::{CLOCKS, Menu, PRESETS, Row, TIMES};
+use crate::review::Review;
 
 /// The keys, for the help overlay and the bottom line.
 pub const KEYS: &[(&str, &str)] = &[
@@ -22,11 +27,13 @@ pub const KEYS: &[(&str, &str)] = &[
     ("mouse click", "place a mark on the cell clicked"),
     ("U / R", "undo (with the engine's reply) / redo"),
     ("H", "hint: the engine's suggestion"),
+    ("A", "analysis mode: the engine analyses as you try moves"),
+    ("V", "review: ←/→ step, the evaluation graph, mistakes"),
     ("T", "heat map: engine's scores / its values / off"),
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
     ("N", "new game: rules, players, time"),
-    ("S / L", "save / load the game (mnk-game.json)"),
+    ("S / L", "save / load the game (mnk-game.json; .sgf too)"),
     ("?", "this help"),
     ("Esc / Q / Ctrl-C", "quit"),
 ];
@@ -47,11 +54,20 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     };
     frame.render_widget(Paragraph::new(board_lines(app)), board);
-    frame.render_widget(Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)), panel);
+    match &app.review {
+        Some(review) => draw_review(frame, panel, app, review),
+        None => frame
+            .render_widget(Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)), panel),
+    }
     let message =
         Line::from(vec![Span::styled(app.message.clone(), Style::new().add_modifier(Modifier::BOLD))]);
     let typed = if app.typed.is_empty() { String::new() } else { format!("typed: {}   ", app.typed) };
-    let keys = Line::from(format!("{typed}? help  N new  U undo  H hint  T heat  S save  Esc quit"))
+    let keys = if app.review.is_some() {
+        Line::from(format!("{typed}←/→ step  Home/End  V leave review  S save  ? help"))
+    } else {
+        Line::from(format!("{typed}? help  N new  U undo  H hint  A analyse  V review  T heat  S save  Esc quit"))
+    };
+    let keys = keys
         .style(Style::new().fg(Color::DarkGray));
     frame.render_widget(Paragraph::new(vec![message, keys]), status);
     if let Some(menu) = &app.menu {
@@ -190,6 +206,9 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         };
         let marker = if to_move { "▶ " } else { "  " };
         lines.push(Line::from(format!("{marker}{}: {who}", side.mark().to_ascii_uppercase())));
+        if let Some(clocks) = &app.clocks {
+            lines.push(clock_line(clocks, side, to_move));
+        }
         if let Some(games) = app.learning[side.index()] {
             let plural = if games == 1 { "" } else { "s" };
             lines.push(Line::from(format!("   learning: {games} game{plural} so far")));
@@ -198,19 +217,33 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
     let state = match app.pos.outcome() {
         Some(board::Outcome::Win(side)) => format!("{} wins", side.mark().to_ascii_uppercase()),
         Some(board::Outcome::Draw) => "draw".to_owned(),
+        None if app.lost_on_time().is_some() => {
+            let side = app.lost_on_time().unwrap_or(board::Side::X);
+            format!("{} wins on time", side.opponent().mark().to_ascii_uppercase())
+        }
+        None if app.analysing => format!("analysis: {} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
         None if app.paused => "paused".to_owned(),
         None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
     };
     lines.push(Line::from(vec![Span::styled(state, bold)]));
-    lines.push(Line::from(format!("{}  {} ms/move", rules, app.setup.time.as_millis())));
+    match app.setup.clock {
+        Some(clock) => lines.push(Line::from(format!("{rules}  clock {clock}"))),
+        None => lines.push(Line::from(format!("{}  {} ms/move", rules, app.setup.time.as_millis()))),
+    }
     if let Some(thinking) = &app.thinking {
         let elapsed = thinking.started.elapsed();
-        let what = if thinking.hint { "hint" } else { "thinking" };
+        let what = match thinking.purpose {
+            Purpose::Hint => "hint",
+            Purpose::Move => "thinking",
+            Purpose::Analysis => "analysing",
+        };
         let (nodes, depth) = thinking.progress.read();
+        let per_second = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
         lines.push(Line::from(format!(
-            "{} {what} {:.1} s  depth {depth}  nodes {nodes}",
+            "{} {what} {:.1} s  depth {depth}  {} n/s",
             spinner(elapsed),
-            elapsed.as_secs_f64()
+            elapsed.as_secs_f64(),
+            si(per_second)
         )));
     } else {
         lines.push(Line::from(""));
@@ -220,7 +253,11 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         Heat::Scores => "  heat: scores",
         Heat::Values => "  heat: values",
     };
-    lines.push(Line::from(vec![Span::styled("analysis", bold), Span::raw(heat)]));
+    let title = match app.analysis_engine() {
+        Some(engine) => format!("analysis by {engine}"),
+        None => "analysis".to_owned(),
+    };
+    lines.push(Line::from(vec![Span::styled(title, bold), Span::raw(heat)]));
     if app.heat != Heat::Off && app.analysis.is_some() {
         // The legend: worst to best, and the engine's choice.
         let mut legend = vec![Span::raw("worst ")];
@@ -289,16 +326,23 @@ fn draw_help(frame: &mut Frame, area: Rect) {
 }
 
 fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
-    let rows = [
-        format!("rules   < {} >", PRESETS[menu.rules].0),
-        format!(
+    let brain = if menu.brain.is_empty() { "(type the brain's path)" } else { &menu.brain };
+    let rows = Row::ALL.map(|row| match row {
+        Row::Rules => format!("rules   < {} >", PRESETS[menu.rules].0),
+        Row::Custom => format!(
             "custom  {}",
             if menu.custom.is_empty() { "(type W,H,K or W,H,K,exact)" } else { &menu.custom }
         ),
-        format!("X       < {} >", menu.chosen(0)),
-        format!("O       < {} >", menu.chosen(1)),
-        format!("time    < {} ms >", TIMES[menu.time]),
-    ];
+        Row::X => format!("X       < {} >", menu.chosen(0)),
+        Row::O => format!("O       < {} >", menu.chosen(1)),
+        Row::Brain if menu.wants_brain() => format!("brain   {brain}"),
+        Row::Brain => "brain   (for an external player)".to_owned(),
+        Row::Time => format!("time    < {} ms >", TIMES[menu.time]),
+        Row::Clock => match CLOCKS[menu.clock] {
+            "off" => "clock   < off: time a move >".to_owned(),
+            clock => format!("clock   < {clock} s >"),
+        },
+    });
     let mut lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -320,4 +364,102 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(Block::bordered().title(" new game ")),
         rect,
     );
+}
+
+/// A side's clock: time left, ticking (▸) for the side to move.
+fn clock_line(clocks: &Clocks, side: board::Side, to_move: bool) -> Line<'static> {
+    let now = std::time::Instant::now();
+    let left = clocks.left(side, now);
+    let mut text = format!("   clock {}", Clocks::show(left));
+    if to_move && clocks.control.turn.is_some() {
+        let _ = write!(text, "  move {}", Clocks::show(clocks.for_this_move(side, now)));
+    }
+    let style = if clocks.fallen == Some(side) {
+        Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+    } else if to_move {
+        Style::new().add_modifier(Modifier::BOLD)
+    } else {
+        Style::new().fg(Color::Gray)
+    };
+    let flag = if clocks.fallen == Some(side) { "  flag fell" } else { "" };
+    Line::from(Span::styled(format!("{text}{flag}"), style))
+}
+
+/// 1234567 as `1.2M`.
+fn si(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// A chance as a percentage.
+fn percent(chance: f64) -> String {
+    format!("{:.0}%", chance * 100.0)
+}
+
+/// The review panel: where in the game, X's chance, the evaluation graph
+/// and the mistakes.
+fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
+    let rules = app.setup.rules;
+    let chances = review.chances();
+    let known = chances.iter().filter(|c| c.is_some()).count();
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut top = vec![
+        Line::from(format!("X: {}", app.setup.players[0].text())),
+        Line::from(format!("O: {}", app.setup.players[1].text())),
+        Line::from(Span::styled(format!("review by {}", review.engine), bold)),
+    ];
+    let last = match app.pos.last_move() {
+        Some(cell) => format!("{} {}", app.pos.side_to_move().opponent().mark(), cell.name(&rules)),
+        None => "start".to_owned(),
+    };
+    top.push(Line::from(format!("move {}/{}: {last}", review.at, review.moves.len())));
+    let chance = chances.get(review.at).copied().flatten().map_or("…".to_owned(), percent);
+    let progress = if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
+    top.push(Line::from(format!("X's chance {chance}{progress}")));
+    let mistakes = review.mistakes(4);
+    let mut bottom = vec![Line::from(Span::styled("mistakes", bold))];
+    if mistakes.is_empty() {
+        bottom.push(Line::from(if known < chances.len() { "…" } else { "none over 10%" }));
+    }
+    for mistake in &mistakes {
+        let style = if mistake.number == review.at { Style::new().fg(Color::Yellow) } else { Style::new() };
+        bottom.push(Line::from(Span::styled(
+            format!(
+                "{:>3}. {} {:<4} -{}",
+                mistake.number,
+                mistake.side.mark(),
+                mistake.cell.name(&rules).to_string(),
+                percent(mistake.cost)
+            ),
+            style,
+        )));
+    }
+    let inner = Block::new().borders(Borders::LEFT).inner(area);
+    frame.render_widget(Block::new().borders(Borders::LEFT), area);
+    let [top_area, graph_area, bottom_area] = Layout::vertical([
+        Constraint::Length(top.len() as u16),
+        Constraint::Min(6),
+        Constraint::Length(bottom.len() as u16),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(top), top_area);
+    frame.render_widget(Paragraph::new(bottom), bottom_area);
+    let points: Vec<(f64, f64)> =
+        chances.iter().enumerate().filter_map(|(i, c)| c.map(|c| (i as f64, c))).collect();
+    let end = review.moves.len().max(1) as f64;
+    let at = review.at as f64;
+    let cursor = [(at, 0.0), (at, 1.0)];
+    let even = [(0.0, 0.5), (end, 0.5)];
+    let datasets = vec![
+        Dataset::default().marker(Marker::Dot).graph_type(GraphType::Line).style(Color::DarkGray).data(&even),
+        Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(Color::Yellow).data(&cursor),
+        Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(Color::Cyan).data(&points),
+    ];
+    let chart = Chart::new(datasets)
+        .x_axis(Axis::default().bounds([0.0, end]).labels(["0".to_owned(), format!("{}", review.moves.len())]))
+        .y_axis(Axis::default().bounds([0.0, 1.0]).labels(["O", "½", "X"]));
+    frame.render_widget(chart, graph_area);
 }

@@ -10,11 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, Mo
 use tui::{App, Heat, Player, Setup, ui};
 
 fn setup(rules: Rules, x: &str, o: &str) -> Setup {
-    Setup {
-        rules,
-        players: [Player::parse(x).unwrap(), Player::parse(o).unwrap()],
-        time: Duration::from_millis(50),
-    }
+    Setup::new(rules, [Player::parse(x).unwrap(), Player::parse(o).unwrap()], Duration::from_millis(50))
 }
 
 fn screen(app: &mut App, width: u16, height: u16) -> String {
