@@ -22,11 +22,11 @@ const ANALYSIS_TIME: Duration = Duration::from_hours(1);
 /// The engine analysis, hints and review fall back on where neither
 /// player is an engine that can: `alphabeta`, or `mcts` on the boards it
 /// does not play (k below 4 or above 8).
-fn default_engine(rules: &Rules) -> Option<AgentSpec> {
+fn default_engine(rules: Rules) -> Option<AgentSpec> {
     [DEFAULT_ENGINE, "mcts"]
         .iter()
         .filter_map(|name| name.parse::<AgentSpec>().ok())
-        .find(|spec| spec.check_rules(rules).is_ok())
+        .find(|spec| spec.check_rules(&rules).is_ok())
 }
 
 /// What the heat map shows.
@@ -289,7 +289,8 @@ impl App {
     fn move_limits(&self, side: Side, now: Instant) -> Limits {
         match &self.clocks {
             Some(clocks) => {
-                let (planned, most) = clocks.control.budget(clocks.for_this_move(side, now), self.pos.legal_move_count());
+                let (planned, most) =
+                    clocks.control.budget(clocks.for_this_move(side, now), self.pos.legal_move_count());
                 Limits::time(planned).with_max_time(most)
             }
             None => Limits::time(self.setup.time),
@@ -301,7 +302,9 @@ impl App {
         let Some(thinking) = self.thinking.take() else { return };
         match thinking.poll() {
             Ok(None) => {
-                if thinking.purpose == Purpose::Analysis && thinking.progress.published() != self.analysis_seen {
+                if thinking.purpose == Purpose::Analysis
+                    && thinking.progress.published() != self.analysis_seen
+                {
                     self.analysis_seen = thinking.progress.published();
                     self.analysis = thinking.progress.latest();
                     self.analysis_side = self.pos.side_to_move();
@@ -374,7 +377,7 @@ impl App {
             (Purpose::Analysis, _) => {
                 self.analysis_done = Some(self.pos.hash());
                 if self.analysing {
-                    self.message = "analysis finished: the engine needs no more time here".to_owned();
+                    self.say("analysis finished: the engine needs no more time here");
                 }
             }
             (Purpose::Hint, Ok(cell)) => {
@@ -414,7 +417,10 @@ impl App {
         if studying {
             return true;
         }
-        if clocks.moved(side, Instant::now()) {
+        let now = Instant::now();
+        if clocks.moved(side, now) {
+            // The other side's turn starts now.
+            clocks.run(side.opponent(), now);
             true
         } else {
             self.flag_fell(side);
@@ -601,7 +607,7 @@ impl App {
                 passed.get_or_insert_with(|| spec.text().to_owned());
             }
         }
-        let fallback = default_engine(&self.setup.rules)?;
+        let fallback = default_engine(self.setup.rules)?;
         let note = passed.map(|name| {
             format!("{name} does not think until stopped, so {} analyses", fallback.engine().name)
         });
@@ -678,7 +684,8 @@ impl App {
         // A stand-in keeps the name while the agent thinks on its thread.
         self.analysis_agent = Some((name, Box::new(board::RandomAgent::new(0))));
         self.analysis_seen = 0;
-        self.thinking = Some(Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis));
+        self.thinking =
+            Some(Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis));
     }
 
     /// `V`: reviews the game, or leaves the review at the game's end.

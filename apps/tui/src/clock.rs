@@ -66,7 +66,8 @@ impl Clocks {
         match self.running {
             Some(running) if running.side == side => {}
             _ => {
-                let used = self.paused_turn.take_if(|paused| paused.0 == side).map_or(Duration::ZERO, |p| p.1);
+                let used =
+                    self.paused_turn.take_if(|paused| paused.0 == side).map_or(Duration::ZERO, |p| p.1);
                 self.stop(now);
                 self.running = Some(Running { side, since: now, used });
             }

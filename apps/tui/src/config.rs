@@ -35,7 +35,8 @@ impl Config {
         if !path.exists() {
             return Ok(Config::default());
         }
-        let text = board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text =
+            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("{} is not the game's config", path.display()))
     }
 

@@ -188,13 +188,17 @@ impl Menu {
                 self.brain.pop();
             }
             KeyCode::Char(c)
-                if self.row() == Row::Custom && (c.is_ascii_alphanumeric() || c == ',') && self.custom.len() < 16 =>
+                if self.row() == Row::Custom
+                    && (c.is_ascii_alphanumeric() || c == ',')
+                    && self.custom.len() < 16 =>
             {
                 self.custom.push(c);
                 self.keep_players_playable();
             }
             // A path: anything printable but the spec's own separator.
-            KeyCode::Char(c) if self.row() == Row::Brain && !c.is_control() && c != ',' && self.brain.len() < 512 => {
+            KeyCode::Char(c)
+                if self.row() == Row::Brain && !c.is_control() && c != ',' && self.brain.len() < 512 =>
+            {
                 self.brain.push(c);
             }
             KeyCode::Enter => match self.setup() {
@@ -268,7 +272,8 @@ impl Menu {
             if chosen == EXTERNAL {
                 let brain = self.brain.trim();
                 if brain.is_empty() {
-                    return Err("external: type the brain's path (such as /opt/pbrain-xyz) in the brain row".to_owned());
+                    return Err("external: type the brain's path (such as /opt/pbrain-xyz) in the brain row"
+                        .to_owned());
                 }
                 return Player::parse(&format!("external:path={brain}")).map_err(|err| err.to_string());
             }

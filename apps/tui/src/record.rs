@@ -171,7 +171,8 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         }
         return GameFile::load(path)?.setup(time);
     }
-    let text = board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games = sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
     let Some(game) = index.checked_sub(1).and_then(|i| games.get(i)) else {
         bail!("{} holds {} game(s), not game {index}", path.display(), games.len());
@@ -180,7 +181,11 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         name.as_deref().and_then(|name| Player::parse(name).ok()).unwrap_or(Player::Human)
     };
     let setup = Setup::new(game.rules, [player(&game.players[0]), player(&game.players[1])], time);
-    let setup = if setup.check().is_ok() { setup } else { Setup::new(game.rules, [Player::Human, Player::Human], time) };
+    let setup = if setup.check().is_ok() {
+        setup
+    } else {
+        Setup::new(game.rules, [Player::Human, Player::Human], time)
+    };
     let names = [0, 1].map(|i| game.players[i].clone().unwrap_or_else(|| "?".to_owned()));
     Ok(Loaded {
         setup,

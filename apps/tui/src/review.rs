@@ -101,17 +101,27 @@ impl Drop for Review {
 }
 
 /// X's chance in `pos`: the result if the game is over, else what the
-/// engine thinks (`None` if it cannot say).
+/// engine thinks (`None` if it cannot say). A move the engine's rules
+/// decide without a search (a forced block) says nothing of the position:
+/// then the position after it is asked, up to a few such moves.
 fn x_chance(agent: &mut dyn Agent, pos: &Position, limits: &Limits) -> Option<f64> {
-    let for_mover = match pos.outcome() {
-        Some(Outcome::Draw) => return Some(0.5),
-        Some(Outcome::Win(side)) => return Some(if side == Side::X { 1.0 } else { 0.0 }),
-        None => {
-            agent.select_move(pos, limits).ok()?;
-            agent.analysis()?.win_chance()?
-        }
-    };
-    Some(if pos.side_to_move() == Side::X { for_mover } else { 1.0 - for_mover })
+    let mut line = pos.clone();
+    for _ in 0..8 {
+        let for_mover = match line.outcome() {
+            Some(Outcome::Draw) => return Some(0.5),
+            Some(Outcome::Win(side)) => return Some(if side == Side::X { 1.0 } else { 0.0 }),
+            None => {
+                let cell = agent.select_move(&line, limits).ok()?;
+                let analysis = agent.analysis()?;
+                if analysis.depth == Some(0) && analysis.win_in.is_none() && line.play(cell).is_ok() {
+                    continue;
+                }
+                analysis.win_chance()?
+            }
+        };
+        return Some(if line.side_to_move() == Side::X { for_mover } else { 1.0 - for_mover });
+    }
+    None
 }
 
 #[cfg(test)]

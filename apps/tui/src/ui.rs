@@ -6,10 +6,10 @@ use std::fmt::Write;
 use board::{Analysis, Cell, CellScore, ScoreKind, Side};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::{Line, Span};
 use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Player};
@@ -56,8 +56,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
     frame.render_widget(Paragraph::new(board_lines(app)), board);
     match &app.review {
         Some(review) => draw_review(frame, panel, app, review),
-        None => frame
-            .render_widget(Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)), panel),
+        None => frame.render_widget(
+            Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)),
+            panel,
+        ),
     }
     let message =
         Line::from(vec![Span::styled(app.message.clone(), Style::new().add_modifier(Modifier::BOLD))]);
@@ -65,10 +67,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let keys = if app.review.is_some() {
         Line::from(format!("{typed}←/→ step  Home/End  V leave review  S save  ? help"))
     } else {
-        Line::from(format!("{typed}? help  N new  U undo  H hint  A analyse  V review  T heat  S save  Esc quit"))
+        Line::from(format!(
+            "{typed}? help  N new  U undo  H hint  A analyse  V review  T heat  S save  Esc quit"
+        ))
     };
-    let keys = keys
-        .style(Style::new().fg(Color::DarkGray));
+    let keys = keys.style(Style::new().fg(Color::DarkGray));
     frame.render_widget(Paragraph::new(vec![message, keys]), status);
     if let Some(menu) = &app.menu {
         draw_menu(frame, area, menu);
@@ -221,7 +224,9 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
             let side = app.lost_on_time().unwrap_or(board::Side::X);
             format!("{} wins on time", side.opponent().mark().to_ascii_uppercase())
         }
-        None if app.analysing => format!("analysis: {} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
+        None if app.analysing => {
+            format!("analysis: {} to move", app.pos.side_to_move().mark().to_ascii_uppercase())
+        }
         None if app.paused => "paused".to_owned(),
         None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
     };
@@ -266,37 +271,7 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         lines.push(Line::from(legend));
     }
     match &app.analysis {
-        Some(analysis) => {
-            let name = |cell: &Cell| cell.name(&rules).to_string();
-            // A proven result reads as one; an evaluation as a number.
-            // A Monte-Carlo value is a winning chance.
-            let kind = if analysis.score_kind == ScoreKind::VisitShare {
-                ScoreKind::WinRate
-            } else {
-                ScoreKind::Evaluation
-            };
-            let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
-                (Some(plies), _) if plies > 0 => format!("win in {plies}"),
-                (Some(plies), _) => format!("loss in {}", -plies),
-                (None, Some(true)) => "proven win".to_owned(),
-                (None, Some(false)) => "proven loss".to_owned(),
-                (None, None) => analysis.value.map_or("-".to_owned(), |v| board::format_score(v, kind)),
-            };
-            lines.push(Line::from(format!(
-                "best {}  value {value} for {}",
-                analysis.best_move.as_ref().map_or("-".to_owned(), name),
-                app.analysis_side.mark().to_ascii_uppercase(),
-            )));
-            let depth = match (analysis.depth, analysis.selective_depth) {
-                (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
-                (Some(depth), None) => depth.to_string(),
-                _ => "-".to_owned(),
-            };
-            lines.push(Line::from(format!("depth {depth}  nodes {}", analysis.nodes)));
-            let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
-            lines.push(Line::from(format!("line {}", line.join(" "))));
-            lines.push(Line::from(cursor_line(app, analysis)));
-        }
+        Some(analysis) => lines.extend(analysis_lines(app, analysis)),
         None => lines.push(Line::from("-")),
     }
     lines.push(Line::from(Span::styled("moves", bold)));
@@ -307,6 +282,40 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
     for pair in &pairs[pairs.len().saturating_sub(room)..] {
         lines.push(Line::from(pair.clone()));
     }
+    lines
+}
+
+/// What the last analysis says: best move and value, depth and nodes,
+/// the line, and the cursor's cell.
+fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static>> {
+    let rules = app.setup.rules;
+    let mut lines = Vec::new();
+    let name = |cell: &Cell| cell.name(&rules).to_string();
+    // A proven result reads as one; an evaluation as a number.
+    // A Monte-Carlo value is a winning chance.
+    let kind =
+        if analysis.score_kind == ScoreKind::VisitShare { ScoreKind::WinRate } else { ScoreKind::Evaluation };
+    let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
+        (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+        (Some(plies), _) => format!("loss in {}", -plies),
+        (None, Some(true)) => "proven win".to_owned(),
+        (None, Some(false)) => "proven loss".to_owned(),
+        (None, None) => analysis.value.map_or("-".to_owned(), |v| board::format_score(v, kind)),
+    };
+    lines.push(Line::from(format!(
+        "best {}  value {value} for {}",
+        analysis.best_move.as_ref().map_or("-".to_owned(), name),
+        app.analysis_side.mark().to_ascii_uppercase(),
+    )));
+    let depth = match (analysis.depth, analysis.selective_depth) {
+        (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
+        (Some(depth), None) => depth.to_string(),
+        _ => "-".to_owned(),
+    };
+    lines.push(Line::from(format!("depth {depth}  nodes {}", analysis.nodes)));
+    let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
+    lines.push(Line::from(format!("line {}", line.join(" "))));
+    lines.push(Line::from(cursor_line(app, analysis)));
     lines
 }
 
@@ -417,7 +426,8 @@ fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
     };
     top.push(Line::from(format!("move {}/{}: {last}", review.at, review.moves.len())));
     let chance = chances.get(review.at).copied().flatten().map_or("…".to_owned(), percent);
-    let progress = if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
+    let progress =
+        if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
     top.push(Line::from(format!("X's chance {chance}{progress}")));
     let mistakes = review.mistakes(4);
     let mut bottom = vec![Line::from(Span::styled("mistakes", bold))];
@@ -455,11 +465,21 @@ fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
     let even = [(0.0, 0.5), (end, 0.5)];
     let datasets = vec![
         Dataset::default().marker(Marker::Dot).graph_type(GraphType::Line).style(Color::DarkGray).data(&even),
-        Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(Color::Yellow).data(&cursor),
-        Dataset::default().marker(Marker::Braille).graph_type(GraphType::Line).style(Color::Cyan).data(&points),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Color::Yellow)
+            .data(&cursor),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Color::Cyan)
+            .data(&points),
     ];
     let chart = Chart::new(datasets)
-        .x_axis(Axis::default().bounds([0.0, end]).labels(["0".to_owned(), format!("{}", review.moves.len())]))
+        .x_axis(
+            Axis::default().bounds([0.0, end]).labels(["0".to_owned(), format!("{}", review.moves.len())]),
+        )
         .y_axis(Axis::default().bounds([0.0, 1.0]).labels(["O", "½", "X"]));
     frame.render_widget(chart, graph_area);
 }

@@ -1,0 +1,283 @@
+//! The terminal game as a workbench, through ratatui's `TestBackend`:
+//! analysis mode, clocks, review with its graph, SGF files, and an
+//! external brain from the menu.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use board::{Limits, Rules, Side};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui::engine::Purpose;
+use tui::{App, Player, Setup, ui};
+
+fn setup(rules: Rules, x: &str, o: &str) -> Setup {
+    Setup::new(rules, [Player::parse(x).unwrap(), Player::parse(o).unwrap()], Duration::from_millis(50))
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
+    terminal.draw(|frame| ui::draw(frame, app)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    (0..height)
+        .map(|y| {
+            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+/// Ticks until `done` holds (failing after a minute: a hang, not a speed).
+fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        app.tick();
+        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message);
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tui-workbench-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    for name in ["h8", "h9", "i8", "i9", "j8"] {
+        type_text(&mut app, name);
+    }
+    press(&mut app, KeyCode::Char('A'));
+    assert!(app.analysing && app.message.starts_with("analysing with alphabeta"), "{}", app.message);
+    // The first published view arrives while the engine still thinks.
+    tick_until(&mut app, "a live analysis", |app| {
+        app.analysis.is_some() && app.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Analysis)
+    });
+    let text = screen(&mut app, 100, 26);
+    assert!(text.contains("analysis by alphabeta"), "{text}");
+    assert!(text.contains("analysing") && text.contains("n/s"), "{text}");
+    // X threatens an open four: the engine sees O must block (g8 or k8).
+    let analysis = app.analysis.clone().unwrap();
+    let best = analysis.best_move.unwrap().name(&app.setup.rules).to_string();
+    assert!(["g8", "k8"].contains(&best.as_str()), "{best}: {analysis:?}");
+    assert!(text.contains(&format!("best {best}")), "{text}");
+    // O's move elsewhere: the analysis starts over on the new position.
+    type_text(&mut app, "a1");
+    assert_eq!(app.pos.ply(), 6, "{}", app.message);
+    tick_until(&mut app, "the new position analysed", |app| {
+        app.thinking.as_ref().is_some_and(|t| t.key == app.pos.hash()) && app.analysis.is_some()
+    });
+    // X wins with an open four (g8 or k8): a proven win.
+    tick_until(&mut app, "a win found", |app| app.analysis.as_ref().is_some_and(|a| a.win_in.is_some()));
+    assert!(screen(&mut app, 100, 26).contains("win in"), "{}", screen(&mut app, 100, 26));
+    // Undo steps back one move; A again ends the mode.
+    press(&mut app, KeyCode::Char('U'));
+    assert_eq!(app.pos.ply(), 5);
+    press(&mut app, KeyCode::Char('A'));
+    assert!(!app.analysing && app.thinking.is_none());
+}
+
+#[test]
+fn an_engine_that_cannot_be_stopped_says_so_and_another_analyses() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "minimax"));
+    press(&mut app, KeyCode::Char('A'));
+    assert!(
+        app.message.contains("minimax does not think until stopped, so alphabeta analyses"),
+        "{}",
+        app.message
+    );
+    assert_eq!(app.analysis_engine(), Some("alphabeta"));
+    // Two people: the default engine analyses.
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    press(&mut app, KeyCode::Char('A'));
+    assert_eq!(app.analysis_engine(), Some("alphabeta"), "{}", app.message);
+    // A position it has proven needs no more thought: the analysis ends by itself.
+    for name in ["a1", "b2", "c3", "a3"] {
+        type_text(&mut app, name);
+    }
+    tick_until(&mut app, "the analysis to finish", |app| app.thinking.is_none() && app.analysis.is_some());
+    assert!(app.message.contains("analysis finished"), "{}", app.message);
+}
+
+#[test]
+fn a_clock_game_ticks_for_the_side_to_move_and_a_fallen_flag_loses() {
+    let mut setup = setup(Rules::gomoku15(), "human", "human");
+    setup.clock = Some("1+0.5".parse().unwrap());
+    let mut app = App::new(setup);
+    app.tick();
+    let text = screen(&mut app, 100, 26);
+    assert!(text.contains("clock 1+0.5") && text.contains("clock 1.0"), "{text}");
+    type_text(&mut app, "h8");
+    // X moved within its second: it gained the increment.
+    let clocks = app.clocks.as_ref().unwrap();
+    assert!(clocks.left(Side::X, Instant::now()) > Duration::from_secs(1), "the increment was added");
+    // O lets its second run out.
+    std::thread::sleep(Duration::from_millis(1100));
+    app.tick();
+    assert_eq!(app.lost_on_time(), Some(Side::O));
+    assert!(app.over());
+    assert!(app.message.contains("O's time ran out: X wins on time"), "{}", app.message);
+    let text = screen(&mut app, 100, 26);
+    assert!(text.contains("X wins on time") && text.contains("flag fell"), "{text}");
+    type_text(&mut app, "h9");
+    assert_eq!(app.pos.ply(), 1, "no move after the flag");
+    // The record says so, in our file and in SGF, and loads back so.
+    for name in ["flag.json", "flag.sgf"] {
+        let path = temp(name);
+        app.file.clone_from(&path);
+        press(&mut app, KeyCode::Char('S'));
+        assert!(app.message.starts_with("saved"), "{}", app.message);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("B+T"), "{text}");
+        let loaded = tui::record::load(&path, 1, Duration::from_secs(1)).unwrap();
+        assert_eq!(loaded.lost_on_time, Some(Side::O));
+        let again = App::loaded(loaded);
+        assert_eq!(again.lost_on_time(), Some(Side::O));
+        assert!(again.review.is_some(), "a finished game opens in review");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
+fn engines_think_within_their_clocks() {
+    let mut setup = setup(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap(), "alphabeta", "mcts");
+    setup.clock = Some("4+0.05".parse().unwrap());
+    let mut app = App::new(setup);
+    tick_until(&mut app, "a few moves", |app| app.pos.ply() >= 6 || app.over());
+    assert_eq!(app.lost_on_time(), None, "{}", app.message);
+    let clocks = app.clocks.as_ref().unwrap();
+    let now = Instant::now();
+    for side in Side::ALL {
+        assert!(clocks.left(side, now) < Duration::from_millis(4150), "{side:?} was charged");
+    }
+}
+
+#[test]
+fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    app.review_limits = Limits::nodes(20_000);
+    // O's a2 beside X's centre loses: X c1 forces a3, then a1 forks.
+    for name in ["b2", "a2", "c1", "a3", "a1", "c3", "b1"] {
+        type_text(&mut app, name);
+    }
+    assert!(app.over());
+    press(&mut app, KeyCode::Char('V'));
+    let review = app.review.as_ref().expect("reviewing");
+    assert_eq!((review.at, review.moves.len()), (7, 7));
+    tick_until(&mut app, "every position evaluated", |app| app.review.as_ref().unwrap().done());
+    let review = app.review.as_ref().unwrap();
+    let chances = review.chances();
+    assert_eq!(chances[7], Some(1.0), "X won");
+    // The engine proves X's win from O's a2 on: O's one mistake, half a game.
+    let mistakes = review.mistakes(4);
+    assert_eq!(mistakes.len(), 1, "{chances:?}");
+    assert_eq!((mistakes[0].number, mistakes[0].side), (2, Side::O));
+    assert!((mistakes[0].cost - 0.5).abs() < 0.05, "{chances:?}");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Left);
+    assert_eq!(app.pos.ply(), 5);
+    assert_eq!(app.review.as_ref().unwrap().at, 5);
+    let text = screen(&mut app, 90, 26);
+    assert!(text.contains("review by alphabeta") && text.contains("move 5/7"), "{text}");
+    assert!(text.contains("mistakes") && text.contains("X's chance"), "{text}");
+    assert!(text.contains('½'), "the graph's axis: {text}");
+    // Moves cannot be made in review; Home and End jump.
+    type_text(&mut app, "c2");
+    assert_eq!(app.pos.ply(), 5);
+    press(&mut app, KeyCode::Home);
+    assert_eq!(app.pos.ply(), 0);
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.pos.ply(), 7);
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Char('V'));
+    assert!(app.review.is_none());
+    assert_eq!(app.pos.ply(), 7, "leaving the review restores the game");
+}
+
+#[test]
+fn sgf_games_save_and_load_through_the_app() {
+    let path = temp("game.sgf");
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
+    app.file.clone_from(&path);
+    type_text(&mut app, "h8");
+    tick_until(&mut app, "the engine's reply", |app| app.pos.ply() == 2);
+    press(&mut app, KeyCode::Char('S'));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("(;FF[4]GM[4]") && text.contains("PB[human]PW[alphabeta]"), "{text}");
+    let moves = app.pos.moves().to_vec();
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.pos.moves(), moves, "{}", app.message);
+    assert!(app.message.contains("game 1 of 1"), "{}", app.message);
+    std::fs::remove_file(&path).unwrap();
+    // A collection from another program: players that are not our
+    // engines load as people; a finished game opens in review.
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/board/tests/data/c-gomoku-cli.sgf");
+    let loaded = tui::record::load(&fixture, 16, Duration::from_secs(1)).unwrap();
+    assert!(loaded.note.as_deref().unwrap().starts_with("game 16 of 16"));
+    let app = App::loaded(loaded);
+    assert!(matches!(app.setup.players, [Player::Human, Player::Human]));
+    assert!(app.review.is_some() && app.pos.is_over());
+    let error = tui::record::load(&fixture, 17, Duration::from_secs(1)).unwrap_err().to_string();
+    assert!(error.contains("holds 16 game(s), not game 17"), "{error}");
+}
+
+#[test]
+fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
+    // A brain that answers START and nothing else: X (a person) moves first.
+    let brain = temp("pbrain-quiet");
+    std::fs::write(
+        &brain,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in START*) echo OK;; END*) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&brain).status().unwrap();
+    let config = temp("config/tui.json");
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
+    app.config_file = Some(config.clone());
+    press(&mut app, KeyCode::Char('N'));
+    let rows = |app: &App| app.menu.as_ref().map(tui::menu::Menu::row);
+    while rows(&app) != Some(tui::menu::Row::O) {
+        press(&mut app, KeyCode::Down);
+    }
+    while app.menu.as_ref().unwrap().chosen(1) != "external" {
+        press(&mut app, KeyCode::Right);
+    }
+    // Without a path it says what is missing.
+    press(&mut app, KeyCode::Enter);
+    assert!(app.menu.as_ref().unwrap().error.contains("type the brain's path"));
+    press(&mut app, KeyCode::Down);
+    for c in brain.display().to_string().chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let text = screen(&mut app, 100, 30);
+    assert!(text.contains("brain   /"), "{text}");
+    press(&mut app, KeyCode::Enter);
+    assert!(app.menu.is_none(), "{:?}", app.menu.as_ref().map(|m| m.error.clone()));
+    assert_eq!(app.setup.players[1].text(), format!("external:path={}", brain.display()));
+    // Remembered for the next time.
+    let remembered = std::fs::read_to_string(&config).unwrap();
+    assert!(remembered.contains(&brain.display().to_string()), "{remembered}");
+    let mut fresh = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
+    fresh.config_file = Some(config.clone());
+    press(&mut fresh, KeyCode::Char('N'));
+    assert_eq!(fresh.menu.as_ref().unwrap().brain, brain.display().to_string());
+    drop(app);
+    std::fs::remove_file(&brain).unwrap();
+    std::fs::remove_dir_all(config.parent().unwrap()).unwrap();
+}
