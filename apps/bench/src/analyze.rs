@@ -3,8 +3,10 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, anyhow, bail};
-use board::{Limits, Rules, ScoreKind};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
+use board::{Limits, Position, Rules, ScoreKind};
 use roster::AgentSpec;
 use serde::Serialize;
 
@@ -12,13 +14,24 @@ use crate::report::{emit, row, start_position};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
-    #[arg(long)]
-    rules: Rules,
+    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5 (an SGF game
+    /// gives its own).
+    #[arg(long, required_unless_present = "sgf")]
+    rules: Option<Rules>,
     /// The position in one-line form: rows from the top joined by '/',
     /// with x, o and . for empty, e.g. xo./.x./..o.
+    #[arg(long, required_unless_present = "sgf", conflicts_with = "sgf")]
+    position: Option<String>,
+    /// A game in SGF (as gomoku GUIs and managers save them): the
+    /// position after its moves is analysed.
     #[arg(long)]
-    position: String,
+    sgf: Option<PathBuf>,
+    /// With --sgf: the position after this many moves (all of them if not given).
+    #[arg(long = "move", value_name = "N", requires = "sgf")]
+    plies: Option<usize>,
+    /// With --sgf: which game of the file, from 1.
+    #[arg(long, default_value_t = 1, requires = "sgf")]
+    game: usize,
     /// Engine spec, e.g. random:seed=7.
     #[arg(long)]
     engine: AgentSpec,
@@ -61,8 +74,30 @@ struct Report {
     seconds: f64,
 }
 
+/// The position to analyse: from `--position`, or from an SGF game.
+fn position(args: &Args) -> Result<Position> {
+    let Some(path) = &args.sgf else {
+        let rules = args.rules.ok_or_else(|| anyhow!("--rules is required with --position"))?;
+        return start_position(rules, args.position.as_deref());
+    };
+    let text =
+        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games =
+        board::sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
+    let Some(game) = args.game.checked_sub(1).and_then(|i| games.get(i)) else {
+        bail!("{} holds {} game(s), not game {}", path.display(), games.len(), args.game);
+    };
+    if let Some(rules) = args.rules
+        && rules != game.rules
+    {
+        bail!("--rules {rules} differ from the game's rules {} in {}", game.rules, path.display());
+    }
+    game.position(args.plies).map_err(|err| anyhow!("{} game {}: {err}", path.display(), args.game))
+}
+
 pub fn run(args: &Args) -> Result<()> {
-    let pos = start_position(args.rules, Some(&args.position))?;
+    let pos = position(args)?;
+    let rules = *pos.rules();
     if let Some(outcome) = pos.outcome() {
         bail!("the game in this position is already over ({outcome}); give a position with moves left");
     }
@@ -72,9 +107,9 @@ pub fn run(args: &Args) -> Result<()> {
         depth: args.depth,
         ..Limits::none()
     };
-    args.engine.check_rules(&args.rules)?;
+    args.engine.check_rules(&rules)?;
     let mut agent = args.engine.build(args.seed);
-    agent.new_game(&args.rules);
+    agent.new_game(&rules);
     let clock = Instant::now();
     let best =
         agent.select_move(&pos, &limits).map_err(|err| anyhow!("{} could not move: {err}", args.engine))?;
@@ -82,10 +117,10 @@ pub fn run(args: &Args) -> Result<()> {
     if !pos.is_legal(best) {
         bail!("{} chose {best}, which is not a legal move", args.engine);
     }
-    let name = |cell: board::Cell| cell.name(&args.rules).to_string();
+    let name = |cell: board::Cell| cell.name(&rules).to_string();
     let analysis = agent.analysis();
     let report = Report {
-        rules: args.rules.to_string(),
+        rules: rules.to_string(),
         engine: args.engine.text().to_owned(),
         best_move: name(best),
         scores: analysis.iter().flat_map(|a| a.scores.iter().map(|s| (name(s.cell), s.score))).collect(),

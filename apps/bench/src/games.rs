@@ -55,6 +55,10 @@ pub struct GameArgs {
     /// Write the summary as JSON to this file.
     #[arg(long)]
     pub summary: Option<PathBuf>,
+    /// Write every game of the run (of the shard) to this file as one SGF
+    /// collection, in game order, as gomoku GUIs and managers read them.
+    #[arg(long)]
+    pub sgf: Option<PathBuf>,
     /// Print the summary as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -122,9 +126,14 @@ impl GameArgs {
         let games = shard.games_of(plan.schedule().len() as u64);
         let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
         bar.set_style(ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"));
+        let mut played: Vec<arena::GameLine> = Vec::new();
+        let keep = self.sgf.is_some() && self.records.is_none();
         let mut progress = |live: &Live<'_>| {
             bar.set_position(live.done);
             bar.set_message(live.to_string());
+            if keep {
+                played.push(live.game.clone());
+            }
         };
         let options = RunOptions {
             records: self.records.as_deref(),
@@ -135,6 +144,13 @@ impl GameArgs {
         };
         let summary = arena::run(plan, options)?;
         bar.finish_and_clear();
+        if let Some(path) = &self.sgf {
+            // Every game of a resumed run is in its records, not only those played now.
+            if let Some(records) = &self.records {
+                played = arena::read_run(records)?.1;
+            }
+            write_sgf(path, played)?;
+        }
         let report = Report {
             summary: &summary,
             games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
@@ -202,7 +218,8 @@ impl GameArgs {
     /// summary must not be the records file (it would replace the games),
     /// and each must be a file in a folder that exists.
     fn check_outputs(&self) -> Result<()> {
-        for (flag, path) in [("--records", &self.records), ("--summary", &self.summary)] {
+        for (flag, path) in [("--records", &self.records), ("--summary", &self.summary), ("--sgf", &self.sgf)]
+        {
             let Some(path) = path else { continue };
             if path.is_dir() {
                 anyhow::bail!("{flag} {} is a folder: give a file name", path.display());
@@ -220,8 +237,31 @@ impl GameArgs {
                 summary.display()
             );
         }
+        if let Some(sgf) = &self.sgf {
+            for (flag, other) in [("--records", &self.records), ("--summary", &self.summary)] {
+                if other.as_deref().is_some_and(|other| same_file(sgf, other)) {
+                    anyhow::bail!("--sgf and {flag} both name {}: give two files", sgf.display());
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// Writes `games` to `path` as one SGF collection, in game order: each
+/// game's players are the entrants' specs, its event the game's number.
+fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
+    games.sort_by_key(|line| line.game);
+    let games: Vec<board::sgf::SgfGame> = games
+        .iter()
+        .map(|line| board::sgf::SgfGame {
+            players: line.specs.clone().map(Some),
+            event: Some(format!("mnk bench, game {} ({} of its pairing)", line.game, line.number)),
+            ..board::sgf::SgfGame::of_record(&line.record)
+        })
+        .collect();
+    write_atomically(path, &board::sgf::collection(&games))
+        .with_context(|| format!("--sgf {}", path.display()))
 }
 
 /// Whether `a` and `b` name the same file, existing or not.
