@@ -22,6 +22,9 @@ fn without_a_terminal_it_says_so_and_does_not_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// 16 games saved by the c-gomoku-cli manager.
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/board/tests/data/c-gomoku-cli.sgf");
+
 #[test]
 fn bad_flags_are_clear_errors_before_the_screen_opens() {
     for (args, expected) in [
@@ -29,6 +32,10 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--o", "no-such-engine"][..], "no-such-engine"),
         (&["--time-ms", "0"][..], "--time-ms must be from 10 to 600000"),
         (&["--load", "/no/such/game.json"][..], "/no/such/game.json"),
+        (&["--clock", "5 minutes"][..], "MATCH[+INCREMENT][/TURN]"),
+        (&["--clock", "300+x"][..], "the increment is not a number"),
+        (&["--load", FIXTURE, "--game", "17"][..], "holds 16 game(s), not game 17"),
+        (&["--game", "2"][..], "--load"),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");

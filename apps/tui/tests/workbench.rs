@@ -281,3 +281,24 @@ fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
     std::fs::remove_file(&brain).unwrap();
     std::fs::remove_dir_all(config.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn the_new_game_dialog_sets_a_clock() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
+    press(&mut app, KeyCode::Char('N'));
+    while app.menu.as_ref().unwrap().row() != tui::menu::Row::Clock {
+        press(&mut app, KeyCode::Down);
+    }
+    while tui::menu::CLOCKS[app.menu.as_ref().unwrap().clock] != "300+2" {
+        press(&mut app, KeyCode::Right);
+    }
+    assert!(screen(&mut app, 100, 30).contains("clock   < 300+2 s >"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.setup.clock.map(|clock| clock.to_string()).as_deref(), Some("300+2"));
+    app.tick();
+    let text = screen(&mut app, 100, 26);
+    assert!(text.contains("clock 5:00") && text.contains("15,15,5  clock 300+2"), "{text}");
+    // The dialog opens on the current clock.
+    press(&mut app, KeyCode::Char('N'));
+    assert_eq!(tui::menu::CLOCKS[app.menu.as_ref().unwrap().clock], "300+2");
+}

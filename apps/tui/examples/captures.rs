@@ -1,0 +1,85 @@
+//! Prints text captures of the workbench's screens, drawn as in the
+//! terminal: analysis mode, a clock game, and a review with its graph.
+//! `cargo run --release -p tui --example captures`
+
+use std::time::{Duration, Instant};
+
+use board::{Limits, Rules};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui::{App, Player, Setup, ui};
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
+    terminal.draw(|frame| ui::draw(frame, app)).expect("drawn");
+    let buffer = terminal.backend().buffer().clone();
+    (0..height)
+        .map(|y| {
+            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn play(app: &mut App, moves: &str) {
+    for name in moves.split_whitespace() {
+        for c in name.chars() {
+            press(app, KeyCode::Char(c));
+        }
+        press(app, KeyCode::Enter);
+    }
+}
+
+/// Ticks the app for `time`.
+fn run_for(app: &mut App, time: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < time {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn main() {
+    let people = || [Player::Human, Player::Human];
+    // Analysis mode, two seconds into a middle game.
+    let mut app = App::new(Setup::new(Rules::gomoku15(), people(), Duration::from_secs(1)));
+    play(&mut app, "h8 i9 i8 g8 j7 h9 g9 j10");
+    press(&mut app, KeyCode::Char('A'));
+    run_for(&mut app, Duration::from_secs(2));
+    println!("— analysis mode (A), after 2 s —\n{}\n", screen(&mut app, 100, 22));
+    press(&mut app, KeyCode::Char('A'));
+
+    // A clock game: you against alphabeta at 60 s + 1 s a move.
+    let players = [Player::Human, Player::parse("alphabeta").expect("a spec")];
+    let mut setup = Setup::new(Rules::gomoku15(), players, Duration::from_secs(1));
+    setup.clock = Some("60+1".parse().expect("a time control"));
+    let mut app = App::new(setup);
+    for name in ["h8", "i9", "g7"] {
+        run_for(&mut app, Duration::from_millis(700));
+        play(&mut app, name);
+        while !app.human_to_move() && !app.over() {
+            run_for(&mut app, Duration::from_millis(50));
+        }
+    }
+    run_for(&mut app, Duration::from_millis(1500));
+    println!("— a clock game (--clock 60+1) —\n{}\n", screen(&mut app, 100, 22));
+
+    // Review of a finished game, alphabeta at 20,000 nodes a position.
+    let mut app = App::new(Setup::new(Rules::gomoku15(), people(), Duration::from_secs(1)));
+    app.review_limits = Limits::nodes(20_000);
+    play(&mut app, "h8 h9 i8 i9 j8 g8 j9 k10 j10 j7 j11 j12 k11 l12 i11 h11 l11");
+    press(&mut app, KeyCode::Char('V'));
+    while !app.review.as_ref().is_some_and(tui::review::Review::done) {
+        run_for(&mut app, Duration::from_millis(50));
+    }
+    for _ in 0..6 {
+        press(&mut app, KeyCode::Left);
+    }
+    println!("— review (V) —\n{}", screen(&mut app, 100, 24));
+}
