@@ -26,7 +26,7 @@ struct Cli {
     /// Thinking time per engine move, in milliseconds (an untimed game).
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
-    /// Play on the clock: MATCH[+INCREMENT][/TURN] in seconds, such as
+    /// Play on the clock: `MATCH[+INCREMENT][/TURN]` in seconds, such as
     /// 300+2 (300 s each, 2 s added a move) or 300/5 (at most 5 s a move).
     /// Engines think within their clock; a fallen flag loses.
     #[arg(long)]
