@@ -95,6 +95,8 @@ pub struct App {
     pub review_limits: Limits,
     /// The clocks of a timed game.
     pub clocks: Option<Clocks>,
+    /// The side whose time ran out (in this session or the game loaded).
+    time_loss: Option<Side>,
     /// Where remembered settings live (`None`: nothing is remembered).
     pub config_file: Option<PathBuf>,
     pub file: PathBuf,
@@ -158,6 +160,7 @@ impl App {
             review: None,
             review_limits: Limits::time(Duration::from_millis(200)),
             clocks: None,
+            time_loss: None,
             config_file: crate::config::default_path(),
             file: PathBuf::from(DEFAULT_FILE),
             owns_file: false,
@@ -192,6 +195,7 @@ impl App {
         self.pos = Position::new(setup.rules);
         self.cursor = centre(setup.rules);
         self.clocks = setup.clock.map(Clocks::new);
+        self.time_loss = None;
         self.setup = setup;
         self.redo.clear();
         self.analysis = None;
@@ -209,14 +213,7 @@ impl App {
     /// reviewed at once.
     fn start_loaded(&mut self, loaded: Loaded) {
         self.start(loaded.setup, loaded.moves);
-        if let (Some(side), Some(clocks)) = (loaded.lost_on_time, &mut self.clocks) {
-            clocks.fallen = Some(side);
-        } else if let Some(side) = loaded.lost_on_time {
-            // A game lost on time keeps its result even without its clock.
-            let mut clocks = Clocks::new("1".parse().expect("a valid time control"));
-            clocks.fallen = Some(side);
-            self.clocks = Some(clocks);
-        }
+        self.time_loss = loaded.lost_on_time;
         if self.over() {
             self.start_review();
         }
@@ -249,7 +246,7 @@ impl App {
     /// The side whose flag fell, if the game was lost on time.
     #[must_use]
     pub fn lost_on_time(&self) -> Option<Side> {
-        self.clocks.as_ref().and_then(|clocks| clocks.fallen)
+        self.time_loss
     }
 
     /// Whether the game is over: on the board, or on time.
@@ -325,7 +322,7 @@ impl App {
         let playing = self.playing();
         let side = self.pos.side_to_move();
         let Some(clocks) = &mut self.clocks else { return };
-        if clocks.fallen.is_some() {
+        if self.time_loss.is_some() {
             return;
         }
         if playing {
@@ -339,6 +336,7 @@ impl App {
     }
 
     fn flag_fell(&mut self, side: Side) {
+        self.time_loss = Some(side);
         if let Some(thinking) = &self.thinking {
             thinking.stop();
         }
@@ -714,7 +712,9 @@ impl App {
             self.say("no moves to review");
             return;
         }
-        let Some((spec, _)) = self.study_engine(false) else {
+        // Engines that think until stopped report an analysis to read a
+        // chance from, and stop when the review closes.
+        let Some((spec, _)) = self.study_engine(true) else {
             self.say("no engine here can review these rules");
             return;
         };

@@ -210,7 +210,7 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         let marker = if to_move { "▶ " } else { "  " };
         lines.push(Line::from(format!("{marker}{}: {who}", side.mark().to_ascii_uppercase())));
         if let Some(clocks) = &app.clocks {
-            lines.push(clock_line(clocks, side, to_move));
+            lines.push(clock_line(clocks, side, to_move, app.lost_on_time() == Some(side)));
         }
         if let Some(games) = app.learning[side.index()] {
             let plural = if games == 1 { "" } else { "s" };
@@ -375,22 +375,22 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
     );
 }
 
-/// A side's clock: time left, ticking (▸) for the side to move.
-fn clock_line(clocks: &Clocks, side: board::Side, to_move: bool) -> Line<'static> {
+/// A side's clock: time left, and the move's time left under a turn limit.
+fn clock_line(clocks: &Clocks, side: board::Side, to_move: bool, fallen: bool) -> Line<'static> {
     let now = std::time::Instant::now();
     let left = clocks.left(side, now);
     let mut text = format!("   clock {}", Clocks::show(left));
     if to_move && clocks.control.turn.is_some() {
         let _ = write!(text, "  move {}", Clocks::show(clocks.for_this_move(side, now)));
     }
-    let style = if clocks.fallen == Some(side) {
+    let style = if fallen {
         Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
     } else if to_move {
         Style::new().add_modifier(Modifier::BOLD)
     } else {
         Style::new().fg(Color::Gray)
     };
-    let flag = if clocks.fallen == Some(side) { "  flag fell" } else { "" };
+    let flag = if fallen { "  flag fell" } else { "" };
     Line::from(Span::styled(format!("{text}{flag}"), style))
 }
 

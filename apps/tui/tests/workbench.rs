@@ -115,17 +115,17 @@ fn an_engine_that_cannot_be_stopped_says_so_and_another_analyses() {
 #[test]
 fn a_clock_game_ticks_for_the_side_to_move_and_a_fallen_flag_loses() {
     let mut setup = setup(Rules::gomoku15(), "human", "human");
-    setup.clock = Some("1+0.5".parse().unwrap());
+    setup.clock = Some("2+0.5".parse().unwrap());
     let mut app = App::new(setup);
     app.tick();
     let text = screen(&mut app, 100, 26);
-    assert!(text.contains("clock 1+0.5") && text.contains("clock 1.0"), "{text}");
+    assert!(text.contains("clock 2+0.5") && text.contains("clock 2.0"), "{text}");
     type_text(&mut app, "h8");
-    // X moved within its second: it gained the increment.
+    // X moved within its two seconds: it gained the increment.
     let clocks = app.clocks.as_ref().unwrap();
-    assert!(clocks.left(Side::X, Instant::now()) > Duration::from_secs(1), "the increment was added");
-    // O lets its second run out.
-    std::thread::sleep(Duration::from_millis(1100));
+    assert!(clocks.left(Side::X, Instant::now()) > Duration::from_secs(2), "the increment was added");
+    // O lets its two seconds run out.
+    std::thread::sleep(Duration::from_millis(2100));
     app.tick();
     assert_eq!(app.lost_on_time(), Some(Side::O));
     assert!(app.over());
