@@ -5,23 +5,8 @@
 use std::time::{Duration, Instant};
 
 use board::{Limits, Rules};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use tui::{App, Player, Setup, ui};
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
-    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
-    terminal.draw(|frame| ui::draw(frame, app)).expect("drawn");
-    let buffer = terminal.backend().buffer().clone();
-    (0..height)
-        .map(|y| {
-            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use tui::{App, Player, Setup};
 
 fn press(app: &mut App, code: KeyCode) {
     app.key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -52,7 +37,7 @@ fn main() {
     play(&mut app, "h8 i9 i8 g8 j7 h9 g9 j10");
     press(&mut app, KeyCode::Char('A'));
     run_for(&mut app, Duration::from_secs(2));
-    println!("— analysis mode (A), after 2 s —\n{}\n", screen(&mut app, 100, 22));
+    println!("— analysis mode (A), after 2 s —\n{}\n", tui::ui::capture(&mut app, 100, 22));
     press(&mut app, KeyCode::Char('A'));
 
     // A clock game: you against alphabeta at 60 s + 1 s a move.
@@ -68,7 +53,7 @@ fn main() {
         }
     }
     run_for(&mut app, Duration::from_millis(1500));
-    println!("— a clock game (--clock 60+1) —\n{}\n", screen(&mut app, 100, 22));
+    println!("— a clock game (--clock 60+1) —\n{}\n", tui::ui::capture(&mut app, 100, 22));
 
     // Review of a finished game, alphabeta at 20,000 nodes a position.
     let mut app = App::new(Setup::new(Rules::gomoku15(), people(), Duration::from_secs(1)));
@@ -81,5 +66,5 @@ fn main() {
     for _ in 0..6 {
         press(&mut app, KeyCode::Left);
     }
-    println!("— review (V) —\n{}", screen(&mut app, 100, 24));
+    println!("— review (V) —\n{}", tui::ui::capture(&mut app, 100, 24));
 }

@@ -80,6 +80,22 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
+/// The screen as text, drawn for a `width` × `height` terminal without
+/// one (ratatui's test backend): for tests and text captures. Mouse
+/// clicks are read against this screen afterwards.
+#[must_use]
+pub fn capture(app: &mut App, width: u16, height: u16) -> String {
+    // The test backend never fails: its error type has no values.
+    let Ok(mut terminal) = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height));
+    app.screen = Rect::new(0, 0, width, height);
+    let Ok(_) = terminal.draw(|frame| draw(frame, app));
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The column letters of a board, each in two characters.
 fn column_letters(app: &App) -> Line<'static> {
     let rules = app.setup.rules;

@@ -6,36 +6,11 @@ use std::time::{Duration, Instant};
 use board::{Outcome, Rules, Side};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use tui::{App, Heat, Player, Setup, ui};
+use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+mod common;
 
-fn setup(rules: Rules, x: &str, o: &str) -> Setup {
-    Setup::new(rules, [Player::parse(x).unwrap(), Player::parse(o).unwrap()], Duration::from_millis(50))
-}
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
-    terminal.draw(|frame| ui::draw(frame, app)).unwrap();
-    let buffer = terminal.backend().buffer().clone();
-    (0..height)
-        .map(|y| {
-            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
+use common::{press, screen, setup, type_text};
+use tui::{App, Heat, Player, ui};
 
 /// Ticks until the engine has moved (or a few seconds pass).
 fn wait_for_engine(app: &mut App) {

@@ -6,39 +6,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use board::{Limits, Rules, Side};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use tui::engine::Purpose;
-use tui::{App, Player, Setup, ui};
+mod common;
 
-fn setup(rules: Rules, x: &str, o: &str) -> Setup {
-    Setup::new(rules, [Player::parse(x).unwrap(), Player::parse(o).unwrap()], Duration::from_millis(50))
-}
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    app.screen = ratatui::layout::Rect::new(0, 0, width, height);
-    terminal.draw(|frame| ui::draw(frame, app)).unwrap();
-    let buffer = terminal.backend().buffer().clone();
-    (0..height)
-        .map(|y| {
-            (0..width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
+use common::{press, screen, setup, type_text};
+use tui::{App, Player};
 
 /// Ticks until `done` holds (failing after a minute: a hang, not a speed).
 fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
