@@ -341,6 +341,32 @@ impl Position {
         }
     }
 
+    /// Plays `cell`, legal, whose result the caller knows: `outcome` is
+    /// what [`Position::play_unchecked`] found when the same move was
+    /// played in the same position before (a search tree's child, met
+    /// again on each descent). No win test; debug builds check it.
+    #[inline]
+    pub fn play_known(&mut self, cell: Cell, outcome: Option<Outcome>) {
+        debug_assert!(self.is_legal(cell), "illegal move {cell:?}");
+        let side = self.side_to_move();
+        let words = self.lines[side.index()].place(cell);
+        self.hash ^= zobrist::key(side, cell);
+        self.marks += 1;
+        self.history.push(cell);
+        debug_assert_eq!(
+            outcome,
+            if self.win_test.wins(words, cell) {
+                Some(Outcome::Win(side))
+            } else if self.ply() == self.rules.area() {
+                Some(Outcome::Draw)
+            } else {
+                None
+            },
+            "a known outcome that is not the move's"
+        );
+        self.outcome = outcome;
+    }
+
     /// Takes back the last move and returns it; `None` if no move was played.
     #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
@@ -541,6 +567,33 @@ fn winning_line_through(lines: &Lines, rules: Rules, cell: Cell) -> Option<Winni
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_known_move_plays_as_an_unchecked_one() {
+        let rules = Rules::tic_tac_toe();
+        let mut checked = Position::new(rules);
+        let mut known = Position::new(rules);
+        for name in ["a1", "b2", "a2", "c3", "a3"] {
+            let cell = rules.parse_cell(name).unwrap();
+            checked.play_unchecked(cell);
+            known.play_known(cell, checked.outcome());
+            assert_eq!(
+                (known.hash(), known.moves(), known.outcome()),
+                (checked.hash(), checked.moves(), checked.outcome())
+            );
+        }
+        assert!(known.is_over());
+        known.undo();
+        assert_eq!(known.outcome(), None);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "a known outcome that is not the move's")]
+    fn a_wrong_known_outcome_is_caught_in_debug_builds() {
+        let mut pos = Position::new(Rules::tic_tac_toe());
+        pos.play_known(Cell::new(0, 0), Some(Outcome::Draw));
+    }
 
     fn play_all(rules: Rules, moves: &[&str]) -> Position {
         let mut pos = Position::new(rules);

@@ -43,6 +43,40 @@ struct Node {
     /// Proven result for the player who moved into this node: +1 won,
     /// −1 lost, 0 not proven (the solver only).
     proven: i8,
+    /// How the game stands after the move, learnt when it was first
+    /// played: later descents play it without a win test.
+    ends: Ends,
+}
+
+/// Whether a node's move ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Ends {
+    /// Not played yet, or the game goes on.
+    No,
+    /// The player who made the move won.
+    Win,
+    Draw,
+}
+
+impl Ends {
+    fn of(outcome: Option<Outcome>) -> Ends {
+        match outcome {
+            None => Ends::No,
+            Some(Outcome::Win(_)) => Ends::Win,
+            Some(Outcome::Draw) => Ends::Draw,
+        }
+    }
+
+    /// The outcome, for the move of `mover`.
+    #[inline]
+    fn outcome(self, mover: Side) -> Option<Outcome> {
+        match self {
+            Ends::No => None,
+            Ends::Win => Some(Outcome::Win(mover)),
+            Ends::Draw => Some(Outcome::Draw),
+        }
+    }
 }
 
 // Two nodes to a cache line.
@@ -61,6 +95,7 @@ impl Node {
             count: 0,
             tried: 0,
             proven: 0,
+            ends: Ends::No,
         }
     }
 
@@ -92,6 +127,40 @@ impl Node {
             _ => self.score(),
         }
     }
+}
+
+/// The index among `children` of the highest UCB1 value `mean +
+/// explore·spread`, the first of equals. A proven win is +∞ and always
+/// taken; a proven loss −∞, and taken (the first) only if all are.
+///
+/// Two running maxima, over the even and the odd children, each compare
+/// waiting on half as many before it as one maximum would; merged, they
+/// pick exactly the child one pass would (see the test against it).
+#[inline]
+fn best_ucb(children: &[Node], explore: f64) -> usize {
+    let value = |child: &Node| f64::from(child.mean) + explore * f64::from(child.spread);
+    let (mut even, mut odd) = ((f64::NEG_INFINITY, usize::MAX), (f64::NEG_INFINITY, usize::MAX));
+    let mut pairs = children.chunks_exact(2);
+    for (i, pair) in pairs.by_ref().enumerate() {
+        let (a, b) = (value(&pair[0]), value(&pair[1]));
+        if a > even.0 {
+            even = (a, 2 * i);
+        }
+        if b > odd.0 {
+            odd = (b, 2 * i + 1);
+        }
+    }
+    if let [last] = pairs.remainder() {
+        let a = value(last);
+        if a > even.0 {
+            even = (a, children.len() - 1);
+        }
+    }
+    // Neither above the other: equal (values are never NaN), the first wins.
+    let odd_first = odd.0 > even.0 || (!(even.0 > odd.0) && odd.1 < even.1);
+    let best = if odd_first { odd.1 } else { even.1 };
+    // Every value −∞: the first child.
+    if best == usize::MAX { 0 } else { best }
 }
 
 /// What a search did.
@@ -583,6 +652,7 @@ impl Mcts {
                     self.nodes[node].tried += 1;
                     let cell = self.nodes[child].cell;
                     pos.play_unchecked(cell);
+                    self.nodes[child].ends = Ends::of(pos.outcome());
                     follow.play(pos, cell);
                     descent.played += 1;
                     self.path.push(child as u32);
@@ -600,8 +670,8 @@ impl Mcts {
                 }
                 Choice::Tried(child) => child,
             };
-            let cell = self.nodes[child].cell;
-            pos.play_unchecked(cell);
+            let Node { cell, ends, .. } = self.nodes[child];
+            pos.play_known(cell, ends.outcome(pos.side_to_move()));
             follow.play(pos, cell);
             descent.played += 1;
             self.path.push(child as u32);
@@ -859,16 +929,7 @@ impl Mcts {
         // search change that needs its SPRT first.)
         let explore = self.config.exploration * f64::from(self.sqrt_ln.get(parent.visits));
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
-        let mut best = (f64::NEG_INFINITY, children.start);
-        for (index, child) in children.clone().zip(&self.nodes[children]) {
-            // A proven win is +∞ and always taken; a proven loss −∞, and
-            // taken (the first) only if all are.
-            let value = f64::from(child.mean) + explore * f64::from(child.spread);
-            if value > best.0 {
-                best = (value, index);
-            }
-        }
-        best.1
+        children.start + best_ucb(&self.nodes[children], explore)
     }
 
     /// The child to play: a proven win if there is one, else the most
@@ -912,5 +973,50 @@ impl Mcts {
             proven: -root.proven,
             proofs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The plain pass: the first child of the highest value.
+    fn one_pass(children: &[Node], explore: f64) -> usize {
+        let mut best = (f64::NEG_INFINITY, 0);
+        for (index, child) in children.iter().enumerate() {
+            let value = f64::from(child.mean) + explore * f64::from(child.spread);
+            if value > best.0 {
+                best = (value, index);
+            }
+        }
+        best.1
+    }
+
+    /// A child with these statistics (few distinct values, so ties are common).
+    fn child((halves, visits, proven): (u32, u32, i8)) -> Node {
+        let mut node = Node::new(Cell::new(0, 0), 1.0);
+        node.visits = visits;
+        node.halves = halves.min(2 * visits);
+        node.proven = proven;
+        node.refresh();
+        node
+    }
+
+    proptest! {
+        #[test]
+        fn two_maxima_pick_the_child_one_pass_picks(
+            stats in prop::collection::vec((0u32..6, 1u32..4, prop::sample::select(vec![0i8, 0, 0, 1, -1])), 1..40),
+            explore in prop::sample::select(vec![0.0, 0.5, std::f64::consts::SQRT_2, 3.0]),
+        ) {
+            let children: Vec<Node> = stats.into_iter().map(child).collect();
+            prop_assert_eq!(best_ucb(&children, explore), one_pass(&children, explore));
+        }
+    }
+
+    #[test]
+    fn all_proven_lost_takes_the_first() {
+        let children: Vec<Node> = (0..5).map(|_| child((0, 1, -1))).collect();
+        assert_eq!(best_ucb(&children, 1.0), 0);
     }
 }
