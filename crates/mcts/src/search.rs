@@ -157,7 +157,7 @@ fn best_ucb(children: &[Node], explore: f64) -> usize {
         }
     }
     // Neither above the other: equal (values are never NaN), the first wins.
-    let odd_first = odd.0 > even.0 || (!(even.0 > odd.0) && odd.1 < even.1);
+    let odd_first = odd.0 > even.0 || (odd.0 >= even.0 && odd.1 < even.1);
     let best = if odd_first { odd.1 } else { even.1 };
     // Every value −∞: the first child.
     if best == usize::MAX { 0 } else { best }
