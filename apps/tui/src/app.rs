@@ -84,7 +84,9 @@ pub struct App {
     /// Analysis mode: an engine analyses the position until it changes;
     /// the person moves for both sides and engines do not play.
     pub analysing: bool,
-    analysis_agent: Option<(String, Box<dyn Agent>)>,
+    /// The engine of analysis mode, and its agent when not thinking.
+    analysis_spec: Option<AgentSpec>,
+    analysis_agent: Option<Box<dyn Agent>>,
     /// How many analyses the running analysis has published that are shown.
     analysis_seen: u64,
     /// The position (its hash) whose analysis finished by itself.
@@ -154,6 +156,7 @@ impl App {
             hint: None,
             menu: None,
             analysing: false,
+            analysis_spec: None,
             analysis_agent: None,
             analysis_seen: 0,
             analysis_done: None,
@@ -179,6 +182,7 @@ impl App {
         self.review = None;
         self.analysing = false;
         self.analysis_agent = None;
+        self.analysis_spec = None;
         self.analysis_done = None;
         self.games += 1;
         let seed = self.games;
@@ -355,9 +359,7 @@ impl App {
                 self.agents[side.index()] = Some(reply.agent);
             }
             Purpose::Analysis => {
-                if let Some((_, agent)) = &mut self.analysis_agent {
-                    *agent = reply.agent;
-                }
+                self.analysis_agent = Some(reply.agent);
             }
         }
         if thinking.key != self.pos.hash() || thinking.ply != self.pos.ply() {
@@ -650,11 +652,10 @@ impl App {
             return;
         };
         self.cancel_thinking();
-        if self.analysis_agent.as_ref().is_none_or(|(name, _)| name != spec.text()) {
-            let mut agent = spec.build(self.games);
-            agent.new_game(&self.setup.rules);
-            self.analysis_agent = Some((spec.text().to_owned(), agent));
+        if self.analysis_spec.as_ref().is_none_or(|kept| kept.text() != spec.text()) {
+            self.analysis_agent = None;
         }
+        self.analysis_spec = Some(spec.clone());
         self.analysing = true;
         self.analysis_done = None;
         if self.heat == Heat::Off {
@@ -670,7 +671,7 @@ impl App {
     /// The name of the engine analysing, in analysis mode.
     #[must_use]
     pub fn analysis_engine(&self) -> Option<&str> {
-        self.analysis_agent.as_ref().filter(|_| self.analysing).map(|(name, _)| name.as_str())
+        self.analysis_spec.as_ref().filter(|_| self.analysing).map(AgentSpec::text)
     }
 
     /// In analysis mode: keeps an analysis of the current position running.
@@ -678,9 +679,17 @@ impl App {
         if self.thinking.is_some() || self.pos.is_over() || self.analysis_done == Some(self.pos.hash()) {
             return;
         }
-        let Some((name, agent)) = self.analysis_agent.take() else { return };
-        // A stand-in keeps the name while the agent thinks on its thread.
-        self.analysis_agent = Some((name, Box::new(board::RandomAgent::new(0))));
+        // The agent back from its last analysis, or a new one (also when
+        // the last never stopped and was left to its thread).
+        let agent = match (self.analysis_agent.take(), &self.analysis_spec) {
+            (Some(agent), _) => agent,
+            (None, Some(spec)) => {
+                let mut agent = spec.build(self.games);
+                agent.new_game(&self.setup.rules);
+                agent
+            }
+            (None, None) => return,
+        };
         self.analysis_seen = 0;
         self.thinking =
             Some(Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis));
