@@ -316,7 +316,14 @@ fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static>> {
         (Some(plies), _) => format!("loss in {}", -plies),
         (None, Some(true)) => "proven win".to_owned(),
         (None, Some(false)) => "proven loss".to_owned(),
-        (None, None) => analysis.value.map_or("-".to_owned(), |v| board::format_score(v, kind)),
+        (None, None) => match (analysis.value, analysis.win_chance()) {
+            // An evaluation reads better beside the winning chance it stands for.
+            (Some(v), Some(chance)) if kind == ScoreKind::Evaluation => {
+                format!("{} ({})", board::format_score(v, kind), percent(chance))
+            }
+            (Some(v), _) => board::format_score(v, kind),
+            (None, _) => "-".to_owned(),
+        },
     };
     lines.push(Line::from(format!(
         "best {}  value {value} for {}",

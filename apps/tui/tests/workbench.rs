@@ -47,6 +47,8 @@ fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
     let best = analysis.best_move.unwrap().name(&app.setup.rules).to_string();
     assert!(["g8", "k8"].contains(&best.as_str()), "{best}: {analysis:?}");
     assert!(text.contains(&format!("best {best}")), "{text}");
+    // An evaluation shows the winning chance it stands for.
+    assert!(analysis.win_in.is_some() || text.contains("%) for O"), "{text}");
     // O's move elsewhere: the analysis starts over on the new position.
     type_text(&mut app, "a1");
     assert_eq!(app.pos.ply(), 6, "{}", app.message);
