@@ -833,9 +833,12 @@ impl App {
             _ => None,
         });
         let Some(brain) = brain else { return };
-        let mut config = self.config();
-        config.brain = Some(brain);
-        if let Err(err) = config.save(&path) {
+        // A config file that does not read is left as it is, not replaced.
+        let saved = Config::load(&path).and_then(|mut config| {
+            config.brain = Some(brain);
+            config.save(&path)
+        });
+        if let Err(err) = saved {
             self.message = format!("{} — cannot remember the brain: {err:#}", self.message);
         }
     }

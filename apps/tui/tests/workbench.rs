@@ -252,6 +252,18 @@ fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
     fresh.config_file = Some(config.clone());
     press(&mut fresh, KeyCode::Char('N'));
     assert_eq!(fresh.menu.as_ref().unwrap().brain, brain.display().to_string());
+    // A config file that does not read is kept, and the game says why.
+    std::fs::write(&config, "{not json").unwrap();
+    while rows(&fresh) != Some(tui::menu::Row::O) {
+        press(&mut fresh, KeyCode::Down);
+    }
+    while fresh.menu.as_ref().unwrap().chosen(1) != "external" {
+        press(&mut fresh, KeyCode::Right);
+    }
+    press(&mut fresh, KeyCode::Enter);
+    assert!(fresh.menu.is_none());
+    assert!(fresh.message.contains("cannot remember the brain"), "{}", fresh.message);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), "{not json");
     drop(app);
     std::fs::remove_file(&brain).unwrap();
     std::fs::remove_dir_all(config.parent().unwrap()).unwrap();

@@ -163,7 +163,7 @@ pub fn parse(text: &str) -> Result<Vec<SgfGame>, SgfError> {
         if reader.at >= reader.text.len() {
             break;
         }
-        let nodes = reader.game_tree()?;
+        let nodes = reader.game_tree(0)?;
         let start = reader.at;
         games.push(game(&nodes).map_err(|what| SgfError { what, at: start })?);
     }
@@ -172,6 +172,9 @@ pub fn parse(text: &str) -> Result<Vec<SgfGame>, SgfError> {
     }
     Ok(games)
 }
+
+/// How deep variations may nest.
+const MAX_NESTING: usize = 1000;
 
 /// A node: its properties, each with its values.
 type Node = Vec<(String, Vec<String>)>;
@@ -207,7 +210,12 @@ impl Reader<'_> {
     }
 
     /// `( ;node ;node … (variation) … )`: the nodes of its main line.
-    fn game_tree(&mut self) -> Result<Vec<Node>, SgfError> {
+    fn game_tree(&mut self, depth: usize) -> Result<Vec<Node>, SgfError> {
+        // Nested variations recurse: a bound keeps a hostile file from
+        // overflowing the stack.
+        if depth > MAX_NESTING {
+            return Err(self.error(&format!("variations nested deeper than {MAX_NESTING}")));
+        }
         self.expect(b'(')?;
         let mut nodes = Vec::new();
         while self.peek() == Some(b';') {
@@ -219,7 +227,7 @@ impl Reader<'_> {
         }
         let mut first = true;
         while self.peek() == Some(b'(') {
-            let variation = self.game_tree()?;
+            let variation = self.game_tree(depth + 1)?;
             if first {
                 nodes.extend(variation);
                 first = false;
@@ -433,5 +441,22 @@ mod tests {
         assert!(error("(;GM[4]SZ[99])").contains("SZ[99:99]"));
         assert!(error("(;GM[4]SZ[15]MNK[9,9,5])").contains("disagree"));
         assert!(error("hello").contains("expected '('"));
+        let deep = format!("{}{}", "(;GM[4]".repeat(5000), ")".repeat(5000));
+        assert!(error(&deep).contains("nested deeper"));
+    }
+
+    proptest::proptest! {
+        /// Any text, or a real game cut or changed anywhere, reads or
+        /// says why: never a panic.
+        #[test]
+        fn no_text_panics(text in ".{0,200}", cut in 0usize..400, byte in 0u8..128) {
+            let _ = parse(&text);
+            let game = "(;FF[4]GM[4]SZ[15]RU[1]PB[a\\]]RE[B+];B[hh]C[x];W[ig];B[gg](;W[ff])(;W[aa]))";
+            let mut bytes = game.as_bytes().to_vec();
+            let at = cut % bytes.len();
+            let _ = parse(&String::from_utf8_lossy(&bytes[..at]));
+            bytes[at] = byte;
+            let _ = parse(&String::from_utf8_lossy(&bytes));
+        }
     }
 }
