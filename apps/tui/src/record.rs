@@ -160,7 +160,7 @@ pub fn save(path: &Path, setup: &Setup, pos: &Position, lost_on_time: Option<Sid
 
 /// Loads game `index` (from 1) of `path`: SGF if its name ends in `.sgf`,
 /// else our JSON. Players of an SGF file that are not roster specs (such
-/// as `pbrain-xyz 1.0`) are loaded as people.
+/// as `pbrain-xyz 1.0`), or that are external brains, load as people.
 ///
 /// # Errors
 /// If it cannot be read, is not a game, or has no game `index`.
@@ -177,8 +177,11 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
     let Some(game) = index.checked_sub(1).and_then(|i| games.get(i)) else {
         bail!("{} holds {} game(s), not game {index}", path.display(), games.len());
     };
-    let player = |name: &Option<String>| {
-        name.as_deref().and_then(|name| Player::parse(name).ok()).unwrap_or(Player::Human)
+    // An SGF file may come from anywhere: a name that is an `external`
+    // spec would start the program it names, so it loads as a person.
+    let player = |name: &Option<String>| match name.as_deref().map(Player::parse) {
+        Some(Ok(Player::Engine(spec))) if spec.engine().name != crate::menu::EXTERNAL => Player::Engine(spec),
+        _ => Player::Human,
     };
     let setup = Setup::new(game.rules, [player(&game.players[0]), player(&game.players[1])], time);
     let setup = if setup.check().is_ok() {

@@ -208,6 +208,13 @@ fn sgf_games_save_and_load_through_the_app() {
     let app = App::loaded(loaded);
     assert!(matches!(app.setup.players, [Player::Human, Player::Human]));
     assert!(app.review.is_some() && app.pos.is_over());
+    // A file naming an external brain does not start it: a person plays.
+    let path = temp("external.sgf");
+    std::fs::write(&path, "(;GM[4]SZ[15]PB[external:path=/bin/sh]PW[alphabeta];B[hh])").unwrap();
+    let loaded = tui::record::load(&path, 1, Duration::from_secs(1)).unwrap();
+    assert!(matches!(loaded.setup.players[0], Player::Human));
+    assert_eq!(loaded.setup.players[1].text(), "alphabeta");
+    std::fs::remove_file(&path).unwrap();
     let error = tui::record::load(&fixture, 17, Duration::from_secs(1)).unwrap_err().to_string();
     assert!(error.contains("holds 16 game(s), not game 17"), "{error}");
 }
