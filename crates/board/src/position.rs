@@ -328,17 +328,8 @@ impl Position {
     /// search and playouts. Debug builds check it.
     #[inline]
     pub fn play_unchecked(&mut self, cell: Cell) {
-        debug_assert!(self.is_legal(cell), "illegal move {cell:?}");
-        let side = self.side_to_move();
-        let words = self.lines[side.index()].place(cell);
-        self.hash ^= zobrist::key(side, cell);
-        self.marks += 1;
-        self.history.push(cell);
-        if self.win_test.wins(words, cell) {
-            self.outcome = Some(Outcome::Win(side));
-        } else if self.ply() == self.rules.area() {
-            self.outcome = Some(Outcome::Draw);
-        }
+        let (side, words) = self.place(cell);
+        self.outcome = self.outcome_of(side, words, cell);
     }
 
     /// Plays `cell`, legal, whose result the caller knows: `outcome` is
@@ -347,24 +338,40 @@ impl Position {
     /// again on each descent). No win test; debug builds check it.
     #[inline]
     pub fn play_known(&mut self, cell: Cell, outcome: Option<Outcome>) {
+        let (side, words) = self.place(cell);
+        debug_assert_eq!(
+            outcome,
+            self.outcome_of(side, words, cell),
+            "a known outcome that is not the move's"
+        );
+        self.outcome = outcome;
+    }
+
+    /// Puts the side to move's mark on `cell` (legal: debug builds check
+    /// it), the hash and move list with it: the side, and the line words
+    /// through the cell.
+    #[inline]
+    fn place(&mut self, cell: Cell) -> (Side, [u32; 4]) {
         debug_assert!(self.is_legal(cell), "illegal move {cell:?}");
         let side = self.side_to_move();
         let words = self.lines[side.index()].place(cell);
         self.hash ^= zobrist::key(side, cell);
         self.marks += 1;
         self.history.push(cell);
-        debug_assert_eq!(
-            outcome,
-            if self.win_test.wins(words, cell) {
-                Some(Outcome::Win(side))
-            } else if self.ply() == self.rules.area() {
-                Some(Outcome::Draw)
-            } else {
-                None
-            },
-            "a known outcome that is not the move's"
-        );
-        self.outcome = outcome;
+        (side, words)
+    }
+
+    /// How the game stands after `side`'s mark on `cell`, whose line
+    /// words are `words`.
+    #[inline]
+    fn outcome_of(&self, side: Side, words: [u32; 4], cell: Cell) -> Option<Outcome> {
+        if self.win_test.wins(words, cell) {
+            Some(Outcome::Win(side))
+        } else if self.ply() == self.rules.area() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
     }
 
     /// Takes back the last move and returns it; `None` if no move was played.
