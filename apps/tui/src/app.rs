@@ -697,14 +697,8 @@ impl App {
 
     /// `V`: reviews the game, or leaves the review at the game's end.
     pub fn toggle_review(&mut self) {
-        if let Some(review) = self.review.take() {
-            // Back to where the game stands.
-            while self.pos.ply() < review.moves.len() {
-                let Some(cell) = self.redo.pop() else { break };
-                if self.pos.play(cell).is_err() {
-                    break;
-                }
-            }
+        if self.review.take().is_some() {
+            self.go_to(usize::MAX); // back to where the game stands
             self.say("review closed");
             return;
         }
@@ -729,19 +723,14 @@ impl App {
         };
         let mut agent = spec.build(self.games);
         agent.new_game(&self.setup.rules);
-        while let Some(cell) = self.redo.pop() {
-            if self.pos.play(cell).is_err() {
-                break;
-            }
-        }
+        self.go_to(usize::MAX);
         self.review = Some(Review::start(self.setup.rules, moves, agent, self.review_limits.clone()));
         self.message = format!("review by {}: ←/→ step, Home/End, V to leave", spec.text());
     }
 
-    /// In review: shows the position after `plies` moves.
-    pub fn review_to(&mut self, plies: usize) {
-        let Some(review) = &mut self.review else { return };
-        let plies = plies.min(review.moves.len());
+    /// Takes moves back, or replays those taken back, until `plies` moves
+    /// are on the board (or none is left to take back or replay).
+    fn go_to(&mut self, plies: usize) {
         while self.pos.ply() > plies {
             match self.pos.undo() {
                 Some(cell) => self.redo.push(cell),
@@ -754,12 +743,19 @@ impl App {
                 break;
             }
         }
-        review.at = self.pos.ply();
+    }
+
+    /// In review: shows the position after `plies` moves.
+    pub fn review_to(&mut self, plies: usize) {
+        if self.review.is_none() {
+            return;
+        }
+        self.go_to(plies);
         self.analysis = None;
         self.message = match self.pos.last_move() {
             Some(cell) => format!(
                 "move {}: {} {}",
-                review.at,
+                self.pos.ply(),
                 self.pos.side_to_move().opponent().mark(),
                 cell.name(&self.setup.rules)
             ),
@@ -878,7 +874,7 @@ impl App {
             self.overwrite_asked = false;
         }
         if let Some(review) = &self.review {
-            let (at, len) = (review.at, review.moves.len());
+            let (at, len) = (self.pos.ply(), review.moves.len());
             match key.code {
                 KeyCode::Left => return self.review_to(at.saturating_sub(1)),
                 KeyCode::Right => return self.review_to(at + 1),

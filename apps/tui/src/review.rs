@@ -10,10 +10,8 @@ use board::{Agent, Cell, Limits, Outcome, Position, Rules, Side, StopFlag};
 /// A game under review.
 #[derive(Debug)]
 pub struct Review {
-    /// Every move of the game.
+    /// Every move of the game (the board shows the first of them).
     pub moves: Vec<Cell>,
-    /// The number of moves shown (0: the empty board).
-    pub at: usize,
     /// X's chance after 0, 1, … moves, as the engine gets to them.
     chances: Arc<Mutex<Vec<Option<f64>>>>,
     /// The name of the engine reviewing.
@@ -32,8 +30,7 @@ pub struct Mistake {
 }
 
 impl Review {
-    /// Starts reviewing `moves` of a game under `rules`, shown from the
-    /// end, with `agent` thinking within `limits` about each position.
+    /// Starts reviewing `moves` of a game under `rules`, with `agent` thinking within `limits` about each position.
     #[must_use]
     pub fn start(rules: Rules, moves: Vec<Cell>, mut agent: Box<dyn Agent>, limits: Limits) -> Review {
         let chances = Arc::new(Mutex::new(vec![None; moves.len() + 1]));
@@ -55,7 +52,7 @@ impl Review {
                 }
             }
         });
-        Review { at: moves.len(), moves, chances, engine, stop }
+        Review { moves, chances, engine, stop }
     }
 
     /// X's chance after each number of moves, where known yet.
@@ -133,7 +130,6 @@ mod tests {
         let rules = Rules::tic_tac_toe();
         let moves: Vec<Cell> = ["b2", "a1", "c3"].iter().map(|n| rules.parse_cell(n).unwrap()).collect();
         let review = Review {
-            at: 3,
             moves,
             chances: Arc::new(Mutex::new(vec![Some(0.5), Some(0.6), Some(0.95), Some(0.9)])),
             engine: "test".to_owned(),

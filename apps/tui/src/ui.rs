@@ -436,6 +436,7 @@ fn percent(chance: f64) -> String {
 fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
     let rules = app.setup.rules;
     let chances = review.chances();
+    let at = app.pos.ply();
     let known = chances.iter().filter(|c| c.is_some()).count();
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut top = vec![
@@ -447,8 +448,8 @@ fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
         Some(cell) => format!("{} {}", app.pos.side_to_move().opponent().mark(), cell.name(&rules)),
         None => "start".to_owned(),
     };
-    top.push(Line::from(format!("move {}/{}: {last}", review.at, review.moves.len())));
-    let chance = chances.get(review.at).copied().flatten().map_or("…".to_owned(), percent);
+    top.push(Line::from(format!("move {at}/{}: {last}", review.moves.len())));
+    let chance = chances.get(at).copied().flatten().map_or("…".to_owned(), percent);
     let progress =
         if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
     top.push(Line::from(format!("X's chance {chance}{progress}")));
@@ -458,7 +459,7 @@ fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
         bottom.push(Line::from(if known < chances.len() { "…" } else { "none over 10%" }));
     }
     for mistake in &mistakes {
-        let style = if mistake.number == review.at { Style::new().fg(Color::Yellow) } else { Style::new() };
+        let style = if mistake.number == at { Style::new().fg(Color::Yellow) } else { Style::new() };
         bottom.push(Line::from(Span::styled(
             format!(
                 "{:>3}. {} {:<4} -{}",
@@ -483,8 +484,7 @@ fn draw_review(frame: &mut Frame, area: Rect, app: &App, review: &Review) {
     let points: Vec<(f64, f64)> =
         chances.iter().enumerate().filter_map(|(i, c)| c.map(|c| (i as f64, c))).collect();
     let end = review.moves.len().max(1) as f64;
-    let at = review.at as f64;
-    let cursor = [(at, 0.0), (at, 1.0)];
+    let cursor = [(at as f64, 0.0), (at as f64, 1.0)];
     let even = [(0.0, 0.5), (end, 0.5)];
     let datasets = vec![
         Dataset::default().marker(Marker::Dot).graph_type(GraphType::Line).style(Color::DarkGray).data(&even),

@@ -151,7 +151,7 @@ fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     assert!(app.over());
     press(&mut app, KeyCode::Char('V'));
     let review = app.review.as_ref().expect("reviewing");
-    assert_eq!((review.at, review.moves.len()), (7, 7));
+    assert_eq!((app.pos.ply(), review.moves.len()), (7, 7));
     tick_until(&mut app, "every position evaluated", |app| app.review.as_ref().unwrap().done());
     let review = app.review.as_ref().unwrap();
     let chances = review.chances();
@@ -164,7 +164,6 @@ fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Left);
     assert_eq!(app.pos.ply(), 5);
-    assert_eq!(app.review.as_ref().unwrap().at, 5);
     let text = screen(&mut app, 90, 26);
     assert!(text.contains("review by alphabeta") && text.contains("move 5/7"), "{text}");
     assert!(text.contains("mistakes") && text.contains("X's chance"), "{text}");
