@@ -19,7 +19,7 @@ pub struct Clocks {
     /// A turn stopped by a pause: its side and the time it has used.
     paused_turn: Option<(Side, Duration)>,
     /// The side whose time ran out, if one did.
-    pub fallen: Option<Side>,
+    fallen: Option<Side>,
 }
 
 #[derive(Clone, Copy, Debug)]

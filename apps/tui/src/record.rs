@@ -52,10 +52,7 @@ pub struct Loaded {
 /// `B+T` when O's flag fell (X won on time), `W+T` when X's did.
 #[must_use]
 pub fn time_result(fallen: Side) -> String {
-    match fallen {
-        Side::X => "W+T".to_owned(),
-        Side::O => "B+T".to_owned(),
-    }
+    sgf::result(board::Outcome::Win(fallen.opponent()), "T")
 }
 
 /// The side whose flag fell, from a result such as `W+T`.
@@ -140,12 +137,9 @@ pub fn save(path: &Path, setup: &Setup, pos: &Position, lost_on_time: Option<Sid
     if !is_sgf(path) {
         return GameFile::of(setup, pos, lost_on_time).save(path);
     }
-    let result = match (lost_on_time, pos.outcome()) {
-        (Some(side), _) => Some(time_result(side)),
-        (None, Some(board::Outcome::Win(Side::X))) => Some("B+".to_owned()),
-        (None, Some(board::Outcome::Win(Side::O))) => Some("W+".to_owned()),
-        (None, Some(board::Outcome::Draw)) => Some("0".to_owned()),
-        (None, None) => None,
+    let result = match lost_on_time {
+        Some(side) => Some(time_result(side)),
+        None => pos.outcome().map(|outcome| sgf::result(outcome, "")),
     };
     let game = SgfGame {
         players: [Some(setup.players[0].text()), Some(setup.players[1].text())],

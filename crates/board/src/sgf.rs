@@ -55,11 +55,8 @@ impl SgfGame {
     pub fn of_record(record: &GameRecord) -> SgfGame {
         let opening = record.opening.iter().map(|&cell| (cell, Some("opening move".to_owned())));
         let moves = record.moves.iter().map(|m| (m.cell, Some(format!("{}ms", m.micros / 1000))));
-        let result = match (record.outcome, &record.forfeit) {
-            (Outcome::Win(side), Some(_)) => format!("{}+F", letter(side)),
-            (Outcome::Win(side), None) => format!("{}+", letter(side)),
-            (Outcome::Draw, _) => "0".to_owned(),
-        };
+        let how = if record.forfeit.is_some() { "F" } else { "" };
+        let result = result(record.outcome, how);
         SgfGame {
             rules: record.rules,
             players: record.players.clone().map(Some),
@@ -115,6 +112,16 @@ impl SgfGame {
         }
         text.push_str(")\n");
         text
+    }
+}
+
+/// A result as SGF writes it: `B+` (X won on the board), `W+T` (O won on
+/// time: `how` is `T`; `F` a forfeit), `0` a draw.
+#[must_use]
+pub fn result(outcome: Outcome, how: &str) -> String {
+    match outcome {
+        Outcome::Win(side) => format!("{}+{how}", letter(side)),
+        Outcome::Draw => "0".to_owned(),
     }
 }
 
