@@ -142,6 +142,24 @@ mod tests {
     use board::Rules;
     use rand::SeedableRng;
 
+    /// X's wins in `games` playouts of `pos` by `playout`, and in as many
+    /// random playouts, the two taking turns with one generator.
+    fn x_wins_beside_random(
+        pos: &mut Position,
+        rng: &mut SmallRng,
+        games: u32,
+        mut playout: impl FnMut(&mut Position, &mut SmallRng) -> Outcome,
+    ) -> (u32, u32) {
+        let mut scratch = Vec::new();
+        let (mut played, mut random) = (0, 0);
+        for _ in 0..games {
+            played += u32::from(playout(pos, rng) == Outcome::Win(Side::X));
+            random +=
+                u32::from(board::random_playout(pos, rng, &mut scratch).outcome == Outcome::Win(Side::X));
+        }
+        (played, random)
+    }
+
     #[test]
     fn a_side_that_can_win_does() {
         let rules = Rules::tic_tac_toe();
@@ -157,15 +175,9 @@ mod tests {
         // O to move must block c1: X then wins far less often than when
         // O plays at random.
         let mut pos = Position::from_one_line(rules, ".../.o./xx.").unwrap();
-        let mut scratch = Vec::new();
-        let (mut heuristic, mut random) = (0, 0);
-        for _ in 0..1000 {
-            heuristic +=
-                u32::from(heuristic_playout(&mut pos, &mut rng, &mut threats, None) == Outcome::Win(Side::X));
-            random += u32::from(
-                board::random_playout(&mut pos, &mut rng, &mut scratch).outcome == Outcome::Win(Side::X),
-            );
-        }
+        let (heuristic, random) = x_wins_beside_random(&mut pos, &mut rng, 1000, |pos, rng| {
+            heuristic_playout(pos, rng, &mut threats, None)
+        });
         assert!(heuristic + 300 < random, "heuristic {heuristic}, random {random} of 1000");
     }
 
@@ -195,15 +207,9 @@ mod tests {
         let before = pos.clone();
         let mut threats = Threats::new(&pos).unwrap();
         let mut rng = SmallRng::seed_from_u64(3);
-        let mut scratch = Vec::new();
-        let (mut answered, mut random) = (0, 0);
-        for _ in 0..400 {
-            answered +=
-                u32::from(threat_playout(&mut pos, &mut rng, &mut threats, None) == Outcome::Win(Side::X));
-            random += u32::from(
-                board::random_playout(&mut pos, &mut rng, &mut scratch).outcome == Outcome::Win(Side::X),
-            );
-        }
+        let (answered, random) = x_wins_beside_random(&mut pos, &mut rng, 400, |pos, rng| {
+            threat_playout(pos, rng, &mut threats, None)
+        });
         assert_eq!(pos, before);
         let fresh = Threats::new(&pos).unwrap();
         for side in Side::ALL {
