@@ -26,26 +26,25 @@
 //! ```
 #![warn(missing_docs)]
 
+mod alphabeta;
 mod candidates;
 mod canonical;
 mod minimax;
 mod open_lines;
 mod options;
 mod pairing;
-mod search;
 mod solver;
 mod threat_space;
 mod threats;
 mod tree;
 mod tree_minimax;
-mod tt;
 
+pub use alphabeta::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
 pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, minimax_options, tree_options};
-pub use search::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
 pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
 };

@@ -1,10 +1,14 @@
 //! The transposition table of the alpha-beta engine: a fixed number of
 //! slots chosen by memory budget, indexed by the position's hash, shared
-//! by the search's threads.
+//! by the search's threads; and what a node asks of it (a score that
+//! decides the node, the move to try first) and tells it.
 
+use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use board::Cell;
+
+use super::result::MATE_BOUND;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,10 +150,89 @@ impl Table {
         *self.age.get_mut() = 0;
     }
 
+    /// The table's word on a node `depth` plies deep searched within
+    /// `(alpha, beta)`, `ply` plies from the root: `Break(score)` if a
+    /// stored result decides it, else the stored move (in the key's
+    /// coordinates), if any, to try first.
+    #[inline]
+    pub(crate) fn look_up(
+        &self,
+        key: u64,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: u32,
+    ) -> ControlFlow<i32, Option<Cell>> {
+        let Some(entry) = self.probe(key) else {
+            return Continue(None);
+        };
+        if u32::from(entry.depth) >= depth {
+            let score = from_table(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return Break(score),
+                Bound::Lower if score >= beta => return Break(score),
+                Bound::Upper if score <= alpha => return Break(score),
+                _ => {}
+            }
+        }
+        Continue(entry.best)
+    }
+
+    /// Stores a node's result: its best score and move (in the key's
+    /// coordinates), searched `depth` plies deep within `(alpha, beta)`,
+    /// `ply` plies from the root.
+    #[inline]
+    pub(crate) fn record(
+        &self,
+        key: u64,
+        (alpha, beta): (i32, i32),
+        (best, best_move): (i32, Option<Cell>),
+        depth: u32,
+        ply: u32,
+    ) {
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        // The table stamps its own age.
+        self.store(Entry {
+            key,
+            score: to_table(best, ply),
+            best: best_move,
+            depth: depth.min(255) as u8,
+            bound,
+            age: 0,
+        });
+    }
+
     /// The number of slots.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.slots.len()
+    }
+}
+
+/// A win or loss score as stored: relative to the node, not the root.
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score back relative to the root.
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
     }
 }
 

@@ -1,0 +1,82 @@
+//! How the alpha-beta engine searches: every setting, with the defaults
+//! that suit play.
+
+use std::time::Duration;
+
+use crate::candidates::Candidates;
+
+/// How the engine searches; [`SearchConfig::default`] suits play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// The deepest iteration, in plies (limits may stop it earlier).
+    pub max_depth: u32,
+    /// Memory for the transposition table, in bytes (0: none).
+    pub tt_bytes: usize,
+    /// Which moves to try; `None`: by board size (see [`Candidates::for_board`]).
+    pub candidates: Option<Candidates>,
+    /// Take a win at once, and answer a single threat only by blocking it
+    /// (two threats lose), at every node with depth left.
+    pub forced_moves: bool,
+    /// Positions the threat search (VCF, k ≥ 4) may visit before the main
+    /// search; 0 turns it off.
+    pub vcf_nodes: u64,
+    /// Key the table by the canonical form on boards up to this many cells,
+    /// so symmetric positions share entries.
+    pub symmetry_area: usize,
+    /// Order moves by the evaluator's ranking at nodes with at least this
+    /// depth left (deeper nodes are few and worth the cost).
+    pub rank_depth: u32,
+    /// Thinking time when the limits give none of time, nodes and depth.
+    pub default_time: Duration,
+    /// Never think longer than this per move, whatever the limits say.
+    pub move_time: Option<Duration>,
+    /// Search by threats where k is 4 to 8 (see [`board::threats`]):
+    /// forced replies, threat-ordered and pruned move lists, fours at the
+    /// leaves, late-move reductions, and a VCT at the root. Off, the
+    /// search is plain alpha-beta over the candidate cells.
+    pub threats: bool,
+    /// Positions the VCT at the root may visit (threat search only).
+    pub vct_nodes: u64,
+    /// Fours the quiescence search may play in a row at the leaves.
+    pub quiescence_fours: u32,
+    /// Moves tried at a quiet node of the threat search, best first.
+    pub max_moves: usize,
+    /// A forced block is searched one ply deeper than its node's depth, so
+    /// that it costs nothing (else it only never drops into the leaves).
+    pub extend_forced: bool,
+    /// Added to a leaf's static score when the side to move can make a
+    /// double three and the opponent has no four or open three to answer
+    /// with: nearly always a win, but deeper than the leaf (0: off).
+    /// Accepted together with [`SearchConfig::extend_forced`] by an SPRT
+    /// (see the CHANGELOG).
+    pub double_three_bonus: i32,
+    /// Threads searching at once (lazy SMP): the others search the same
+    /// root at the same depths, each starting on another root move, and
+    /// what they store in the shared table orders and cuts the main
+    /// thread's search. 1: one thread, and a search that is the same for
+    /// the same limits every time.
+    pub threads: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            max_depth: 64,
+            tt_bytes: 64 << 20,
+            candidates: None,
+            forced_moves: true,
+            vcf_nodes: 50_000,
+            symmetry_area: 36,
+            rank_depth: 3,
+            default_time: Duration::from_secs(1),
+            move_time: None,
+            threats: true,
+            vct_nodes: 100_000,
+            quiescence_fours: 4,
+            max_moves: 12,
+            double_three_bonus: 2_000,
+            extend_forced: true,
+            threads: 1,
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The search itself below the root: negamax with alpha-beta (principal
+//! variation search) and one move loop for both ways of searching — by
+//! threats (k 4 to 8: forced replies, a VCF near the root, late quiet
+//! moves reduced, fours at the leaves) or plain — and the quiescence
+//! search by fours at the leaves of the threat search.
+
+use std::ops::ControlFlow::{self, Break, Continue};
+
+use board::threats::CellClass;
+use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
+
+use super::AlphaBeta;
+use super::picker::{self, QUIET_BELOW};
+use super::result::{EVAL_LIMIT, INFINITY, MATE};
+use crate::threat_space::ThreatLimits;
+
+/// Positions a VCF near the root may visit.
+const NEAR_ROOT_VCF_NODES: u64 = 300;
+
+/// A node to be searched move by move: what its rules and the table
+/// left of it.
+struct Node {
+    /// Plies left, extensions included.
+    depth: u32,
+    /// The table's key and the transform to its coordinates.
+    key: (u64, Transform),
+    /// The move the table remembers, on the real board.
+    table_move: Option<Cell>,
+    /// The one block the side to move is forced to play.
+    forced: Option<Cell>,
+    /// The candidate cells.
+    cells: Bitboard,
+    /// Whether late quiet moves may be searched shallower first.
+    reducible: bool,
+}
+
+impl<E: Evaluator> AlphaBeta<E> {
+    /// The value of `pos` for the side to move, searched `depth` plies
+    /// within `(alpha, beta)`, `ply` plies below the root.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.selective_depth = self.selective_depth.max(ply);
+        if self.budget.visit() {
+            return 0;
+        }
+        let entered = if self.threats.is_some() {
+            self.enter_by_threats(pos, depth, (alpha, beta), ply)
+        } else {
+            self.enter_plain(pos, depth, (alpha, beta), ply)
+        };
+        let node = match entered {
+            Continue(node) => node,
+            Break(score) => return score,
+        };
+        let depth = node.depth;
+        let level = ply as usize;
+        let mut moves = self.stack.take_moves(level);
+        self.pick(pos, &node, level, &mut moves);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let (cell, order) = picker::select(&mut moves, i);
+            self.make(pos, cell);
+            // Late quiet moves are searched shallower first.
+            let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
+                1 + u32::from(i >= 6 && depth >= 4)
+            } else {
+                0
+            };
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let mut probe = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && reduction > 0 && !self.budget.stopped() {
+                    probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if probe > alpha && probe < beta && !self.budget.stopped() {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.unmake(pos);
+            if self.budget.stopped() {
+                self.stack.put_moves(level, moves);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(cell);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                self.stack.add_killer(level, cell);
+                self.picker.record_cutoff(cell, depth);
+                break;
+            }
+        }
+        self.stack.put_moves(level, moves);
+        if let Some(table) = &self.table {
+            let (key, transform) = node.key;
+            let best_move = best_move.map(|cell| transform.apply(cell, pos.rules()));
+            table.record(key, (original_alpha, beta), (best, best_move), depth, ply);
+        }
+        best
+    }
+
+    /// A plain node's rules before any move: the game's end, the static
+    /// score at the leaves, the table, and (if configured) a win now, two
+    /// wins of the opponent, or its one win to block.
+    fn enter_plain(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        window: (i32, i32),
+        ply: u32,
+    ) -> ControlFlow<i32, Node> {
+        if let Some(outcome) = pos.outcome() {
+            return Break(match outcome {
+                Outcome::Win(_) => -(MATE - ply as i32),
+                Outcome::Draw => 0,
+            });
+        }
+        if depth == 0 {
+            return Break(self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT));
+        }
+        let key = self.key(pos);
+        let table_move = self.look_up(pos, key, depth, window, ply)?;
+        let cells = self.candidate_cells(pos);
+        let forced = if self.config.forced_moves { picker::plain_forced(pos, cells, ply)? } else { None };
+        Continue(Node { depth, key, table_move, forced, cells, reducible: false })
+    }
+
+    /// A threat-search node's rules before any move: wins and forced
+    /// blocks, the quiescence search at the leaves, a win by fours near
+    /// the root, a forced reply searched deeper, and the table.
+    fn enter_by_threats(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        window: (i32, i32),
+        ply: u32,
+    ) -> ControlFlow<i32, Node> {
+        let forced = picker::threat_forced(self.threats.as_ref().expect("threat search"), pos, ply)?;
+        if depth == 0 && forced.is_none() {
+            return Break(self.quiesce(pos, window, ply, self.config.quiescence_fours));
+        }
+        // Near the root, a win by fours is looked for outright: cheap, and
+        // deeper than the main search reaches.
+        let threats = self.threats.as_mut().expect("threat search");
+        if ply <= 2 && forced.is_none() && !threats.four_cells(pos.side_to_move()).is_empty() {
+            let win = self.threat_search.run(pos, threats, ThreatLimits::vcf(NEAR_ROOT_VCF_NODES));
+            self.budget.nodes += win.nodes;
+            if win.found() {
+                return Break(MATE - (ply as i32 + win.plies as i32));
+            }
+        }
+        // A forced reply costs no depth (up to a point).
+        let depth = match forced {
+            Some(_) if ply < 2 * self.budget.depth_done + 16 => {
+                if self.config.extend_forced {
+                    depth + 1
+                } else {
+                    depth.max(1)
+                }
+            }
+            _ => depth,
+        };
+        let key = self.key(pos);
+        let table_move = self.look_up(pos, key, depth, window, ply)?;
+        let cells = self.candidate_cells(pos);
+        Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none() })
+    }
+
+    /// The table's word on a node: `Break(score)` if a stored result
+    /// decides it, else the stored move on the real board, if any.
+    #[inline]
+    fn look_up(
+        &self,
+        pos: &Position,
+        (key, transform): (u64, Transform),
+        depth: u32,
+        window: (i32, i32),
+        ply: u32,
+    ) -> ControlFlow<i32, Option<Cell>> {
+        let Some(table) = &self.table else {
+            return Continue(None);
+        };
+        let stored = table.look_up(key, depth, window, ply)?;
+        Continue(stored.map(|cell| transform.inverse().apply(cell, pos.rules())))
+    }
+
+    /// Fills `moves` with the node's moves and their ordering scores: the
+    /// forced block alone, else by threats or plain.
+    fn pick(&mut self, pos: &Position, node: &Node, level: usize, moves: &mut Vec<(Cell, i32)>) {
+        moves.clear();
+        if let Some(block) = node.forced {
+            moves.push((block, 0));
+            return;
+        }
+        let remembered = (node.table_move, self.stack.killers(level));
+        if let Some(threats) = &self.threats {
+            self.picker.order_by_threats((threats, &self.config), pos, node.cells, remembered, moves);
+        } else {
+            let ranked = node.depth >= self.config.rank_depth;
+            self.picker.order_plain(&*self.evaluator, (pos, node.cells), ranked, remembered, moves);
+        }
+    }
+
+    /// The leaves of the threat search: the static score, unless the side
+    /// to move does better by fours (each answered by its one block).
+    fn quiesce(&mut self, pos: &mut Position, (mut alpha, beta): (i32, i32), ply: u32, fours: u32) -> i32 {
+        self.selective_depth = self.selective_depth.max(ply);
+        if self.budget.visit() {
+            return 0;
+        }
+        let threats = self.threats.as_ref().expect("threat search");
+        match picker::threat_forced(threats, pos, ply) {
+            Break(score) => return score,
+            Continue(Some(block)) => {
+                self.make(pos, block);
+                let score = -self.quiesce(pos, (-beta, -alpha), ply + 1, fours);
+                self.unmake(pos);
+                return score;
+            }
+            Continue(None) => {}
+        }
+        let threats = self.threats.as_ref().expect("threat search");
+        let me = pos.side_to_move();
+        let mut stand = self.evaluator.evaluate_threats(pos, threats).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let opponent = me.opponent();
+        if self.config.double_three_bonus != 0
+            && threats.class_count(me, CellClass::DoubleThree) > 0
+            && threats.four_cells(opponent).is_empty()
+            && threats.open_four_cells(opponent).is_empty()
+        {
+            stand = stand.saturating_add(self.config.double_three_bonus).min(EVAL_LIMIT);
+        }
+        if stand >= beta || fours == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let level = ply as usize;
+        let mut list = std::mem::take(&mut self.stack.at(level).fours);
+        list.clear();
+        list.extend(threats.four_cells(me));
+        for &cell in &list {
+            self.make(pos, cell);
+            let score = -self.quiesce(pos, (-beta, -alpha), ply + 1, fours - 1);
+            self.unmake(pos);
+            if self.budget.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.stack.at(level).fours = list;
+        best
+    }
+}

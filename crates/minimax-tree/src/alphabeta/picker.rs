@@ -1,0 +1,243 @@
+//! The move picker: which moves a node tries and in what order. By
+//! threats (k 4 to 8): what each cell makes and blocks, forced replies,
+//! the weakest cut; plain: every candidate cell, ordered by the table's
+//! move, killers, the evaluator's ranking near the root and the history
+//! of cutoffs deeper down.
+
+use std::ops::ControlFlow::{self, Break, Continue};
+
+use board::threats::{CellClass, Pattern, Threats};
+use board::{Bitboard, Cell, Evaluator, Position, Side};
+
+use super::config::SearchConfig;
+use crate::threat_space::three_defences;
+use crate::threats::winning_cells;
+
+/// Move scores below this (no three, no block of one) count as quiet.
+pub(super) const QUIET_BELOW: i32 = 40;
+
+/// What a move makes, by pattern, for the side that plays it…
+const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
+/// …and what it takes from the opponent, by the opponent's pattern there.
+const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
+
+/// How promising `cell` is for `me`: what it makes and what it blocks,
+/// with bonuses for double threats.
+pub(super) fn move_score(threats: &Threats, me: Side, cell: Cell) -> i32 {
+    let own = threats.patterns(me, cell);
+    let theirs = threats.patterns(me.opponent(), cell);
+    let mut score = 0;
+    for (&mine, &other) in own.iter().zip(&theirs) {
+        score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
+    }
+    let bonus = |class: CellClass| match class {
+        CellClass::DoubleThree => 150,
+        CellClass::FourThree => 500,
+        CellClass::DoubleFour => 800,
+        _ => 0,
+    };
+    score + bonus(threats.class(me, cell)) + bonus(threats.class(me.opponent(), cell)) / 2
+}
+
+/// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
+/// and returns it (the last of equals).
+#[inline]
+pub(super) fn select(moves: &mut [(Cell, i32)], i: usize) -> (Cell, i32) {
+    let next = (i..moves.len()).max_by_key(|&j| moves[j].1).unwrap_or(i);
+    moves.swap(i, next);
+    moves[i]
+}
+
+/// What move ordering learns and the scratch it needs, kept across nodes.
+#[derive(Debug)]
+pub(super) struct MovePicker {
+    /// Per cell, the depth² of the cutoffs it made.
+    history: Vec<u32>,
+    /// The evaluator's ranking of a node's moves.
+    ranked: Vec<(Cell, i32)>,
+    /// Per cell, its place in `ranked` (counted from the end).
+    rank_scores: Vec<i32>,
+    cells: Vec<Cell>,
+}
+
+impl MovePicker {
+    pub(super) fn new() -> MovePicker {
+        MovePicker {
+            history: vec![0; Cell::SLOTS],
+            ranked: Vec::new(),
+            rank_scores: vec![0; Cell::SLOTS],
+            cells: Vec::new(),
+        }
+    }
+
+    /// Forgets the history (a new game).
+    pub(super) fn clear(&mut self) {
+        self.history.fill(0);
+    }
+
+    /// A cutoff by `cell` at `depth`: its history grows with the depth².
+    pub(super) fn record_cutoff(&mut self, cell: Cell, depth: u32) {
+        self.history[cell.index()] += depth * depth;
+    }
+
+    /// The evaluator's ranking of `pos`'s moves, restricted to `cells`.
+    pub(super) fn ranked_within<E: Evaluator>(
+        &mut self,
+        evaluator: &E,
+        pos: &Position,
+        cells: Bitboard,
+    ) -> Vec<(Cell, i32)> {
+        evaluator.rank_moves(pos, &mut self.ranked);
+        self.ranked.iter().copied().filter(|&(cell, _)| cells.contains(cell)).collect()
+    }
+
+    /// Fills `moves` with the threat search's moves at a node whose side
+    /// to move has no five and faces no five: against an open three, only
+    /// its defences and own fours; else every candidate cell with a
+    /// pattern, scored by what it makes for both sides, the weakest cut
+    /// beyond [`SearchConfig::max_moves`] (never at the root).
+    pub(super) fn threat_moves(
+        threats: &Threats,
+        config: &SearchConfig,
+        pos: &Position,
+        cells: Bitboard,
+        moves: &mut Vec<(Cell, i32)>,
+        root: bool,
+    ) {
+        let me = pos.side_to_move();
+        let opponent = me.opponent();
+        let open_fours = threats.open_four_cells(opponent);
+        let facing_three = !open_fours.is_empty();
+        let allowed = if facing_three {
+            threats.four_cells(me) | three_defences(threats, opponent, open_fours)
+        } else {
+            cells
+        };
+        moves.clear();
+        for cell in allowed {
+            let score = move_score(threats, me, cell);
+            if score > 0 || root || facing_three {
+                moves.push((cell, score));
+            }
+        }
+        if moves.is_empty() {
+            moves.extend(cells.iter().map(|cell| (cell, 0)));
+        }
+        if !root && !facing_three && moves.len() > config.max_moves {
+            moves.sort_unstable_by_key(|&(_, score)| std::cmp::Reverse(score));
+            moves.truncate(config.max_moves);
+        }
+    }
+
+    /// The moves of a threat-search node with their ordering scores: the
+    /// threat moves with the table's move first, killers raised, and the
+    /// history of cutoffs breaking ties.
+    pub(super) fn order_by_threats(
+        &self,
+        (threats, config): (&Threats, &SearchConfig),
+        pos: &Position,
+        cells: Bitboard,
+        (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),
+        moves: &mut Vec<(Cell, i32)>,
+    ) {
+        MovePicker::threat_moves(threats, config, pos, cells, moves, false);
+        for (cell, score) in moves {
+            if Some(*cell) == table_move {
+                *score = 1 << 30;
+            } else if Some(*cell) == killers[0] || Some(*cell) == killers[1] {
+                *score += 1 << 12;
+            }
+            *score = score.saturating_mul(64).saturating_add(self.history[cell.index()].min(63) as i32);
+        }
+    }
+
+    /// Fills `moves` with the candidate cells and their ordering scores:
+    /// the table's move, then the killers, then the evaluator's ranking
+    /// (when `ranked`, near the root) or the history of cutoffs.
+    pub(super) fn order_plain<E: Evaluator>(
+        &mut self,
+        evaluator: &E,
+        (pos, cells): (&Position, Bitboard),
+        ranked: bool,
+        (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),
+        moves: &mut Vec<(Cell, i32)>,
+    ) {
+        moves.clear();
+        if ranked {
+            evaluator.rank_moves(pos, &mut self.ranked);
+            let count = self.ranked.len() as i32;
+            for (i, &(cell, _)) in self.ranked.iter().enumerate() {
+                // Rank order, not raw scores: scales differ by evaluator.
+                self.rank_scores[cell.index()] = count - i as i32;
+            }
+        }
+        self.cells.clear();
+        self.cells.extend(cells);
+        for &cell in &self.cells {
+            let score = if Some(cell) == table_move {
+                1 << 30
+            } else if Some(cell) == killers[0] {
+                1 << 29
+            } else if Some(cell) == killers[1] {
+                (1 << 29) - 1
+            } else if ranked {
+                self.rank_scores[cell.index()] << 8
+            } else {
+                self.history[cell.index()].min(1 << 28) as i32
+            };
+            moves.push((cell, score));
+        }
+        if ranked {
+            for &(cell, _) in &self.ranked {
+                self.rank_scores[cell.index()] = 0;
+            }
+        }
+    }
+}
+
+/// The forced-move rules of a plain node: `Break(score)` when the side to
+/// move wins now (or faces two wins, and loses), else the block of the
+/// opponent's one win, if there is one.
+pub(super) fn plain_forced(pos: &Position, cells: Bitboard, ply: u32) -> ControlFlow<i32, Option<Cell>> {
+    use super::result::MATE;
+    let side = pos.side_to_move();
+    // A winning cell lies next to a mark of the side that wins there.
+    let next_to = |side: Side| cells & pos.marks(side).dilate(pos.rules());
+    if next_to(side).iter().any(|cell| pos.wins_at(cell, side)) {
+        return Break(MATE - (ply as i32 + 1));
+    }
+    match winning_cells(pos, side.opponent(), next_to(side.opponent())) {
+        [None, _] => Continue(None),
+        [Some(block), None] => Continue(Some(block)),
+        [Some(_), Some(_)] => Break(-(MATE - (ply as i32 + 2))),
+    }
+}
+
+/// The rules that decide a threat-search node before any move is
+/// tried: `Break(score)` when the game is over, the side to move wins
+/// now or by an open four the opponent cannot delay, or faces two wins;
+/// else the block it is forced to play, if any.
+pub(super) fn threat_forced(threats: &Threats, pos: &Position, ply: u32) -> ControlFlow<i32, Option<Cell>> {
+    use super::result::MATE;
+    if let Some(outcome) = pos.outcome() {
+        return Break(match outcome {
+            board::Outcome::Win(_) => -(MATE - ply as i32),
+            board::Outcome::Draw => 0,
+        });
+    }
+    let me = pos.side_to_move();
+    let opponent = me.opponent();
+    if !threats.five_cells(me).is_empty() {
+        return Break(MATE - (ply as i32 + 1));
+    }
+    let mut blocks = threats.five_cells(opponent).iter();
+    match (blocks.next(), blocks.next()) {
+        (Some(_), Some(_)) => Break(-(MATE - (ply as i32 + 2))),
+        (Some(block), None) => Continue(Some(block)),
+        (None, _) if !threats.open_four_cells(me).is_empty() && threats.four_cells(opponent).is_empty() => {
+            // An open four next, and the opponent has no four to delay it.
+            Break(MATE - (ply as i32 + 3))
+        }
+        (None, _) => Continue(None),
+    }
+}

@@ -1,0 +1,105 @@
+//! What a search found, and the scores it speaks in.
+
+use board::{Analysis, Cell, CellScore, ScoreKind};
+
+/// The score of a win at the root; a win `n` plies away scores `MATE − n`.
+pub const MATE: i32 = board::PROVEN_WIN;
+/// Evaluations are clamped to ±this, below every win score.
+pub const EVAL_LIMIT: i32 = 1_500_000_000;
+/// Scores beyond ±this are wins or losses found by the search.
+pub(super) const MATE_BOUND: i32 = MATE - 10_000;
+/// Above every score: the bounds of a full window.
+pub(super) const INFINITY: i32 = i32::MAX;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`None` only if the game is over).
+    pub best_move: Option<Cell>,
+    /// Its value for the side to move: an evaluation, or `MATE − n` for a
+    /// win in `n` plies (negative for a loss).
+    pub value: i32,
+    /// The deepest completed iteration (0 when a rule decided at once).
+    pub depth: u32,
+    /// The deepest ply any line reached (forced replies and fours at the
+    /// leaves go beyond `depth`).
+    pub selective_depth: u32,
+    /// Positions visited, threat search included.
+    pub nodes: u64,
+    /// The expected line, starting with the move.
+    pub line: Vec<Cell>,
+    /// Every root move with its score from the last completed iteration
+    /// (moves that failed low carry an upper bound).
+    pub root_scores: Vec<(Cell, i32)>,
+    /// How the move was found.
+    pub reason: Reason,
+}
+
+impl SearchResult {
+    /// No move yet: the root moves, unsearched.
+    pub(super) fn empty(root_scores: Vec<(Cell, i32)>) -> SearchResult {
+        SearchResult {
+            best_move: root_scores.first().map(|&(cell, _)| cell),
+            value: 0,
+            depth: 0,
+            selective_depth: 0,
+            nodes: 0,
+            line: Vec::new(),
+            root_scores,
+            reason: Reason::Search,
+        }
+    }
+
+    /// The plies to the forced win (positive) or loss (negative) that the
+    /// value says was proven, the move itself included; `None` for an
+    /// evaluation.
+    #[must_use]
+    pub fn win_in(&self) -> Option<i32> {
+        if self.value > MATE_BOUND {
+            Some(MATE - self.value)
+        } else if self.value < -MATE_BOUND {
+            Some(-(MATE + self.value))
+        } else {
+            None
+        }
+    }
+
+    /// As an [`Analysis`]: root scores (moves never searched left out),
+    /// value, line, depths, and the proven distance.
+    #[must_use]
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            best_move: self.best_move,
+            scores: self
+                .root_scores
+                .iter()
+                .filter(|&&(_, score)| score > -INFINITY)
+                .map(|&(cell, score)| CellScore { cell, score: score.into() })
+                .collect(),
+            score_kind: ScoreKind::Evaluation,
+            values: Vec::new(),
+            line: self.line.clone(),
+            value: Some(self.value.into()),
+            nodes: self.nodes,
+            depth: Some(self.depth),
+            selective_depth: Some(self.selective_depth),
+            win_in: self.win_in(),
+            proven: Vec::new(),
+        }
+    }
+}
+
+/// Why the engine chose its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// It wins at once.
+    WinNow,
+    /// It blocks the opponent's win.
+    Block,
+    /// It starts a win by continuous fours.
+    Vcf,
+    /// It starts a win by continuous threats (threes and fours).
+    Vct,
+    /// The main search.
+    Search,
+}

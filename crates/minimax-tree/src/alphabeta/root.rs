@@ -1,0 +1,309 @@
+//! The root of a search: the rules that decide a move before any search
+//! (a win now, a forced block, a win by threats), iterative deepening
+//! with aspiration windows, one iteration over the root moves, the check
+//! of the chosen move against the opponent's threat wins, and the line
+//! the table remembers.
+
+use std::time::Instant;
+
+use board::threats::Threats;
+use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
+
+use super::AlphaBeta;
+use super::picker::MovePicker;
+use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, Reason, SearchResult};
+use super::time::{aspiration_window, unsettled};
+use crate::threat_space::ThreatLimits;
+use crate::threats::{VcfLimits, find_vcf, winning_cells};
+
+impl<E: Evaluator> AlphaBeta<E> {
+    /// Searches `pos` within `limits` (and the configuration's maximum
+    /// depth): forced moves and the threat search first, then iterative
+    /// deepening. With no time, node or depth limit, thinks for the
+    /// configuration's default time.
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        let start = Instant::now();
+        let mut limits = limits.clone();
+        if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
+            limits.time = Some(self.config.default_time);
+        }
+        let limits = limits.capped(self.config.move_time);
+        self.begin(&limits, limits.deadline(start), limits.latest_deadline(start));
+        if let Some(table) = &self.table {
+            table.new_search();
+        }
+        if pos.is_over() {
+            return SearchResult::empty(Vec::new());
+        }
+        let mut work = pos.clone();
+        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        let cells = self.candidate_cells(pos);
+        if let Some(decided) = self.decide_at_once(pos, cells) {
+            return SearchResult { nodes: self.budget.nodes, ..decided };
+        }
+
+        let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
+            let mut moves = Vec::new();
+            MovePicker::threat_moves(threats, &self.config, pos, cells, &mut moves, true);
+            moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            moves
+        } else {
+            self.picker.ranked_within(&*self.evaluator, pos, cells)
+        };
+        if root.is_empty() {
+            root = cells.iter().map(|cell| (cell, 0)).collect();
+        }
+        let max_depth = limits.depth.unwrap_or(self.config.max_depth).min(self.config.max_depth).max(1);
+        let max_depth = max_depth.min(pos.legal_move_count() as u32);
+        let mut result = if self.config.threads > 1 {
+            self.deepen_with_helpers(&mut work, root, max_depth)
+        } else {
+            self.deepen(&mut work, root, max_depth)
+        };
+        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
+            self.refute_threat_wins(&mut work, &mut result);
+        }
+        result.nodes = self.budget.nodes;
+        result
+    }
+
+    /// Searches to exactly `depth` plies with a full window and returns the
+    /// value: no threat search, no iterations, no time limit. Tests compare
+    /// it with plain minimax.
+    pub fn search_depth(&mut self, pos: &Position, depth: u32) -> i32 {
+        self.begin(&Limits::none(), None, None);
+        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        let mut work = pos.clone();
+        self.negamax(&mut work, depth, -INFINITY, INFINITY, 0)
+    }
+
+    /// Iterative deepening over the root moves `root` (best first), up to
+    /// `max_depth` or until the limits stop it.
+    pub(super) fn deepen(
+        &mut self,
+        pos: &mut Position,
+        mut root: Vec<(Cell, i32)>,
+        max_depth: u32,
+    ) -> SearchResult {
+        let mut result = SearchResult::empty(root.clone());
+        for depth in 1..=max_depth {
+            let window = aspiration_window(depth, result.value);
+            let (mut value, mut scores) = self.search_root(pos, &root, depth, window);
+            if depth >= 5 && value <= window.0 && !self.budget.stopped() {
+                // The expected move failed low: worth time to find another.
+                self.budget.extend();
+            }
+            if !self.budget.stopped() && (value <= window.0 || value >= window.1) {
+                (value, scores) = self.search_root(pos, &root, depth, (-INFINITY, INFINITY));
+            }
+            if self.budget.stopped() && result.depth > 0 {
+                break;
+            }
+            root = scores;
+            root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            if depth >= 5 && unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
+                self.budget.extend();
+            }
+            result.best_move = Some(root[0].0);
+            result.value = value;
+            result.depth = depth;
+            result.selective_depth = self.selective_depth.max(depth);
+            self.budget.depth_done = depth;
+            let nodes = self.budget.nodes;
+            self.budget.limits().report(nodes, depth);
+            result.root_scores.clone_from(&root);
+            result.line = self.principal_line(pos, root[0].0, depth);
+            // Whoever watches sees each finished depth.
+            self.budget.limits().publish(|| Analysis { nodes, ..result.analysis() });
+            if self.budget.stopped() || value.abs() > MATE_BOUND || self.budget.too_late_for_deeper() {
+                break;
+            }
+        }
+        result
+    }
+
+    /// One iteration at the root within the window `(low, high)`: every
+    /// root move's score (exact for the best, bounds for the rest) and the
+    /// best value. A value at or beyond an end of the window is only a
+    /// bound (the caller searches again with a full window); a move that
+    /// fails high ends the iteration.
+    fn search_root(
+        &mut self,
+        pos: &mut Position,
+        root: &[(Cell, i32)],
+        depth: u32,
+        (low, high): (i32, i32),
+    ) -> (i32, Vec<(Cell, i32)>) {
+        let mut alpha = low;
+        let mut best = -INFINITY;
+        let mut scores = Vec::with_capacity(root.len());
+        for (i, &(cell, _)) in root.iter().enumerate() {
+            self.make(pos, cell);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -high, -alpha, 1)
+            } else {
+                let probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && probe < high && !self.budget.stopped() {
+                    -self.negamax(pos, depth - 1, -high, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            self.unmake(pos);
+            if self.budget.stopped() {
+                break;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            scores.push((cell, score));
+            if score >= high {
+                break;
+            }
+        }
+        // Moves an interrupted iteration did not reach keep their order.
+        for &(cell, _) in &root[scores.len()..] {
+            scores.push((cell, -INFINITY));
+        }
+        (best, scores)
+    }
+
+    /// The root's rules before any search: a win now, else a block of the
+    /// opponent's win now (with two of them the game is lost whatever is
+    /// played), else a win by continuous fours, else (threat search) by
+    /// continuous threats.
+    fn decide_at_once(&mut self, pos: &Position, cells: Bitboard) -> Option<SearchResult> {
+        let mover = pos.side_to_move();
+        let result = |best: Cell, value: i32, line: Vec<Cell>, reason: Reason| SearchResult {
+            best_move: Some(best),
+            value,
+            depth: 0,
+            selective_depth: line.len() as u32,
+            nodes: 0,
+            line,
+            root_scores: Vec::new(),
+            reason,
+        };
+        if let [Some(win), _] = winning_cells(pos, mover, cells) {
+            return Some(result(win, MATE - 1, vec![win], Reason::WinNow));
+        }
+        if let [Some(block), second] = winning_cells(pos, mover.opponent(), cells) {
+            let value = if second.is_some() {
+                -(MATE - 2)
+            } else {
+                self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            };
+            return Some(result(block, value, vec![block], Reason::Block));
+        }
+        if self.config.vcf_nodes == 0 || pos.rules().k() < 4 {
+            return None;
+        }
+        // A quarter of a node budget at most, so the main search runs too.
+        let budget = self.config.vcf_nodes.min(self.budget.node_limit() / 4);
+        // A tenth of the move's time each at most.
+        let share = self.budget.share(10);
+        if let Some(threats) = &mut self.threats {
+            let mut work = pos.clone();
+            for (limits, reason) in [
+                (ThreatLimits::vcf(budget).until(share), Reason::Vcf),
+                (
+                    ThreatLimits::vct(self.config.vct_nodes.min(self.budget.node_limit() / 4)).until(share),
+                    Reason::Vct,
+                ),
+            ] {
+                if limits.nodes == 0 {
+                    continue;
+                }
+                let win = self.threat_search.run(&mut work, threats, limits);
+                self.budget.nodes += win.nodes;
+                if let Some(&first) = win.line.first() {
+                    return Some(result(first, MATE - win.plies as i32, win.line, reason));
+                }
+            }
+            return None;
+        }
+        let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
+        self.budget.nodes += vcf.nodes;
+        let first = *vcf.line.first()?;
+        // The line ends with the attacker's move; the win follows it, or the
+        // one after when that move threatens to win twice.
+        let plies = vcf.line.len() as i32 + i32::from(!vcf_wins_now(pos, &vcf.line));
+        Some(result(first, MATE - plies, vcf.line, Reason::Vcf))
+    }
+
+    /// Checks the chosen root move against the opponent's wins by threats,
+    /// which are often deeper than the main search sees: a move that
+    /// allows one is scored as the loss it is, and the next best is
+    /// checked, a few times at most.
+    fn refute_threat_wins(&mut self, pos: &mut Position, result: &mut SearchResult) {
+        let budget = (self.config.vct_nodes / 8).min(self.budget.node_limit() / 32);
+        if budget == 0 {
+            return;
+        }
+        // Past the search's own time, a tenth of the move's time at most.
+        let deadline = self.budget.share(10);
+        // Every move may be checked for fours; the first few for threes.
+        for tried in 0..result.root_scores.len() {
+            let (cell, score) = result.root_scores[0];
+            if score.abs() > MATE_BOUND {
+                return;
+            }
+            self.make(pos, cell);
+            let threats = self.threats.as_mut().expect("threat search");
+            let limits = if tried < 8 { ThreatLimits::vct(budget) } else { ThreatLimits::vcf(budget) };
+            let limits = limits.until(deadline);
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return;
+            }
+            let win = self.threat_search.run(pos, threats, limits);
+            self.unmake(pos);
+            self.budget.nodes += win.nodes;
+            if !win.found() {
+                return;
+            }
+            // Lost in the line's length; the next best move gets its turn.
+            result.root_scores[0].1 = -(MATE - 1 - win.plies as i32);
+            result.root_scores.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            let (best, value) = result.root_scores[0];
+            result.best_move = Some(best);
+            result.value = value;
+            result.line = vec![best];
+        }
+    }
+
+    /// The line the table remembers, from `first`, at most `depth` plies.
+    fn principal_line(&mut self, pos: &mut Position, first: Cell, depth: u32) -> Vec<Cell> {
+        let mut line = vec![first];
+        pos.play_unchecked(first);
+        let mut played = 1;
+        while (line.len() as u32) < depth && !pos.is_over() {
+            let (key, transform) = self.key(pos);
+            let Some(cell) = self
+                .table
+                .as_ref()
+                .and_then(|table| table.probe(key))
+                .and_then(|entry| entry.best)
+                .map(|cell| transform.inverse().apply(cell, pos.rules()))
+                .filter(|&cell| pos.is_legal(cell))
+            else {
+                break;
+            };
+            pos.play_unchecked(cell);
+            played += 1;
+            line.push(cell);
+        }
+        for _ in 0..played {
+            pos.undo();
+        }
+        line
+    }
+}
+
+/// Whether the last move of a threat line wins at once (rather than
+/// threatening to win twice).
+fn vcf_wins_now(pos: &Position, line: &[Cell]) -> bool {
+    let mut pos = pos.clone();
+    for &cell in line {
+        pos.play_unchecked(cell);
+    }
+    pos.is_over()
+}
