@@ -91,10 +91,18 @@ impl GameFile {
     pub fn setup(&self, time: Duration) -> Result<Loaded> {
         let rules: Rules =
             self.rules.parse().map_err(|err| anyhow::anyhow!("rules {:?}: {err}", self.rules))?;
-        let players = [
-            Player::parse(&self.x).with_context(|| format!("player x {:?}", self.x))?,
-            Player::parse(&self.o).with_context(|| format!("player o {:?}", self.o))?,
-        ];
+        // A file may come from anyone: a player that would start a program
+        // or name a file loads as a person, and the note says so.
+        let mut refused = Vec::new();
+        let mut player = |side: &str, text: &str| match Player::parse_from_file(text) {
+            Ok(player) => Ok(player),
+            Err(err @ roster::SpecError::NotFromFile { .. }) => {
+                refused.push(format!("{side} loads as a person: {err}"));
+                Ok(Player::Human)
+            }
+            Err(err) => Err(anyhow::Error::new(err).context(format!("player {side} {text:?}"))),
+        };
+        let players = [player("x", &self.x)?, player("o", &self.o)?];
         let clock = self.clock.as_deref().map(str::parse).transpose()?;
         let setup = Setup { clock, ..Setup::new(rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
@@ -106,7 +114,8 @@ impl GameFile {
             moves.push(cell);
         }
         let lost_on_time = self.result.as_deref().and_then(fallen_of);
-        Ok(Loaded { setup, moves, lost_on_time, note: None })
+        let note = (!refused.is_empty()).then(|| refused.join("; "));
+        Ok(Loaded { setup, moves, lost_on_time, note })
     }
 
     /// Reads a JSON file.
@@ -153,8 +162,9 @@ pub fn save(path: &Path, setup: &Setup, pos: &Position, lost_on_time: Option<Sid
 }
 
 /// Loads game `index` (from 1) of `path`: SGF if its name ends in `.sgf`,
-/// else our JSON. Players of an SGF file that are not roster specs (such
-/// as `pbrain-xyz 1.0`), or that are external brains, load as people.
+/// else our JSON. Players that a file may not start or let write (external
+/// brains, engines with files in their options) load as people, and so do
+/// an SGF file's players that are not roster specs (such as `pbrain-xyz 1.0`).
 ///
 /// # Errors
 /// If it cannot be read, is not a game, or has no game `index`.
@@ -171,10 +181,11 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
     let Some(game) = index.checked_sub(1).and_then(|i| games.get(i)) else {
         bail!("{} holds {} game(s), not game {index}", path.display(), games.len());
     };
-    // An SGF file may come from anywhere: a name that is an `external`
-    // spec would start the program it names, so it loads as a person.
-    let player = |name: &Option<String>| match name.as_deref().map(Player::parse) {
-        Some(Ok(Player::Engine(spec))) if spec.engine().name != crate::menu::EXTERNAL => Player::Engine(spec),
+    // An SGF file may come from anywhere: a name that is not a spec a
+    // file may give (one that would start a program or name a file)
+    // loads as a person.
+    let player = |name: &Option<String>| match name.as_deref().map(Player::parse_from_file) {
+        Some(Ok(player)) => player,
         _ => Player::Human,
     };
     let setup = Setup::new(game.rules, [player(&game.players[0]), player(&game.players[1])], time);

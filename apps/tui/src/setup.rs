@@ -29,6 +29,20 @@ impl Player {
         }
     }
 
+    /// `human`, or a roster spec that a file names: one that would start
+    /// a program or name a file is refused (see
+    /// [`roster::AgentSpec::parse_from_file`]).
+    ///
+    /// # Errors
+    /// The roster's message if the spec is not valid or not for a file.
+    pub fn parse_from_file(text: &str) -> Result<Player, roster::SpecError> {
+        if text.trim().eq_ignore_ascii_case("human") {
+            Ok(Player::Human)
+        } else {
+            roster::AgentSpec::parse_from_file(text).map(Player::Engine)
+        }
+    }
+
     /// As written in specs and files.
     #[must_use]
     pub fn text(&self) -> String {

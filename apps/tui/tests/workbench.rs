@@ -219,6 +219,56 @@ fn sgf_games_save_and_load_through_the_app() {
 }
 
 #[test]
+fn a_saved_game_never_starts_a_program_or_writes_where_it_says() {
+    let touched = temp("pwned");
+    let table = temp("learned.table");
+    // Our JSON naming a program: a person plays X, and the note says why.
+    let json = temp("hostile.json");
+    let program = format!("external:path=/bin/touch,args={}", touched.display());
+    let game = tui::record::GameFile {
+        rules: "15,15,5".to_owned(),
+        x: program.clone(),
+        o: "alphabeta".to_owned(),
+        clock: None,
+        result: None,
+        // X to move: the program would be asked at the first tick.
+        moves: Vec::new(),
+    };
+    game.save(&json).unwrap();
+    let loaded = tui::record::load(&json, 1, Duration::from_secs(1)).unwrap();
+    assert!(matches!(loaded.setup.players[0], Player::Human));
+    assert_eq!(loaded.setup.players[1].text(), "alphabeta");
+    let note = loaded.note.clone().unwrap();
+    assert!(note.contains("x loads as a person") && note.contains("starts a program"), "{note}");
+    let mut app = App::loaded(loaded);
+    app.tick();
+    // A learner whose table the file names: refused, in JSON and in SGF.
+    let learner = format!("matrix:learn=true,games=0,table={}", table.display());
+    let game = tui::record::GameFile { x: "human".to_owned(), o: learner.clone(), ..game };
+    game.save(&json).unwrap();
+    let loaded = tui::record::load(&json, 1, Duration::from_secs(1)).unwrap();
+    assert!(matches!(loaded.setup.players, [Player::Human, Player::Human]));
+    assert!(loaded.note.unwrap().contains("its option table names a file"));
+    let sgf = temp("hostile.sgf");
+    std::fs::write(
+        &sgf,
+        format!("(;GM[4]SZ[3]MNK[3,3,3]PB[human]PW[{learner}];B[aa];W[bb];B[ab];W[cc];B[ac])"),
+    )
+    .unwrap();
+    let loaded = tui::record::load(&sgf, 1, Duration::from_secs(1)).unwrap();
+    assert!(matches!(loaded.setup.players, [Player::Human, Player::Human]));
+    let app = App::loaded(loaded);
+    assert!(app.pos.is_over());
+    drop(app);
+    assert!(!touched.exists() && !table.exists());
+    // A person may still name both on the command line or in the menu.
+    assert!(Player::parse(&program).is_ok());
+    for path in [json, sgf] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+#[test]
 fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
     // A brain that answers START and nothing else: X (a person) moves first.
     let brain = temp("pbrain-quiet");

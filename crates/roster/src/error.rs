@@ -76,4 +76,14 @@ pub enum SpecError {
         /// What is wrong.
         reason: String,
     },
+    /// A spec read from a file that would start a program or name a file.
+    #[error(
+        "a file may not name {engine} this way: {reason} (choose such an engine yourself, on the command line or in the menu)"
+    )]
+    NotFromFile {
+        /// The engine.
+        engine: &'static str,
+        /// What it would do.
+        reason: String,
+    },
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use board::EngineOption;
+use board::{EngineOption, OptionKind};
 
 use crate::error::SpecError;
 
@@ -58,6 +58,15 @@ impl Options {
     /// or not it has the option).
     pub(crate) fn is_true(&self, name: &str) -> bool {
         self.values.get(name).is_some_and(|value| value == "true")
+    }
+
+    /// The options given whose values name files or free text (which an
+    /// engine may read as a path or a command line).
+    pub(crate) fn naming_files(&self) -> impl Iterator<Item = &str> {
+        self.values
+            .keys()
+            .map(String::as_str)
+            .filter(|name| matches!(self.described(name).kind, OptionKind::File | OptionKind::Text))
     }
 
     fn described(&self, name: &str) -> &EngineOption {

@@ -39,6 +39,23 @@ impl AgentSpec {
     /// # Errors
     /// [`SpecError`] naming what was wrong and listing what is valid.
     pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse_as(text, Source::Person)
+    }
+
+    /// Reads a spec that a file names (a saved game, a record): as
+    /// [`AgentSpec::parse`], but refused before anything is built if it
+    /// would start a program (an external brain) or name a file to read
+    /// or write (weights, learning tables), since a file may come from
+    /// anyone.
+    ///
+    /// # Errors
+    /// [`SpecError::NotFromFile`] for such a spec, else as
+    /// [`AgentSpec::parse`].
+    pub fn parse_from_file(text: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse_as(text, Source::File)
+    }
+
+    fn parse_as(text: &str, source: Source) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let (name, options) = text.split_once(':').unwrap_or((text, ""));
         let name = name.trim().to_ascii_lowercase();
@@ -49,6 +66,20 @@ impl AgentSpec {
             SpecError::UnknownEngine { name: name.clone(), valid: EngineInfo::engine_list() }
         })?;
         let options = Options::parse(engine.name, engine.options(), options)?;
+        if source == Source::File {
+            if engine.starts_program {
+                return Err(SpecError::NotFromFile {
+                    engine: engine.name,
+                    reason: "it starts a program".to_owned(),
+                });
+            }
+            if let Some(option) = options.naming_files().next() {
+                return Err(SpecError::NotFromFile {
+                    engine: engine.name,
+                    reason: format!("its option {option} names a file"),
+                });
+            }
+        }
         let Built { maker, rules_check } = (engine.build)(&options)?;
         // Only engines with a `learn` option accept one, and their builder
         // has checked its value.
@@ -95,6 +126,14 @@ impl AgentSpec {
     pub fn engine(&self) -> &'static EngineInfo {
         self.engine
     }
+}
+
+/// Who wrote a spec: a person (a command line, a menu) may name any
+/// engine; a file may not name programs or files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Person,
+    File,
 }
 
 impl FromStr for AgentSpec {
@@ -260,5 +299,26 @@ mod tests {
             let err = text.parse::<AgentSpec>().unwrap_err().to_string();
             assert!(err.starts_with(message), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn a_file_may_name_engines_but_not_programs_or_files() {
+        for text in ["alphabeta:depth=3", "mcts:iterations=50", "random", "td:learn=true,games=0"] {
+            assert!(AgentSpec::parse_from_file(text).is_ok(), "{text}");
+        }
+        let refused = |text: &str| AgentSpec::parse_from_file(text).unwrap_err().to_string();
+        // Refused before it is built: nothing is started, read or written.
+        let message = refused("external:path=/bin/touch,args=/tmp/x");
+        assert!(
+            message.starts_with("a file may not name external this way: it starts a program"),
+            "{message}"
+        );
+        let missing = "/nonexistent/weights.json";
+        assert!(refused(&format!("alphabeta:weights={missing}")).contains("its option weights names a file"));
+        assert!(refused("matrix:learn=true,table=/tmp/x.table").contains("its option table names a file"));
+        // Other errors are the usual ones.
+        assert!(refused("alphabeta:depht=3").contains("has no option"));
+        // A person may name them.
+        assert!(AgentSpec::parse("external:path=/bin/touch").is_ok());
     }
 }
