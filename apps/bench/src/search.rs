@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use board::{Evaluator, Limits, Rules};
 use minimax_tree::{AlphaBeta, Reason, SearchConfig, ThreatLimits, find_threat_win};
 use serde::Serialize;
@@ -40,6 +40,11 @@ pub struct Args {
     /// Plies played in each position.
     #[arg(long, default_value_t = 30)]
     plies: usize,
+    /// Write the positions searched to this file, one a line in the
+    /// one-line form (`bench analyze --position` reads it), so that
+    /// another engine can be asked about the same positions.
+    #[arg(long, value_name = "FILE")]
+    positions_out: Option<std::path::PathBuf>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -141,6 +146,11 @@ pub fn run(args: &Args) -> Result<()> {
 
 fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Result<()> {
     let positions = middle_games(args.rules, args.positions, args.plies)?;
+    if let Some(path) = &args.positions_out {
+        let lines: String = positions.iter().map(|pos| pos.to_one_line() + "\n").collect();
+        board::files::write_atomically(path, lines.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
     let mut engine = AlphaBeta::new(evaluator, config);
     let (mut nodes, mut depths) = (0, 0);

@@ -133,6 +133,12 @@ fn two_brains_play_a_match_through_the_arena() {
         let end = line.record.replay().unwrap();
         assert_eq!(end.outcome(), Some(line.record.outcome));
         assert!(line.record.players[0].starts_with("external:pbrain-mnk"));
+        // What the alphabeta brain said of its moves (its MESSAGE lines)
+        // is kept beside them.
+        let first = usize::from(line.specs[0] != a);
+        let searched: Vec<_> = line.record.moves.iter().skip(first).step_by(2).collect();
+        let with_depth = searched.iter().filter(|m| m.thought.is_some_and(|t| t.depth.is_some())).count();
+        assert!(with_depth * 2 >= searched.len(), "{with_depth} of {}: {:?}", searched.len(), searched);
     }
 }
 

@@ -572,7 +572,7 @@ impl App {
                 None => self.setup.players[i].text(),
             }),
             opening: Vec::new(),
-            moves: self.pos.moves().iter().map(|&cell| board::MoveRecord { cell, micros: 0 }).collect(),
+            moves: self.pos.moves().iter().map(|&cell| board::MoveRecord::new(cell, 0)).collect(),
             outcome,
             forfeit: None,
             learning_errors: Vec::new(),

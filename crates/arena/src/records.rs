@@ -61,7 +61,7 @@ struct HeaderLine {
 const HEADER_START: &str = "{\"header\"";
 
 /// One finished game of a run, as written to the records file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
     /// The fingerprint of the run's plan.
     pub run: String,

@@ -5,15 +5,62 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{Agent, Cell, Limits, MoveError, Outcome, Position, Rules, Side};
+use crate::{Agent, Analysis, Cell, Limits, MoveError, Outcome, Position, Rules, Side};
 
-/// One move of a game and the time the agent took to choose it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One move of a game, the time the agent took to choose it, and what it
+/// said it thought.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// The cell played.
     pub cell: Cell,
     /// Thinking time in microseconds.
     pub micros: u64,
+    /// The agent's analysis of the move, in short, if it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought: Option<Thought>,
+}
+
+impl MoveRecord {
+    /// A move with its thinking time and no analysis.
+    #[must_use]
+    pub fn new(cell: Cell, micros: u64) -> MoveRecord {
+        MoveRecord { cell, micros, thought: None }
+    }
+}
+
+/// What an agent reported of one move's search (see [`Analysis`]), kept
+/// in game records so that engines can be compared move by move: ours
+/// and any Gomocup brain's, whose `MESSAGE` lines say as much.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Thought {
+    /// The depth reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// The deepest ply any line reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selective_depth: Option<u32>,
+    /// The value for the side to move, in the engine's unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// A proven win (positive) or loss (negative) in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<i32>,
+    /// Nodes, iterations or playouts spent.
+    pub nodes: u64,
+}
+
+impl Thought {
+    /// The short form of `analysis`.
+    #[must_use]
+    pub fn of(analysis: &Analysis) -> Thought {
+        Thought {
+            depth: analysis.depth,
+            selective_depth: analysis.selective_depth,
+            value: analysis.value,
+            win_in: analysis.win_in,
+            nodes: analysis.nodes,
+        }
+    }
 }
 
 /// A side lost by failing to move or by an illegal move.
@@ -26,7 +73,7 @@ pub struct Forfeit {
 }
 
 /// Everything needed to replay and score a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The rules played under.
     pub rules: Rules,
@@ -112,7 +159,8 @@ pub fn play_game(
         let error = match choice {
             Ok(cell) => match pos.play(cell) {
                 Ok(()) => {
-                    moves.push(MoveRecord { cell, micros });
+                    let thought = agents[side.index()].analysis().as_ref().map(Thought::of);
+                    moves.push(MoveRecord { cell, micros, thought });
                     continue;
                 }
                 Err(error) => format!("illegal move {cell}: {error}"),

@@ -411,13 +411,14 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
             let _ = write!(text, "-{selective}");
         }
     }
-    // A forced result in moves of the side to move, as "+M3" or "-M2";
-    // from a search that proves moves without a distance (MCTS-Solver),
-    // "win" or "loss"; a Monte-Carlo mean as a winning chance.
+    // A forced result in plies for the side to move, as "+M5" or "-M4"
+    // (as the strongest brains write it); from a search that proves moves
+    // without a distance (MCTS-Solver), "win" or "loss"; a Monte-Carlo
+    // mean as a winning chance.
     let proof = analysis.best_move.and_then(|best| analysis.proof(best));
     let _ = match (analysis.win_in, analysis.value) {
-        (Some(plies), _) if plies > 0 => write!(text, " ev +M{}", (plies + 1) / 2),
-        (Some(plies), _) => write!(text, " ev -M{}", (1 - plies) / 2),
+        (Some(plies), _) if plies > 0 => write!(text, " ev +M{plies}"),
+        (Some(plies), _) => write!(text, " ev -M{}", -plies),
         _ if proof == Some(true) => write!(text, " ev win"),
         _ if proof == Some(false) => write!(text, " ev loss"),
         (None, Some(value)) if analysis.score_kind == board::ScoreKind::VisitShare => {

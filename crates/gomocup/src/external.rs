@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Cell, Limits, Overline, Position, Rules, Side};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Overline, Position, Rules, Side};
 
+use crate::message::{KEPT_LENGTH, KEPT_LINES, read_messages};
 use crate::protocol::{format_cell, parse_cell};
 
 /// How long a brain may take to answer `START` (it allocates its tables).
@@ -45,6 +46,10 @@ pub struct ExternalAgent {
     stderr: Arc<Mutex<String>>,
     /// What went wrong outside a move (at `START`), told at the next move.
     failure: Option<String>,
+    /// The `MESSAGE` lines of the move being chosen (a bounded few).
+    messages: Vec<String>,
+    /// What the brain said of its last move, as far as it could be read.
+    analysis: Option<Analysis>,
 }
 
 impl std::fmt::Debug for ExternalAgent {
@@ -106,6 +111,8 @@ impl ExternalAgent {
             process: None,
             stderr: Arc::new(Mutex::new(String::new())),
             failure: None,
+            messages: Vec::new(),
+            analysis: None,
         }
     }
 
@@ -181,7 +188,9 @@ impl ExternalAgent {
             .map_err(|error| format!("cannot write to the brain: {error}"))
     }
 
-    /// The next line that is not `MESSAGE` or `DEBUG`; `ERROR` is a failure.
+    /// The next line that is not `MESSAGE` or `DEBUG`; `ERROR` is a
+    /// failure. The first few `MESSAGE` lines are kept (see
+    /// [`ExternalAgent::analysis`]).
     fn reply(&mut self, timeout: Duration) -> Result<String, String> {
         let deadline = Instant::now() + timeout;
         loop {
@@ -191,7 +200,17 @@ impl ExternalAgent {
                 Ok(line) => {
                     let word = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
                     match word.as_str() {
-                        "MESSAGE" | "DEBUG" | "" => {}
+                        "MESSAGE" => {
+                            if self.messages.len() < KEPT_LINES {
+                                let text = line.trim_start()["MESSAGE".len()..].trim();
+                                let cut = (0..=text.len().min(KEPT_LENGTH))
+                                    .rev()
+                                    .find(|&i| text.is_char_boundary(i))
+                                    .unwrap_or(0);
+                                self.messages.push(text[..cut].to_owned());
+                            }
+                        }
+                        "DEBUG" | "" => {}
                         "ERROR" => return Err(format!("the brain answered {line:?}")),
                         _ => return Ok(line),
                     }
@@ -242,9 +261,12 @@ impl ExternalAgent {
         for (cell, side) in stones(pos) {
             self.send(&format!("{},{}", format_cell(cell), if side == mover { 1 } else { 2 }))?;
         }
+        self.messages.clear();
         self.send("DONE")?;
         let reply = self.reply(turn + GRACE)?;
-        parse_cell(&reply).map_err(|error| format!("answered {reply:?}: {error}"))
+        let cell = parse_cell(&reply).map_err(|error| format!("answered {reply:?}: {error}"))?;
+        self.analysis = read_messages(&self.messages, pos, cell);
+        Ok(cell)
     }
 }
 
@@ -281,8 +303,15 @@ impl Agent for ExternalAgent {
     }
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        self.analysis = None;
         self.play(pos, limits)
             .map_err(|error| AgentError::failed(format!("{}: {error}{}", self.name, self.stderr_tail())))
+    }
+
+    /// What the brain's `MESSAGE` lines said of its last move (depth,
+    /// evaluation, nodes, line), as far as they could be read.
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
     }
 }
 

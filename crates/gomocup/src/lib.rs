@@ -21,8 +21,10 @@
 
 mod brain;
 mod external;
+mod message;
 pub mod input;
 pub mod protocol;
 
 pub use brain::{About, MakeAgent, serve};
 pub use external::ExternalAgent;
+pub use message::read_messages;

@@ -106,7 +106,7 @@ pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> b
     for name in moves.split_whitespace() {
         let cell = rules.parse_cell(name).unwrap();
         pos.play(cell).unwrap();
-        played.push(board::MoveRecord { cell, micros: 0 });
+        played.push(board::MoveRecord::new(cell, 0));
     }
     board::GameRecord {
         rules,
