@@ -76,6 +76,30 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.double_three_bonus,
             "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three",
         ),
+        EngineOption::new(
+            "lmp",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.late_move_pruning,
+            "move-count pruning up to this depth: a quiet node off the principal line tries only its first 3 + depth^1.32 moves (0: off)",
+        ),
+        EngineOption::new(
+            "lmr",
+            OptionKind::Whole { min: 0, max: 1000 },
+            config.lmr_divisor,
+            "late-move reductions by ln(depth)·ln(move number)/(lmr/100) plies (0: fixed steps of one and two plies)",
+        ),
+        EngineOption::new(
+            "futility",
+            OptionKind::Whole { min: 0, max: 100_000 },
+            config.futility_margin,
+            "futility pruning: a quiet node 3 plies or less from the leaves, off the principal line, takes its static score when it is this much a ply above beta and the opponent has no four or three (0: off)",
+        ),
+        EngineOption::new(
+            "razor",
+            OptionKind::Whole { min: 0, max: 100_000 },
+            config.razor_margin,
+            "razoring: such a node 2 plies or less from the leaves whose static score is this much a ply below alpha takes the quiescence search's word (0: off)",
+        ),
     ]
 }
 

@@ -50,6 +50,22 @@ pub struct SearchConfig {
     /// Accepted together with [`SearchConfig::extend_forced`] by an SPRT
     /// (see the CHANGELOG).
     pub double_three_bonus: i32,
+    /// Move-count pruning: at a quiet node off the principal line with at
+    /// most this many plies left, only the first few moves (3 + depth^1.32)
+    /// are tried once one of them does not lose (0: off).
+    pub late_move_pruning: u32,
+    /// Late-move reductions by ln(depth) · ln(move number) / (this / 100)
+    /// plies (0: the fixed steps, one ply from the third quiet move and
+    /// two from the seventh).
+    pub lmr_divisor: u32,
+    /// Futility pruning: a quiet node off the principal line with at most
+    /// 3 plies left whose static score is this much a ply above beta, the
+    /// opponent without a four or three, takes its static score (0: off).
+    pub futility_margin: i32,
+    /// Razoring: such a node with at most 2 plies left whose static score
+    /// is this much a ply below alpha takes the quiescence search's word
+    /// (0: off).
+    pub razor_margin: i32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -76,6 +92,10 @@ impl Default for SearchConfig {
             max_moves: 12,
             double_three_bonus: 2_000,
             extend_forced: true,
+            late_move_pruning: 5,
+            lmr_divisor: 0,
+            futility_margin: 0,
+            razor_margin: 0,
             threads: 1,
         }
     }

@@ -11,11 +11,17 @@ use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
 
 use super::AlphaBeta;
 use super::picker::{self, QUIET_BELOW};
-use super::result::{EVAL_LIMIT, INFINITY, MATE};
+use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
 use crate::threat_space::ThreatLimits;
 
 /// Positions a VCF near the root may visit.
 const NEAR_ROOT_VCF_NODES: u64 = 300;
+
+/// The moves a quiet node off the principal line tries with `depth`
+/// plies left, under move-count pruning: 3 + depth^1.32.
+fn late_move_count(depth: u32) -> usize {
+    3 + f64::from(depth).powf(1.32) as usize
+}
 
 /// A node to be searched move by move: what its rules and the table
 /// left of it.
@@ -59,18 +65,37 @@ impl<E: Evaluator> AlphaBeta<E> {
             Break(score) => return score,
         };
         let depth = node.depth;
+        let principal = beta > alpha.saturating_add(1);
+        if node.reducible && !principal {
+            if let Some(score) = self.prune_by_static_score(pos, depth, (alpha, beta), ply) {
+                return score;
+            }
+        }
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
         self.pick(pos, &node, level, &mut moves);
 
         let original_alpha = alpha;
+        let late_moves = if node.reducible && !principal && depth <= self.config.late_move_pruning {
+            late_move_count(depth)
+        } else {
+            usize::MAX
+        };
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
+            // Late moves at shallow depth are not tried, once one move holds.
+            if i >= late_moves && best > -MATE_BOUND {
+                break;
+            }
             let (cell, order) = picker::select(&mut moves, i);
             self.make(pos, cell);
             // Late quiet moves are searched shallower first.
-            let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
+            let reduction = if !node.reducible || i < 2 || depth < 3 {
+                0
+            } else if self.config.lmr_divisor > 0 {
+                self.reduction(depth, i, order >= QUIET_BELOW * 64)
+            } else if order < QUIET_BELOW * 64 {
                 1 + u32::from(i >= 6 && depth >= 4)
             } else {
                 0
@@ -111,6 +136,48 @@ impl<E: Evaluator> AlphaBeta<E> {
             table.record(key, (original_alpha, beta), (best, best_move), depth, ply);
         }
         best
+    }
+
+    /// At a quiet node off the principal line near the leaves, the static
+    /// score may decide: far above beta while the opponent has no four or
+    /// three to hit back with (futility), or far below alpha, when only
+    /// fours could save it (razoring: the quiescence search decides).
+    fn prune_by_static_score(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: u32,
+    ) -> Option<i32> {
+        let (futility, razor) = (self.config.futility_margin, self.config.razor_margin);
+        let futile = futility > 0 && depth <= 3;
+        let razored = razor > 0 && depth <= 2;
+        if !(futile || razored) || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let stand = self.static_score(pos);
+        let threats = self.threats.as_ref().expect("threat search");
+        let opponent = pos.side_to_move().opponent();
+        let quiet_opponent =
+            threats.four_cells(opponent).is_empty() && threats.open_four_cells(opponent).is_empty();
+        let margin = |per_ply: i32| per_ply.saturating_mul(depth as i32);
+        if futile && quiet_opponent && stand.saturating_sub(margin(futility)) >= beta {
+            return Some(stand);
+        }
+        if razored && stand.saturating_add(margin(razor)) < alpha {
+            return Some(self.quiesce(pos, (alpha, alpha + 1), ply, self.config.quiescence_fours));
+        }
+        None
+    }
+
+    /// How much shallower the `i`-th move (from 0) of a node with `depth`
+    /// plies left is searched first: ln(depth) · ln(i + 1) / the divisor,
+    /// a ply less for a move that makes or blocks a three or more, never
+    /// below one ply of depth left.
+    fn reduction(&self, depth: u32, i: usize, threatening: bool) -> u32 {
+        let divisor = f64::from(self.config.lmr_divisor) / 100.0;
+        let r = (f64::from(depth).ln() * ((i + 1) as f64).ln() / divisor) as u32;
+        r.saturating_sub(u32::from(threatening)).min(depth - 2)
     }
 
     /// A plain node's rules before any move: the game's end, the static
@@ -215,6 +282,25 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
     }
 
+    /// The static score of a threat-search position for the side to move:
+    /// the evaluation, raised when it can make a double three that the
+    /// opponent cannot answer with a four or an open three.
+    fn static_score(&self, pos: &Position) -> i32 {
+        let threats = self.threats.as_ref().expect("threat search");
+        let me = pos.side_to_move();
+        let opponent = me.opponent();
+        let stand = self.evaluator.evaluate_threats(pos, threats).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if self.config.double_three_bonus != 0
+            && threats.class_count(me, CellClass::DoubleThree) > 0
+            && threats.four_cells(opponent).is_empty()
+            && threats.open_four_cells(opponent).is_empty()
+        {
+            stand.saturating_add(self.config.double_three_bonus).min(EVAL_LIMIT)
+        } else {
+            stand
+        }
+    }
+
     /// The leaves of the threat search: the static score, unless the side
     /// to move does better by fours (each answered by its one block).
     fn quiesce(&mut self, pos: &mut Position, (mut alpha, beta): (i32, i32), ply: u32, fours: u32) -> i32 {
@@ -233,17 +319,9 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             Continue(None) => {}
         }
+        let stand = self.static_score(pos);
         let threats = self.threats.as_ref().expect("threat search");
         let me = pos.side_to_move();
-        let mut stand = self.evaluator.evaluate_threats(pos, threats).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-        let opponent = me.opponent();
-        if self.config.double_three_bonus != 0
-            && threats.class_count(me, CellClass::DoubleThree) > 0
-            && threats.four_cells(opponent).is_empty()
-            && threats.open_four_cells(opponent).is_empty()
-        {
-            stand = stand.saturating_add(self.config.double_three_bonus).min(EVAL_LIMIT);
-        }
         if stand >= beta || fours == 0 {
             return stand;
         }

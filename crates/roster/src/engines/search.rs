@@ -41,6 +41,10 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         quiescence_fours: options.get("qfours")?,
         extend_forced: options.get("extend_forced")?,
         double_three_bonus: options.get("dtbonus")?,
+        late_move_pruning: options.get("lmp")?,
+        lmr_divisor: options.get("lmr")?,
+        futility_margin: options.get("futility")?,
+        razor_margin: options.get("razor")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
