@@ -21,8 +21,8 @@
 
 mod brain;
 mod external;
-mod message;
 pub mod input;
+mod message;
 pub mod protocol;
 
 pub use brain::{About, MakeAgent, serve};

@@ -63,7 +63,8 @@ fn read_message(text: &str, pos: &Position, answer: Cell, analysis: &mut Analysi
                 }
             }
             "pv" | "bestline" | "line" => {
-                let cells: Vec<&str> = words[i + 1..].iter().copied().take_while(|w| read_cell(w).is_some()).collect();
+                let cells: Vec<&str> =
+                    words[i + 1..].iter().copied().take_while(|w| read_cell(w).is_some()).collect();
                 if let Some(line) = read_line(&cells, pos, answer) {
                     analysis.line = line;
                     said = true;

@@ -197,4 +197,22 @@ mod tests {
         assert!(value(false, 3) < MATE_BOUND, "{}", value(false, 3));
         assert_eq!(value(false, 4), MATE - 7);
     }
+
+    #[test]
+    fn pruning_near_the_leaves_saves_nodes_and_keeps_the_win() {
+        use board::Rules;
+        // The forced win above, and a quiet middle game.
+        let win = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
+        let quiet = Position::from_moves(Rules::gomoku15(), "h8 i9 h10 g9 j9 i8 i10 g8 f7 j8").unwrap();
+        let search = |pos: &Position, config: SearchConfig, depth: u32| {
+            let mut engine = AlphaBeta::new(OpenLines, SearchConfig { tt_bytes: 1 << 20, ..config });
+            let value = engine.search_depth(pos, depth);
+            (value, engine.nodes())
+        };
+        let off = SearchConfig { late_move_pruning: 0, ..SearchConfig::default() };
+        let on = SearchConfig { late_move_pruning: 5, ..SearchConfig::default() };
+        assert_eq!(search(&win, on.clone(), 5).0, MATE - 7);
+        let (pruned, unpruned) = (search(&quiet, on, 6).1, search(&quiet, off, 6).1);
+        assert!(pruned < unpruned, "{pruned} nodes with move-count pruning, {unpruned} without");
+    }
 }
