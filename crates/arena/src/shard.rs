@@ -9,7 +9,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// Shard `index` of `count`: games `index`, `index + count`, ….
+/// Read from a file, it is checked as [`Shard::new`] checks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "UncheckedShard")]
 pub struct Shard {
     /// Which shard, from 0.
     pub index: u64,
@@ -54,6 +56,21 @@ impl Shard {
     #[must_use]
     pub fn games_of(self, total: u64) -> u64 {
         total / self.count + u64::from(total % self.count > self.index)
+    }
+}
+
+/// A shard as a file writes it, before it is checked.
+#[derive(Deserialize)]
+struct UncheckedShard {
+    index: u64,
+    count: u64,
+}
+
+impl TryFrom<UncheckedShard> for Shard {
+    type Error = String;
+
+    fn try_from(shard: UncheckedShard) -> Result<Shard, String> {
+        Shard::new(shard.index, shard.count)
     }
 }
 
@@ -116,6 +133,14 @@ pub fn shards_not_given(count: u64, given: impl Fn(u64) -> bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shard_read_from_a_file_is_checked() {
+        let read = |text: &str| serde_json::from_str::<Shard>(text).map_err(|err| err.to_string());
+        assert_eq!(read(r#"{"index":1,"count":4}"#), Ok(Shard { index: 1, count: 4 }));
+        assert!(read(r#"{"index":0,"count":0}"#).unwrap_err().contains("at least 1 shard"));
+        assert!(read(r#"{"index":4,"count":4}"#).unwrap_err().contains("does not exist"));
+    }
 
     #[test]
     fn shards_split_the_schedule_into_disjoint_covering_parts() {
