@@ -183,6 +183,11 @@ impl State<'_> {
                 self.block.get_or_insert_with(Vec::new).push((cell, who));
                 None
             }
+            // A DONE of no BOARD block (a stray one, or the end of a
+            // SWAP2BOARD we do not play) leaves the board as it is.
+            Command::Done if self.block.is_none() => {
+                Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned())
+            }
             Command::Done => Some(self.board(lines, pending)),
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,

@@ -97,6 +97,17 @@ fn board_blocks_set_the_position_and_the_side() {
 }
 
 #[test]
+fn a_stray_done_leaves_the_board_as_it_is() {
+    let answers = run("START 10\nBEGIN\nDONE\nTURN 5,5\n", false);
+    assert_eq!(answers[..2], ["OK", "0,0"]);
+    assert!(answers[2].starts_with("ERROR DONE without a BOARD block"), "{answers:?}");
+    // Our 0,0 is still there: the next first empty cell is 1,0.
+    assert_eq!(answers[3], "1,0");
+    let answers = run("START 10\nBEGIN\nSWAP2BOARD\n3,3\nDONE\nTURN 5,5\n", false);
+    assert_eq!(answers.last().map(String::as_str), Some("1,0"), "{answers:?}");
+}
+
+#[test]
 fn takeback_and_restart() {
     let answers = run("START 10\nBEGIN\nTAKEBACK 0,0\nBEGIN\nTURN 5,5\nRESTART\nBEGIN\n", false);
     assert_eq!(answers, ["OK", "0,0", "OK", "0,0", "1,0", "OK", "0,0"]);
