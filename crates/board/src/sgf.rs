@@ -314,6 +314,12 @@ fn game(nodes: &[Node]) -> Result<SgfGame, String> {
                 "B" | "W" => {
                     let side = if name == "B" { Side::X } else { Side::O };
                     let number = game.moves.len() + 1;
+                    if cell.is_some() {
+                        return Err(format!(
+                            "move {number} {name}[{}] shares a node with the move before it: one move a node",
+                            values[0]
+                        ));
+                    }
                     if pos.side_to_move() != side {
                         return Err(format!("move {number} is {name}'s, but it is the other side's turn"));
                     }
@@ -365,6 +371,11 @@ fn rules_of(size: Option<&str>, rule: Option<&str>, mnk: Option<&str>) -> Result
     };
     if (u32::from(rules.width()), u32::from(rules.height())) != (width, height) {
         return Err(format!("rules MNK[{rules}] disagree with the board size {width}×{height}"));
+    }
+    if let Some(rule) = rule
+        && rules.overline() != overline
+    {
+        return Err(format!("rules MNK[{rules}] disagree with the rule RU[{}]", rule.trim()));
     }
     Ok(rules)
 }
@@ -447,6 +458,10 @@ mod tests {
         assert!(error("(;GM[4]SZ[15]RU[4])").contains("RU[4]"));
         assert!(error("(;GM[4]SZ[99])").contains("SZ[99:99]"));
         assert!(error("(;GM[4]SZ[15]MNK[9,9,5])").contains("disagree"));
+        // Two moves in one node, and rules that contradict each other.
+        assert!(error("(;GM[4]SZ[15];B[hh]W[ii];B[gg])").contains("one move a node"));
+        assert!(error("(;GM[4]SZ[15]RU[1]MNK[15,15,5])").contains("disagree with the rule RU[1]"));
+        assert!(error("(;GM[4]SZ[9]RU[0]MNK[9,9,4,exact])").contains("disagree with the rule RU[0]"));
         assert!(error("hello").contains("expected '('"));
         let deep = format!("{}{}", "(;GM[4]".repeat(5000), ")".repeat(5000));
         assert!(error(&deep).contains("nested deeper"));
