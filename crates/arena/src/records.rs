@@ -5,7 +5,7 @@
 //! the engines.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use board::{GameRecord, Rules};
@@ -100,6 +100,15 @@ impl RecordsFile {
         let io = |error| ArenaError::Records { path: path.to_owned(), error };
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let (found, games, good_length) = read_lines(&file, path)?;
+        if found.is_none() && games.is_empty() && !starts_as_records(&file, path)? {
+            return Err(ArenaError::Corrupt {
+                path: path.to_owned(),
+                line: 1,
+                reason:
+                    "it is not a records file (no header, no game): nothing was changed; name another file"
+                        .to_owned(),
+            });
+        }
         if !resume && !games.is_empty() {
             return Err(ArenaError::RecordsExist { path: path.to_owned(), games: games.len() });
         }
@@ -146,6 +155,18 @@ impl RecordsFile {
             .and_then(|()| self.file.flush())
             .map_err(|error| ArenaError::Records { path: self.path.clone(), error })
     }
+}
+
+/// Whether `file` is empty or starts as a records file does (a header,
+/// perhaps cut short by an interruption, or a game), so that a run may
+/// write to it.
+fn starts_as_records(file: &File, path: &Path) -> Result<bool, ArenaError> {
+    let io = |error| ArenaError::Records { path: path.to_owned(), error };
+    let mut start = Vec::with_capacity(HEADER_START.len());
+    let mut reader = BufReader::new(file);
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    reader.take(HEADER_START.len() as u64).read_to_end(&mut start).map_err(io)?;
+    Ok(start.is_empty() || HEADER_START.as_bytes().starts_with(&start) || start.starts_with(b"{\"run\""))
 }
 
 /// The header (if the file has one), the games of a records file and the

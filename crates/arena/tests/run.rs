@@ -133,6 +133,19 @@ fn an_interrupted_match_resumes_without_losing_or_repeating_a_game() {
         run(&other, RunOptions { records: Some(&cut), resume: true, ..RunOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("another run"), "{error}");
     let _ = (fs::remove_file(whole), fs::remove_file(cut));
+
+    // A file that is not a records file is never written, resumed or not.
+    let precious = temp_file("precious.txt");
+    for text in ["precious", "precious\n", "{\"other\": 1}\n"] {
+        fs::write(&precious, text).unwrap();
+        for resume in [false, true] {
+            let error = run(&plan, RunOptions { records: Some(&precious), resume, ..RunOptions::default() })
+                .unwrap_err();
+            assert!(error.to_string().contains(&precious.display().to_string()), "{error}");
+            assert_eq!(fs::read_to_string(&precious).unwrap(), text);
+        }
+    }
+    let _ = fs::remove_file(precious);
 }
 
 #[test]
