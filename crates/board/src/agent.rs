@@ -143,6 +143,16 @@ pub trait Evaluator: Send + Sync {
         let _ = threats;
         self.evaluate(pos)
     }
+
+    /// How promising `cell` is for `side` to play, given the threats a
+    /// search keeps: the one number a threat search orders its moves by,
+    /// and reduces and prunes late ones by (a three or more made or
+    /// blocked scores 40 or more). By default the hand-set
+    /// [`Threats::move_score`](crate::threats::Threats::move_score).
+    #[inline]
+    fn score_move(&self, threats: &crate::threats::Threats, side: crate::Side, cell: Cell) -> i32 {
+        threats.move_score(side, cell)
+    }
 }
 
 /// A flag another thread sets to make an engine stop and move now.

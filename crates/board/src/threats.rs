@@ -820,6 +820,33 @@ impl Threats {
         unpack(self.codes[side.index()][cell.index()])
     }
 
+    /// How promising `cell` is for `side` to play, hand-set: what it makes
+    /// in each direction, what it takes from the opponent there, and
+    /// bonuses for double threats (its own in full, the opponent's in
+    /// half). Searches order, reduce and prune moves by it; see
+    /// [`crate::Evaluator::score_move`], which an evaluation may
+    /// override.
+    #[must_use]
+    pub fn move_score(&self, side: Side, cell: Cell) -> i32 {
+        /// What a move makes, by pattern, for the side that plays it…
+        const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
+        /// …and what it takes from the opponent, by the opponent's pattern there.
+        const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
+        let own = self.patterns(side, cell);
+        let theirs = self.patterns(side.opponent(), cell);
+        let mut score = 0;
+        for (&mine, &other) in own.iter().zip(&theirs) {
+            score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
+        }
+        let bonus = |class: CellClass| match class {
+            CellClass::DoubleThree => 150,
+            CellClass::FourThree => 500,
+            CellClass::DoubleFour => 800,
+            _ => 0,
+        };
+        score + bonus(self.class(side, cell)) + bonus(self.class(side.opponent(), cell)) / 2
+    }
+
     /// The combined class of `side` at `cell` (none on a marked cell).
     #[inline]
     #[must_use]

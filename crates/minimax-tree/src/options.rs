@@ -100,6 +100,12 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.razor_margin,
             "razoring: such a node 2 plies or less from the leaves whose static score is this much a ply below alpha takes the quiescence search's word (0: off)",
         ),
+        EngineOption::new(
+            "alpha_reduction",
+            OptionKind::Flag,
+            config.alpha_reduction,
+            "once a move raises alpha at a node 3 to 11 plies from the leaves, search the rest a ply shallower",
+        ),
     ]
 }
 

@@ -66,6 +66,9 @@ pub struct SearchConfig {
     /// is this much a ply below alpha takes the quiescence search's word
     /// (0: off).
     pub razor_margin: i32,
+    /// Once a move raises alpha at a node with 3 to 11 plies left, the
+    /// rest are searched a ply shallower.
+    pub alpha_reduction: bool,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -95,6 +98,7 @@ impl Default for SearchConfig {
             late_move_pruning: 5,
             lmr_divisor: 0,
             futility_margin: 0,
+            alpha_reduction: false,
             razor_margin: 0,
             threads: 1,
         }

@@ -64,7 +64,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             Continue(node) => node,
             Break(score) => return score,
         };
-        let depth = node.depth;
+        let mut depth = node.depth;
         let principal = beta > alpha.saturating_add(1);
         if node.reducible && !principal {
             if let Some(score) = self.prune_by_static_score(pos, depth, (alpha, beta), ply) {
@@ -122,11 +122,22 @@ impl<E: Evaluator> AlphaBeta<E> {
                 best = score;
                 best_move = Some(cell);
             }
-            alpha = alpha.max(score);
-            if alpha >= beta {
+            if score >= beta {
                 self.stack.add_killer(level, cell);
                 self.picker.record_cutoff(cell, depth);
                 break;
+            }
+            if score > alpha {
+                alpha = score;
+                // A better line found: the rest need prove less, and are
+                // searched a ply shallower.
+                if self.config.alpha_reduction
+                    && node.reducible
+                    && (3..12).contains(&depth)
+                    && score.abs() < 4_500
+                {
+                    depth -= 1;
+                }
             }
         }
         self.stack.put_moves(level, moves);
@@ -275,7 +286,13 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let remembered = (node.table_move, self.stack.killers(level));
         if let Some(threats) = &self.threats {
-            self.picker.order_by_threats((threats, &self.config), pos, node.cells, remembered, moves);
+            self.picker.order_by_threats(
+                (&*self.evaluator, threats, &self.config),
+                pos,
+                node.cells,
+                remembered,
+                moves,
+            );
         } else {
             let ranked = node.depth >= self.config.rank_depth;
             self.picker.order_plain(&*self.evaluator, (pos, node.cells), ranked, remembered, moves);

@@ -6,38 +6,16 @@
 
 use std::ops::ControlFlow::{self, Break, Continue};
 
-use board::threats::{CellClass, Pattern, Threats};
+use board::threats::Threats;
 use board::{Bitboard, Cell, Evaluator, Position, Side};
 
 use super::config::SearchConfig;
 use crate::threat_space::three_defences;
 use crate::threats::winning_cells;
 
-/// Move scores below this (no three, no block of one) count as quiet.
+/// Move scores below this (no three, no block of one) count as quiet
+/// (see [`Evaluator::score_move`]).
 pub(super) const QUIET_BELOW: i32 = 40;
-
-/// What a move makes, by pattern, for the side that plays it…
-const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
-/// …and what it takes from the opponent, by the opponent's pattern there.
-const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
-
-/// How promising `cell` is for `me`: what it makes and what it blocks,
-/// with bonuses for double threats.
-pub(super) fn move_score(threats: &Threats, me: Side, cell: Cell) -> i32 {
-    let own = threats.patterns(me, cell);
-    let theirs = threats.patterns(me.opponent(), cell);
-    let mut score = 0;
-    for (&mine, &other) in own.iter().zip(&theirs) {
-        score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
-    }
-    let bonus = |class: CellClass| match class {
-        CellClass::DoubleThree => 150,
-        CellClass::FourThree => 500,
-        CellClass::DoubleFour => 800,
-        _ => 0,
-    };
-    score + bonus(threats.class(me, cell)) + bonus(threats.class(me.opponent(), cell)) / 2
-}
 
 /// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
 /// and returns it (the last of equals).
@@ -96,7 +74,8 @@ impl MovePicker {
     /// its defences and own fours; else every candidate cell with a
     /// pattern, scored by what it makes for both sides, the weakest cut
     /// beyond [`SearchConfig::max_moves`] (never at the root).
-    pub(super) fn threat_moves(
+    pub(super) fn threat_moves<E: Evaluator>(
+        evaluator: &E,
         threats: &Threats,
         config: &SearchConfig,
         pos: &Position,
@@ -115,7 +94,7 @@ impl MovePicker {
         };
         moves.clear();
         for cell in allowed {
-            let score = move_score(threats, me, cell);
+            let score = evaluator.score_move(threats, me, cell);
             if score > 0 || root || facing_three {
                 moves.push((cell, score));
             }
@@ -132,15 +111,15 @@ impl MovePicker {
     /// The moves of a threat-search node with their ordering scores: the
     /// threat moves with the table's move first, killers raised, and the
     /// history of cutoffs breaking ties.
-    pub(super) fn order_by_threats(
+    pub(super) fn order_by_threats<E: Evaluator>(
         &self,
-        (threats, config): (&Threats, &SearchConfig),
+        (evaluator, threats, config): (&E, &Threats, &SearchConfig),
         pos: &Position,
         cells: Bitboard,
         (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),
         moves: &mut Vec<(Cell, i32)>,
     ) {
-        MovePicker::threat_moves(threats, config, pos, cells, moves, false);
+        MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
         for (cell, score) in moves {
             if Some(*cell) == table_move {
                 *score = 1 << 30;

@@ -44,7 +44,7 @@ impl<E: Evaluator> AlphaBeta<E> {
 
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
             let mut moves = Vec::new();
-            MovePicker::threat_moves(threats, &self.config, pos, cells, &mut moves, true);
+            MovePicker::threat_moves(&*self.evaluator, threats, &self.config, pos, cells, &mut moves, true);
             moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
             moves
         } else {

@@ -127,6 +127,15 @@ impl Evaluator for Evaluation {
             Evaluation::Threat(threat) => threat.evaluate_threats(pos, threats),
         }
     }
+
+    #[inline]
+    fn score_move(&self, threats: &board::threats::Threats, side: board::Side, cell: Cell) -> i32 {
+        match self {
+            Evaluation::Lines(lines) => lines.score_move(threats, side, cell),
+            Evaluation::Pattern(pattern) => pattern.score_move(threats, side, cell),
+            Evaluation::Threat(threat) => threat.score_move(threats, side, cell),
+        }
+    }
 }
 
 /// `eval=`, the evaluation a search scores with.

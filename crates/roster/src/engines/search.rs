@@ -45,6 +45,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         lmr_divisor: options.get("lmr")?,
         futility_margin: options.get("futility")?,
         razor_margin: options.get("razor")?,
+        alpha_reduction: options.get("alpha_reduction")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
