@@ -199,6 +199,7 @@ fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLi
             ));
         } else if !text.trim().is_empty() {
             let line: GameLine = serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
+            line.record.check().map_err(|reason| corrupt(format!("game {}: {reason}", line.game)))?;
             games.push(line);
         }
         length += read as u64;

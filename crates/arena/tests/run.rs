@@ -234,3 +234,33 @@ fn side_to_move_after_an_opening_is_right() {
     }
     let _ = fs::remove_file(path);
 }
+
+#[test]
+fn records_altered_by_hand_are_refused_on_resume() {
+    let path = temp_file("altered.jsonl");
+    let plan = Plan { games: 6, ..match_plan(1) };
+    run(&plan, RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    let cases = [
+        // A result flipped…
+        text.replacen("\"outcome\":\"x_wins\"", "\"outcome\":\"o_wins\"", 1),
+        // …and a game's moves emptied.
+        {
+            let lines: Vec<&str> = text.lines().collect();
+            let game: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+            let mut emptied = game.clone();
+            emptied["moves"] = serde_json::json!([]);
+            text.replacen(lines[1], &emptied.to_string(), 1)
+        },
+    ];
+    for altered in cases {
+        assert_ne!(altered, text);
+        fs::write(&path, &altered).unwrap();
+        let error = run(&plan, RunOptions { records: Some(&path), resume: true, ..RunOptions::default() })
+            .unwrap_err();
+        assert!(matches!(error, ArenaError::Corrupt { .. }), "{error}");
+        assert!(read_records(&path).is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), altered, "nothing written");
+    }
+    let _ = fs::remove_file(path);
+}

@@ -111,6 +111,29 @@ impl GameRecord {
         }
         Ok(pos)
     }
+
+    /// Checks that the record holds together: its moves replay, and its
+    /// result is the one they lead to (a game that ended on the board), or
+    /// a forfeit of the side to move where the game was not over.
+    ///
+    /// # Errors
+    /// What does not hold, for a message about a damaged or altered file.
+    pub fn check(&self) -> Result<(), String> {
+        let pos = self.replay().map_err(|error| format!("its moves do not replay: {error}"))?;
+        match (&self.forfeit, pos.outcome()) {
+            (None, Some(outcome)) if outcome == self.outcome => Ok(()),
+            (None, Some(outcome)) => Err(format!("its moves end in {outcome}, but it says {}", self.outcome)),
+            (None, None) => Err(format!("it says {}, but its moves leave the game unfinished", self.outcome)),
+            (Some(_), Some(outcome)) => Err(format!("a forfeit after the game was over ({outcome})")),
+            (Some(forfeit), None) if forfeit.side != pos.side_to_move() => {
+                Err(format!("{} forfeited, but it was {}'s move", forfeit.side, pos.side_to_move()))
+            }
+            (Some(forfeit), None) if self.outcome != Outcome::Win(forfeit.side.opponent()) => {
+                Err(format!("{} forfeited, but it says {}", forfeit.side, self.outcome))
+            }
+            (Some(_), None) => Ok(()),
+        }
+    }
 }
 
 /// An opening that cannot be played.
@@ -254,6 +277,34 @@ mod tests {
         assert_eq!(record.outcome, Outcome::Win(Side::X));
         assert_eq!(record.moves.len(), 1);
         assert_eq!(record.forfeit.unwrap().reason, "engine crashed");
+    }
+
+    #[test]
+    fn a_record_that_does_not_hold_together_fails_its_check() {
+        let rules = Rules::gomoku15();
+        let (mut x, mut o) = (RandomAgent::new(3), RandomAgent::new(4));
+        let record = play_game(rules, [&mut x, &mut o], &[], &Limits::none()).unwrap();
+        assert_eq!(record.check(), Ok(()));
+        let flipped = match record.outcome {
+            Outcome::Win(side) => Outcome::Win(side.opponent()),
+            Outcome::Draw => Outcome::Win(Side::X),
+        };
+        let error = GameRecord { outcome: flipped, ..record.clone() }.check().unwrap_err();
+        assert!(error.contains("its moves end in"), "{error}");
+        let emptied = GameRecord { moves: Vec::new(), ..record.clone() }.check().unwrap_err();
+        assert!(emptied.contains("unfinished"), "{emptied}");
+        let mut twice = record.clone();
+        twice.moves.push(twice.moves[0]);
+        assert!(twice.check().unwrap_err().contains("do not replay"));
+        // A forfeit: only of the side to move, and only its loss.
+        let ttt = Rules::tic_tac_toe();
+        let (mut x, mut o) = (RandomAgent::new(0), Broken);
+        let forfeited = play_game(ttt, [&mut x, &mut o], &[], &Limits::none()).unwrap();
+        assert_eq!(forfeited.check(), Ok(()));
+        let wrong = GameRecord { outcome: Outcome::Win(Side::O), ..forfeited.clone() };
+        assert!(wrong.check().unwrap_err().contains("forfeited, but it says"));
+        let early = GameRecord { moves: Vec::new(), ..forfeited };
+        assert!(early.check().unwrap_err().contains("it was X's move"), "{:?}", early.check());
     }
 
     /// Random moves, counting the finished games it is told of; it cannot
