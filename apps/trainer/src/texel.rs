@@ -220,6 +220,37 @@ pub struct Tuner {
 }
 
 impl Tuner {
+    /// Checks a fit read from a checkpoint: a weight and two moments per
+    /// feature, every number finite and the weights within what the
+    /// evaluation's integer weights can hold.
+    ///
+    /// # Errors
+    /// What is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, values) in [
+            ("weights", &self.weights),
+            ("first moments", &self.first_moment),
+            ("second moments", &self.second_moment),
+        ] {
+            if values.len() != THREAT_FEATURES {
+                return Err(format!("{} {name}, not one per feature ({THREAT_FEATURES})", values.len()));
+            }
+            if let Some(bad) = values.iter().find(|value| !value.is_finite()) {
+                return Err(format!("{name} hold {bad}"));
+            }
+        }
+        if let Some(bad) = self.weights.iter().find(|weight| weight.abs() > f64::from(i32::MAX / 1024)) {
+            return Err(format!("a weight of {bad} is beyond what the evaluation holds"));
+        }
+        if !(self.k.is_finite() && self.k > 0.0) {
+            return Err(format!("the scale K is {}", self.k));
+        }
+        if self.second_moment.iter().any(|&value| value < 0.0) {
+            return Err("a negative second moment".to_owned());
+        }
+        Ok(())
+    }
+
     /// A fit from `start`: K fitted to it on `data`'s training positions.
     #[must_use]
     pub fn new(config: TuneConfig, start: &ThreatWeights, data: &Dataset) -> Tuner {
@@ -358,6 +389,16 @@ mod tests {
             again.epoch(&data);
         }
         assert_eq!(again, tuner);
+        // A checkpoint of it checks; one damaged does not.
+        assert_eq!(tuner.check(), Ok(()));
+        let short = Tuner { weights: vec![1.0; 3], ..tuner.clone() };
+        assert!(short.check().unwrap_err().contains("not one per feature"));
+        let mut huge = tuner.clone();
+        huge.weights[5] = 1e308;
+        assert!(huge.check().unwrap_err().contains("beyond what the evaluation holds"));
+        let mut nan = tuner;
+        nan.second_moment[2] = f64::NAN;
+        assert!(nan.check().unwrap_err().contains("second moments hold NaN"));
     }
 
     #[test]

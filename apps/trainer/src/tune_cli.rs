@@ -135,6 +135,9 @@ fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: 
             .with_context(|| format!("cannot read {}", checkpoint.display()))?;
         let tuner: Tuner = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a checkpoint of trainer tune", checkpoint.display()))?;
+        tuner.check().map_err(|why| {
+            anyhow::anyhow!("{} is damaged: {why}; nothing was changed", checkpoint.display())
+        })?;
         let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
         if same != tuner.config {
             bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);

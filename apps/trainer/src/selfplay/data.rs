@@ -62,6 +62,33 @@ impl GameData {
         self.moves.iter().map(|&packed| Cell::new((packed >> 8) as u8, packed as u8))
     }
 
+    /// Checks that the game holds together under `rules`: its moves are on
+    /// the board and replay, `given` and the scores fit them, and the
+    /// result is a result.
+    ///
+    /// # Errors
+    /// What does not hold.
+    pub fn check(&self, rules: &board::Rules) -> Result<(), String> {
+        let mut pos = board::Position::new(*rules);
+        for (i, &packed) in self.moves.iter().enumerate() {
+            let (x, y) = (packed >> 8, packed & 0xff);
+            let cell = rules
+                .cell(i32::from(x), i32::from(y))
+                .ok_or_else(|| format!("move {} ({x},{y}) is off the {rules} board", i + 1))?;
+            pos.play(cell).map_err(|err| format!("move {} ({x},{y}): {err}", i + 1))?;
+        }
+        if usize::from(self.given) > self.moves.len() {
+            return Err(format!("{} moves given of {}", self.given, self.moves.len()));
+        }
+        if self.scores.len() > self.moves.len() - usize::from(self.given) {
+            return Err(format!("{} scores for {} engine moves", self.scores.len(), self.moves.len()));
+        }
+        if !(-1..=1).contains(&self.result) {
+            return Err(format!("result {} (1, 0 or -1)", self.result));
+        }
+        Ok(())
+    }
+
     /// The result for the side to move after `plies` moves: 1 a win, ½ a
     /// draw, 0 a loss.
     #[must_use]
@@ -144,6 +171,11 @@ impl DataFile {
         let header = rest.get(..header_len as usize).with_context(not_ours)?;
         let header: Header = serde_json::from_slice(header)
             .with_context(|| format!("{}: the header is damaged", path.display()))?;
+        let rules: board::Rules = header
+            .settings
+            .rules
+            .parse()
+            .map_err(|err| anyhow::anyhow!("{}: the header's rules: {err}", path.display()))?;
         let body_start = MAGIC.len() + 8 + header_len as usize;
         let mut at = body_start;
         let mut games = Vec::new();
@@ -151,9 +183,28 @@ impl DataFile {
             if at == bytes.len() {
                 break false;
             }
-            let Some(game) = read_chunk(&bytes[at..]) else { break true };
-            at += game.1;
-            games.push(game.0);
+            // A chunk cut short is an interrupted write, dropped on resume;
+            // a whole chunk that does not read is damage, never dropped.
+            let game = match read_chunk(&bytes[at..]) {
+                Chunk::Torn => break true,
+                Chunk::Damaged(why) => bail!(
+                    "{}: the chunk at byte {at} (after {} games) is damaged: {why}; nothing was changed",
+                    path.display(),
+                    games.len()
+                ),
+                Chunk::Whole(game, size) => {
+                    at += size;
+                    game
+                }
+            };
+            if let Err(why) = game.check(&rules) {
+                bail!(
+                    "{}: game {} does not hold together: {why}; nothing was changed",
+                    path.display(),
+                    game.index
+                );
+            }
+            games.push(game);
         };
         Ok(DataFile {
             settings: header.settings,
@@ -204,16 +255,29 @@ fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
     Some((u32::from_le_bytes(*head), rest))
 }
 
-/// One chunk (length, bincode, checksum) and its size, if whole and sound.
-fn read_chunk(bytes: &[u8]) -> Option<(GameData, usize)> {
-    let (len, rest) = take_u32(bytes)?;
-    let body = rest.get(..len as usize)?;
-    let sum = rest.get(len as usize..len as usize + 8)?;
+/// What the bytes at a chunk's start hold.
+enum Chunk {
+    /// A game, and the chunk's size.
+    Whole(GameData, usize),
+    /// Fewer bytes than the chunk needs: a write cut short.
+    Torn,
+    /// A whole chunk that does not read: why.
+    Damaged(&'static str),
+}
+
+/// One chunk (length, bincode, checksum).
+fn read_chunk(bytes: &[u8]) -> Chunk {
+    let Some((len, rest)) = take_u32(bytes) else { return Chunk::Torn };
+    let (Some(body), Some(sum)) = (rest.get(..len as usize), rest.get(len as usize..len as usize + 8)) else {
+        return Chunk::Torn;
+    };
     if board::files::checksum(body).to_le_bytes() != sum {
-        return None;
+        return Chunk::Damaged("its checksum does not match");
     }
-    let (game, used) = bincode::serde::decode_from_slice(body, bincode::config::standard()).ok()?;
-    (used == body.len()).then_some((game, 4 + len as usize + 8))
+    match bincode::serde::decode_from_slice::<GameData, _>(body, bincode::config::standard()) {
+        Ok((game, used)) if used == body.len() => Chunk::Whole(game, 4 + len as usize + 8),
+        _ => Chunk::Damaged("it is not a game"),
+    }
 }
 
 /// A chunk for `game`.
@@ -224,4 +288,29 @@ pub(super) fn chunk(game: &GameData) -> Vec<u8> {
     out.extend_from_slice(&body);
     out.extend_from_slice(&board::files::checksum(&body).to_le_bytes());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_off_the_board_or_out_of_shape_fails_its_check() {
+        let rules: board::Rules = "9,9,5".parse().unwrap();
+        let game = GameData {
+            index: 0,
+            given: 1,
+            moves: vec![4 << 8 | 4, 5 << 8 | 5],
+            scores: vec![Some(0.5)],
+            result: 0,
+        };
+        assert_eq!(game.check(&rules), Ok(()));
+        let off = GameData { moves: vec![4 << 8 | 4, 20 << 8 | 3], ..game.clone() };
+        assert!(off.check(&rules).unwrap_err().contains("off the 9,9,5 board"));
+        let twice = GameData { moves: vec![4 << 8 | 4, 4 << 8 | 4], ..game.clone() };
+        assert!(twice.check(&rules).unwrap_err().contains("move 2"));
+        assert!(GameData { given: 3, ..game.clone() }.check(&rules).is_err());
+        assert!(GameData { scores: vec![None; 2], ..game.clone() }.check(&rules).is_err());
+        assert!(GameData { result: 7, ..game }.check(&rules).is_err());
+    }
 }

@@ -323,6 +323,16 @@ mod tests {
         other.sort_by_key(|game| game.index);
         assert_eq!(other, games);
 
+        // Damaged in the middle: an error, never taken for a torn tail.
+        let sound = std::fs::read(&path).unwrap();
+        let mut flipped = sound.clone();
+        let middle = sound.len() / 2;
+        flipped[middle] ^= 0x10;
+        std::fs::write(&path, &flipped).unwrap();
+        let error = DataFile::read(&path).unwrap_err().to_string();
+        assert!(error.contains("is damaged") && error.contains("nothing was changed"), "{error}");
+        std::fs::write(&path, &sound).unwrap();
+
         // Torn: the last game half written, and two games more wanted.
         let len = std::fs::metadata(&path).unwrap().len();
         let file = OpenOptions::new().write(true).open(&path).unwrap();
