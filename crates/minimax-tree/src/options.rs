@@ -83,6 +83,12 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             "move-count pruning up to this depth: a quiet node off the principal line tries only its first 3 + depth^1.32 moves (0: off)",
         ),
         EngineOption::new(
+            "lmp_percent",
+            OptionKind::Whole { min: 1, max: 1000 },
+            config.late_move_percent,
+            "the moves move-count pruning keeps, in percent of 3 + depth^1.32 (at least two)",
+        ),
+        EngineOption::new(
             "lmr",
             OptionKind::Whole { min: 0, max: 1000 },
             config.lmr_divisor,

@@ -54,6 +54,9 @@ pub struct SearchConfig {
     /// most this many plies left, only the first few moves (3 + depth^1.32)
     /// are tried once one of them does not lose (0: off).
     pub late_move_pruning: u32,
+    /// The moves move-count pruning keeps, in percent of 3 + depth^1.32
+    /// (at least two).
+    pub late_move_percent: u32,
     /// Late-move reductions by ln(depth) · ln(move number) / (this / 100)
     /// plies (0: the fixed steps, one ply from the third quiet move and
     /// two from the seventh).
@@ -96,6 +99,7 @@ impl Default for SearchConfig {
             double_three_bonus: 2_000,
             extend_forced: true,
             late_move_pruning: 5,
+            late_move_percent: 100,
             lmr_divisor: 0,
             futility_margin: 0,
             alpha_reduction: false,

@@ -18,9 +18,11 @@ use crate::threat_space::ThreatLimits;
 const NEAR_ROOT_VCF_NODES: u64 = 300;
 
 /// The moves a quiet node off the principal line tries with `depth`
-/// plies left, under move-count pruning: 3 + depth^1.32.
-fn late_move_count(depth: u32) -> usize {
-    3 + f64::from(depth).powf(1.32) as usize
+/// plies left, under move-count pruning: 3 + depth^1.32, scaled by
+/// `percent`, at least two.
+fn late_move_count(depth: u32, percent: u32) -> usize {
+    let count = 3 + f64::from(depth).powf(1.32) as usize;
+    (count * percent as usize / 100).max(2)
 }
 
 /// A node to be searched move by move: what its rules and the table
@@ -77,7 +79,7 @@ impl<E: Evaluator> AlphaBeta<E> {
 
         let original_alpha = alpha;
         let late_moves = if node.reducible && !principal && depth <= self.config.late_move_pruning {
-            late_move_count(depth)
+            late_move_count(depth, self.config.late_move_percent)
         } else {
             usize::MAX
         };

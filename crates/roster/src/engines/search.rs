@@ -42,6 +42,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         extend_forced: options.get("extend_forced")?,
         double_three_bonus: options.get("dtbonus")?,
         late_move_pruning: options.get("lmp")?,
+        late_move_percent: options.get("lmp_percent")?,
         lmr_divisor: options.get("lmr")?,
         futility_margin: options.get("futility")?,
         razor_margin: options.get("razor")?,
