@@ -84,6 +84,8 @@ pub struct GameLine {
 pub(crate) struct RecordsFile {
     path: PathBuf,
     file: File,
+    /// No other run writes the file while this one does.
+    _lock: board::files::OutputLock,
 }
 
 impl RecordsFile {
@@ -98,6 +100,7 @@ impl RecordsFile {
         resume: bool,
     ) -> Result<(RecordsFile, Vec<GameLine>), ArenaError> {
         let io = |error| ArenaError::Records { path: path.to_owned(), error };
+        let lock = board::files::lock_output(path).map_err(io)?;
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let (found, games, good_length) = read_lines(&file, path)?;
         if found.is_none() && games.is_empty() && !starts_as_records(&file, path)? {
@@ -133,7 +136,7 @@ impl RecordsFile {
             file.set_len(keep).map_err(io)?;
         }
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        let mut records = RecordsFile { path: path.to_owned(), file };
+        let mut records = RecordsFile { path: path.to_owned(), file, _lock: lock };
         if keep == 0 {
             records.write_line(
                 &serde_json::to_string(&HeaderLine { header: header.clone() }).expect("headers serialise"),

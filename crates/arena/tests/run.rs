@@ -264,3 +264,16 @@ fn records_altered_by_hand_are_refused_on_resume() {
     }
     let _ = fs::remove_file(path);
 }
+
+#[test]
+fn two_runs_never_write_one_records_file() {
+    let path = temp_file("shared.jsonl");
+    let held = board::files::lock_output(&path).unwrap();
+    let error =
+        run(&match_plan(1), RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap_err();
+    assert!(error.to_string().contains("another program is writing"), "{error}");
+    drop(held);
+    run(&match_plan(1), RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap();
+    let _ = fs::remove_file(&path);
+    let _ = fs::remove_file(path.with_extension("jsonl.lock"));
+}

@@ -89,9 +89,56 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
+/// An exclusive hold on an output file, for as long as it lives: see
+/// [`lock_output`].
+#[derive(Debug)]
+pub struct OutputLock {
+    _sidecar: std::fs::File,
+}
+
+/// Takes the exclusive hold on `path` that every program writing it takes,
+/// so that two never write one file at once: a lock on the sidecar file
+/// `PATH.lock` (the file itself may be replaced by a rename, which would
+/// drop a lock on it). The sidecar stays behind, empty; deleting it while
+/// nothing runs is harmless.
+///
+/// # Errors
+/// `WouldBlock`, saying so, while another program holds it; or the
+/// sidecar cannot be made.
+pub fn lock_output(path: &Path) -> io::Result<OutputLock> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let sidecar = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&name)?;
+    match sidecar.try_lock() {
+        Ok(()) => Ok(OutputLock { _sidecar: sidecar }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            format!(
+                "another program is writing {} (it holds {})",
+                path.display(),
+                Path::new(&name).display()
+            ),
+        )),
+        Err(std::fs::TryLockError::Error(error)) => Err(error),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_writer_at_a_time() {
+        let path = std::env::temp_dir().join(format!("board-lock-{}.jsonl", std::process::id()));
+        let held = lock_output(&path).unwrap();
+        let error = lock_output(&path).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::WouldBlock);
+        assert!(error.to_string().contains("another program is writing"), "{error}");
+        drop(held);
+        let again = lock_output(&path).unwrap();
+        drop(again);
+        let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
+    }
 
     #[test]
     fn endless_and_long_files_are_refused() {
