@@ -117,7 +117,7 @@ fn read_count(word: &str) -> Option<u64> {
         _ => (word, 1.0),
     };
     let value = number.parse::<f64>().ok()? * scale;
-    (value.is_finite() && value >= 0.0 && value < 1e19).then_some(value as u64)
+    (0.0..1e19).contains(&value).then_some(value as u64)
 }
 
 /// A cell as brains write it: a column letter and a row number from 1.

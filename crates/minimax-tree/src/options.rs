@@ -89,28 +89,10 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             "the moves move-count pruning keeps, in percent of 3 + depth^1.32 (at least two)",
         ),
         EngineOption::new(
-            "lmr",
-            OptionKind::Whole { min: 0, max: 1000 },
-            config.lmr_divisor,
-            "late-move reductions by ln(depth)·ln(move number)/(lmr/100) plies (0: fixed steps of one and two plies)",
-        ),
-        EngineOption::new(
-            "futility",
-            OptionKind::Whole { min: 0, max: 100_000 },
-            config.futility_margin,
-            "futility pruning: a quiet node 3 plies or less from the leaves, off the principal line, takes its static score when it is this much a ply above beta and the opponent has no four or three (0: off)",
-        ),
-        EngineOption::new(
             "razor",
             OptionKind::Whole { min: 0, max: 100_000 },
             config.razor_margin,
-            "razoring: such a node 2 plies or less from the leaves whose static score is this much a ply below alpha takes the quiescence search's word (0: off)",
-        ),
-        EngineOption::new(
-            "alpha_reduction",
-            OptionKind::Flag,
-            config.alpha_reduction,
-            "once a move raises alpha at a node 3 to 11 plies from the leaves, search the rest a ply shallower",
+            "razoring: a quiet node 2 plies or less from the leaves, off the principal line, whose static score is this much a ply below alpha takes the quiescence search's word (0: off)",
         ),
     ]
 }

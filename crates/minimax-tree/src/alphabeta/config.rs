@@ -57,21 +57,10 @@ pub struct SearchConfig {
     /// The moves move-count pruning keeps, in percent of 3 + depth^1.32
     /// (at least two).
     pub late_move_percent: u32,
-    /// Late-move reductions by ln(depth) · ln(move number) / (this / 100)
-    /// plies (0: the fixed steps, one ply from the third quiet move and
-    /// two from the seventh).
-    pub lmr_divisor: u32,
-    /// Futility pruning: a quiet node off the principal line with at most
-    /// 3 plies left whose static score is this much a ply above beta, the
-    /// opponent without a four or three, takes its static score (0: off).
-    pub futility_margin: i32,
-    /// Razoring: such a node with at most 2 plies left whose static score
-    /// is this much a ply below alpha takes the quiescence search's word
-    /// (0: off).
+    /// Razoring: a quiet node of the threat search off the principal line
+    /// with at most 2 plies left whose static score is this much a ply
+    /// below alpha takes the quiescence search's word (0: off).
     pub razor_margin: i32,
-    /// Once a move raises alpha at a node with 3 to 11 plies left, the
-    /// rest are searched a ply shallower.
-    pub alpha_reduction: bool,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -100,9 +89,6 @@ impl Default for SearchConfig {
             extend_forced: true,
             late_move_pruning: 5,
             late_move_percent: 100,
-            lmr_divisor: 0,
-            futility_margin: 0,
-            alpha_reduction: false,
             razor_margin: 0,
             threads: 1,
         }

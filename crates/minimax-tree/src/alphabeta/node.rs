@@ -66,12 +66,13 @@ impl<E: Evaluator> AlphaBeta<E> {
             Continue(node) => node,
             Break(score) => return score,
         };
-        let mut depth = node.depth;
+        let depth = node.depth;
         let principal = beta > alpha.saturating_add(1);
-        if node.reducible && !principal {
-            if let Some(score) = self.prune_by_static_score(pos, depth, (alpha, beta), ply) {
-                return score;
-            }
+        if node.reducible
+            && !principal
+            && let Some(score) = self.razor(pos, depth, (alpha, beta), ply)
+        {
+            return score;
         }
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
@@ -93,11 +94,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             let (cell, order) = picker::select(&mut moves, i);
             self.make(pos, cell);
             // Late quiet moves are searched shallower first.
-            let reduction = if !node.reducible || i < 2 || depth < 3 {
-                0
-            } else if self.config.lmr_divisor > 0 {
-                self.reduction(depth, i, order >= QUIET_BELOW * 64)
-            } else if order < QUIET_BELOW * 64 {
+            let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
                 1 + u32::from(i >= 6 && depth >= 4)
             } else {
                 0
@@ -129,18 +126,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 self.picker.record_cutoff(cell, depth);
                 break;
             }
-            if score > alpha {
-                alpha = score;
-                // A better line found: the rest need prove less, and are
-                // searched a ply shallower.
-                if self.config.alpha_reduction
-                    && node.reducible
-                    && (3..12).contains(&depth)
-                    && score.abs() < 4_500
-                {
-                    depth -= 1;
-                }
-            }
+            alpha = alpha.max(score);
         }
         self.stack.put_moves(level, moves);
         if let Some(table) = &self.table {
@@ -151,46 +137,16 @@ impl<E: Evaluator> AlphaBeta<E> {
         best
     }
 
-    /// At a quiet node off the principal line near the leaves, the static
-    /// score may decide: far above beta while the opponent has no four or
-    /// three to hit back with (futility), or far below alpha, when only
-    /// fours could save it (razoring: the quiescence search decides).
-    fn prune_by_static_score(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        (alpha, beta): (i32, i32),
-        ply: u32,
-    ) -> Option<i32> {
-        let (futility, razor) = (self.config.futility_margin, self.config.razor_margin);
-        let futile = futility > 0 && depth <= 3;
-        let razored = razor > 0 && depth <= 2;
-        if !(futile || razored) || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+    /// Razoring: at a quiet node off the principal line with at most 2
+    /// plies left whose static score is far below alpha, only fours could
+    /// save it, so the quiescence search decides.
+    fn razor(&mut self, pos: &mut Position, depth: u32, (alpha, beta): (i32, i32), ply: u32) -> Option<i32> {
+        let margin = self.config.razor_margin;
+        if margin == 0 || depth > 2 || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
             return None;
         }
-        let stand = self.static_score(pos);
-        let threats = self.threats.as_ref().expect("threat search");
-        let opponent = pos.side_to_move().opponent();
-        let quiet_opponent =
-            threats.four_cells(opponent).is_empty() && threats.open_four_cells(opponent).is_empty();
-        let margin = |per_ply: i32| per_ply.saturating_mul(depth as i32);
-        if futile && quiet_opponent && stand.saturating_sub(margin(futility)) >= beta {
-            return Some(stand);
-        }
-        if razored && stand.saturating_add(margin(razor)) < alpha {
-            return Some(self.quiesce(pos, (alpha, alpha + 1), ply, self.config.quiescence_fours));
-        }
-        None
-    }
-
-    /// How much shallower the `i`-th move (from 0) of a node with `depth`
-    /// plies left is searched first: ln(depth) · ln(i + 1) / the divisor,
-    /// a ply less for a move that makes or blocks a three or more, never
-    /// below one ply of depth left.
-    fn reduction(&self, depth: u32, i: usize, threatening: bool) -> u32 {
-        let divisor = f64::from(self.config.lmr_divisor) / 100.0;
-        let r = (f64::from(depth).ln() * ((i + 1) as f64).ln() / divisor) as u32;
-        r.saturating_sub(u32::from(threatening)).min(depth - 2)
+        (self.static_score(pos).saturating_add(margin.saturating_mul(depth as i32)) < alpha)
+            .then(|| self.quiesce(pos, (alpha, alpha + 1), ply, self.config.quiescence_fours))
     }
 
     /// A plain node's rules before any move: the game's end, the static

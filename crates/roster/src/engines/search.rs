@@ -43,10 +43,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         double_three_bonus: options.get("dtbonus")?,
         late_move_pruning: options.get("lmp")?,
         late_move_percent: options.get("lmp_percent")?,
-        lmr_divisor: options.get("lmr")?,
-        futility_margin: options.get("futility")?,
         razor_margin: options.get("razor")?,
-        alpha_reduction: options.get("alpha_reduction")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
