@@ -84,6 +84,15 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             usize::MAX
         };
+        // Far above beta by the static score: every move but the first is
+        // likely to fail high anyway, so it is tried a ply shallower first.
+        let likely_fail_high = node.reducible
+            && !principal
+            && depth >= 3
+            && self.config.fail_high_margin > 0
+            && beta.abs() < MATE_BOUND
+            && self.static_score(pos)
+                >= beta.saturating_add(self.config.fail_high_margin.saturating_mul(depth as i32));
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
@@ -99,6 +108,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             } else {
                 0
             };
+            let reduction = (reduction + u32::from(likely_fail_high && i >= 1)).min(depth - 1);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
             } else {
