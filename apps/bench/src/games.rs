@@ -41,6 +41,12 @@ pub struct GameArgs {
     /// Nodes (or iterations) per move.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// A clock for each player, `MATCH[+INCREMENT][/TURN]` in seconds
+    /// (`120+0`, `300+2/10`): each move takes its share of what is left
+    /// (brains are told `timeout_match` and `time_left`), and a player out
+    /// of time loses. Instead of --ms.
+    #[arg(long, value_name = "MATCH[+INC][/TURN]", conflicts_with = "ms")]
+    pub tc: Option<board::clock::TimeControl>,
     /// Append every game to this file as one JSON line.
     #[arg(long)]
     pub records: Option<PathBuf>,
@@ -106,6 +112,7 @@ impl GameArgs {
             format,
             openings: self.openings()?,
             limits,
+            clock: self.tc,
             seed: self.seed,
             threads,
             sprt,

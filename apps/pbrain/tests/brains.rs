@@ -143,6 +143,23 @@ fn two_brains_play_a_match_through_the_arena() {
 }
 
 #[test]
+fn brains_on_a_match_clock_are_told_it_and_keep_within_it() {
+    let a = format!("external:path={BRAIN},args=alphabeta");
+    let b = format!("external:path={BRAIN},args=pattern");
+    let plan = Plan {
+        clock: Some("6".parse().unwrap()),
+        openings: arena::Openings::Random { plies: 3 },
+        seed: 2,
+        ..Plan::new(Rules::gomoku15(), vec![entrant(&a), entrant(&b)], 2)
+    };
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    assert_eq!(summary.pairings[0].results.games(), 2);
+    // Told the match time and what is left, the brain plans its moves
+    // from them and never runs out.
+    assert_eq!(summary.pairings[0].forfeits, 0, "{summary}");
+}
+
+#[test]
 fn brains_that_crash_or_hang_forfeit_and_the_rest_goes_on() {
     let crashing = script("crash.sh", "exit 3");
     let sleeping = script("hang.sh", "exec sleep 60");

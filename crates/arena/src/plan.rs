@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use board::clock::TimeControl;
 use board::{Agent, Cell, Limits, Rules, mix_seed};
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +79,10 @@ pub struct Plan {
     pub openings: Openings,
     /// Limits of every move (time, nodes, depth).
     pub limits: Limits,
+    /// The clock each side plays on, if any: each move then takes its
+    /// share of it, and a side out of time loses (see
+    /// [`board::play_game_on_clock`]).
+    pub clock: Option<TimeControl>,
     /// The seed of openings and engines.
     pub seed: u64,
     /// Games played at once.
@@ -124,6 +129,7 @@ impl Plan {
             games,
             openings: Openings::Empty,
             limits: Limits::none(),
+            clock: None,
             seed: 0,
             threads: 1,
             sprt: None,
@@ -224,6 +230,12 @@ impl Plan {
             self.seed,
             labels
         );
+        // Only a run on a clock says so: fingerprints of runs without one
+        // are what they were.
+        let text = match self.clock {
+            Some(clock) => format!("{text}|clock {clock}"),
+            None => text,
+        };
         // FNV-1a: stable across builds and platforms, unlike std's hasher.
         let hash = text
             .bytes()

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use board::{Agent, Cell, StopFlag, mix_seed, play_game};
+use board::{Agent, Cell, StopFlag, mix_seed, play_game, play_game_on_clock};
 
 use crate::ArenaError;
 use crate::elo::{Pentanomial, Wdl};
@@ -238,8 +238,11 @@ impl Work<'_> {
         } else {
             (b, a, [&mut agent_b, &mut agent_a])
         };
-        let record =
-            play_game(self.plan.rules, agents, &self.openings[slot.pair() as usize], &self.plan.limits)?;
+        let opening = &self.openings[slot.pair() as usize];
+        let record = match self.plan.clock {
+            Some(clock) => play_game_on_clock(self.plan.rules, agents, opening, &self.plan.limits, clock)?,
+            None => play_game(self.plan.rules, agents, opening, &self.plan.limits)?,
+        };
         Ok(GameLine {
             run: self.fingerprint.to_owned(),
             game: index as u64,

@@ -257,6 +257,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Search depth in plies.
     pub depth: Option<u32>,
+    /// The game's clock, when the game is played on one: what the side to
+    /// move has left, for agents that pass it on (a Gomocup brain is told
+    /// `timeout_match` and `time_left`). `time` and `max_time` already
+    /// hold the move's share of it.
+    pub clock: Option<crate::clock::ClockReading>,
     /// Set from outside to stop at once.
     pub stop: Option<StopFlag>,
     /// Where to report progress while thinking, if anyone watches.

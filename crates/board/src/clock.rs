@@ -45,6 +45,31 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A side's clock as it stands before one of its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockReading {
+    /// The time control of the game.
+    pub control: TimeControl,
+    /// What the side to move has left.
+    pub left: Duration,
+}
+
+impl ClockReading {
+    /// The move's budget on this clock with `empty` cells on the board, as
+    /// [`Limits`](crate::Limits): the time to plan on, the most it may
+    /// take, and the reading itself.
+    #[must_use]
+    pub fn limits(self, empty: usize) -> crate::Limits {
+        let (planned, most) = self.control.budget(self.left, empty);
+        crate::Limits {
+            time: Some(planned),
+            max_time: Some(most),
+            clock: Some(self),
+            ..crate::Limits::none()
+        }
+    }
+}
+
 /// A time control that does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("time control {text:?}: {why} (write MATCH[+INCREMENT][/TURN] in seconds, such as 300+2 or 300/5)")]

@@ -1,10 +1,11 @@
 //! One game between two agents, and its record.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::clock::{ClockReading, TimeControl};
 use crate::{Agent, Analysis, Cell, Limits, MoveError, Outcome, Position, Rules, Side};
 
 /// One move of a game, the time the agent took to choose it, and what it
@@ -158,9 +159,38 @@ pub struct OpeningError {
 /// [`OpeningError`] if an opening move is illegal.
 pub fn play_game(
     rules: Rules,
+    agents: [&mut dyn Agent; 2],
+    opening: &[Cell],
+    limits: &Limits,
+) -> Result<GameRecord, OpeningError> {
+    play(rules, agents, opening, limits, None)
+}
+
+/// [`play_game`] on a clock: each side has `control`'s time for the
+/// game (plus its increment after each move), and thinks on each move for
+/// the share [`ClockReading::limits`] gives, told the reading itself
+/// ([`Limits::clock`]); the node and depth limits of `limits` apply too.
+/// A side whose move comes after its time ran out, or beyond the turn
+/// limit, loses on time (a forfeit that says so).
+///
+/// # Errors
+/// [`OpeningError`] if an opening move is illegal.
+pub fn play_game_on_clock(
+    rules: Rules,
+    agents: [&mut dyn Agent; 2],
+    opening: &[Cell],
+    limits: &Limits,
+    control: TimeControl,
+) -> Result<GameRecord, OpeningError> {
+    play(rules, agents, opening, limits, Some(control))
+}
+
+fn play(
+    rules: Rules,
     mut agents: [&mut dyn Agent; 2],
     opening: &[Cell],
     limits: &Limits,
+    clock: Option<TimeControl>,
 ) -> Result<GameRecord, OpeningError> {
     let mut pos = Position::new(rules);
     for (i, &cell) in opening.iter().enumerate() {
@@ -169,6 +199,7 @@ pub fn play_game(
     for agent in &mut agents {
         agent.new_game(&rules);
     }
+    let mut left = [clock.map_or(Duration::ZERO, |control| control.total); 2];
     let mut moves = Vec::new();
     let mut forfeit = None;
     let outcome = loop {
@@ -176,9 +207,39 @@ pub fn play_game(
             break outcome;
         }
         let side = pos.side_to_move();
+        let timed = clock.map(|control| {
+            let reading = ClockReading { control, left: left[side.index()] };
+            Limits {
+                nodes: limits.nodes,
+                depth: limits.depth,
+                stop: limits.stop.clone(),
+                progress: limits.progress.clone(),
+                ..reading.limits(pos.legal_move_count())
+            }
+        });
         let start = Instant::now();
-        let choice = agents[side.index()].select_move(&pos, limits);
-        let micros = start.elapsed().as_micros() as u64;
+        let choice = agents[side.index()].select_move(&pos, timed.as_ref().unwrap_or(limits));
+        let elapsed = start.elapsed();
+        let micros = elapsed.as_micros() as u64;
+        if let Some(control) = clock {
+            let over_turn = control.turn.is_some_and(|turn| elapsed > turn);
+            if elapsed > left[side.index()] || over_turn {
+                let ms = |time: Duration| time.as_millis();
+                let reason = match control.turn {
+                    Some(turn) if over_turn => {
+                        format!("lost on time: {} ms on a move, the limit is {} ms", ms(elapsed), ms(turn))
+                    }
+                    _ => format!(
+                        "lost on time: {} ms on a move with {} ms left",
+                        ms(elapsed),
+                        ms(left[side.index()])
+                    ),
+                };
+                forfeit = Some(Forfeit { side, reason });
+                break Outcome::Win(side.opponent());
+            }
+            left[side.index()] = left[side.index()] - elapsed + control.increment;
+        }
         let error = match choice {
             Ok(cell) => match pos.play(cell) {
                 Ok(()) => {
@@ -305,6 +366,64 @@ mod tests {
         assert!(wrong.check().unwrap_err().contains("forfeited, but it says"));
         let early = GameRecord { moves: Vec::new(), ..forfeited };
         assert!(early.check().unwrap_err().contains("it was X's move"), "{:?}", early.check());
+    }
+
+    /// Random moves; from its third move on it thinks 60 ms, and it notes
+    /// the clock readings it is given.
+    struct Slow {
+        inner: RandomAgent,
+        moves: u32,
+        readings: Vec<Duration>,
+    }
+
+    impl Agent for Slow {
+        fn name(&self) -> String {
+            "slow".to_owned()
+        }
+        fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+            self.moves += 1;
+            self.readings.push(limits.clock.map(|reading| reading.left).unwrap_or_default());
+            assert!(limits.time.is_some() && limits.max_time.is_some());
+            if self.moves >= 3 {
+                std::thread::sleep(Duration::from_millis(60));
+            }
+            self.inner.select_move(pos, limits)
+        }
+    }
+
+    #[test]
+    fn on_a_clock_a_side_out_of_time_loses_and_the_clock_runs_with_increments() {
+        let rules = Rules::gomoku15();
+        // 1.1 s a side, 20 ms added a move, at most 50 ms a move: the slow
+        // side's third move breaks the turn limit.
+        let control: TimeControl = "1.1+0.02/0.05".parse().unwrap();
+        let mut slow = Slow { inner: RandomAgent::new(1), moves: 0, readings: Vec::new() };
+        let mut quick = RandomAgent::new(2);
+        let record =
+            play_game_on_clock(rules, [&mut slow, &mut quick], &[], &Limits::none(), control).unwrap();
+        assert_eq!(record.outcome, Outcome::Win(Side::O));
+        let forfeit = record.forfeit.clone().unwrap();
+        assert_eq!(forfeit.side, Side::X);
+        assert!(
+            forfeit.reason.starts_with("lost on time:") && forfeit.reason.contains("the limit is 50 ms"),
+            "{}",
+            forfeit.reason
+        );
+        assert_eq!(record.moves.len(), 4);
+        assert_eq!(record.check(), Ok(()));
+        // The clock starts full and gains the increment less the time spent.
+        assert_eq!(slow.readings[0], Duration::from_millis(1100));
+        assert!(
+            slow.readings[1] > Duration::from_millis(1100) && slow.readings[1] <= Duration::from_millis(1120)
+        );
+        // Without a turn limit the match time decides.
+        let control =
+            TimeControl { total: Duration::from_millis(100), increment: Duration::ZERO, turn: None };
+        let mut slow = Slow { inner: RandomAgent::new(1), moves: 0, readings: Vec::new() };
+        let record =
+            play_game_on_clock(rules, [&mut quick, &mut slow], &[], &Limits::none(), control).unwrap();
+        assert_eq!(record.outcome, Outcome::Win(Side::X));
+        assert!(record.forfeit.unwrap().reason.contains("ms left"));
     }
 
     /// Random moves, counting the finished games it is told of; it cannot

@@ -42,7 +42,9 @@ pub use agent::{
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};
-pub use game::{Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, report_game_over};
+pub use game::{
+    Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, play_game_on_clock, report_game_over,
+};
 pub use lines::Direction;
 pub use perft::{Perft, perft};
 pub use position::{MoveError, Position, SetupError, WinningLine};

@@ -254,7 +254,17 @@ impl ExternalAgent {
             return Err(failure);
         }
         self.ready(rules)?;
-        let turn = limits.time.unwrap_or(DEFAULT_TURN);
+        // On a clock the brain is told the match time and what it has
+        // left, and manages its time itself; else each move's time.
+        let turn = match limits.clock {
+            Some(reading) => {
+                let turn = reading.control.turn.map_or(reading.left, |turn| turn.min(reading.left));
+                self.send(&format!("INFO timeout_match {}", reading.control.total.as_millis()))?;
+                self.send(&format!("INFO time_left {}", reading.left.as_millis()))?;
+                turn
+            }
+            None => limits.time.unwrap_or(DEFAULT_TURN),
+        };
         self.send(&format!("INFO timeout_turn {}", turn.as_millis()))?;
         let mover = pos.side_to_move();
         self.send("BOARD")?;

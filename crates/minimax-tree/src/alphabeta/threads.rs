@@ -32,6 +32,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             max_time: limits.max_time,
             nodes: None,
             depth: limits.depth,
+            clock: None,
             stop: Some(stop.clone()),
             progress: None,
         };
