@@ -88,18 +88,6 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.late_move_percent,
             "the moves move-count pruning keeps, in percent of 3 + depth^1.32 (at least two)",
         ),
-        EngineOption::new(
-            "razor",
-            OptionKind::Whole { min: 0, max: 100_000 },
-            config.razor_margin,
-            "razoring: a quiet node 2 plies or less from the leaves, off the principal line, whose static score is this much a ply below alpha takes the quiescence search's word (0: off)",
-        ),
-        EngineOption::new(
-            "fhr",
-            OptionKind::Whole { min: 0, max: 100_000 },
-            config.fail_high_margin,
-            "fail-high reduction: at a quiet node 3 plies or more from the leaves, off the principal line, whose static score is this much a ply above beta, every move but the first is searched a ply shallower first (0: off)",
-        ),
     ]
 }
 

@@ -57,15 +57,6 @@ pub struct SearchConfig {
     /// The moves move-count pruning keeps, in percent of 3 + depth^1.32
     /// (at least two).
     pub late_move_percent: u32,
-    /// Razoring: a quiet node of the threat search off the principal line
-    /// with at most 2 plies left whose static score is this much a ply
-    /// below alpha takes the quiescence search's word (0: off).
-    pub razor_margin: i32,
-    /// Fail-high reduction: at a quiet node off the principal line with 3
-    /// or more plies left whose static score is this much a ply above
-    /// beta, every move but the first is searched a ply shallower first
-    /// (0: off).
-    pub fail_high_margin: i32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -94,8 +85,6 @@ impl Default for SearchConfig {
             extend_forced: true,
             late_move_pruning: 5,
             late_move_percent: 100,
-            razor_margin: 0,
-            fail_high_margin: 0,
             threads: 1,
         }
     }

@@ -68,12 +68,6 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let depth = node.depth;
         let principal = beta > alpha.saturating_add(1);
-        if node.reducible
-            && !principal
-            && let Some(score) = self.razor(pos, depth, (alpha, beta), ply)
-        {
-            return score;
-        }
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
         self.pick(pos, &node, level, &mut moves);
@@ -84,15 +78,6 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             usize::MAX
         };
-        // Far above beta by the static score: every move but the first is
-        // likely to fail high anyway, so it is tried a ply shallower first.
-        let likely_fail_high = node.reducible
-            && !principal
-            && depth >= 3
-            && self.config.fail_high_margin > 0
-            && beta.abs() < MATE_BOUND
-            && self.static_score(pos)
-                >= beta.saturating_add(self.config.fail_high_margin.saturating_mul(depth as i32));
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
@@ -108,7 +93,6 @@ impl<E: Evaluator> AlphaBeta<E> {
             } else {
                 0
             };
-            let reduction = (reduction + u32::from(likely_fail_high && i >= 1)).min(depth - 1);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -145,18 +129,6 @@ impl<E: Evaluator> AlphaBeta<E> {
             table.record(key, (original_alpha, beta), (best, best_move), depth, ply);
         }
         best
-    }
-
-    /// Razoring: at a quiet node off the principal line with at most 2
-    /// plies left whose static score is far below alpha, only fours could
-    /// save it, so the quiescence search decides.
-    fn razor(&mut self, pos: &mut Position, depth: u32, (alpha, beta): (i32, i32), ply: u32) -> Option<i32> {
-        let margin = self.config.razor_margin;
-        if margin == 0 || depth > 2 || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
-            return None;
-        }
-        (self.static_score(pos).saturating_add(margin.saturating_mul(depth as i32)) < alpha)
-            .then(|| self.quiesce(pos, (alpha, alpha + 1), ply, self.config.quiescence_fours))
     }
 
     /// A plain node's rules before any move: the game's end, the static

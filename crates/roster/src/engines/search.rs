@@ -43,8 +43,6 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         double_three_bonus: options.get("dtbonus")?,
         late_move_pruning: options.get("lmp")?,
         late_move_percent: options.get("lmp_percent")?,
-        razor_margin: options.get("razor")?,
-        fail_high_margin: options.get("fhr")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
