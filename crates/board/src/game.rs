@@ -238,7 +238,7 @@ fn play(
                 forfeit = Some(Forfeit { side, reason });
                 break Outcome::Win(side.opponent());
             }
-            left[side.index()] = left[side.index()] - elapsed + control.increment;
+            left[side.index()] = left[side.index()].saturating_sub(elapsed) + control.increment;
         }
         let error = match choice {
             Ok(cell) => match pos.play(cell) {
