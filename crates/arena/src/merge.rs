@@ -82,6 +82,16 @@ pub fn merge(paths: &[PathBuf]) -> Result<Summary, ArenaError> {
         return Err(fail("give the records files of the shards to merge".to_owned()));
     };
     let split = header.shard.count;
+    // A shard holds about its share of the run: a header that promises far
+    // more games than the files can hold (a damaged or altered one) is
+    // refused before the schedule of that many games is drawn up.
+    let held: u64 = shards.values().map(|(_, games)| games.len() as u64).sum();
+    if header.games > held.saturating_mul(split).max(split) {
+        return Err(fail(format!(
+            "the run has {} games a pairing, but the files hold {held} games in all: give every shard, resumed to its end",
+            header.games
+        )));
+    }
     let header = RunHeader { shard: crate::Shard::WHOLE, ..header };
     let schedule = header.schedule();
     let mut collector = Collector::new(&header, &schedule);

@@ -140,6 +140,23 @@ fn a_bad_set_of_shards_says_what_is_wrong() {
     let headless = error(&[old]);
     assert!(headless.contains("no header"), "{headless}");
     assert!(error(&[]).contains("give the records"));
+
+    // A header that promises absurd numbers is refused, never trusted.
+    fs::create_dir_all(dir.join("whole")).unwrap();
+    let whole = play_shards(&plan, 1, &dir.join("whole"));
+    let text = fs::read_to_string(&whole[0]).unwrap();
+    let games = format!("\"games\":{},", plan.games);
+    assert!(text.contains(&games), "{text}");
+    for (from, to, message) in [
+        (games.clone(), "\"games\":1000000000,".to_owned(), "the run has 1000000000 games a pairing"),
+        (games.clone(), "\"games\":18446744073709551615,".to_owned(), "games a pairing"),
+        ("\"count\":1".to_owned(), "\"count\":0".to_owned(), "at least 1 shard"),
+    ] {
+        let altered = dir.join("altered.jsonl");
+        fs::write(&altered, text.replacen(&from, &to, 1)).unwrap();
+        let refused = error(&[altered]);
+        assert!(refused.contains(message), "{refused}");
+    }
     let _ = fs::remove_dir_all(dir);
 }
 
