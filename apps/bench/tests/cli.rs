@@ -528,3 +528,19 @@ fn a_learning_engine_plays_its_games_in_order_on_one_thread() {
     assert_eq!(results(&first), results(&String::from_utf8_lossy(&again.stdout)));
     let _ = std::fs::remove_file(&table);
 }
+
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    // The pipe's reading end is closed before bench writes a byte.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["perft", "--rules", "3,3,3"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

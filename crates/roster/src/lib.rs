@@ -41,3 +41,26 @@ pub fn parse_command_line<T: clap::Parser>() -> T {
     })
 }
 pub use spec::{AgentSpec, Unsupported};
+
+/// Makes output to a closed pipe (`bench perft … | head -1`) end an mnk
+/// program quietly, with the status a shell reports for a program the
+/// closed pipe stopped (141, as for SIGPIPE), instead of a panic: Rust
+/// programs ignore SIGPIPE, so `println!` to a closed pipe panics. Call
+/// it first in `main`; other panics are reported as before.
+pub fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied());
+        if message.is_some_and(|message| {
+            message.starts_with("failed printing to stdout")
+                && (message.contains("Broken pipe") || message.contains("os error 32"))
+        }) {
+            std::process::exit(141);
+        }
+        report(info);
+    }));
+}
