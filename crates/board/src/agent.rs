@@ -153,6 +153,18 @@ pub trait Evaluator: Send + Sync {
     fn score_move(&self, threats: &crate::threats::Threats, side: crate::Side, cell: Cell) -> i32 {
         threats.move_score(side, cell)
     }
+
+    /// The threats of `pos` for a search to keep up to date move by move:
+    /// an evaluation that has the tracker sum values as it goes (see
+    /// [`Threats::with_values`](crate::threats::Threats::with_values))
+    /// asks for them here. By default [`Threats::new`](crate::threats::Threats::new).
+    ///
+    /// # Errors
+    /// [`UnsupportedThreatK`](crate::threats::UnsupportedThreatK) for k
+    /// above the tabled ones.
+    fn threats(&self, pos: &Position) -> Result<crate::threats::Threats, crate::threats::UnsupportedThreatK> {
+        crate::threats::Threats::new(pos)
+    }
 }
 
 /// A flag another thread sets to make an engine stop and move now.

@@ -3,8 +3,9 @@
 //! board shapes.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
-use board::threats::{CellClass, Pattern, Threats};
+use board::threats::{CODES, CellClass, CodeValues, Pattern, Threats, code_of};
 use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -331,8 +332,15 @@ proptest! {
     fn threats_follow_the_game_and_match_the_reference(rules in threat_rules(), seed in any::<u64>()) {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = Position::new(rules);
-        let mut threats = Threats::new(&pos).unwrap();
-        let mut journalled = Threats::new(&pos).unwrap();
+        // Values by code, summed by both trackers as they go.
+        let table = |rng: &mut SmallRng| -> Vec<i32> {
+            let mut values: Vec<i32> = (0..CODES).map(|_| rng.random_range(-1000..=1000)).collect();
+            values[0] = 0;
+            values
+        };
+        let values = Arc::new(CodeValues::new(table(&mut rng), table(&mut rng)).unwrap());
+        let mut threats = Threats::with_values(&pos, Arc::clone(&values)).unwrap();
+        let mut journalled = Threats::with_values(&pos, Arc::clone(&values)).unwrap();
         // Games near the centre make crowded lines.
         let centre = Cell::new(rules.width() / 2, rules.height() / 2);
         for _ in 0..2 * rules.area().min(60) {
@@ -376,6 +384,15 @@ proptest! {
                 for class in CellClass::ALL {
                     prop_assert_eq!(threats.class_count(side, class), fresh.class_count(side, class));
                 }
+                // The sums are those of the codes the fresh threats give.
+                let codes = || pos.empty_cells().iter().map(|cell| code_of(fresh.patterns(side, cell)));
+                let to_move: i32 = codes().map(|code| values.to_move(code)).sum();
+                let waiting: i32 = codes().map(|code| values.waiting(code)).sum();
+                for tracker in [&threats, &journalled] {
+                    prop_assert_eq!(tracker.value_sum(side, true), to_move);
+                    prop_assert_eq!(tracker.value_sum(side, false), waiting);
+                }
+                prop_assert_eq!(fresh.value_sum(side, true), 0);
             }
             let empty: Vec<Cell> = pos.empty_cells().iter().collect();
             for _ in 0..4 {

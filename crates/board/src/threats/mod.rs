@@ -41,9 +41,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::sync::OnceLock;
+mod values;
+
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
+
+pub use values::{CodeValues, CodeValuesError};
 
 use crate::{Bitboard, Cell, Direction, Overline, Position, Rules, Side};
 
@@ -360,9 +364,27 @@ impl LineWords {
     }
 }
 
-/// A cell's four patterns packed 3 bits each, direction `d` at bits
-/// `3d..3d + 3`: the index of [`class_table`].
-type Code = u16;
+/// A cell's four patterns packed 3 bits each, direction `d` (in
+/// [`Direction::ALL`] order) at bits `3d..3d + 3`: the index of
+/// [`class_table`] and of [`CodeValues`].
+pub type Code = u16;
+
+/// How many codes there are: every [`Code`] is below this.
+pub const CODES: usize = 1 << 12;
+
+/// The code of a cell whose four directions have these patterns.
+#[inline]
+#[must_use]
+pub fn code_of(patterns: [Pattern; 4]) -> Code {
+    patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as Code)
+}
+
+/// The four patterns a code packs, in [`Direction::ALL`] order.
+#[inline]
+#[must_use]
+pub fn patterns_of(code: Code) -> [Pattern; 4] {
+    unpack(code)
+}
 
 /// The bit of [`Code`]s' flags for cells that make a five…
 const FIVE_FLAG: u8 = 1;
@@ -556,6 +578,12 @@ pub struct Threats {
     open_fours: [Bitboard; 2],
     /// By side: cells where the side makes an open three.
     open_threes: [Bitboard; 2],
+    /// Values summed over the empty cells as they change, if an
+    /// evaluation asked for them ([`Threats::with_values`]).
+    values: Option<Arc<CodeValues>>,
+    /// By side: the sums of [`CodeValues::to_move`] and
+    /// [`CodeValues::waiting`] over its cells' codes.
+    value_sums: [[i32; 2]; 2],
     /// The pattern changes of each move made by [`Threats::play`], so that
     /// [`Threats::take_back`] restores them without looking anything up.
     journal: Vec<Change>,
@@ -602,6 +630,8 @@ impl Threats {
             fours: [Bitboard::EMPTY; 2],
             open_fours: [Bitboard::EMPTY; 2],
             open_threes: [Bitboard::EMPTY; 2],
+            values: None,
+            value_sums: [[0; 2]; 2],
             journal: Vec::new(),
             journal_moves: Vec::new(),
         };
@@ -609,6 +639,46 @@ impl Threats {
             threats.refresh(pos, cell);
         }
         Ok(threats)
+    }
+
+    /// The threats of `pos`, also summing `values` over the cells' codes
+    /// as they change (see [`Threats::value_sum`]): an evaluation by code
+    /// then reads its score in constant time.
+    ///
+    /// # Errors
+    /// [`UnsupportedThreatK`] for k above [`MAX_THREAT_K`].
+    pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreatK> {
+        let mut threats = Threats::new(pos)?;
+        for s in 0..2 {
+            threats.value_sums[s] = threats.codes[s].iter().fold([0, 0], |[to_move, waiting], &code| {
+                [to_move + values.to_move(code), waiting + values.waiting(code)]
+            });
+        }
+        threats.values = Some(values);
+        Ok(threats)
+    }
+
+    /// The values these threats sum, if any.
+    #[must_use]
+    pub fn values(&self) -> Option<&Arc<CodeValues>> {
+        self.values.as_ref()
+    }
+
+    /// The sum over `side`'s cells of its codes' values
+    /// ([`CodeValues::to_move`] if `to_move`, else
+    /// [`CodeValues::waiting`]); 0 without values.
+    #[inline]
+    #[must_use]
+    pub fn value_sum(&self, side: Side, to_move: bool) -> i32 {
+        self.value_sums[side.index()][usize::from(!to_move)]
+    }
+
+    /// The code of `side` at `cell`: its four patterns packed (0 on a
+    /// marked cell).
+    #[inline]
+    #[must_use]
+    pub fn code(&self, side: Side, cell: Cell) -> Code {
+        self.codes[side.index()][cell.index()]
     }
 
     /// The rules these threats are kept for.
@@ -772,7 +842,7 @@ impl Threats {
     #[inline]
     fn set(&mut self, s: usize, cell: Cell, patterns: [Pattern; 4]) {
         let old = self.codes[s][cell.index()];
-        let code = patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as Code);
+        let code = code_of(patterns);
         if old == code {
             return;
         }
@@ -788,6 +858,11 @@ impl Threats {
     /// slot `index`, whose patterns went from `old` to `code`.
     #[inline]
     fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
+        if let Some(values) = &self.values {
+            let sums = &mut self.value_sums[s];
+            sums[0] += values.to_move(code) - values.to_move(old);
+            sums[1] += values.waiting(code) - values.waiting(old);
+        }
         let (class, flags) = self.class_table[usize::from(code)];
         let (old_class, old_flags) = self.class_table[usize::from(old)];
         if class != old_class {

@@ -1,0 +1,100 @@
+//! Values by cell code, which a [`Threats`](super::Threats) tracker sums
+//! over the empty cells as their codes change: an evaluation that scores
+//! a position as the sum of what each cell's code is worth then costs
+//! two reads a node instead of a pass over the board.
+
+use thiserror::Error;
+
+use super::{CODES, Code};
+
+/// The most a code may be worth, either way: a sum over every cell of a
+/// 32 × 32 board stays far inside an `i32`.
+pub const MAX_CODE_VALUE: i32 = 1_000_000;
+
+/// What an empty cell is worth to a side, by the cell's code for that
+/// side: once for when that side moves next (`to_move`) and once for when
+/// its opponent does (`waiting`). The code 0 (nothing in any direction,
+/// and every marked cell) is worth nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeValues {
+    to_move: Box<[i32]>,
+    waiting: Box<[i32]>,
+}
+
+/// Values that a tracker cannot sum.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CodeValuesError {
+    /// A table of another length than one value per code.
+    #[error("{found} values, not one per code ({CODES})")]
+    Length {
+        /// The length given.
+        found: usize,
+    },
+    /// The code 0 (marked cells among them) given a value.
+    #[error("the empty code is worth {0}, not 0")]
+    EmptyCode(i32),
+    /// A value beyond [`MAX_CODE_VALUE`].
+    #[error("code {code} is worth {value}, beyond ±{MAX_CODE_VALUE}")]
+    TooLarge {
+        /// The code.
+        code: usize,
+        /// Its value.
+        value: i32,
+    },
+}
+
+impl CodeValues {
+    /// Values from two tables indexed by code.
+    ///
+    /// # Errors
+    /// [`CodeValuesError`] if a table is not one value per code, gives the
+    /// empty code a value, or holds a value beyond [`MAX_CODE_VALUE`].
+    pub fn new(to_move: Vec<i32>, waiting: Vec<i32>) -> Result<CodeValues, CodeValuesError> {
+        for table in [&to_move, &waiting] {
+            if table.len() != CODES {
+                return Err(CodeValuesError::Length { found: table.len() });
+            }
+            if table[0] != 0 {
+                return Err(CodeValuesError::EmptyCode(table[0]));
+            }
+            if let Some((code, &value)) =
+                table.iter().enumerate().find(|(_, value)| value.abs() > MAX_CODE_VALUE)
+            {
+                return Err(CodeValuesError::TooLarge { code, value });
+            }
+        }
+        Ok(CodeValues { to_move: to_move.into_boxed_slice(), waiting: waiting.into_boxed_slice() })
+    }
+
+    /// What a cell of this code is worth to its side when that side moves next.
+    #[inline]
+    #[must_use]
+    pub fn to_move(&self, code: Code) -> i32 {
+        self.to_move[usize::from(code)]
+    }
+
+    /// What a cell of this code is worth to its side when the opponent moves next.
+    #[inline]
+    #[must_use]
+    pub fn waiting(&self, code: Code) -> i32 {
+        self.waiting[usize::from(code)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_that_cannot_be_summed_are_refused() {
+        let zeros = || vec![0; CODES];
+        assert!(CodeValues::new(zeros(), zeros()).is_ok());
+        assert_eq!(CodeValues::new(vec![0; 3], zeros()), Err(CodeValuesError::Length { found: 3 }));
+        let mut empty = zeros();
+        empty[0] = 5;
+        assert_eq!(CodeValues::new(zeros(), empty), Err(CodeValuesError::EmptyCode(5)));
+        let mut huge = zeros();
+        huge[9] = -MAX_CODE_VALUE - 1;
+        assert!(matches!(CodeValues::new(huge, zeros()), Err(CodeValuesError::TooLarge { code: 9, .. })));
+    }
+}
