@@ -19,6 +19,10 @@
 //! - [`ThreatEvaluator`]: the threat family, scored from the line-pattern
 //!   classes of [`board::threats`] with [`ThreatWeights`]; the default
 //!   evaluation of the `alphabeta` engine where k is 4 to 8.
+//! - [`CodeEvaluator`]: the code family, a value per cell shape (its four
+//!   line patterns as a multiset) with [`CodeWeights`], summed by
+//!   [`board::threats::Threats`] as moves are made; it generalises the
+//!   threat family, whose weights it can take over exactly.
 //!
 //! ```
 //! use board::{Agent, Limits, Position, Rules};
@@ -39,6 +43,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod code_eval;
 mod evaluator;
 mod greedy;
 mod hand_set;
@@ -48,6 +53,7 @@ mod threat_eval;
 mod weights;
 mod window;
 
+pub use code_eval::{CodeEvaluator, CodeWeights, SHAPES, shape, shape_name};
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::GreedyAgent;
 pub use incremental::PatternBoard;

@@ -57,6 +57,10 @@ pub enum WeightsError {
     /// family and the weights).
     #[error("not a JSON threat-weights file: {0}")]
     ThreatJson(String),
+    /// Not a JSON code-weights file (the format, the family and a value
+    /// per shape, for the side to move and for the side that waits).
+    #[error("not a JSON code-weights file: {0}")]
+    CodeJson(String),
     /// A bincode file of another format version.
     #[error("weights file format {found} is not supported (this build reads format {FORMAT})")]
     Format {

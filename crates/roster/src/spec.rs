@@ -292,7 +292,7 @@ mod tests {
             ),
             (
                 "alphabeta:eval=fancy",
-                "option eval of alphabeta must be auto, openlines, pattern, ternary or threat",
+                "option eval of alphabeta must be auto, openlines, pattern, ternary, threat or codes",
             ),
         ];
         for (text, message) in cases {

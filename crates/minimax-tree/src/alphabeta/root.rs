@@ -6,7 +6,6 @@
 
 use std::time::Instant;
 
-use board::threats::Threats;
 use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
 
 use super::AlphaBeta;
@@ -36,7 +35,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             return SearchResult::empty(Vec::new());
         }
         let mut work = pos.clone();
-        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
         let cells = self.candidate_cells(pos);
         if let Some(decided) = self.decide_at_once(pos, cells) {
             return SearchResult { nodes: self.budget.nodes, ..decided };
@@ -72,7 +71,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// it with plain minimax.
     pub fn search_depth(&mut self, pos: &Position, depth: u32) -> i32 {
         self.begin(&Limits::none(), None, None);
-        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
         let mut work = pos.clone();
         self.negamax(&mut work, depth, -INFINITY, INFINITY, 0)
     }

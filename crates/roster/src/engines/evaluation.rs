@@ -5,7 +5,7 @@ use std::str::FromStr;
 use crate::error::SpecError;
 use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
 use minimax_tree::OpenLines;
-use pattern_eval::{Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
+use pattern_eval::{CodeEvaluator, Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
 
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +18,8 @@ pub(crate) enum EvalChoice {
     Pattern(Family),
     /// The threat family (k from 4 to 8).
     Threat,
+    /// The code family (k from 4 to 8).
+    Codes,
 }
 
 impl FromStr for EvalChoice {
@@ -30,13 +32,14 @@ impl FromStr for EvalChoice {
             "pattern" => Ok(EvalChoice::Pattern(Family::Classic)),
             "ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
             "threat" => Ok(EvalChoice::Threat),
+            "codes" => Ok(EvalChoice::Codes),
             _ => Err(()),
         }
     }
 }
 
 /// The names `eval=` takes.
-const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat"];
+const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat", "codes"];
 
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
@@ -47,6 +50,9 @@ impl EvalChoice {
             }
             EvalChoice::Threat if !threat_k(rules) => {
                 Err(format!("the threat evaluation needs k from 4 to 8, got k = {}", rules.k()))
+            }
+            EvalChoice::Codes if !threat_k(rules) => {
+                Err(format!("the code evaluation needs k from 4 to 8, got k = {}", rules.k()))
             }
             _ => Ok(()),
         }
@@ -65,6 +71,7 @@ impl EvalChoice {
             EvalChoice::Pattern(Family::Classic) => "pattern",
             EvalChoice::Pattern(Family::Ternary) => "ternary",
             EvalChoice::Threat => "threat",
+            EvalChoice::Codes => "codes",
         }
     }
 
@@ -77,6 +84,7 @@ impl EvalChoice {
             EvalChoice::Pattern(family) => PatternEvaluator::default_for(family, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
             EvalChoice::Threat => Evaluation::Threat(threat()),
+            EvalChoice::Codes => Evaluation::Codes(CodeEvaluator::default()),
             EvalChoice::Auto if threat_k(rules) => Evaluation::Threat(threat()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
@@ -99,6 +107,8 @@ pub enum Evaluation {
     Pattern(PatternEvaluator),
     /// The threat family.
     Threat(ThreatEvaluator),
+    /// The code family.
+    Codes(CodeEvaluator),
 }
 
 impl Evaluator for Evaluation {
@@ -108,6 +118,7 @@ impl Evaluator for Evaluation {
             Evaluation::Lines(lines) => lines.evaluate(pos),
             Evaluation::Pattern(pattern) => pattern.evaluate(pos),
             Evaluation::Threat(threat) => threat.evaluate(pos),
+            Evaluation::Codes(codes) => codes.evaluate(pos),
         }
     }
 
@@ -116,6 +127,7 @@ impl Evaluator for Evaluation {
             Evaluation::Lines(lines) => lines.rank_moves(pos, out),
             Evaluation::Pattern(pattern) => pattern.rank_moves(pos, out),
             Evaluation::Threat(threat) => threat.rank_moves(pos, out),
+            Evaluation::Codes(codes) => codes.rank_moves(pos, out),
         }
     }
 
@@ -125,6 +137,7 @@ impl Evaluator for Evaluation {
             Evaluation::Lines(lines) => lines.evaluate_threats(pos, threats),
             Evaluation::Pattern(pattern) => pattern.evaluate_threats(pos, threats),
             Evaluation::Threat(threat) => threat.evaluate_threats(pos, threats),
+            Evaluation::Codes(codes) => codes.evaluate_threats(pos, threats),
         }
     }
 
@@ -134,6 +147,16 @@ impl Evaluator for Evaluation {
             Evaluation::Lines(lines) => lines.score_move(threats, side, cell),
             Evaluation::Pattern(pattern) => pattern.score_move(threats, side, cell),
             Evaluation::Threat(threat) => threat.score_move(threats, side, cell),
+            Evaluation::Codes(codes) => codes.score_move(threats, side, cell),
+        }
+    }
+
+    fn threats(&self, pos: &Position) -> Result<board::threats::Threats, board::threats::UnsupportedThreatK> {
+        match self {
+            Evaluation::Lines(lines) => lines.threats(pos),
+            Evaluation::Pattern(pattern) => pattern.threats(pos),
+            Evaluation::Threat(threat) => threat.threats(pos),
+            Evaluation::Codes(codes) => codes.threats(pos),
         }
     }
 }
@@ -144,7 +167,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "the evaluation; auto is threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines",
+        "the evaluation; auto is threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines; codes is a value per cell shape (see pattern-eval)",
     )
 }
 

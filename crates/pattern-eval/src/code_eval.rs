@@ -1,0 +1,488 @@
+//! The code family: every empty cell's four line patterns for a side
+//! (its *code*, see [`board::threats::Code`]) looked up in a table of
+//! values, summed over the board, for the side to move and for its
+//! opponent. The order of the four directions does not matter, so a
+//! value belongs to a *shape* — the patterns as a multiset, such as
+//! "open three+two" — and there are 330 shapes a side.
+//!
+//! It generalises the threat family, whose pattern and class counts are
+//! sums over cells of what each cell's code holds: [`CodeWeights::from_threat`]
+//! turns threat weights into code weights that score every position the
+//! same, and a fit to games ([`CodeEvaluator::features`]) can then give
+//! each shape a value of its own. A search that keeps its
+//! [`Threats`] made by [`Evaluator::threats`] gets the score in constant
+//! time: the tracker sums the values as codes change.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use board::threats::{CODES, CellClass, Code, CodeValues, Pattern, Threats, UnsupportedThreatK, patterns_of};
+use board::{Cell, Evaluator, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::threat_eval::ThreatWeights;
+use crate::weights::{
+    FORMAT, MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, is_bincode, write_atomically,
+};
+
+/// How many shapes there are: multisets of four of the eight patterns.
+pub const SHAPES: usize = 330;
+
+/// The code family's weights: by shape, what a cell of that shape is
+/// worth to its side when it moves next (`to_move`) and when the
+/// opponent does (`waiting`, counted against it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeWeights {
+    /// By shape ([`shape_name`] order), for the side to move.
+    pub to_move: Vec<i32>,
+    /// By shape, for the side that waits.
+    pub waiting: Vec<i32>,
+}
+
+/// The file: each table as a map from shape name to value, with the
+/// format version and the family, so that it reads by itself.
+#[derive(Serialize, Deserialize)]
+struct CodeWeightsFile {
+    format: u32,
+    family: String,
+    to_move: BTreeMap<String, i32>,
+    waiting: BTreeMap<String, i32>,
+}
+
+const FAMILY: &str = "codes";
+
+/// Every shape's patterns, strongest first within a shape, in shape
+/// order: the index of a shape is its place here.
+fn shapes() -> &'static [[Pattern; 4]] {
+    static SHAPES_LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
+    SHAPES_LIST.get_or_init(|| {
+        let mut list = Vec::with_capacity(SHAPES);
+        for a in 0..Pattern::NUM {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        list.push([a, b, c, d].map(|i| Pattern::from_index(i as u8)));
+                    }
+                }
+            }
+        }
+        list
+    })
+}
+
+/// By code: its shape's index.
+fn shape_of_code() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let index: BTreeMap<[Pattern; 4], u16> =
+            shapes().iter().enumerate().map(|(i, &shape)| (shape, i as u16)).collect();
+        (0..CODES)
+            .map(|code| {
+                let mut patterns = patterns_of(code as Code);
+                patterns.sort_unstable_by(|a, b| b.cmp(a));
+                index[&patterns]
+            })
+            .collect()
+    })
+}
+
+/// The shape of a code.
+#[inline]
+#[must_use]
+pub fn shape(code: Code) -> usize {
+    usize::from(shape_of_code()[usize::from(code)])
+}
+
+/// The name of shape `index`: its patterns, strongest first, joined by
+/// `+`, leaving out "none" (`""` for the empty shape).
+///
+/// # Panics
+/// If `index` is not below [`SHAPES`].
+#[must_use]
+pub fn shape_name(index: usize) -> String {
+    let names: Vec<&str> =
+        shapes()[index].iter().filter(|&&p| p != Pattern::None).map(|&p| p.name()).collect();
+    names.join("+")
+}
+
+/// The shape a name stands for.
+fn shape_named(name: &str) -> Option<usize> {
+    (0..SHAPES).find(|&index| shape_name(index) == name)
+}
+
+/// The embedded defaults: the threat family's defaults, translated
+/// ([`CodeWeights::from_threat`]), until weights fitted to games are
+/// accepted by an SPRT (`cargo xtask train codes`).
+const CODES_5: Option<&str> = None;
+
+impl Default for CodeWeights {
+    fn default() -> CodeWeights {
+        static DEFAULT: OnceLock<CodeWeights> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| match CODES_5 {
+                Some(text) => CodeWeights::from_json(text).expect("the embedded code weights load"),
+                None => CodeWeights::from_threat(&ThreatWeights::default()),
+            })
+            .clone()
+    }
+}
+
+impl CodeWeights {
+    /// The code weights that score every position as `threat` does: a
+    /// cell's value is what its patterns and its class add to the threat
+    /// family's counts.
+    #[must_use]
+    pub fn from_threat(threat: &ThreatWeights) -> CodeWeights {
+        let value = |patterns: &[i32], classes: &[i32], shape: [Pattern; 4]| -> i32 {
+            let lines: i32 =
+                shape.iter().filter(|&&p| p != Pattern::None).map(|&p| patterns[p as usize]).sum();
+            let class = CellClass::combine(shape);
+            let cell = if class == CellClass::None { 0 } else { classes[class as usize] };
+            lines + cell
+        };
+        let table = |patterns: &[i32], classes: &[i32]| -> Vec<i32> {
+            shapes().iter().map(|&shape| value(patterns, classes, shape)).collect()
+        };
+        CodeWeights {
+            to_move: table(&threat.own_patterns, &threat.own_classes),
+            waiting: table(&threat.opponent_patterns, &threat.opponent_classes),
+        }
+    }
+
+    /// Every weight in one vector: the side to move's shapes, then the
+    /// waiting side's. The evaluation is its dot product with
+    /// [`CodeEvaluator::features`].
+    #[must_use]
+    pub fn to_vector(&self) -> Vec<i32> {
+        self.to_move.iter().chain(&self.waiting).copied().collect()
+    }
+
+    /// The weights of a vector in [`CodeWeights::to_vector`]'s order.
+    ///
+    /// # Errors
+    /// [`WeightsError`] if it is not two tables of [`SHAPES`] values each
+    /// within ±[`MAX_WEIGHT`], the empty shape worth 0.
+    pub fn from_vector(vector: &[i32]) -> Result<CodeWeights, WeightsError> {
+        if vector.len() != 2 * SHAPES {
+            return Err(WeightsError::CodeJson(format!("{} weights, not {}", vector.len(), 2 * SHAPES)));
+        }
+        let weights = CodeWeights { to_move: vector[..SHAPES].to_vec(), waiting: vector[SHAPES..].to_vec() };
+        weights.check()?;
+        Ok(weights)
+    }
+
+    fn check(&self) -> Result<(), WeightsError> {
+        for (name, table) in [("to_move", &self.to_move), ("waiting", &self.waiting)] {
+            if table.len() != SHAPES {
+                return Err(WeightsError::CodeJson(format!(
+                    "{name} has {} shapes, not {SHAPES}",
+                    table.len()
+                )));
+            }
+            if table[0] != 0 {
+                return Err(WeightsError::CodeJson(format!(
+                    "{name} gives the empty shape {}, not 0",
+                    table[0]
+                )));
+            }
+            if let Some((index, &value)) =
+                table.iter().enumerate().find(|(_, value)| value.abs() > MAX_WEIGHT)
+            {
+                return Err(WeightsError::OutOfRange { index, value: i64::from(value) });
+            }
+        }
+        Ok(())
+    }
+
+    /// The tables by code, as a tracker sums them.
+    fn values(&self) -> CodeValues {
+        let expand = |table: &[i32]| (0..CODES).map(|code| table[shape(code as Code)]).collect();
+        CodeValues::new(expand(&self.to_move), expand(&self.waiting)).expect("checked weights make values")
+    }
+
+    fn file(&self) -> CodeWeightsFile {
+        let named = |table: &[i32]| {
+            (1..SHAPES).map(|index| (shape_name(index), table[index])).collect::<BTreeMap<_, _>>()
+        };
+        CodeWeightsFile {
+            format: FORMAT,
+            family: FAMILY.to_owned(),
+            to_move: named(&self.to_move),
+            waiting: named(&self.waiting),
+        }
+    }
+
+    fn from_file(file: &CodeWeightsFile) -> Result<CodeWeights, WeightsError> {
+        if file.format != FORMAT {
+            return Err(WeightsError::Format { found: file.format });
+        }
+        if file.family != FAMILY {
+            return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
+        }
+        let table = |name: &str, named: &BTreeMap<String, i32>| -> Result<Vec<i32>, WeightsError> {
+            let mut table = vec![0; SHAPES];
+            for (shape, &value) in named {
+                let index = shape_named(shape)
+                    .filter(|&index| index > 0)
+                    .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
+                table[index] = value;
+            }
+            if named.len() != SHAPES - 1 {
+                return Err(WeightsError::CodeJson(format!(
+                    "{name} gives {} shapes, not every one of the {}",
+                    named.len(),
+                    SHAPES - 1
+                )));
+            }
+            Ok(table)
+        };
+        let weights = CodeWeights {
+            to_move: table("to_move", &file.to_move)?,
+            waiting: table("waiting", &file.waiting)?,
+        };
+        weights.check()?;
+        Ok(weights)
+    }
+
+    /// The weights as JSON: each table a map from shape name to value.
+    ///
+    /// # Panics
+    /// Never: maps of integers always encode.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.file()).expect("weights serialise")
+    }
+
+    /// Reads weights written by [`CodeWeights::to_json`].
+    ///
+    /// # Errors
+    /// [`WeightsError`] if the text is not such a file.
+    pub fn from_json(text: &str) -> Result<CodeWeights, WeightsError> {
+        let file: CodeWeightsFile =
+            serde_json::from_str(text).map_err(|err| WeightsError::CodeJson(err.to_string()))?;
+        CodeWeights::from_file(&file)
+    }
+
+    /// The weights in bincode, with the family and format version.
+    #[must_use]
+    pub fn to_bincode(&self) -> Vec<u8> {
+        encode_sealed(&self.file())
+    }
+
+    /// Reads weights written by [`CodeWeights::to_bincode`].
+    ///
+    /// # Errors
+    /// [`WeightsError`] if the bytes are not such a file.
+    pub fn from_bincode(bytes: &[u8]) -> Result<CodeWeights, WeightsError> {
+        CodeWeights::from_file(&decode_sealed(bytes)?)
+    }
+
+    /// Reads a weights file: bincode if the name ends in `.bin`, else JSON.
+    ///
+    /// # Errors
+    /// [`WeightsError`] if it cannot be read or is not such a file.
+    pub fn load(path: &Path) -> Result<CodeWeights, WeightsError> {
+        let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
+        if is_bincode(path) {
+            CodeWeights::from_bincode(&board::files::read(path).map_err(io)?)
+        } else {
+            CodeWeights::from_json(&board::files::read_to_string(path).map_err(io)?)
+        }
+    }
+
+    /// Writes the weights to `path` (bincode if it ends in `.bin`, else
+    /// JSON) through a temporary file.
+    ///
+    /// # Errors
+    /// [`WeightsError::Io`] if it cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
+        write_atomically(path, &bytes)
+    }
+}
+
+/// Scores positions as the sum of their cells' shape values
+/// ([`CodeWeights`]); a search keeps the sum move by move in the
+/// [`Threats`] it gets from [`Evaluator::threats`].
+#[derive(Clone, Debug)]
+pub struct CodeEvaluator {
+    weights: CodeWeights,
+    values: Arc<CodeValues>,
+}
+
+impl Default for CodeEvaluator {
+    fn default() -> CodeEvaluator {
+        CodeEvaluator::new(CodeWeights::default())
+    }
+}
+
+impl CodeEvaluator {
+    /// An evaluator with these weights.
+    #[must_use]
+    pub fn new(weights: CodeWeights) -> CodeEvaluator {
+        let values = Arc::new(weights.values());
+        CodeEvaluator { weights, values }
+    }
+
+    /// Its weights.
+    #[must_use]
+    pub fn weights(&self) -> &CodeWeights {
+        &self.weights
+    }
+
+    /// What the evaluation of `pos` counts, for its side to move, as
+    /// (index in [`CodeWeights::to_vector`], count) pairs, indices
+    /// ascending: the evaluation is the sum of count × weight (the
+    /// waiting side's counts negative). For fitting the weights to games.
+    #[must_use]
+    pub fn features(pos: &Position, threats: &Threats) -> Vec<(u16, i16)> {
+        let me = pos.side_to_move();
+        let mut counts = vec![0_i16; 2 * SHAPES];
+        for cell in pos.empty_cells() {
+            counts[shape(threats.code(me, cell))] += 1;
+            counts[SHAPES + shape(threats.code(me.opponent(), cell))] -= 1;
+        }
+        counts[0] = 0;
+        counts[SHAPES] = 0;
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count != 0)
+            .map(|(i, &count)| (i as u16, count))
+            .collect()
+    }
+
+    /// The score from threats that do not sum this evaluator's values: a
+    /// pass over the empty cells.
+    fn score_by_cells(&self, pos: &Position, threats: &Threats) -> i32 {
+        let me = pos.side_to_move();
+        pos.empty_cells()
+            .iter()
+            .map(|cell| {
+                self.values.to_move(threats.code(me, cell))
+                    - self.values.waiting(threats.code(me.opponent(), cell))
+            })
+            .sum()
+    }
+}
+
+impl Evaluator for CodeEvaluator {
+    /// Computes the threats afresh, then [`Evaluator::evaluate_threats`];
+    /// 0 where k has no threat table.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.threats(pos).map_or(0, |threats| self.evaluate_threats(pos, &threats))
+    }
+
+    /// The cells near the marks, by what they are worth to the side to
+    /// move now and what they are worth to the opponent.
+    fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+        out.clear();
+        let Ok(threats) = Threats::new(pos) else { return };
+        let me = pos.side_to_move();
+        let occupied = pos.occupied();
+        let near = if occupied.is_empty() {
+            std::iter::once(Cell::new(pos.rules().width() / 2, pos.rules().height() / 2)).collect()
+        } else {
+            occupied.dilate(pos.rules()).dilate(pos.rules()) & pos.empty_cells()
+        };
+        for cell in near {
+            let score = self.values.to_move(threats.code(me, cell))
+                + self.values.waiting(threats.code(me.opponent(), cell));
+            out.push((cell, score));
+        }
+        out.sort_by_key(|&(cell, score)| (std::cmp::Reverse(score), cell.index()));
+    }
+
+    #[inline]
+    fn evaluate_threats(&self, pos: &Position, threats: &Threats) -> i32 {
+        match threats.values() {
+            Some(values) if Arc::ptr_eq(values, &self.values) => {
+                let me = pos.side_to_move();
+                threats.value_sum(me, true) - threats.value_sum(me.opponent(), false)
+            }
+            _ => self.score_by_cells(pos, threats),
+        }
+    }
+
+    fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreatK> {
+        Threats::with_values(pos, Arc::clone(&self.values))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ThreatEvaluator;
+    use board::Rules;
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn shapes_are_the_multisets_of_four_patterns() {
+        assert_eq!(shapes().len(), SHAPES);
+        assert_eq!(shape(0), 0);
+        assert_eq!(shape_name(0), "");
+        let code = board::threats::code_of([Pattern::Two, Pattern::None, Pattern::OpenThree, Pattern::Two]);
+        assert_eq!(shape_name(shape(code)), "open three+two+two");
+        let turned = board::threats::code_of([Pattern::OpenThree, Pattern::Two, Pattern::Two, Pattern::None]);
+        assert_eq!(shape(code), shape(turned));
+        assert!((0..SHAPES).all(|index| shape_named(&shape_name(index)) == Some(index)));
+    }
+
+    #[test]
+    fn translated_threat_weights_score_every_position_alike() {
+        let threat = ThreatEvaluator::default();
+        let codes = CodeEvaluator::new(CodeWeights::from_threat(threat.weights()));
+        let rules = Rules::gomoku15();
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..40 {
+            let mut pos = Position::new(rules);
+            let mut kept = codes.threats(&pos).unwrap();
+            for _ in 0..rng.random_range(1..50) {
+                let moves: Vec<Cell> =
+                    pos.legal_moves().filter(|c| c.x().abs_diff(7) < 4 && c.y().abs_diff(7) < 4).collect();
+                let Some(&cell) = moves.get(rng.random_range(0..moves.len().max(1))) else { break };
+                if pos.play(cell).is_err() || pos.is_over() {
+                    break;
+                }
+                kept.play(&pos, cell);
+                let fresh = Threats::new(&pos).unwrap();
+                let expected = threat.evaluate_threats(&pos, &fresh);
+                assert_eq!(codes.evaluate_threats(&pos, &kept), expected, "kept sums\n{pos}");
+                assert_eq!(codes.evaluate_threats(&pos, &fresh), expected, "by cells\n{pos}");
+                let features = CodeEvaluator::features(&pos, &fresh);
+                let vector = codes.weights().to_vector();
+                let dot: i32 =
+                    features.iter().map(|&(i, count)| vector[usize::from(i)] * i32::from(count)).sum();
+                assert_eq!(dot, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_refuse_other_files() {
+        let weights = CodeWeights::default();
+        assert_eq!(CodeWeights::from_json(&weights.to_json()).unwrap(), weights);
+        assert_eq!(CodeWeights::from_bincode(&weights.to_bincode()).unwrap(), weights);
+        assert_eq!(CodeWeights::from_vector(&weights.to_vector()).unwrap(), weights);
+        assert!(weights.to_json().contains("\"open three+two\""));
+        let renamed = weights.to_json().replace("\"open three+two\"", "\"open seven\"");
+        assert!(
+            CodeWeights::from_json(&renamed).unwrap_err().to_string().contains("no shape \"open seven\"")
+        );
+        let other = weights.to_json().replace("\"codes\"", "\"threat\"");
+        assert!(CodeWeights::from_json(&other).unwrap_err().to_string().contains("family"));
+        assert!(CodeWeights::from_vector(&[1; 3]).is_err());
+        let mut huge = weights.to_vector();
+        huge[4] = MAX_WEIGHT + 1;
+        assert!(CodeWeights::from_vector(&huge).is_err());
+        let dir = std::env::temp_dir().join(format!("code-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["w.json", "w.bin"] {
+            weights.save(&dir.join(name)).unwrap();
+            assert_eq!(CodeWeights::load(&dir.join(name)).unwrap(), weights);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
