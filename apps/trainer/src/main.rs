@@ -38,7 +38,7 @@ enum Command {
     Selfplay(selfplay_cli::Args),
     /// Merge the data files of a self-play run's shards into one.
     Merge(selfplay_cli::MergeArgs),
-    /// Fit the threat weights to self-play data (Texel tuning).
+    /// Fit the threat or code weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
     /// Check the weights a run wrote, and install them where told.
     Weights(weights::Args),

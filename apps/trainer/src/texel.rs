@@ -1,21 +1,25 @@
-//! Fitting the threat family's weights to self-play games (the method
-//! chess engines call Texel tuning).
+//! Fitting an evaluation's weights to self-play games (the method chess
+//! engines call Texel tuning), for the two families whose score is a
+//! weighted count: the threat family (38 pattern and class counts) and
+//! the code family (a count per cell shape, 660 of them).
 //!
 //! Every quiet position of the games — neither side with a five to make,
 //! so the static evaluation means what it says — becomes a sample: its
-//! features ([`ThreatEvaluator::features`], whose dot product with the
-//! weights is the evaluation) and the game's result for the side to move.
-//! The model says the side to move wins with probability σ(K · w·f); the
-//! weights minimise the logistic loss (cross-entropy) between that and the
-//! results. K is fitted first, with the starting weights, and then held,
-//! so the weights stay on the scale the search knows. Mini-batch Adam,
-//! the gradient summed in parallel over fixed slices of the batch (the
-//! same result whatever the threads); every tenth game is held out for
+//! features (what the evaluation counts, as sparse (index, count) pairs,
+//! whose dot product with the weights is the evaluation) and the game's
+//! result for the side to move. The model says the side to move wins
+//! with probability σ(K · w·f); the weights minimise the logistic loss
+//! (cross-entropy) between that and the results, plus an optional pull
+//! towards the starting weights (for shapes that games seldom show). K
+//! is fitted first, with the starting weights, and then held, so the
+//! weights stay on the scale the search knows. Mini-batch Adam, the
+//! gradient summed in parallel over fixed slices of the batch (the same
+//! result whatever the threads); every tenth game is held out for
 //! validation.
 
 use board::threats::{CellClass, Threats};
 use board::{Position, Rules};
-use pattern_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
+use pattern_eval::{CodeEvaluator, CodeWeights, SHAPES, THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -24,22 +28,211 @@ use serde::{Deserialize, Serialize};
 
 use crate::selfplay::GameData;
 
-/// One position: what its evaluation counts, and the result for its side to move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    /// [`ThreatEvaluator::features`] of the position.
-    pub features: [i16; THREAT_FEATURES],
+/// The evaluation families whose weights a fit can tune.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum TuneFamily {
+    /// [`ThreatWeights`]: a weight per pattern and per class, for each side.
+    #[default]
+    Threat,
+    /// [`CodeWeights`]: a weight per cell shape, for each side.
+    Codes,
+}
+
+impl TuneFamily {
+    /// How many weights the family has.
+    #[must_use]
+    pub const fn len(self) -> usize {
+        match self {
+            TuneFamily::Threat => THREAT_FEATURES,
+            TuneFamily::Codes => 2 * SHAPES,
+        }
+    }
+
+    /// Whether the family has no weights (never).
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        false
+    }
+
+    /// Its name, as `eval=` and the weights files say it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TuneFamily::Threat => "threat",
+            TuneFamily::Codes => "codes",
+        }
+    }
+
+    /// What the family's evaluation of `pos` counts, as (weight index,
+    /// count) pairs.
+    #[must_use]
+    pub fn features(self, pos: &Position, threats: &Threats) -> Vec<(u16, i16)> {
+        match self {
+            TuneFamily::Threat => ThreatEvaluator::features(pos, threats)
+                .iter()
+                .enumerate()
+                .filter(|&(_, &count)| count != 0)
+                .map(|(i, &count)| (i as u16, count.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16))
+                .collect(),
+            TuneFamily::Codes => CodeEvaluator::features(pos, threats),
+        }
+    }
+}
+
+/// The weights of one family, as a fit starts from them and writes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FamilyWeights {
+    /// Threat weights.
+    Threat(ThreatWeights),
+    /// Code weights.
+    Codes(CodeWeights),
+}
+
+impl FamilyWeights {
+    /// The family's embedded defaults.
+    #[must_use]
+    pub fn default_for(family: TuneFamily) -> FamilyWeights {
+        match family {
+            TuneFamily::Threat => FamilyWeights::Threat(ThreatWeights::default()),
+            TuneFamily::Codes => FamilyWeights::Codes(CodeWeights::default()),
+        }
+    }
+
+    /// Reads a weights file of `family`.
+    ///
+    /// # Errors
+    /// [`pattern_eval::WeightsError`] if it is not one.
+    pub fn load(
+        family: TuneFamily,
+        path: &std::path::Path,
+    ) -> Result<FamilyWeights, pattern_eval::WeightsError> {
+        Ok(match family {
+            TuneFamily::Threat => FamilyWeights::Threat(ThreatWeights::load(path)?),
+            TuneFamily::Codes => FamilyWeights::Codes(CodeWeights::load(path)?),
+        })
+    }
+
+    /// Its family.
+    #[must_use]
+    pub fn family(&self) -> TuneFamily {
+        match self {
+            FamilyWeights::Threat(_) => TuneFamily::Threat,
+            FamilyWeights::Codes(_) => TuneFamily::Codes,
+        }
+    }
+
+    /// Every weight, in the order of the family's features.
+    #[must_use]
+    pub fn to_vector(&self) -> Vec<i32> {
+        match self {
+            FamilyWeights::Threat(weights) => weights.to_vector().to_vec(),
+            FamilyWeights::Codes(weights) => weights.to_vector(),
+        }
+    }
+
+    /// The weights of a vector of `family`.
+    ///
+    /// # Errors
+    /// [`pattern_eval::WeightsError`] if the vector does not fit the family.
+    pub fn from_vector(
+        family: TuneFamily,
+        vector: &[i32],
+    ) -> Result<FamilyWeights, pattern_eval::WeightsError> {
+        Ok(match family {
+            TuneFamily::Threat => {
+                let array: &[i32; THREAT_FEATURES] = vector.try_into().map_err(|_| {
+                    pattern_eval::WeightsError::ThreatJson(format!(
+                        "{} weights, not {THREAT_FEATURES}",
+                        vector.len()
+                    ))
+                })?;
+                FamilyWeights::Threat(ThreatWeights::from_vector(array))
+            }
+            TuneFamily::Codes => FamilyWeights::Codes(CodeWeights::from_vector(vector)?),
+        })
+    }
+
+    /// Writes the weights (bincode if the name ends in `.bin`, else JSON).
+    ///
+    /// # Errors
+    /// [`pattern_eval::WeightsError::Io`] if it cannot be written.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), pattern_eval::WeightsError> {
+        match self {
+            FamilyWeights::Threat(weights) => weights.save(path),
+            FamilyWeights::Codes(weights) => weights.save(path),
+        }
+    }
+}
+
+/// Positions as sparse features and results, stored flat: one allocation
+/// however many positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Samples {
+    /// Every position's (weight index, count) pairs, one after another.
+    entries: Vec<(u16, i16)>,
+    /// Where each position's pairs end in `entries`.
+    ends: Vec<u32>,
     /// 1 the side to move won, ½ a draw, 0 it lost.
-    pub result: f32,
+    results: Vec<f32>,
+}
+
+impl Samples {
+    /// How many positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.results.is_empty()
+    }
+
+    /// Adds a position.
+    pub fn push(&mut self, features: &[(u16, i16)], result: f32) {
+        self.entries.extend_from_slice(features);
+        self.ends.push(self.entries.len() as u32);
+        self.results.push(result);
+    }
+
+    /// Adds every position of `other`.
+    pub fn extend(&mut self, other: &Samples) {
+        for i in 0..other.len() {
+            self.push(other.features(i), other.results[i]);
+        }
+    }
+
+    /// Position `i`'s features.
+    #[must_use]
+    pub fn features(&self, i: usize) -> &[(u16, i16)] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.entries[start..self.ends[i] as usize]
+    }
+
+    /// Position `i`'s result for its side to move.
+    #[must_use]
+    pub fn result(&self, i: usize) -> f32 {
+        self.results[i]
+    }
+
+    /// The evaluation of position `i` under `weights`.
+    #[inline]
+    fn evaluation(&self, i: usize, weights: &[f64]) -> f64 {
+        self.features(i).iter().map(|&(index, count)| f64::from(count) * weights[usize::from(index)]).sum()
+    }
 }
 
 /// The samples of some games, split into training and validation.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
+    /// The family whose features the samples hold.
+    pub family: TuneFamily,
     /// Positions to fit the weights to.
-    pub train: Vec<Sample>,
+    pub train: Samples,
     /// Positions of the held-out games.
-    pub validation: Vec<Sample>,
+    pub validation: Samples,
     /// Positions skipped as not quiet.
     pub skipped: u64,
 }
@@ -59,10 +252,15 @@ impl DataPrint {
     /// The print of `data`.
     #[must_use]
     pub fn of(data: &Dataset) -> DataPrint {
-        let mut bytes = Vec::with_capacity((data.train.len() + data.validation.len()) * 80);
-        for sample in data.train.iter().chain(&data.validation) {
-            bytes.extend(sample.features.iter().flat_map(|f| f.to_le_bytes()));
-            bytes.extend_from_slice(&sample.result.to_le_bytes());
+        let mut bytes = Vec::new();
+        for samples in [&data.train, &data.validation] {
+            for i in 0..samples.len() {
+                for &(index, count) in samples.features(i) {
+                    bytes.extend(index.to_le_bytes());
+                    bytes.extend(count.to_le_bytes());
+                }
+                bytes.extend_from_slice(&samples.result(i).to_le_bytes());
+            }
         }
         DataPrint {
             train: data.train.len() as u64,
@@ -77,30 +275,30 @@ const VALIDATION_EVERY: u64 = 10;
 
 impl Dataset {
     /// The quiet positions of `games` (played under `rules`) after their
-    /// given moves.
+    /// given moves, with `family`'s features.
     #[must_use]
-    pub fn from_games(games: &[GameData], rules: Rules) -> Dataset {
-        let per_game: Vec<(bool, Vec<Sample>, u64)> = games
+    pub fn from_games(games: &[GameData], rules: Rules, family: TuneFamily) -> Dataset {
+        let per_game: Vec<(bool, Samples, u64)> = games
             .par_iter()
             .map(|game| {
-                let (samples, skipped) = samples_of(game, rules);
+                let (samples, skipped) = samples_of(game, rules, family);
                 (game.index % VALIDATION_EVERY == 0, samples, skipped)
             })
             .collect();
-        let mut data = Dataset::default();
+        let mut data = Dataset { family, ..Dataset::default() };
         for (held_out, samples, skipped) in per_game {
             data.skipped += skipped;
-            if held_out { data.validation.extend(samples) } else { data.train.extend(samples) }
+            if held_out { data.validation.extend(&samples) } else { data.train.extend(&samples) }
         }
         data
     }
 }
 
 /// The quiet positions of one game, and how many were not quiet.
-fn samples_of(game: &GameData, rules: Rules) -> (Vec<Sample>, u64) {
+fn samples_of(game: &GameData, rules: Rules, family: TuneFamily) -> (Samples, u64) {
     let mut pos = Position::new(rules);
-    let Ok(mut threats) = Threats::new(&pos) else { return (Vec::new(), 0) };
-    let mut samples = Vec::new();
+    let mut samples = Samples::default();
+    let Ok(mut threats) = Threats::new(&pos) else { return (samples, 0) };
     let mut skipped = 0;
     for (ply, cell) in game.cells().enumerate() {
         if ply >= usize::from(game.given) {
@@ -108,9 +306,7 @@ fn samples_of(game: &GameData, rules: Rules) -> (Vec<Sample>, u64) {
                 .iter()
                 .all(|&side| threats.class_count(side, CellClass::Five) == 0);
             if quiet {
-                let features = ThreatEvaluator::features(&pos, &threats)
-                    .map(|count| count.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16);
-                samples.push(Sample { features, result: game.result_for_mover(ply) as f32 });
+                samples.push(&family.features(&pos, &threats), game.result_for_mover(ply) as f32);
             } else {
                 skipped += 1;
             }
@@ -123,12 +319,6 @@ fn samples_of(game: &GameData, rules: Rules) -> (Vec<Sample>, u64) {
     (samples, skipped)
 }
 
-/// The evaluation of a sample under `weights`.
-#[inline]
-fn evaluation(sample: &Sample, weights: &[f64; THREAT_FEATURES]) -> f64 {
-    sample.features.iter().zip(weights).map(|(&f, w)| f64::from(f) * w).sum()
-}
-
 /// σ(x), kept off 0 and 1 so that the logarithms stay finite.
 #[inline]
 fn sigmoid(x: f64) -> f64 {
@@ -137,18 +327,18 @@ fn sigmoid(x: f64) -> f64 {
 
 /// The mean logistic loss of `samples` under `weights` and scale `k`.
 #[must_use]
-pub fn loss(samples: &[Sample], weights: &[f64; THREAT_FEATURES], k: f64) -> f64 {
+pub fn loss(samples: &Samples, weights: &[f64], k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let total: f64 = samples
-        .par_chunks(SLICE)
-        .map(|slice| {
-            slice
-                .iter()
-                .map(|sample| {
-                    let p = sigmoid(k * evaluation(sample, weights));
-                    let r = f64::from(sample.result);
+    let slices: Vec<usize> = (0..samples.len()).step_by(SLICE).collect();
+    let total: f64 = slices
+        .par_iter()
+        .map(|&start| {
+            (start..(start + SLICE).min(samples.len()))
+                .map(|i| {
+                    let p = sigmoid(k * samples.evaluation(i, weights));
+                    let r = f64::from(samples.result(i));
                     -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
                 })
                 .sum::<f64>()
@@ -162,7 +352,7 @@ pub fn loss(samples: &[Sample], weights: &[f64; THREAT_FEATURES], k: f64) -> f64
 /// The scale K that fits `weights` best to `samples`: a golden-section
 /// search over log K.
 #[must_use]
-pub fn fit_scale(samples: &[Sample], weights: &[f64; THREAT_FEATURES]) -> f64 {
+pub fn fit_scale(samples: &Samples, weights: &[f64]) -> f64 {
     let at = |log_k: f64| loss(samples, weights, log_k.exp());
     let (mut low, mut high) = (1e-6f64.ln(), 1.0f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
@@ -189,11 +379,15 @@ pub struct TuneConfig {
     pub learning_rate: f64,
     /// The seed of the shuffles.
     pub seed: u64,
+    /// The pull towards the starting weights: this times the squared
+    /// distance from them, per weight, is added to the loss (0: none).
+    #[serde(default)]
+    pub regularization: f64,
 }
 
 impl Default for TuneConfig {
     fn default() -> TuneConfig {
-        TuneConfig { epochs: 40, batch: 4096, learning_rate: 1.0, seed: 1 }
+        TuneConfig { epochs: 40, batch: 4096, learning_rate: 1.0, seed: 1, regularization: 0.0 }
     }
 }
 
@@ -201,12 +395,18 @@ impl Default for TuneConfig {
 /// checkpoint needs to go on exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tuner {
+    /// The family fitted (checkpoints from before there were two are threat fits).
+    #[serde(default)]
+    pub family: TuneFamily,
     /// The settings.
     pub config: TuneConfig,
     /// The scale K, fitted to the starting weights.
     pub k: f64,
     /// The weights, as reals.
     pub weights: Vec<f64>,
+    /// The weights the fit started from (the regularisation pulls towards them).
+    #[serde(default)]
+    start: Vec<f64>,
     first_moment: Vec<f64>,
     second_moment: Vec<f64>,
     steps: u64,
@@ -227,17 +427,21 @@ impl Tuner {
     /// # Errors
     /// What is wrong.
     pub fn check(&self) -> Result<(), String> {
+        let features = self.family.len();
         for (name, values) in [
             ("weights", &self.weights),
             ("first moments", &self.first_moment),
             ("second moments", &self.second_moment),
         ] {
-            if values.len() != THREAT_FEATURES {
-                return Err(format!("{} {name}, not one per feature ({THREAT_FEATURES})", values.len()));
+            if values.len() != features {
+                return Err(format!("{} {name}, not one per feature ({features})", values.len()));
             }
             if let Some(bad) = values.iter().find(|value| !value.is_finite()) {
                 return Err(format!("{name} hold {bad}"));
             }
+        }
+        if !self.start.is_empty() && self.start.len() != features {
+            return Err(format!("{} starting weights, not one per feature ({features})", self.start.len()));
         }
         if let Some(bad) = self.weights.iter().find(|weight| weight.abs() > f64::from(i32::MAX / 1024)) {
             return Err(format!("a weight of {bad} is beyond what the evaluation holds"));
@@ -251,27 +455,31 @@ impl Tuner {
         Ok(())
     }
 
-    /// A fit from `start`: K fitted to it on `data`'s training positions.
+    /// A fit from `start` (of `data`'s family): K fitted to it on
+    /// `data`'s training positions.
+    ///
+    /// # Panics
+    /// If `start` is of another family than `data`.
     #[must_use]
-    pub fn new(config: TuneConfig, start: &ThreatWeights, data: &Dataset) -> Tuner {
-        let weights = start.to_vector().map(f64::from);
+    pub fn new(config: TuneConfig, start: &FamilyWeights, data: &Dataset) -> Tuner {
+        assert_eq!(start.family(), data.family, "the starting weights are of the data's family");
+        let weights: Vec<f64> = start.to_vector().into_iter().map(f64::from).collect();
         let k = fit_scale(&data.train, &weights);
         let losses = vec![(loss(&data.train, &weights, k), loss(&data.validation, &weights, k))];
+        let features = weights.len();
         Tuner {
+            family: data.family,
             config,
             k,
-            weights: weights.to_vec(),
-            first_moment: vec![0.0; THREAT_FEATURES],
-            second_moment: vec![0.0; THREAT_FEATURES],
+            start: weights.clone(),
+            weights,
+            first_moment: vec![0.0; features],
+            second_moment: vec![0.0; features],
             steps: 0,
             epoch: 0,
             losses,
             data: DataPrint::of(data),
         }
-    }
-
-    fn vector(&self) -> [f64; THREAT_FEATURES] {
-        self.weights.as_slice().try_into().expect("a weight per feature")
     }
 
     /// One pass over the training positions, in an order drawn from the
@@ -284,42 +492,54 @@ impl Tuner {
             self.step(&gradient);
         }
         self.epoch += 1;
-        let weights = self.vector();
-        let losses = (loss(&data.train, &weights, self.k), loss(&data.validation, &weights, self.k));
+        let losses =
+            (loss(&data.train, &self.weights, self.k), loss(&data.validation, &self.weights, self.k));
         self.losses.push(losses);
         losses
     }
 
-    /// The mean gradient of the loss over the positions `batch` names.
-    fn gradient(&self, samples: &[Sample], batch: &[u32]) -> [f64; THREAT_FEATURES] {
-        let weights = self.vector();
+    /// The mean gradient of the loss over the positions `batch` names,
+    /// with the pull towards the starting weights.
+    fn gradient(&self, samples: &Samples, batch: &[u32]) -> Vec<f64> {
+        let weights = &self.weights;
         let k = self.k;
-        let partials: Vec<[f64; THREAT_FEATURES]> = batch
+        let features = weights.len();
+        let partials: Vec<Vec<f64>> = batch
             .par_chunks(SLICE)
             .map(|slice| {
-                let mut sum = [0.0; THREAT_FEATURES];
+                let mut sum = vec![0.0; features];
                 for &i in slice {
-                    let sample = &samples[i as usize];
+                    let i = i as usize;
                     // d/dw of the cross-entropy: (p − r) · K · f.
-                    let error = (sigmoid(k * evaluation(sample, &weights)) - f64::from(sample.result)) * k;
-                    for (total, &f) in sum.iter_mut().zip(&sample.features) {
-                        *total += error * f64::from(f);
+                    let error =
+                        (sigmoid(k * samples.evaluation(i, weights)) - f64::from(samples.result(i))) * k;
+                    for &(index, count) in samples.features(i) {
+                        sum[usize::from(index)] += error * f64::from(count);
                     }
                 }
                 sum
             })
             .collect();
-        let mut gradient = [0.0; THREAT_FEATURES];
+        let mut gradient = vec![0.0; features];
         for partial in &partials {
             for (total, part) in gradient.iter_mut().zip(partial) {
                 *total += part;
             }
         }
-        gradient.map(|g| g / batch.len() as f64)
+        let pull = self.config.regularization;
+        for ((g, &weight), start) in
+            gradient.iter_mut().zip(weights).zip(self.start.iter().chain(std::iter::repeat(&0.0)))
+        {
+            *g /= batch.len() as f64;
+            if pull > 0.0 && !self.start.is_empty() {
+                *g += 2.0 * pull * (weight - start);
+            }
+        }
+        gradient
     }
 
     /// An Adam step (β₁ 0.9, β₂ 0.999).
-    fn step(&mut self, gradient: &[f64; THREAT_FEATURES]) {
+    fn step(&mut self, gradient: &[f64]) {
         const BETA1: f64 = 0.9;
         const BETA2: f64 = 0.999;
         self.steps += 1;
@@ -335,9 +555,13 @@ impl Tuner {
     }
 
     /// The weights, rounded to whole numbers.
-    #[must_use]
-    pub fn rounded(&self) -> ThreatWeights {
-        ThreatWeights::from_vector(&self.vector().map(|w| w.round() as i32))
+    ///
+    /// # Errors
+    /// [`pattern_eval::WeightsError`] if they do not make weights of the
+    /// family (a fit that ran away).
+    pub fn rounded(&self) -> Result<FamilyWeights, pattern_eval::WeightsError> {
+        let vector: Vec<i32> = self.weights.iter().map(|w| w.round() as i32).collect();
+        FamilyWeights::from_vector(self.family, &vector)
     }
 }
 
@@ -345,34 +569,44 @@ impl Tuner {
 mod tests {
     use super::*;
 
+    fn threat_start() -> FamilyWeights {
+        FamilyWeights::Threat(ThreatWeights::hand_set())
+    }
+
     /// Samples whose results follow a known model: the fit recovers it.
     #[test]
     fn the_fit_lowers_the_loss_towards_the_model_the_results_follow() {
         let mut rng = SmallRng::seed_from_u64(3);
-        let truth = {
+        let truth: Vec<f64> = {
             let mut w = ThreatWeights::hand_set();
             w.own_patterns[4] = 90; // open threes matter more than the hand-set says
             w.opponent_classes[4] = 5;
-            w.to_vector().map(f64::from)
+            w.to_vector().iter().map(|&v| f64::from(v)).collect()
         };
-        let mut samples = Vec::new();
+        let mut samples = Samples::default();
         for _ in 0..20_000 {
-            let mut features = [0i16; THREAT_FEATURES];
-            for (i, f) in features.iter_mut().enumerate() {
+            let mut features = Vec::new();
+            for i in 0..THREAT_FEATURES {
                 // The "none" pattern and class are never counted.
-                let count =
+                let count: i16 =
                     if [0, 8, 16, 27].contains(&i) { 0 } else { rand::RngExt::random_range(&mut rng, 0..4) };
-                *f = if (8..16).contains(&i) || (27..38).contains(&i) { -count } else { count };
+                let count = if (8..16).contains(&i) || (27..38).contains(&i) { -count } else { count };
+                if count != 0 {
+                    features.push((i as u16, count));
+                }
             }
-            let sample = Sample { features, result: 0.0 };
-            let p = sigmoid(0.01 * evaluation(&sample, &truth));
-            let won = rand::RngExt::random_bool(&mut rng, p);
-            samples.push(Sample { result: if won { 1.0 } else { 0.0 }, ..sample });
+            let evaluation: f64 = features.iter().map(|&(i, c)| f64::from(c) * truth[usize::from(i)]).sum();
+            let won = rand::RngExt::random_bool(&mut rng, sigmoid(0.01 * evaluation));
+            samples.push(&features, if won { 1.0 } else { 0.0 });
         }
-        let validation = samples.split_off(16_000);
-        let data = Dataset { train: samples, validation, skipped: 0 };
-        let config = TuneConfig { epochs: 30, batch: 512, learning_rate: 1.0, seed: 1 };
-        let mut tuner = Tuner::new(config, &ThreatWeights::hand_set(), &data);
+        let (mut train, mut validation) = (Samples::default(), Samples::default());
+        for i in 0..samples.len() {
+            let part = if i < 16_000 { &mut train } else { &mut validation };
+            part.push(samples.features(i), samples.result(i));
+        }
+        let data = Dataset { family: TuneFamily::Threat, train, validation, skipped: 0 };
+        let config = TuneConfig { epochs: 30, batch: 512, learning_rate: 1.0, seed: 1, regularization: 0.0 };
+        let mut tuner = Tuner::new(config, &threat_start(), &data);
         let before = tuner.losses[0];
         for _ in 0..30 {
             tuner.epoch(&data);
@@ -380,15 +614,23 @@ mod tests {
         let after = *tuner.losses.last().unwrap();
         assert!(after.0 < before.0 && after.1 < before.1, "{before:?} -> {after:?}");
         // The weight the truth raised moved up; one the samples never show stays.
-        let fitted = tuner.rounded();
+        let FamilyWeights::Threat(fitted) = tuner.rounded().unwrap() else { panic!("a threat fit") };
         assert!(fitted.own_patterns[4] > 30 + 10, "{fitted:?}");
         assert_eq!(fitted.own_patterns[0], 0);
         // The same run again is the same, to the bit.
-        let mut again = Tuner::new(tuner.config.clone(), &ThreatWeights::hand_set(), &data);
+        let mut again = Tuner::new(tuner.config.clone(), &threat_start(), &data);
         for _ in 0..30 {
             again.epoch(&data);
         }
         assert_eq!(again, tuner);
+        // A strong pull towards the start keeps the weights near it.
+        let pulled_config = TuneConfig { regularization: 1.0, ..tuner.config.clone() };
+        let mut pulled = Tuner::new(pulled_config, &threat_start(), &data);
+        for _ in 0..30 {
+            pulled.epoch(&data);
+        }
+        let FamilyWeights::Threat(near) = pulled.rounded().unwrap() else { panic!("a threat fit") };
+        assert!(near.own_patterns[4] < fitted.own_patterns[4], "{near:?}");
         // A checkpoint of it checks; one damaged does not.
         assert_eq!(tuner.check(), Ok(()));
         let short = Tuner { weights: vec![1.0; 3], ..tuner.clone() };
@@ -401,12 +643,7 @@ mod tests {
         assert!(nan.check().unwrap_err().contains("second moments hold NaN"));
     }
 
-    #[test]
-    #[allow(clippy::float_cmp, reason = "results are exactly 0, ½ or 1")]
-    fn quiet_positions_of_a_game_become_samples() {
-        let rules = Rules::gomoku15();
-        // X makes an open four (f8..i8 with e8 and j8 open) and wins.
-        let moves = ["h8", "h9", "g8", "g9", "f8", "f9", "i8", "a1", "e8"];
+    fn game_of(rules: Rules, moves: &[&str]) -> GameData {
         let cells: Vec<u16> = moves
             .iter()
             .map(|name| {
@@ -414,14 +651,57 @@ mod tests {
                 u16::from(cell.x()) << 8 | u16::from(cell.y())
             })
             .collect();
-        let game = GameData { index: 3, given: 0, moves: cells, scores: vec![None; 9], result: 1 };
-        let (samples, skipped) = samples_of(&game, rules);
+        GameData { index: 3, given: 0, scores: vec![None; cells.len()], moves: cells, result: 1 }
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp, reason = "results are exactly 0, ½ or 1")]
+    fn quiet_positions_of_a_game_become_samples() {
+        let rules = Rules::gomoku15();
+        // X makes an open four (f8..i8 with e8 and j8 open) and wins.
+        let game = game_of(rules, &["h8", "h9", "g8", "g9", "f8", "f9", "i8", "a1", "e8"]);
+        let (samples, skipped) = samples_of(&game, rules, TuneFamily::Threat);
         // Positions with a five to make (after X's four, after O's three-in-a-row...) are skipped.
         assert_eq!(samples.len() as u64 + skipped, 9);
         assert!(skipped >= 2, "{skipped}");
-        assert_eq!(samples[0].result, 1.0);
-        assert_eq!(samples[1].result, 0.0);
-        let data = Dataset::from_games(&[game.clone(), GameData { index: 10, ..game }], rules);
+        assert_eq!(samples.result(0), 1.0);
+        assert_eq!(samples.result(1), 0.0);
+        let data =
+            Dataset::from_games(&[game.clone(), GameData { index: 10, ..game }], rules, TuneFamily::Threat);
         assert_eq!((data.train.len(), data.validation.len()), (samples.len(), samples.len()));
+    }
+
+    #[test]
+    fn both_families_count_what_their_evaluations_score() {
+        let rules = Rules::gomoku15();
+        let game = game_of(rules, &["h8", "h9", "g8", "i9", "j10", "g9", "f9", "j9", "k9", "e10"]);
+        let threat = ThreatEvaluator::default();
+        let codes = CodeEvaluator::default();
+        let mut pos = Position::new(rules);
+        for cell in game.cells() {
+            pos.play(cell).unwrap();
+            let threats = Threats::new(&pos).unwrap();
+            for (family, weights, score) in [
+                (
+                    TuneFamily::Threat,
+                    FamilyWeights::Threat(threat.weights().clone()),
+                    board::Evaluator::evaluate(&threat, &pos),
+                ),
+                (
+                    TuneFamily::Codes,
+                    FamilyWeights::Codes(codes.weights().clone()),
+                    board::Evaluator::evaluate(&codes, &pos),
+                ),
+            ] {
+                let vector = weights.to_vector();
+                let dot: i32 = family
+                    .features(&pos, &threats)
+                    .iter()
+                    .map(|&(i, c)| vector[usize::from(i)] * i32::from(c))
+                    .sum();
+                assert_eq!(dot, score, "{family:?}\n{pos}");
+                assert_eq!(FamilyWeights::from_vector(family, &vector).unwrap(), weights);
+            }
+        }
     }
 }

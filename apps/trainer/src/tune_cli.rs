@@ -1,5 +1,5 @@
-//! `trainer tune`: the threat family's weights fitted to self-play games
-//! (see `texel.rs`), with the loss per epoch as CSV and SVG, the weights
+//! `trainer tune`: the threat or code family's weights fitted to
+//! self-play games (see `texel.rs`), with the loss per epoch as CSV and SVG, the weights
 //! as JSON and bincode, and a checkpoint after every epoch.
 
 use std::fmt::Write as _;
@@ -9,9 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use board::Rules;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pattern_eval::ThreatWeights;
 use trainer::selfplay::DataFile;
-use trainer::texel::{DataPrint, Dataset, TuneConfig, Tuner};
+use trainer::texel::{DataPrint, Dataset, FamilyWeights, TuneConfig, TuneFamily, Tuner};
 
 use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
@@ -21,7 +20,11 @@ pub struct Args {
     /// Self-play data files (from `trainer selfplay`), of one rule set.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
-    /// Weights to start from (JSON or .bin); default: the embedded ones.
+    /// The evaluation family to fit: `threat` (pattern and class counts) or
+    /// `codes` (a value per cell shape).
+    #[arg(long, value_enum, default_value_t = TuneFamily::Threat)]
+    family: TuneFamily,
+    /// Weights to start from (JSON or .bin, of the family); default: the embedded ones.
     #[arg(long)]
     start: Option<PathBuf>,
     /// Passes over the training positions.
@@ -36,6 +39,11 @@ pub struct Args {
     /// The seed of the shuffles.
     #[arg(long, default_value_t = TuneConfig::default().seed)]
     seed: u64,
+    /// The pull towards the starting weights (this times each weight's
+    /// squared distance from where it started is added to the loss), for
+    /// weights that the games seldom show.
+    #[arg(long, default_value_t = TuneConfig::default().regularization)]
+    regularization: f64,
     /// Folder for weights.json, weights.bin, loss.csv, loss.svg, checkpoint.json.
     #[arg(long)]
     out: PathBuf,
@@ -54,13 +62,16 @@ pub fn run(args: &Args) -> Result<()> {
     if !(args.learning_rate.is_finite() && args.learning_rate > 0.0) {
         bail!("--learning-rate must be a positive number, got {}", args.learning_rate);
     }
+    if !(args.regularization.is_finite() && args.regularization >= 0.0) {
+        bail!("--regularization must be a number at least 0, got {}", args.regularization);
+    }
     let checkpoint = args.out.join("checkpoint.json");
     if !args.resume && checkpoint.exists() {
         bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let clock = Instant::now();
-    let data = load(&args.data)?;
+    let data = load(&args.data, args.family)?;
     let positions = data.train.len() + data.validation.len();
     if data.train.is_empty() || data.validation.is_empty() {
         bail!("the data hold too few games ({positions} quiet positions): play more with trainer selfplay");
@@ -71,6 +82,7 @@ pub fn run(args: &Args) -> Result<()> {
         batch: args.batch,
         learning_rate: args.learning_rate,
         seed: args.seed,
+        regularization: args.regularization,
     };
     let mut tuner = resume_or_start(args, config, &data, &checkpoint)?;
     let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
@@ -89,13 +101,15 @@ pub fn run(args: &Args) -> Result<()> {
     bar.finish_and_clear();
     let epochs_run = tuner.epoch - first_epoch;
     let fit_seconds = fit_clock.elapsed().as_secs_f64();
-    let weights = tuner.rounded();
+    let weights =
+        tuner.rounded().context("the fit ran beyond what weights hold: try a smaller --learning-rate")?;
     weights.save(&args.out.join("weights.json"))?;
     weights.save(&args.out.join("weights.bin"))?;
     write_curves(&args.out, &tuner)?;
     let (first, last) = (tuner.losses[0], *tuner.losses.last().expect("a loss per epoch"));
     let throughput = (data.train.len() as f64 * f64::from(epochs_run)) / fit_seconds.max(1e-9);
     let report = serde_json::json!({
+        "family": args.family.name(),
         "positions": positions,
         "train_positions": data.train.len(),
         "validation_positions": data.validation.len(),
@@ -138,6 +152,13 @@ fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: 
         tuner.check().map_err(|why| {
             anyhow::anyhow!("{} is damaged: {why}; nothing was changed", checkpoint.display())
         })?;
+        if tuner.family != args.family {
+            bail!(
+                "the checkpoint is a fit of the {} family, not {}",
+                tuner.family.name(),
+                args.family.name()
+            );
+        }
         let same = TuneConfig { epochs: tuner.config.epochs, ..config.clone() };
         if same != tuner.config {
             bail!("the checkpoint's fit has other settings ({:?}): resume with the same", tuner.config);
@@ -156,15 +177,16 @@ fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: 
         tuner
     } else {
         let start = match &args.start {
-            Some(path) => ThreatWeights::load(path).with_context(|| format!("--start {}", path.display()))?,
-            None => ThreatWeights::default(),
+            Some(path) => FamilyWeights::load(args.family, path)
+                .with_context(|| format!("--start {}", path.display()))?,
+            None => FamilyWeights::default_for(args.family),
         };
         Tuner::new(config, &start, data)
     })
 }
 
 /// The games of every file, checked to be of one rule set, as samples.
-fn load(paths: &[PathBuf]) -> Result<Dataset> {
+fn load(paths: &[PathBuf], family: TuneFamily) -> Result<Dataset> {
     let mut games = Vec::new();
     let mut rules: Option<Rules> = None;
     for path in paths {
@@ -188,7 +210,7 @@ fn load(paths: &[PathBuf]) -> Result<Dataset> {
         }));
     }
     let rules = rules.context("no data file given")?;
-    Ok(Dataset::from_games(&games, rules))
+    Ok(Dataset::from_games(&games, rules, family))
 }
 
 /// `loss.csv` and `loss.svg`: the losses before the first epoch and after each.
@@ -207,7 +229,7 @@ fn write_curves(out: &Path, tuner: &Tuner) -> Result<()> {
     let margin = ((high - low) * 0.1).max(1e-4);
     line_chart(
         &out.join("loss.svg"),
-        "Threat weights fitted to self-play: logistic loss",
+        &format!("{} weights fitted to self-play: logistic loss", tuner.family.name()),
         "epoch",
         "loss",
         (low - margin, high + margin),
