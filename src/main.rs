@@ -47,6 +47,10 @@ fn run(args: &Args) -> Result<()> {
     let (mut x, mut o) = (args.x.build(board::mix_seed(seed, 1)), args.o.build(board::mix_seed(seed, 2)));
     let record = play_game(args.rules, [&mut *x, &mut *o], &[], &Limits::none())?;
     print!("{}", narrate(&record, args, seed)?);
+    // A learner that could not save the game has lost what it learned.
+    if let Some(error) = record.learning_errors.first() {
+        anyhow::bail!("learning lost: {error}");
+    }
     Ok(())
 }
 

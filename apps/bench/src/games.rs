@@ -171,6 +171,14 @@ impl GameArgs {
                 self.records.as_deref().unwrap_or(Path::new("?")).display()
             );
         }
+        // A learner that could not save what it learned has lost it: the
+        // run's results stand, but it did not do what it was asked.
+        if !summary.learning_errors.is_empty() {
+            for (error, games) in &summary.learning_errors {
+                eprintln!("after {games} game{}: {error}", if *games == 1 { "" } else { "s" });
+            }
+            anyhow::bail!("a learner could not save what it learned (above): its table lacks those games");
+        }
         Ok(summary)
     }
 }

@@ -110,6 +110,8 @@ pub struct App {
     /// For each side played by an engine that learns from its games: the
     /// games it has learned from so far.
     pub learning: [Option<u64>; 2],
+    /// By side: why the learner's last game was not saved, if it was not.
+    pub learning_lost: [Option<String>; 2],
     /// The screen area the board was last drawn in, for mouse clicks.
     pub screen: ratatui::layout::Rect,
 }
@@ -170,6 +172,7 @@ impl App {
             overwrite_asked: false,
             games: 0,
             learning: [None, None],
+            learning_lost: [None, None],
             screen: ratatui::layout::Rect::default(),
         };
         app.start(app.setup.clone(), Vec::new());
@@ -578,13 +581,15 @@ impl App {
             learning_errors: Vec::new(),
         };
         let [x, o] = &mut self.agents;
-        let errors: Vec<String> = [x, o]
+        let lost: Vec<Option<String>> = [x, o]
             .into_iter()
-            .filter_map(|agent| {
+            .map(|agent| {
                 let agent = agent.as_mut()?;
                 agent.game_over(&record).err().map(|error| format!("{}: {error}", agent.name()))
             })
             .collect();
+        let errors: Vec<String> = lost.iter().flatten().cloned().collect();
+        self.learning_lost = [lost[0].clone(), lost[1].clone()];
         self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(board::Agent::games_learned));
         if !errors.is_empty() {
             self.message = format!("{} — {}", self.message, errors.join("; "));

@@ -231,6 +231,11 @@ fn panel_lines(app: &App) -> Vec<Line<'static>> {
         if let Some(games) = app.learning[side.index()] {
             let plural = if games == 1 { "" } else { "s" };
             lines.push(Line::from(format!("   learning: {games} game{plural} so far")));
+            if let Some(error) = &app.learning_lost[side.index()] {
+                lines.push(
+                    Line::from(format!("   NOT SAVED: {error}")).style(Style::default().fg(Color::Red)),
+                );
+            }
         }
     }
     let state = match app.pos.outcome() {

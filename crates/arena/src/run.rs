@@ -8,6 +8,7 @@
 //! after the same game whatever the threads; games that were already
 //! running when it decided are kept in the records but not counted.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -175,6 +176,9 @@ pub fn run(plan: &Plan, mut options: RunOptions<'_>) -> Result<Summary, ArenaErr
                         file.append(&line)?;
                     }
                     collector.add(&line);
+                    for error in &line.record.learning_errors {
+                        *collector.learning_errors.entry(error.clone()).or_default() += 1;
+                    }
                     collector.report(&line, &mut options);
                     Ok(())
                 });
@@ -269,6 +273,9 @@ pub(crate) struct Collector<'a> {
     pairs: Pentanomial,
     sprt: Option<SprtState>,
     decided_at: Option<usize>,
+    /// What learning agents could not keep, by message, with the games
+    /// of this session it happened in.
+    learning_errors: BTreeMap<String, u64>,
 }
 
 impl<'a> Collector<'a> {
@@ -291,6 +298,7 @@ impl<'a> Collector<'a> {
             pairs: Pentanomial::default(),
             sprt,
             decided_at: None,
+            learning_errors: BTreeMap::new(),
         }
     }
 
@@ -408,6 +416,11 @@ impl<'a> Collector<'a> {
             pairings,
             ratings: rate(&table, 0, RATING_PRIOR),
             sprt: self.sprt,
+            learning_errors: self
+                .learning_errors
+                .iter()
+                .map(|(error, &games)| (error.clone(), games))
+                .collect(),
         }
     }
 }

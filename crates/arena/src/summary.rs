@@ -134,6 +134,11 @@ pub struct Summary {
     pub ratings: Vec<Rating>,
     /// The SPRT, if the match ran one.
     pub sprt: Option<SprtState>,
+    /// What learning agents could not keep of this session's games (a
+    /// table that could not be saved), each message with the number of
+    /// games it happened after.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub learning_errors: Vec<(String, u64)>,
 }
 
 impl Summary {

@@ -277,3 +277,29 @@ fn two_runs_never_write_one_records_file() {
     let _ = fs::remove_file(&path);
     let _ = fs::remove_file(path.with_extension("jsonl.lock"));
 }
+
+/// Plays at random and cannot keep what it learns.
+struct ForgetfulLearner(RandomAgent);
+
+impl Agent for ForgetfulLearner {
+    fn name(&self) -> String {
+        "forgetful".to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        self.0.select_move(pos, limits)
+    }
+    fn game_over(&mut self, _: &board::GameRecord) -> Result<(), AgentError> {
+        Err(AgentError::failed("disk full"))
+    }
+}
+
+#[test]
+fn learning_that_was_not_saved_is_in_the_summary() {
+    let forgetful = Entrant::new("forgetful", |seed| Box::new(ForgetfulLearner(RandomAgent::new(seed))));
+    let plan = Plan::new(Rules::tic_tac_toe(), vec![forgetful, random("random")], 6);
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    assert_eq!(summary.learning_errors, [("forgetful: disk full".to_owned(), 6)]);
+    let quiet =
+        run(&Plan::new(Rules::tic_tac_toe(), vec![random("a"), random("b")], 4), RunOptions::default());
+    assert!(quiet.unwrap().learning_errors.is_empty());
+}
