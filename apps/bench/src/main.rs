@@ -5,6 +5,7 @@ mod analyze;
 mod eval;
 mod games;
 mod mcts;
+mod openings;
 mod perft;
 mod playouts;
 mod report;
@@ -45,6 +46,9 @@ enum Command {
     Merge(games::MergeArgs),
     /// Ask one engine for its move in a position and show its analysis.
     Analyze(analyze::Args),
+    /// How each opening of some runs went for X (from their records), and
+    /// the openings neither colour always wins.
+    Openings(openings::Args),
     /// Pattern evaluation: full-board cell scoring and incremental updates.
     Eval(eval::Args),
     /// Prove the value of a small game: first player wins, draw, or second player wins.
@@ -77,6 +81,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => games::merge(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Openings(args) => openings::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Tree(args) => tree::run(&args),
