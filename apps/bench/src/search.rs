@@ -88,12 +88,12 @@ struct Solved {
 
 impl Solved {
     /// Runs the threat search within `limits` on every position.
-    fn measure(positions: &[board::Position], limits: ThreatLimits) -> Option<Solved> {
+    fn measure(positions: &[board::Position], limits: ThreatLimits) -> Solved {
         let mut solved = Solved { budget: limits.nodes, ..Solved::default() };
         let mut nodes = Vec::new();
         let clock = Instant::now();
         for pos in positions {
-            let win = find_threat_win(pos, limits).ok()?;
+            let win = find_threat_win(pos, limits);
             if win.found() {
                 solved.won += 1;
             } else if win.exhausted {
@@ -105,7 +105,7 @@ impl Solved {
         }
         solved.seconds = clock.elapsed().as_secs_f64();
         solved.median_nodes = median(&mut nodes);
-        Some(solved)
+        solved
     }
 
     fn text(&self) -> String {
@@ -171,7 +171,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
     let seconds = clock.elapsed().as_secs_f64();
     let defaults = SearchConfig::default();
     let threat_k = (4..=board::threats::MAX_THREAT_K).contains(&args.rules.k());
-    let solved = |limits| if args.vcf && threat_k { Solved::measure(&positions, limits) } else { None };
+    let solved = |limits| (args.vcf && threat_k).then(|| Solved::measure(&positions, limits));
     let (vcf, vct) =
         (solved(ThreatLimits::vcf(defaults.vcf_nodes)), solved(ThreatLimits::vct(defaults.vct_nodes)));
     let report = Report {

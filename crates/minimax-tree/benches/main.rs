@@ -4,7 +4,7 @@ use std::hint::black_box;
 
 use board::{Limits, Overline, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
-use minimax_tree::{AlphaBeta, OpenLines, SearchConfig, Solver, SymmetricTree, VcfLimits, find_vcf};
+use minimax_tree::{AlphaBeta, LineScan, OpenLines, SearchConfig, Solver, SymmetricTree, ThreatLimits, ThreatSearch, find_threat_win};
 
 fn position(rules: Rules, moves: &[&str]) -> Position {
     let mut pos = Position::new(rules);
@@ -39,7 +39,11 @@ fn search(c: &mut Criterion) {
     });
     let open_three = position(rules, &["h8", "a1", "h9", "a2", "i10", "o15", "g7", "o1"]);
     c.bench_function("VCF search, 15x15", |b| {
-        b.iter(|| find_vcf(black_box(&open_three), VcfLimits::default()));
+        b.iter(|| find_threat_win(black_box(&open_three), ThreatLimits::vcf(100_000)));
+    });
+    c.bench_function("VCF search over the lines, 15x15", |b| {
+        let mut search = ThreatSearch::new();
+        b.iter(|| search.run(&mut open_three.clone(), &mut LineScan, ThreatLimits::vcf(100_000)));
     });
 }
 

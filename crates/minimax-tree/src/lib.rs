@@ -8,8 +8,10 @@
 //!   wins.
 //! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
 //!   generic over [`board::Evaluator`].
-//! - [`find_vcf`]: victory by continuous fours, for k ≥ 4; [`find_threat_win`]:
-//!   VCF and VCT (wins through threes and fours) over [`board::threats`].
+//! - [`find_threat_win`] and [`ThreatSearch`]: the threat-space search,
+//!   victory by continuous fours (VCF) and through threes (VCT) over
+//!   [`board::threats`], by fours alone over the lines where k is beyond
+//!   its tables ([`LineScan`]).
 //! - [`Solver`] and [`PerfectPlayer`]: proven values of small games.
 //!
 //! ```
@@ -34,8 +36,7 @@ mod open_lines;
 mod options;
 mod pairing;
 mod solver;
-mod threat_space;
-mod threats;
+mod threat_search;
 mod tree;
 mod tree_minimax;
 
@@ -48,7 +49,6 @@ pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, minimax_options, tree_op
 pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
 };
-pub use threat_space::{ThreatLimits, ThreatSearch, ThreatWin, find_threat_win, three_defences};
-pub use threats::{Vcf, VcfLimits, find_vcf};
+pub use threat_search::{LineScan, ThreatLimits, ThreatSearch, ThreatView, ThreatWin, find_threat_win, three_defences};
 pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};
 pub use tree_minimax::{CLASSIC_TREE_DEPTH, TreeChoice, TreeMinimax, TreeMinimaxPlayer};

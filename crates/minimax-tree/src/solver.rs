@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use crate::canonical::{MAX_AREA, SymmetricMarks, Symmetries};
 use crate::pairing::has_pairing;
-use crate::threats::winning_cells;
+use crate::threat_search::winning_cells;
 
 /// Why a position was not solved.
 #[derive(Clone, Debug, PartialEq, Error)]

@@ -27,7 +27,7 @@ const DOUBLE_THREE: &str = "h8 a1 i8 a15 j10 o1 j11 o15";
 #[test]
 fn a_win_by_fours_is_found_within_a_node_limit() {
     let pos = position(DOUBLE_FOUR);
-    let win = find_threat_win(&pos, ThreatLimits::vcf(2_000)).unwrap();
+    let win = find_threat_win(&pos, ThreatLimits::vcf(2_000));
     assert_eq!(name(&pos, win.line[0]), "g4", "{:?}", win.line);
     // g4, a block, the five.
     assert_eq!(win.plies, 3);
@@ -40,8 +40,8 @@ fn a_win_by_fours_is_found_within_a_node_limit() {
 #[test]
 fn a_win_through_threes_is_found_within_a_node_limit() {
     let pos = position(DOUBLE_THREE);
-    assert!(!find_threat_win(&pos, ThreatLimits::vcf(100_000)).unwrap().found(), "no fours to play");
-    let win = find_threat_win(&pos, ThreatLimits::vct(20_000)).unwrap();
+    assert!(!find_threat_win(&pos, ThreatLimits::vcf(100_000)).found(), "no fours to play");
+    let win = find_threat_win(&pos, ThreatLimits::vct(20_000));
     assert!(win.found() && !win.exhausted);
     let result = engine().search(&pos, &Limits::nodes(100_000));
     assert_eq!(result.reason, Reason::Vct);
@@ -56,7 +56,7 @@ fn defences(pos: &Position) -> Vec<String> {
     for cell in pos.legal_moves() {
         let mut after = pos.clone();
         after.play_unchecked(cell);
-        let win = find_threat_win(&after, ThreatLimits::vcf(200_000)).unwrap();
+        let win = find_threat_win(&after, ThreatLimits::vcf(200_000));
         if !win.found() && !win.exhausted {
             found.push(name(pos, cell));
         }

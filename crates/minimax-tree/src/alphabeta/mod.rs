@@ -39,7 +39,7 @@ pub use result::{EVAL_LIMIT, MATE, Reason, SearchResult};
 
 use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;
-use crate::threat_space::ThreatSearch;
+use crate::threat_search::ThreatSearch;
 use picker::MovePicker;
 use stack::Stack;
 use table::Table;

@@ -12,7 +12,7 @@ use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
 use super::AlphaBeta;
 use super::picker::{self, QUIET_BELOW};
 use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
-use crate::threat_space::ThreatLimits;
+use crate::threat_search::ThreatLimits;
 
 /// Positions a VCF near the root may visit.
 const NEAR_ROOT_VCF_NODES: u64 = 300;

@@ -10,8 +10,7 @@ use board::threats::Threats;
 use board::{Bitboard, Cell, Evaluator, Position, Side};
 
 use super::config::SearchConfig;
-use crate::threat_space::three_defences;
-use crate::threats::winning_cells;
+use crate::threat_search::{three_defences, winning_cells};
 
 /// Move scores below this (no three, no block of one) count as quiet
 /// (see [`Evaluator::score_move`]).

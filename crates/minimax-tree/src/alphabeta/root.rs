@@ -6,14 +6,14 @@
 
 use std::time::Instant;
 
+use board::threats::Threats;
 use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
 
 use super::AlphaBeta;
 use super::picker::MovePicker;
 use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, Reason, SearchResult};
 use super::time::{aspiration_window, unsettled};
-use crate::threat_space::ThreatLimits;
-use crate::threats::{VcfLimits, find_vcf, winning_cells};
+use crate::threat_search::{LineScan, ThreatLimits, winning_cells};
 
 impl<E: Evaluator> AlphaBeta<E> {
     /// Searches `pos` within `limits` (and the configuration's maximum
@@ -220,13 +220,17 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             return None;
         }
-        let vcf = find_vcf(pos, VcfLimits { nodes: budget, depth: 30 });
-        self.budget.nodes += vcf.nodes;
-        let first = *vcf.line.first()?;
-        // The line ends with the attacker's move; the win follows it, or the
-        // one after when that move threatens to win twice.
-        let plies = vcf.line.len() as i32 + i32::from(!vcf_wins_now(pos, &vcf.line));
-        Some(result(first, MATE - plies, vcf.line, Reason::Vcf))
+        // A plain search keeps no threats: a win by fours is looked for
+        // over the tables where k has them, else over the lines.
+        let mut work = pos.clone();
+        let limits = ThreatLimits::vcf(budget).until(share);
+        let win = match Threats::new(pos) {
+            Ok(mut threats) => self.threat_search.run(&mut work, &mut threats, limits),
+            Err(_) => self.threat_search.run(&mut work, &mut LineScan, limits),
+        };
+        self.budget.nodes += win.nodes;
+        let first = *win.line.first()?;
+        Some(result(first, MATE - win.plies as i32, win.line, Reason::Vcf))
     }
 
     /// Checks the chosen root move against the opponent's wins by threats,
@@ -295,14 +299,4 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         line
     }
-}
-
-/// Whether the last move of a threat line wins at once (rather than
-/// threatening to win twice).
-fn vcf_wins_now(pos: &Position, line: &[Cell]) -> bool {
-    let mut pos = pos.clone();
-    for &cell in line {
-        pos.play_unchecked(cell);
-    }
-    pos.is_over()
 }

@@ -1,6 +1,8 @@
-//! Threat-space search over [`board::threats`]: victory by continuous
-//! fours (VCF) and by continuous threats (VCT), for k from 4 to
-//! [`board::threats::MAX_THREAT_K`].
+//! The threat-space search: victory by continuous fours (VCF) and by
+//! continuous threats (VCT), over a [`ThreatView`] of the position — the
+//! tables of [`board::threats`] where k is 1 to
+//! [`board::threats::MAX_THREAT_K`] (VCF and VCT), else the lines
+//! scanned as needed ([`LineScan`], VCF only).
 //!
 //! The attacker plays only threats: fours (the defender must block the
 //! one cell) and, in a VCT, moves that make an open three (the defender
@@ -9,11 +11,16 @@
 //! sound, not complete: where the defender could answer a double threat
 //! with fours of its own, the search treats the line as unproven.
 
+mod view;
+
 use std::collections::HashMap;
 use std::time::Instant;
 
 use board::threats::{Pattern, Threats};
 use board::{Bitboard, Cell, Direction, Position, Side};
+
+pub use view::{LineScan, ThreatView};
+pub(crate) use view::winning_cells;
 
 /// Limits of one threat search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +29,9 @@ pub struct ThreatLimits {
     pub nodes: u64,
     /// Attacking moves to play at most.
     pub depth: u32,
-    /// Whether the attacker may play open threes (VCT), not only fours (VCF).
+    /// Whether the attacker may play open threes (VCT), not only fours
+    /// (VCF); a view that cannot tell open threes ([`LineScan`]) searches
+    /// fours alone.
     pub threes: bool,
     /// When to give up, whatever the node budget says.
     pub deadline: Option<Instant>,
@@ -73,18 +82,16 @@ impl ThreatWin {
     }
 }
 
-/// Looks for a forced win by threats for the side to move of `pos`.
-///
-/// # Errors
-/// [`board::threats::UnsupportedThreatK`] for k above the tabled ones.
-pub fn find_threat_win(
-    pos: &Position,
-    limits: ThreatLimits,
-) -> Result<ThreatWin, board::threats::UnsupportedThreatK> {
-    let mut threats = Threats::new(pos)?;
+/// Looks for a forced win by threats for the side to move of `pos`: by
+/// the threat tables where k has them, else by fours read off the lines.
+#[must_use]
+pub fn find_threat_win(pos: &Position, limits: ThreatLimits) -> ThreatWin {
     let mut work = pos.clone();
     let mut search = ThreatSearch::new();
-    Ok(search.run(&mut work, &mut threats, limits))
+    match Threats::new(pos) {
+        Ok(mut threats) => search.run(&mut work, &mut threats, limits),
+        Err(_) => search.run(&mut work, &mut LineScan, limits),
+    }
 }
 
 /// A reusable threat searcher: its proof cache and move lists are kept
@@ -111,9 +118,9 @@ impl ThreatSearch {
         ThreatSearch::default()
     }
 
-    /// Searches `pos` (whose threats are `threats`) for a win of its side
-    /// to move within `limits`; both are restored before it returns.
-    pub fn run(&mut self, pos: &mut Position, threats: &mut Threats, limits: ThreatLimits) -> ThreatWin {
+    /// Searches `pos` (whose threats `threats` shows) for a win of its
+    /// side to move within `limits`; both are restored before it returns.
+    pub fn run<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, limits: ThreatLimits) -> ThreatWin {
         self.nodes = 0;
         self.limits = Some(limits);
         self.exhausted = false;
@@ -150,18 +157,18 @@ impl ThreatSearch {
     }
 
     /// The attacker (to move) wins by threats within `depth` more of them.
-    fn attack(&mut self, pos: &mut Position, threats: &mut Threats, depth: u32, level: usize) -> bool {
+    fn attack<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, depth: u32, level: usize) -> bool {
         if !self.budget_left() {
             return false;
         }
         let attacker = pos.side_to_move();
         let defender = attacker.opponent();
-        if let Some(win) = threats.five_cells(attacker).iter().next() {
+        if let Some(win) = threats.five_cells(pos, attacker).iter().next() {
             self.line.push(win);
             self.win_plies = self.line.len() as u32;
             return true;
         }
-        let defender_fives = threats.five_cells(defender);
+        let defender_fives = threats.five_cells(pos, defender);
         let mut fives = defender_fives.iter();
         if let Some(block) = fives.next() {
             if fives.next().is_some() {
@@ -178,9 +185,9 @@ impl ThreatSearch {
             undo(pos, threats);
             return won;
         }
-        if !threats.open_four_cells(attacker).is_empty() && threats.four_cells(defender).is_empty() {
+        if !threats.open_four_cells(pos, attacker).is_empty() && threats.four_cells(pos, defender).is_empty() {
             // An open four the defender cannot answer with a four of its own.
-            let four = threats.open_four_cells(attacker).iter().next().expect("not empty");
+            let four = threats.open_four_cells(pos, attacker).iter().next().expect("not empty");
             self.line.push(four);
             // The four, any reply, the five.
             self.win_plies = self.line.len() as u32 + 2;
@@ -201,13 +208,13 @@ impl ThreatSearch {
         }
         let threes = self.limits.is_some_and(|limits| limits.threes);
         let mut moves = self.list(level);
-        let fours = threats.four_cells(attacker);
+        let fours = threats.four_cells(pos, attacker);
         moves.extend(fours);
         if threes {
-            moves.extend(threats.open_three_cells(attacker) - fours);
+            moves.extend(threats.open_three_cells(pos, attacker) - fours);
         }
         // Strongest first: open fours and four-threes end lines soonest.
-        moves.sort_by_key(|&cell| std::cmp::Reverse(threats.class(attacker, cell)));
+        moves.sort_by_key(|&cell| std::cmp::Reverse(threats.class(pos, attacker, cell)));
         let start = self.line.len() as u32;
         let mut won = None;
         for &cell in &moves {
@@ -232,30 +239,30 @@ impl ThreatSearch {
     }
 
     /// The defender (to move) cannot escape the attacker's threats.
-    fn defend(&mut self, pos: &mut Position, threats: &mut Threats, depth: u32, level: usize) -> bool {
+    fn defend<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, depth: u32, level: usize) -> bool {
         if !self.budget_left() {
             return false;
         }
         let defender = pos.side_to_move();
         let attacker = defender.opponent();
-        if pos.is_over() || !threats.five_cells(defender).is_empty() {
+        if pos.is_over() || !threats.five_cells(pos, defender).is_empty() {
             return pos.outcome() == Some(board::Outcome::Win(attacker));
         }
-        let attacker_fives = threats.five_cells(attacker);
+        let attacker_fives = threats.five_cells(pos, attacker);
         let mut replies = self.list(level);
         let mut fives = attacker_fives.iter();
         match (fives.next(), fives.next()) {
             // Two wins: only fours of its own can delay the loss.
-            (Some(_), Some(_)) => replies.extend(threats.four_cells(defender)),
+            (Some(_), Some(_)) => replies.extend(threats.four_cells(pos, defender)),
             (Some(block), None) => replies.push(block),
             (None, _) => {
-                let open_fours = threats.open_four_cells(attacker);
+                let open_fours = threats.open_four_cells(pos, attacker);
                 if open_fours.is_empty() {
                     // No threat stands: the defender is free.
                     self.lists[level] = replies;
                     return false;
                 }
-                let defences = three_defences(threats, attacker, open_fours) | threats.four_cells(defender);
+                let defences = threats.three_defences(pos, attacker, open_fours) | threats.four_cells(pos, defender);
                 replies.extend(defences);
             }
         }
@@ -324,13 +331,106 @@ pub fn three_defences(threats: &Threats, attacker: Side, open_fours: Bitboard) -
     defences
 }
 
-fn play(pos: &mut Position, threats: &mut Threats, cell: Cell) {
+fn play<V: ThreatView>(pos: &mut Position, threats: &mut V, cell: Cell) {
     pos.play_unchecked(cell);
     threats.play(pos, cell);
 }
 
-fn undo(pos: &mut Position, threats: &mut Threats) {
+fn undo<V: ThreatView>(pos: &mut Position, threats: &mut V) {
     if let Some(cell) = pos.undo() {
         threats.take_back(pos, cell);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Rules;
+
+    fn position(rules: Rules, moves: &[&str]) -> Position {
+        let mut pos = Position::new(rules);
+        for name in moves {
+            pos.play(rules.parse_cell(name).unwrap()).unwrap();
+        }
+        pos
+    }
+
+    /// The search by fours over both views: the tables and the lines.
+    fn both_views(pos: &Position) -> [ThreatWin; 2] {
+        let mut search = ThreatSearch::new();
+        let limits = ThreatLimits::vcf(100_000);
+        let by_tables = search.run(&mut pos.clone(), &mut Threats::new(pos).unwrap(), limits);
+        let by_lines = search.run(&mut pos.clone(), &mut LineScan, limits);
+        [by_tables, by_lines]
+    }
+
+    fn first(pos: &Position, win: &ThreatWin) -> String {
+        win.line[0].name(pos.rules()).to_string()
+    }
+
+    #[test]
+    fn a_win_in_one_and_an_open_four_by_either_view() {
+        let rules = Rules::gomoku15();
+        // X to move with four in a row: wins at once.
+        let pos = position(rules, &["h8", "a1", "h9", "a2", "h10", "a4", "h11", "a6"]);
+        for win in both_views(&pos) {
+            assert!(["h7", "h12"].contains(&first(&pos, &win).as_str()));
+            assert_eq!((win.line.len(), win.plies), (1, 1));
+        }
+        // Three in a row, open: h7 or h11 makes an open four, then any
+        // reply, then the five.
+        let pos = position(rules, &["h8", "a1", "h9", "a3", "h10", "a5"]);
+        for win in both_views(&pos) {
+            assert!(win.found());
+            assert_eq!(win.plies, 3, "{:?}", win.line);
+        }
+    }
+
+    #[test]
+    fn a_chain_of_fours_by_either_view() {
+        let rules = Rules::gomoku15();
+        // X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed by O at g8):
+        // g4 makes a four on row 4 and one on column g together.
+        let pos = position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
+        for win in both_views(&pos) {
+            assert_eq!(first(&pos, &win), "g4", "{:?}", win.line);
+            assert_eq!(win.plies, 3);
+        }
+    }
+
+    #[test]
+    fn no_win_where_there_is_none_by_either_view() {
+        let rules = Rules::gomoku15();
+        // Two lone marks; a closed three and nothing else; fours that
+        // would ignore the defender's own four at o5.
+        for moves in [
+            &["h8", "a1", "j10", "a2"][..],
+            &["h8", "h7", "h9", "a1", "h10", "a15"],
+            &["h8", "o1", "h9", "o2", "h10", "o3", "a15", "o4"],
+        ] {
+            let pos = position(rules, moves);
+            for win in both_views(&pos) {
+                assert!(!win.found() && !win.exhausted, "{moves:?}: {:?}", win.line);
+            }
+        }
+    }
+
+    #[test]
+    fn beyond_the_tables_fours_are_read_off_the_lines() {
+        // k = 9 on 19 × 19: no threat tables. X: an open row of seven;
+        // an eighth at either end leaves two cells that make nine.
+        let rules = Rules::new(19, 19, 9, board::Overline::Freestyle).unwrap();
+        assert!(Threats::new(&Position::new(rules)).is_err());
+        let moves = ["c10", "a1", "d10", "a3", "e10", "a5", "f10", "a7", "g10", "a9", "h10", "a11", "i10", "a13"];
+        let pos = position(rules, &moves);
+        let win = find_threat_win(&pos, ThreatLimits::vcf(10_000));
+        assert!(win.found(), "{win:?}");
+        assert!(["b10", "j10"].contains(&first(&pos, &win).as_str()), "{win:?}");
+        assert_eq!(win.plies, 3);
+        // Closed at b10, the row makes only a four: blocked, no win.
+        let closed = ["c10", "b10", "d10", "a1", "e10", "a3", "f10", "a5", "g10", "a7", "h10", "a9", "i10", "a11"];
+        assert!(!find_threat_win(&position(rules, &closed), ThreatLimits::vcf(10_000)).found());
+        // With threes asked for, the lines still give fours alone.
+        assert_eq!(find_threat_win(&pos, ThreatLimits::vct(10_000)).line, win.line);
     }
 }
