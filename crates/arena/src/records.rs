@@ -5,7 +5,7 @@
 //! the engines.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use board::{GameRecord, Rules};
@@ -184,9 +184,7 @@ fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLi
     let mut length = 0u64;
     let mut buffer = Vec::new();
     for number in 1.. {
-        buffer.clear();
-        let read = reader
-            .read_until(b'\n', &mut buffer)
+        let read = board::files::read_line_limited(&mut reader, &mut buffer, board::files::MAX_LINE_BYTES)
             .map_err(|error| ArenaError::Records { path: path.to_owned(), error })?;
         if read == 0 || buffer.last() != Some(&b'\n') {
             break;

@@ -2,7 +2,7 @@
 //! openings — read within a size limit checked while reading, so that
 //! neither a huge file nor an endless one (`/dev/zero`) fills the memory.
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 /// The largest file loaded whole, unless `MNK_MAX_FILE_MIB` raises it.
@@ -52,6 +52,33 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 pub fn read_to_string(path: &Path) -> io::Result<String> {
     String::from_utf8(read(path)?)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
+}
+
+/// The longest line a line-by-line reader takes (records, saved games):
+/// a game's line is far shorter, an endless stream without a newline
+/// (`/dev/zero`) is refused at this length.
+pub const MAX_LINE_BYTES: u64 = 4 << 20;
+
+/// Reads one line into `buffer` (cleared first), the newline kept, as
+/// [`io::BufRead::read_until`] does but refused (`InvalidData`) past
+/// `limit` bytes; returns the bytes read (0 at the end).
+///
+/// # Errors
+/// Reading fails, or the line is longer than `limit`.
+pub fn read_line_limited(
+    reader: &mut impl io::BufRead,
+    buffer: &mut Vec<u8>,
+    limit: u64,
+) -> io::Result<usize> {
+    buffer.clear();
+    let read = reader.take(limit.saturating_add(1)).read_until(b'\n', buffer)?;
+    if read as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a line is longer than {} KiB: this is not a file of lines", limit >> 10),
+        ));
+    }
+    Ok(read)
 }
 
 /// A 64-bit FNV-1a checksum of `bytes`: stable across builds and
@@ -126,6 +153,21 @@ pub fn lock_output(path: &Path) -> io::Result<OutputLock> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_past_the_limit_is_refused_before_it_fills_the_memory() {
+        let mut text: &[u8] = b"short\nlonger line\nend";
+        let mut buffer = Vec::new();
+        assert_eq!(read_line_limited(&mut text, &mut buffer, 8).unwrap(), 6);
+        assert_eq!(buffer, b"short\n");
+        assert!(
+            read_line_limited(&mut text, &mut buffer, 8).unwrap_err().to_string().contains("longer than")
+        );
+        // An endless stream of zeros stops at the limit.
+        let mut zeros = io::BufReader::new(io::repeat(0));
+        assert!(read_line_limited(&mut zeros, &mut buffer, 1 << 16).is_err());
+        assert!(buffer.len() <= (1 << 16) + 1);
+    }
 
     #[test]
     fn one_writer_at_a_time() {

@@ -170,6 +170,9 @@ pub fn parse(text: &str) -> Result<Vec<SgfGame>, SgfError> {
         if reader.at >= reader.text.len() {
             break;
         }
+        if games.len() >= MAX_GAMES {
+            return Err(reader.error(&format!("holds more than {MAX_GAMES} games")));
+        }
         let nodes = reader.game_tree(0)?;
         let start = reader.at;
         games.push(game(&nodes).map_err(|what| SgfError { what, at: start })?);
@@ -182,6 +185,15 @@ pub fn parse(text: &str) -> Result<Vec<SgfGame>, SgfError> {
 
 /// How deep variations may nest.
 const MAX_NESTING: usize = 1000;
+
+/// The most games a collection may hold, nodes a game's line, properties
+/// a node and values a property: far beyond any real file, and what keeps
+/// a hostile one (`(;)` or `A[]` repeated millions of times) from taking
+/// gigabytes.
+const MAX_GAMES: usize = 100_000;
+const MAX_NODES: usize = 4_096;
+const MAX_PROPERTIES: usize = 256;
+const MAX_VALUES: usize = 1_024;
 
 /// A node: its properties, each with its values.
 type Node = Vec<(String, Vec<String>)>;
@@ -226,6 +238,9 @@ impl Reader<'_> {
         self.expect(b'(')?;
         let mut nodes = Vec::new();
         while self.peek() == Some(b';') {
+            if nodes.len() >= MAX_NODES {
+                return Err(self.error(&format!("game with more than {MAX_NODES} nodes")));
+            }
             self.at += 1;
             nodes.push(self.node()?);
         }
@@ -236,6 +251,9 @@ impl Reader<'_> {
         while self.peek() == Some(b'(') {
             let variation = self.game_tree(depth + 1)?;
             if first {
+                if nodes.len() + variation.len() > MAX_NODES {
+                    return Err(self.error(&format!("game with more than {MAX_NODES} nodes")));
+                }
                 nodes.extend(variation);
                 first = false;
             }
@@ -247,6 +265,9 @@ impl Reader<'_> {
     fn node(&mut self) -> Result<Node, SgfError> {
         let mut properties = Vec::new();
         while self.peek().is_some_and(|b| b.is_ascii_uppercase()) {
+            if properties.len() >= MAX_PROPERTIES {
+                return Err(self.error(&format!("node with more than {MAX_PROPERTIES} properties")));
+            }
             let start = self.at;
             while self.text.get(self.at).is_some_and(u8::is_ascii_alphabetic) {
                 self.at += 1;
@@ -254,6 +275,9 @@ impl Reader<'_> {
             let name = String::from_utf8_lossy(&self.text[start..self.at]).into_owned();
             let mut values = Vec::new();
             while self.peek() == Some(b'[') {
+                if values.len() >= MAX_VALUES {
+                    return Err(self.error(&format!("property {name} with more than {MAX_VALUES} values")));
+                }
                 values.push(self.value()?);
             }
             if values.is_empty() {
@@ -465,6 +489,14 @@ mod tests {
         assert!(error("hello").contains("expected '('"));
         let deep = format!("{}{}", "(;GM[4]".repeat(5000), ")".repeat(5000));
         assert!(error(&deep).contains("nested deeper"));
+        // Hostile files under the size limit are refused at a count, not
+        // read into gigabytes.
+        assert!(error(&"(;)".repeat(MAX_GAMES + 1)).contains("more than 100000 games"));
+        assert!(
+            error(&format!("(;GM[4]A{})", "[]".repeat(MAX_VALUES + 1))).contains("more than 1024 values")
+        );
+        assert!(error(&format!("(;GM[4]{})", "C[]".repeat(MAX_PROPERTIES + 1))).contains("properties"));
+        assert!(error(&format!("(;GM[4]{})", ";".repeat(MAX_NODES + 1))).contains("more than 4096 nodes"));
     }
 
     proptest::proptest! {

@@ -154,11 +154,19 @@ impl DataFile {
     /// # Errors
     /// If it cannot be read, or is not a self-play file of this format.
     pub fn read(path: &Path) -> Result<DataFile> {
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|mut file| file.read_to_end(&mut bytes))
-            .with_context(|| format!("cannot read {}", path.display()))?;
         let not_ours = || format!("{} is not a self-play file", path.display());
+        // The magic first: anything else (`/dev/zero` among them) is
+        // refused before the rest is read.
+        let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut bytes = Vec::with_capacity(MAGIC.len());
+        (&mut file)
+            .take(MAGIC.len() as u64)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if bytes != MAGIC {
+            bail!(not_ours());
+        }
+        file.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
         let rest = bytes.strip_prefix(MAGIC.as_slice()).with_context(not_ours)?;
         let (format, rest) = take_u32(rest).with_context(not_ours)?;
         if format != FORMAT {
@@ -168,6 +176,9 @@ impl DataFile {
             );
         }
         let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
+        if header_len > MAX_HEADER_BYTES {
+            bail!("{}: the header claims {header_len} bytes: the file is damaged", path.display());
+        }
         let header = rest.get(..header_len as usize).with_context(not_ours)?;
         let header: Header = serde_json::from_slice(header)
             .with_context(|| format!("{}: the header is damaged", path.display()))?;
@@ -265,9 +276,19 @@ enum Chunk {
     Damaged(&'static str),
 }
 
+/// The longest header a file may claim.
+const MAX_HEADER_BYTES: u32 = 1 << 20;
+
+/// The longest chunk a game may take (a game of every cell of the largest
+/// board takes a few kilobytes).
+const MAX_CHUNK_BYTES: u32 = 1 << 20;
+
 /// One chunk (length, bincode, checksum).
 fn read_chunk(bytes: &[u8]) -> Chunk {
     let Some((len, rest)) = take_u32(bytes) else { return Chunk::Torn };
+    if len > MAX_CHUNK_BYTES {
+        return Chunk::Damaged("it claims more bytes than any game takes");
+    }
     let (Some(body), Some(sum)) = (rest.get(..len as usize), rest.get(len as usize..len as usize + 8)) else {
         return Chunk::Torn;
     };
