@@ -17,22 +17,11 @@ use roster::AgentSpec;
 /// The engine when none is named.
 const DEFAULT_ENGINE: &str = "alphabeta";
 
-/// The alpha-beta table's default size, in MiB.
-const DEFAULT_TABLE_MIB: u64 = 64;
-
-/// The spec with its transposition table within the manager's
-/// `max_memory` (half of it for the table), when the engine has one and
-/// the spec does not size it itself.
+/// The spec with its table or trees within the manager's `max_memory`
+/// (see [`AgentSpec::within_memory`]), when the manager gives one.
 fn within_memory(spec: &AgentSpec, max_memory: Option<u64>) -> Result<AgentSpec, String> {
     let Some(bytes) = max_memory else { return Ok(spec.clone()) };
-    if spec.engine().name != "alphabeta" || spec.text().contains("tt_mb") {
-        return Ok(spec.clone());
-    }
-    let mib = (bytes / 2 / (1 << 20)).clamp(1, DEFAULT_TABLE_MIB);
-    let separator = if spec.text().contains(':') { ',' } else { ':' };
-    format!("{}{separator}tt_mb={mib}", spec.text())
-        .parse()
-        .map_err(|error: roster::SpecError| error.to_string())
+    spec.within_memory(bytes).map_err(|error| error.to_string())
 }
 
 /// An mnk engine as a Gomocup brain: speaks the protocol on stdin and

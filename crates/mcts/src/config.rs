@@ -274,6 +274,12 @@ fn common_options(config: &MctsConfig) -> Vec<EngineOption> {
             format!("{:.3}", config.exploration),
             "UCB1 exploration constant (0: none)",
         ),
+        EngineOption::new(
+            "tree_mb",
+            OptionKind::Whole { min: 1, max: 65_536 },
+            (config.node_limit * crate::NODE_BYTES) >> 20,
+            "memory for the search trees in MiB, all threads together (past it, leaves are played out without being expanded)",
+        ),
         EngineOption::seed(),
     ]
 }

@@ -80,7 +80,11 @@ impl Ends {
 }
 
 // Two nodes to a cache line.
-const _: () = assert!(size_of::<Node>() == 32);
+const _: () = assert!(size_of::<Node>() == NODE_BYTES);
+
+/// The memory a node of the tree takes, in bytes: a tree of `node_limit`
+/// nodes takes that many times this.
+pub const NODE_BYTES: usize = 32;
 
 impl Node {
     fn new(cell: Cell, prior: f32) -> Node {
@@ -704,6 +708,17 @@ impl Mcts {
         }
     }
 
+    /// Makes room in the arena for `more` nodes, growing it by doubling
+    /// but never past the node limit, so that the tree's memory stays
+    /// within what the limit allows (a plain push could double it).
+    fn make_room(&mut self, more: usize) {
+        let needed = self.nodes.len() + more;
+        if needed > self.nodes.capacity() {
+            let wanted = needed.max(2 * self.nodes.capacity()).min(self.config.node_limit.max(needed));
+            self.nodes.reserve_exact(wanted - self.nodes.len());
+        }
+    }
+
     /// Adds a node to the arena.
     fn push(&mut self, cell: Cell, prior: f32) {
         self.nodes.push(Node::new(cell, prior));
@@ -790,6 +805,7 @@ impl Mcts {
     fn allocate(&mut self, pos: &Position, node: usize, tactics: Option<&Threats>) {
         self.moves.clear();
         self.moves.extend(pos.legal_moves());
+        self.make_room(self.moves.len());
         if !self.config.cell_order {
             for i in (1..self.moves.len()).rev() {
                 let j = self.rng.random_range(0..=i);

@@ -87,6 +87,38 @@ impl AgentSpec {
         Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check, learns })
     }
 
+    /// The same spec with the memory its engine's tables and trees take
+    /// brought within `bytes` (a manager's `max_memory`): half of it for
+    /// the alpha-beta table (`tt_mb`), three quarters for the Monte-Carlo
+    /// trees (`tree_mb`); a spec that asks for less keeps its own, and
+    /// engines without a table or tree are unchanged.
+    ///
+    /// # Errors
+    /// [`SpecError`] if the spec no longer reads (never for one that did).
+    pub fn within_memory(&self, bytes: u64) -> Result<AgentSpec, SpecError> {
+        let (option, share) = match self.engine.name {
+            "alphabeta" => ("tt_mb", bytes / 2),
+            "mcts" | "uct" => ("tree_mb", bytes / 4 * 3),
+            _ => return Ok(self.clone()),
+        };
+        let (_, given) = self.text.split_once(':').unwrap_or((&self.text, ""));
+        let options = Options::parse(self.engine.name, self.engine.options(), given)?;
+        let asked: u64 = options.get(option)?;
+        let cap = (share >> 20).max(1);
+        if asked <= cap {
+            return Ok(self.clone());
+        }
+        let kept: Vec<&str> = given
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty() && !item.to_ascii_lowercase().starts_with(&format!("{option}=")))
+            .collect();
+        let mut items = kept;
+        let capped = format!("{option}={cap}");
+        items.push(&capped);
+        AgentSpec::parse(&format!("{}:{}", self.engine.name, items.join(",")))
+    }
+
     /// A fresh agent. `seed` varies the agent's random choices from game
     /// to game: it is mixed with the spec's own `seed` option, if any, so
     /// games differ yet repeat exactly for the same seeds.
@@ -320,5 +352,31 @@ mod tests {
         assert!(refused("alphabeta:depht=3").contains("has no option"));
         // A person may name them.
         assert!(AgentSpec::parse("external:path=/bin/touch").is_ok());
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    #[test]
+    fn tables_and_trees_are_brought_within_the_memory_given() {
+        let within = |text: &str, mib: u64| AgentSpec::parse(text).unwrap().within_memory(mib << 20).unwrap();
+        // Half for the alpha-beta table, whether its size was asked or not.
+        assert_eq!(within("alphabeta:tt_mb=256", 64).text(), "alphabeta:tt_mb=32");
+        assert_eq!(within("alphabeta:threads=2,TT_MB=256", 64).text(), "alphabeta:threads=2,tt_mb=32");
+        assert_eq!(within("alphabeta", 64).text(), "alphabeta:tt_mb=32");
+        // Room enough: the spec stays as it is.
+        assert_eq!(within("alphabeta", 1024).text(), "alphabeta");
+        assert_eq!(within("alphabeta:tt_mb=8", 64).text(), "alphabeta:tt_mb=8");
+        // Three quarters for the Monte-Carlo trees.
+        assert_eq!(within("mcts:ms=100", 64).text(), "mcts:ms=100,tree_mb=48");
+        assert_eq!(within("uct", 16).text(), "uct:tree_mb=12");
+        // Engines without either are unchanged; a tiny budget still leaves 1 MiB.
+        assert_eq!(within("random", 1).text(), "random");
+        assert_eq!(
+            AgentSpec::parse("alphabeta").unwrap().within_memory(1000).unwrap().text(),
+            "alphabeta:tt_mb=1"
+        );
     }
 }

@@ -43,6 +43,10 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         // Every name but `none` names an evaluation.
         priors = prior.parse::<EvalChoice>().ok();
     }
+    if let Some(mib) = options.given::<usize>("tree_mb")? {
+        let trees = if config.shared { 1 } else { config.threads.max(1) };
+        config.node_limit = ((mib << 20) / mcts::NODE_BYTES / trees).max(1);
+    }
     let maker: Maker = match (priors, ranked) {
         (None, false) => Arc::new(move |game_seed| -> Box<dyn Agent> {
             Box::new(MctsAgent::new(config.clone(), mix_seed(seed, game_seed)))
