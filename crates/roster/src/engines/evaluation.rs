@@ -5,7 +5,9 @@ use std::str::FromStr;
 use crate::error::SpecError;
 use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
 use minimax_tree::OpenLines;
-use pattern_eval::{CodeEvaluator, Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights};
+use pattern_eval::{
+    CodeEvaluator, CodeWeights, Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights,
+};
 
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,21 +77,40 @@ impl EvalChoice {
         }
     }
 
-    /// The evaluator for `rules`, the threat family with `threat_weights`.
-    pub(crate) fn evaluator(self, rules: Rules, threat_weights: Option<&ThreatWeights>) -> Evaluation {
+    /// The evaluator for `rules`, with `weights` where they are its family's.
+    pub(crate) fn evaluator(self, rules: Rules, weights: Option<&EvalWeights>) -> Evaluation {
         let k = u32::from(rules.k());
+        let threat_weights = match weights {
+            Some(EvalWeights::Threat(weights)) => Some(weights),
+            _ => None,
+        };
+        let code_weights = match weights {
+            Some(EvalWeights::Codes(weights)) => Some(weights),
+            _ => None,
+        };
         let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
         match self {
             EvalChoice::OpenLines => Evaluation::Lines(OpenLines),
             EvalChoice::Pattern(family) => PatternEvaluator::default_for(family, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
             EvalChoice::Threat => Evaluation::Threat(threat()),
-            EvalChoice::Codes => Evaluation::Codes(CodeEvaluator::default()),
+            EvalChoice::Codes => {
+                Evaluation::Codes(CodeEvaluator::new(code_weights.cloned().unwrap_or_default()))
+            }
             EvalChoice::Auto if threat_k(rules) => Evaluation::Threat(threat()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
         }
     }
+}
+
+/// Weights given to an evaluation (`weights=` of a spec), of its family.
+#[derive(Clone, Debug)]
+pub(crate) enum EvalWeights {
+    /// The threat family's.
+    Threat(ThreatWeights),
+    /// The code family's.
+    Codes(CodeWeights),
 }
 
 /// Whether the threat evaluation scores games of `rules`.

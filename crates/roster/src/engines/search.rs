@@ -10,26 +10,26 @@ use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
-use pattern_eval::ThreatWeights;
+use pattern_eval::{CodeWeights, ThreatWeights};
 
-use super::evaluation::EvalChoice;
+use super::evaluation::{EvalChoice, EvalWeights};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
 use crate::options::Options;
 
-/// `weights=` of `alphabeta`: the threat family's weights.
+/// `weights=` of `alphabeta`: the threat or code family's weights.
 pub(super) fn threat_weights_option() -> EngineOption {
     EngineOption::without_default(
         "weights",
         OptionKind::File,
-        "threat-family weights file (JSON, or .bin) for eval=auto or threat; built in unless given",
+        "weights file (JSON, or .bin) of the threat family for eval=auto or threat, of the code family for eval=codes; built in unless given",
     )
 }
 
 pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let eval: EvalChoice = options.get("eval")?;
-    let threat_weights = threat_weights(options, eval)?;
+    let weights = eval_weights(options, eval)?;
     let defaults = SearchConfig::default();
     let mut config = SearchConfig {
         max_depth: options.get("depth")?,
@@ -52,7 +52,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     }
     let name = options.text();
     let maker: Maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
-        let (config, weights, name) = (config.clone(), threat_weights.clone(), name.clone());
+        let (config, weights, name) = (config.clone(), weights.clone(), name.clone());
         Box::new(ForRules::new(name.clone(), move |rules| {
             let engine = AlphaBeta::new(eval.evaluator(rules, weights.as_ref()), config.clone());
             Box::new(AlphaBetaAgent::new(engine, name.clone()))
@@ -61,17 +61,25 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(*rules)) })
 }
 
-/// The threat family's weights from `weights=FILE`, read now so that a
-/// bad file is an error before any game.
-fn threat_weights(options: &Options, eval: EvalChoice) -> Result<Option<ThreatWeights>, SpecError> {
+/// The evaluation's weights from `weights=FILE`, read now so that a bad
+/// file is an error before any game.
+fn eval_weights(options: &Options, eval: EvalChoice) -> Result<Option<EvalWeights>, SpecError> {
     let Some(path) = options.given::<String>("weights")? else {
         return Ok(None);
     };
     let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "weights", reason };
-    if !eval.may_be_threat() {
-        return Err(unusable("weights are for the threat evaluation (eval=auto or eval=threat)".to_owned()));
-    }
-    ThreatWeights::load(Path::new(&path)).map(Some).map_err(|err| unusable(err.to_string()))
+    let path = Path::new(&path);
+    let weights = match eval {
+        EvalChoice::Codes => CodeWeights::load(path).map(EvalWeights::Codes),
+        choice if choice.may_be_threat() => ThreatWeights::load(path).map(EvalWeights::Threat),
+        _ => {
+            return Err(unusable(
+                "weights are for the threat evaluation (eval=auto or eval=threat) or the code evaluation (eval=codes)"
+                    .to_owned(),
+            ));
+        }
+    };
+    weights.map(Some).map_err(|err| unusable(err.to_string()))
 }
 
 pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
