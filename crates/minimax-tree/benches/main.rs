@@ -4,7 +4,10 @@ use std::hint::black_box;
 
 use board::{Limits, Overline, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
-use minimax_tree::{AlphaBeta, LineScan, OpenLines, SearchConfig, Solver, SymmetricTree, ThreatLimits, ThreatSearch, find_threat_win};
+use minimax_tree::{
+    AlphaBeta, LineScan, OpenLines, SearchConfig, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
+    find_threat_win,
+};
 
 fn position(rules: Rules, moves: &[&str]) -> Position {
     let mut pos = Position::new(rules);

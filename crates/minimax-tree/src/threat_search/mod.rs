@@ -19,8 +19,8 @@ use std::time::Instant;
 use board::threats::{Pattern, Threats};
 use board::{Bitboard, Cell, Direction, Position, Side};
 
-pub use view::{LineScan, ThreatView};
 pub(crate) use view::winning_cells;
+pub use view::{LineScan, ThreatView};
 
 /// Limits of one threat search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,12 @@ impl ThreatSearch {
 
     /// Searches `pos` (whose threats `threats` shows) for a win of its
     /// side to move within `limits`; both are restored before it returns.
-    pub fn run<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, limits: ThreatLimits) -> ThreatWin {
+    pub fn run<V: ThreatView>(
+        &mut self,
+        pos: &mut Position,
+        threats: &mut V,
+        limits: ThreatLimits,
+    ) -> ThreatWin {
         self.nodes = 0;
         self.limits = Some(limits);
         self.exhausted = false;
@@ -157,7 +162,13 @@ impl ThreatSearch {
     }
 
     /// The attacker (to move) wins by threats within `depth` more of them.
-    fn attack<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, depth: u32, level: usize) -> bool {
+    fn attack<V: ThreatView>(
+        &mut self,
+        pos: &mut Position,
+        threats: &mut V,
+        depth: u32,
+        level: usize,
+    ) -> bool {
         if !self.budget_left() {
             return false;
         }
@@ -185,7 +196,8 @@ impl ThreatSearch {
             undo(pos, threats);
             return won;
         }
-        if !threats.open_four_cells(pos, attacker).is_empty() && threats.four_cells(pos, defender).is_empty() {
+        if !threats.open_four_cells(pos, attacker).is_empty() && threats.four_cells(pos, defender).is_empty()
+        {
             // An open four the defender cannot answer with a four of its own.
             let four = threats.open_four_cells(pos, attacker).iter().next().expect("not empty");
             self.line.push(four);
@@ -239,7 +251,13 @@ impl ThreatSearch {
     }
 
     /// The defender (to move) cannot escape the attacker's threats.
-    fn defend<V: ThreatView>(&mut self, pos: &mut Position, threats: &mut V, depth: u32, level: usize) -> bool {
+    fn defend<V: ThreatView>(
+        &mut self,
+        pos: &mut Position,
+        threats: &mut V,
+        depth: u32,
+        level: usize,
+    ) -> bool {
         if !self.budget_left() {
             return false;
         }
@@ -262,7 +280,8 @@ impl ThreatSearch {
                     self.lists[level] = replies;
                     return false;
                 }
-                let defences = threats.three_defences(pos, attacker, open_fours) | threats.four_cells(pos, defender);
+                let defences =
+                    threats.three_defences(pos, attacker, open_fours) | threats.four_cells(pos, defender);
                 replies.extend(defences);
             }
         }
@@ -391,7 +410,8 @@ mod tests {
         let rules = Rules::gomoku15();
         // X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed by O at g8):
         // g4 makes a four on row 4 and one on column g together.
-        let pos = position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
+        let pos =
+            position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
         for win in both_views(&pos) {
             assert_eq!(first(&pos, &win), "g4", "{:?}", win.line);
             assert_eq!(win.plies, 3);
@@ -421,14 +441,16 @@ mod tests {
         // an eighth at either end leaves two cells that make nine.
         let rules = Rules::new(19, 19, 9, board::Overline::Freestyle).unwrap();
         assert!(Threats::new(&Position::new(rules)).is_err());
-        let moves = ["c10", "a1", "d10", "a3", "e10", "a5", "f10", "a7", "g10", "a9", "h10", "a11", "i10", "a13"];
+        let moves =
+            ["c10", "a1", "d10", "a3", "e10", "a5", "f10", "a7", "g10", "a9", "h10", "a11", "i10", "a13"];
         let pos = position(rules, &moves);
         let win = find_threat_win(&pos, ThreatLimits::vcf(10_000));
         assert!(win.found(), "{win:?}");
         assert!(["b10", "j10"].contains(&first(&pos, &win).as_str()), "{win:?}");
         assert_eq!(win.plies, 3);
         // Closed at b10, the row makes only a four: blocked, no win.
-        let closed = ["c10", "b10", "d10", "a1", "e10", "a3", "f10", "a5", "g10", "a7", "h10", "a9", "i10", "a11"];
+        let closed =
+            ["c10", "b10", "d10", "a1", "e10", "a3", "f10", "a5", "g10", "a7", "h10", "a9", "i10", "a11"];
         assert!(!find_threat_win(&position(rules, &closed), ThreatLimits::vcf(10_000)).found());
         // With threes asked for, the lines still give fours alone.
         assert_eq!(find_threat_win(&pos, ThreatLimits::vct(10_000)).line, win.line);
