@@ -118,6 +118,17 @@ impl Table {
     /// [`TableError`] if the file cannot be read, is not a table file,
     /// has another format version, or is cut short.
     pub fn load(path: &Path) -> Result<Table, TableError> {
+        Table::load_noting(path).map(|(table, _)| table)
+    }
+
+    /// [`Table::load`], with a note for whoever loads it when the file
+    /// is of version 1, which has no checksum: damage in it cannot be
+    /// told from a table (the next save writes the current version, with
+    /// one; opening a file never rewrites it).
+    ///
+    /// # Errors
+    /// As [`Table::load`].
+    pub fn load_noting(path: &Path) -> Result<(Table, Option<String>), TableError> {
         let shown = path.display().to_string();
         let bytes =
             board::files::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
@@ -154,7 +165,13 @@ impl Table {
         }
         let space = KeySpace::new(file.rules, file.symmetric)
             .ok_or_else(|| format(format!("{} is too big a board for a table", file.rules)))?;
-        file.body.into_table(space).map_err(format)
+        let note = (version == 1).then(|| {
+            format!(
+                "{shown} is a table of format 1, which has no checksum: damage in it would go unseen; \
+                 the next save writes format {FORMAT}, which has one"
+            )
+        });
+        Ok((file.body.into_table(space).map_err(format)?, note))
     }
 
     fn body(&self) -> Body {

@@ -112,6 +112,10 @@ fn tables_load_back_identical_and_bad_files_are_clear_errors() {
         old[8] = 1;
         fs::write(&path, &old).unwrap();
         assert_eq!(Table::load(&path).unwrap().kind(), table.kind());
+        // …and says it has no checksum; a current file says nothing.
+        let (_, note) = Table::load_noting(&path).unwrap();
+        assert!(note.is_some_and(|note| note.contains("format 1") && note.contains("no checksum")));
+        assert!(Table::load_noting(&again).unwrap().1.is_none());
         let _ = (fs::remove_file(&path), fs::remove_file(&again));
     }
     let foreign = temp("foreign.json");

@@ -132,7 +132,11 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     // A table to learn from goes on from its file; a missing file is created.
     let table = match &path {
         Some(path) if !learn || Path::new(path).exists() => {
-            let table = Table::load(Path::new(path)).map_err(|error| unusable(error.to_string()))?;
+            let (table, note) =
+                Table::load_noting(Path::new(path)).map_err(|error| unusable(error.to_string()))?;
+            if let Some(note) = note {
+                eprintln!("note: {note}");
+            }
             if table.kind() != learner {
                 return Err(unusable(format!("{path} holds a {} table, not a {learner} one", table.kind())));
             }
