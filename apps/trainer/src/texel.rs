@@ -175,6 +175,9 @@ pub struct Samples {
     ends: Vec<u32>,
     /// 1 the side to move won, ½ a draw, 0 it lost.
     results: Vec<f32>,
+    /// The search's score of the position for its side to move, when
+    /// the game's engine said one (NaN when not).
+    scores: Vec<f32>,
 }
 
 impl Samples {
@@ -190,17 +193,40 @@ impl Samples {
         self.results.is_empty()
     }
 
-    /// Adds a position.
-    pub fn push(&mut self, features: &[(u16, i16)], result: f32) {
+    /// Adds a position: its features, its result for the side to move,
+    /// and the search's score for it, if any.
+    pub fn push(&mut self, features: &[(u16, i16)], result: f32, score: Option<f32>) {
         self.entries.extend_from_slice(features);
         self.ends.push(self.entries.len() as u32);
         self.results.push(result);
+        self.scores.push(score.unwrap_or(f32::NAN));
     }
 
     /// Adds every position of `other`.
     pub fn extend(&mut self, other: &Samples) {
         for i in 0..other.len() {
-            self.push(other.features(i), other.results[i]);
+            self.push(other.features(i), other.results[i], other.score(i));
+        }
+    }
+
+    /// The search's score of position `i`, if the game's engine said one.
+    #[must_use]
+    pub fn score(&self, i: usize) -> Option<f32> {
+        Some(self.scores[i]).filter(|score| !score.is_nan())
+    }
+
+    /// What the model of position `i` is fitted to: its result, blended
+    /// with weight `score_weight` with the winning chance its search
+    /// score stands for at scale `k` (the result alone where it has no
+    /// score).
+    #[inline]
+    fn target(&self, i: usize, k: f64, score_weight: f64) -> f64 {
+        let result = f64::from(self.results[i]);
+        match self.score(i) {
+            Some(score) if score_weight > 0.0 => {
+                (1.0 - score_weight) * result + score_weight * sigmoid(k * f64::from(score))
+            }
+            _ => result,
         }
     }
 
@@ -260,6 +286,7 @@ impl DataPrint {
                     bytes.extend(count.to_le_bytes());
                 }
                 bytes.extend_from_slice(&samples.result(i).to_le_bytes());
+                bytes.extend_from_slice(&samples.scores[i].to_le_bytes());
             }
         }
         DataPrint {
@@ -306,7 +333,10 @@ fn samples_of(game: &GameData, rules: Rules, family: TuneFamily) -> (Samples, u6
                 .iter()
                 .all(|&side| threats.class_count(side, CellClass::Five) == 0);
             if quiet {
-                samples.push(&family.features(&pos, &threats), game.result_for_mover(ply) as f32);
+                // The engine's score after its move at this ply is its
+                // search's value of this position, for its side to move.
+                let score = game.scores.get(ply - usize::from(game.given)).copied().flatten();
+                samples.push(&family.features(&pos, &threats), game.result_for_mover(ply) as f32, score);
             } else {
                 skipped += 1;
             }
@@ -325,9 +355,10 @@ fn sigmoid(x: f64) -> f64 {
     (1.0 / (1.0 + (-x).exp())).clamp(1e-12, 1.0 - 1e-12)
 }
 
-/// The mean logistic loss of `samples` under `weights` and scale `k`.
+/// The mean logistic loss of `samples` under `weights` and scale `k`,
+/// against their targets ([`Samples::target`] with `score_weight`).
 #[must_use]
-pub fn loss(samples: &Samples, weights: &[f64], k: f64) -> f64 {
+pub fn loss(samples: &Samples, weights: &[f64], k: f64, score_weight: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -338,7 +369,7 @@ pub fn loss(samples: &Samples, weights: &[f64], k: f64) -> f64 {
             (start..(start + SLICE).min(samples.len()))
                 .map(|i| {
                     let p = sigmoid(k * samples.evaluation(i, weights));
-                    let r = f64::from(samples.result(i));
+                    let r = samples.target(i, k, score_weight);
                     -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
                 })
                 .sum::<f64>()
@@ -353,7 +384,7 @@ pub fn loss(samples: &Samples, weights: &[f64], k: f64) -> f64 {
 /// search over log K.
 #[must_use]
 pub fn fit_scale(samples: &Samples, weights: &[f64]) -> f64 {
-    let at = |log_k: f64| loss(samples, weights, log_k.exp());
+    let at = |log_k: f64| loss(samples, weights, log_k.exp(), 0.0);
     let (mut low, mut high) = (1e-6f64.ln(), 1.0f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -383,11 +414,23 @@ pub struct TuneConfig {
     /// distance from them, per weight, is added to the loss (0: none).
     #[serde(default)]
     pub regularization: f64,
+    /// How much of each position's target is the winning chance its
+    /// search score stands for, the rest its game's result (0: results
+    /// alone).
+    #[serde(default)]
+    pub score_weight: f64,
 }
 
 impl Default for TuneConfig {
     fn default() -> TuneConfig {
-        TuneConfig { epochs: 40, batch: 4096, learning_rate: 1.0, seed: 1, regularization: 0.0 }
+        TuneConfig {
+            epochs: 40,
+            batch: 4096,
+            learning_rate: 1.0,
+            seed: 1,
+            regularization: 0.0,
+            score_weight: 0.0,
+        }
     }
 }
 
@@ -465,7 +508,8 @@ impl Tuner {
         assert_eq!(start.family(), data.family, "the starting weights are of the data's family");
         let weights: Vec<f64> = start.to_vector().into_iter().map(f64::from).collect();
         let k = fit_scale(&data.train, &weights);
-        let losses = vec![(loss(&data.train, &weights, k), loss(&data.validation, &weights, k))];
+        let w = config.score_weight;
+        let losses = vec![(loss(&data.train, &weights, k, w), loss(&data.validation, &weights, k, w))];
         let features = weights.len();
         Tuner {
             family: data.family,
@@ -492,8 +536,9 @@ impl Tuner {
             self.step(&gradient);
         }
         self.epoch += 1;
+        let w = self.config.score_weight;
         let losses =
-            (loss(&data.train, &self.weights, self.k), loss(&data.validation, &self.weights, self.k));
+            (loss(&data.train, &self.weights, self.k, w), loss(&data.validation, &self.weights, self.k, w));
         self.losses.push(losses);
         losses
     }
@@ -511,8 +556,8 @@ impl Tuner {
                 for &i in slice {
                     let i = i as usize;
                     // d/dw of the cross-entropy: (p − r) · K · f.
-                    let error =
-                        (sigmoid(k * samples.evaluation(i, weights)) - f64::from(samples.result(i))) * k;
+                    let target = samples.target(i, k, self.config.score_weight);
+                    let error = (sigmoid(k * samples.evaluation(i, weights)) - target) * k;
                     for &(index, count) in samples.features(i) {
                         sum[usize::from(index)] += error * f64::from(count);
                     }
@@ -597,15 +642,16 @@ mod tests {
             }
             let evaluation: f64 = features.iter().map(|&(i, c)| f64::from(c) * truth[usize::from(i)]).sum();
             let won = rand::RngExt::random_bool(&mut rng, sigmoid(0.01 * evaluation));
-            samples.push(&features, if won { 1.0 } else { 0.0 });
+            samples.push(&features, if won { 1.0 } else { 0.0 }, None);
         }
         let (mut train, mut validation) = (Samples::default(), Samples::default());
         for i in 0..samples.len() {
             let part = if i < 16_000 { &mut train } else { &mut validation };
-            part.push(samples.features(i), samples.result(i));
+            part.push(samples.features(i), samples.result(i), None);
         }
         let data = Dataset { family: TuneFamily::Threat, train, validation, skipped: 0 };
-        let config = TuneConfig { epochs: 30, batch: 512, learning_rate: 1.0, seed: 1, regularization: 0.0 };
+        let config =
+            TuneConfig { epochs: 30, batch: 512, learning_rate: 1.0, seed: 1, ..TuneConfig::default() };
         let mut tuner = Tuner::new(config, &threat_start(), &data);
         let before = tuner.losses[0];
         for _ in 0..30 {
@@ -641,6 +687,21 @@ mod tests {
         let mut nan = tuner;
         nan.second_moment[2] = f64::NAN;
         assert!(nan.check().unwrap_err().contains("second moments hold NaN"));
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp, reason = "the blends are exact")]
+    fn targets_blend_the_result_with_the_search_score() {
+        let mut samples = Samples::default();
+        samples.push(&[(1, 1)], 1.0, Some(0.0));
+        samples.push(&[(1, 1)], 0.0, None);
+        // A score of 0 stands for an even chance.
+        assert_eq!(samples.target(0, 0.01, 0.0), 1.0);
+        assert_eq!(samples.target(0, 0.01, 0.5), 0.75);
+        assert_eq!(samples.target(0, 0.01, 1.0), 0.5);
+        // No score: the result alone, whatever the weight.
+        assert_eq!(samples.target(1, 0.01, 0.5), 0.0);
+        assert_eq!((samples.score(0), samples.score(1)), (Some(0.0), None));
     }
 
     fn game_of(rules: Rules, moves: &[&str]) -> GameData {

@@ -44,6 +44,11 @@ pub struct Args {
     /// weights that the games seldom show.
     #[arg(long, default_value_t = TuneConfig::default().regularization)]
     regularization: f64,
+    /// How much of each position's target is the winning chance its
+    /// search score (in the data) stands for, the rest the game's result:
+    /// 0 results alone, 1 scores alone.
+    #[arg(long, default_value_t = TuneConfig::default().score_weight)]
+    score_weight: f64,
     /// Folder for weights.json, weights.bin, loss.csv, loss.svg, checkpoint.json.
     #[arg(long)]
     out: PathBuf,
@@ -65,6 +70,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !(args.regularization.is_finite() && args.regularization >= 0.0) {
         bail!("--regularization must be a number at least 0, got {}", args.regularization);
     }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must be a number from 0 to 1, got {}", args.score_weight);
+    }
     let checkpoint = args.out.join("checkpoint.json");
     if !args.resume && checkpoint.exists() {
         bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
@@ -83,6 +91,7 @@ pub fn run(args: &Args) -> Result<()> {
         learning_rate: args.learning_rate,
         seed: args.seed,
         regularization: args.regularization,
+        score_weight: args.score_weight,
     };
     let mut tuner = resume_or_start(args, config, &data, &checkpoint)?;
     let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
