@@ -88,6 +88,18 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.late_move_percent,
             "the moves move-count pruning keeps, in percent of 3 + depth^1.32 (at least two)",
         ),
+        EngineOption::new(
+            "reduce_noisy",
+            OptionKind::Whole { min: 0, max: 225 },
+            config.reduce_noisy,
+            "from this move on (0: never), moves that make or block a three are searched a ply shallower first, with 4 or more plies left",
+        ),
+        EngineOption::new(
+            "iir",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.iir_depth,
+            "internal iterative reduction: a node with at least this many plies left and no move in the table is searched a ply shallower (0: off)",
+        ),
     ]
 }
 

@@ -57,6 +57,14 @@ pub struct SearchConfig {
     /// The moves move-count pruning keeps, in percent of 3 + depth^1.32
     /// (at least two).
     pub late_move_percent: u32,
+    /// From this move on (counted from 0; 0: never), a move that makes or
+    /// blocks a three or more is searched a ply shallower first at a node
+    /// of the threat search with 4 or more plies left, as quiet moves are.
+    pub reduce_noisy: usize,
+    /// Internal iterative reduction: a node of the threat search with at
+    /// least this many plies left and no move in the table is searched a
+    /// ply shallower (0: off).
+    pub iir_depth: u32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -85,6 +93,8 @@ impl Default for SearchConfig {
             extend_forced: true,
             late_move_pruning: 5,
             late_move_percent: 100,
+            reduce_noisy: 0,
+            iir_depth: 0,
             threads: 1,
         }
     }

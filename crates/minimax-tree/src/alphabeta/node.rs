@@ -90,6 +90,12 @@ impl<E: Evaluator> AlphaBeta<E> {
             // Late quiet moves are searched shallower first.
             let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
                 1 + u32::from(i >= 6 && depth >= 4)
+            } else if node.reducible
+                && self.config.reduce_noisy > 0
+                && i >= self.config.reduce_noisy
+                && depth >= 4
+            {
+                1
             } else {
                 0
             };
@@ -194,6 +200,17 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let key = self.key(pos);
         let table_move = self.look_up(pos, key, depth, window, ply)?;
+        // A node the table knows nothing of is searched a ply shallower
+        // (internal iterative reduction): its best move is a guess.
+        let depth = if self.config.iir_depth > 0
+            && table_move.is_none()
+            && forced.is_none()
+            && depth >= self.config.iir_depth
+        {
+            depth - 1
+        } else {
+            depth
+        };
         let cells = self.candidate_cells(pos);
         Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none() })
     }

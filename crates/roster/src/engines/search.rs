@@ -43,6 +43,8 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         double_three_bonus: options.get("dtbonus")?,
         late_move_pruning: options.get("lmp")?,
         late_move_percent: options.get("lmp_percent")?,
+        reduce_noisy: options.get("reduce_noisy")?,
+        iir_depth: options.get("iir")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
