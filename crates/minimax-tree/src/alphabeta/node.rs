@@ -90,14 +90,10 @@ impl<E: Evaluator> AlphaBeta<E> {
             // Late quiet moves are searched shallower first.
             let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
                 1 + u32::from(i >= 6 && depth >= 4)
-            } else if node.reducible
-                && self.config.reduce_noisy > 0
-                && i >= self.config.reduce_noisy
-                && depth >= 4
-            {
-                1
             } else {
-                0
+                // Late moves that make or block a three, where configured.
+                let noisy = self.config.reduce_noisy;
+                u32::from(node.reducible && noisy > 0 && i >= noisy && depth >= 4)
             };
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
