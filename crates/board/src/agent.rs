@@ -485,6 +485,70 @@ pub struct Analysis {
 pub const EVALUATION_SCALE: f64 = 0.0022;
 
 impl Analysis {
+    /// The analysis of a chosen move: `best` alone in the line, scores in
+    /// `kind`; the builder methods below add the rest.
+    #[must_use]
+    pub fn of_move(best: Cell, kind: ScoreKind) -> Analysis {
+        Analysis { best_move: Some(best), line: vec![best], score_kind: kind, ..Analysis::default() }
+    }
+
+    /// With these cells' scores.
+    #[must_use]
+    pub fn with_scores(self, scores: impl IntoIterator<Item = (Cell, f64)>) -> Analysis {
+        Analysis {
+            scores: scores.into_iter().map(|(cell, score)| CellScore { cell, score }).collect(),
+            ..self
+        }
+    }
+
+    /// With these cells' expected scores (see [`Analysis::values`]).
+    #[must_use]
+    pub fn with_values(self, values: impl IntoIterator<Item = (Cell, f64)>) -> Analysis {
+        Analysis {
+            values: values.into_iter().map(|(cell, score)| CellScore { cell, score }).collect(),
+            ..self
+        }
+    }
+
+    /// With this principal variation (the chosen move first).
+    #[must_use]
+    pub fn with_line(self, line: Vec<Cell>) -> Analysis {
+        Analysis { line, ..self }
+    }
+
+    /// With this value of the position, if any.
+    #[must_use]
+    pub fn with_value(self, value: impl Into<Option<f64>>) -> Analysis {
+        Analysis { value: value.into(), ..self }
+    }
+
+    /// With this many nodes spent.
+    #[must_use]
+    pub fn with_nodes(self, nodes: u64) -> Analysis {
+        Analysis { nodes, ..self }
+    }
+
+    /// With this depth reached, and this selective depth if known.
+    #[must_use]
+    pub fn with_depth(self, depth: u32, selective: Option<u32>) -> Analysis {
+        Analysis { depth: Some(depth), selective_depth: selective, ..self }
+    }
+
+    /// With this proven distance, if any (see [`Analysis::win_in`]).
+    #[must_use]
+    pub fn with_win_in(self, win_in: Option<i32>) -> Analysis {
+        Analysis { win_in, ..self }
+    }
+
+    /// With these proven moves (see [`Analysis::proven`]).
+    #[must_use]
+    pub fn with_proven(self, proven: impl IntoIterator<Item = (Cell, f64)>) -> Analysis {
+        Analysis {
+            proven: proven.into_iter().map(|(cell, score)| CellScore { cell, score }).collect(),
+            ..self
+        }
+    }
+
     /// The side to move's chance of winning, 0 to 1 (a draw counting ½):
     /// a proven result is 0 or 1, a Monte-Carlo mean is one already, and
     /// an evaluation goes through the logistic σ([`EVALUATION_SCALE`] · v).

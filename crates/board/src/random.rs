@@ -4,9 +4,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, RngExt, SeedableRng};
 
 use crate::lines::{Lines, WinTest};
-use crate::{
-    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, ScoreKind, Side,
-};
+use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Position, ScoreKind, Side};
 
 /// Plays `pos` to the end with uniformly random legal moves and returns
 /// the outcome, leaving `pos` as it was.
@@ -150,14 +148,10 @@ impl Agent for RandomAgent {
     fn analysis(&self) -> Option<Analysis> {
         let (empty, best) = self.last?;
         let share = 1.0 / f64::from(empty.count());
-        Some(Analysis {
-            best_move: Some(best),
-            scores: empty.iter().map(|cell| CellScore { cell, score: share }).collect(),
-            score_kind: ScoreKind::Probability,
-            values: Vec::new(),
-            line: vec![best],
-            ..Analysis::default()
-        })
+        Some(
+            Analysis::of_move(best, ScoreKind::Probability)
+                .with_scores(empty.iter().map(|cell| (cell, share))),
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicU64;
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Limits, Position, ScoreKind, mix_seed};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Position, ScoreKind, mix_seed};
 use rayon::prelude::*;
 
 use crate::config::MctsConfig;
@@ -187,19 +187,7 @@ impl Agent for MctsAgent {
         if self.searches[0].0.config().root_rules
             && let Some(cell) = forced_move(pos)
         {
-            self.analysis = Some(Analysis {
-                best_move: Some(cell),
-                scores: vec![CellScore { cell, score: 1.0 }],
-                score_kind: ScoreKind::VisitShare,
-                values: Vec::new(),
-                line: vec![cell],
-                value: None,
-                nodes: 0,
-                depth: None,
-                selective_depth: None,
-                win_in: None,
-                proven: Vec::new(),
-            });
+            self.analysis = Some(Analysis::of_move(cell, ScoreKind::VisitShare).with_scores([(cell, 1.0)]));
             return Ok(cell);
         }
         let report = self.search(pos, limits);

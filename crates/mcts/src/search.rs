@@ -6,9 +6,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use board::threats::Threats;
-use board::{
-    Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, ScoreKind, Side, random_playout,
-};
+use board::{Analysis, Bitboard, Cell, Limits, Outcome, Position, ScoreKind, Side, random_playout};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -200,30 +198,14 @@ impl SearchReport {
         let total: u32 = self.children.iter().map(|&(_, visits, _)| visits).sum();
         let best_value =
             self.children.iter().find(|&&(c, _, _)| Some(c) == self.best_move).map(|&(_, _, value)| value);
-        Analysis {
-            best_move: self.best_move,
-            scores: self
-                .children
-                .iter()
-                .map(|&(cell, visits, _)| CellScore {
-                    cell,
-                    score: f64::from(visits) / f64::from(total.max(1)),
-                })
-                .collect(),
-            score_kind: ScoreKind::VisitShare,
-            values: self.children.iter().map(|&(cell, _, mean)| CellScore { cell, score: mean }).collect(),
-            line: self.line.clone(),
-            value: best_value,
-            nodes: self.iterations,
-            depth: None,
-            selective_depth: None,
-            win_in: None,
-            proven: self
-                .proofs
-                .iter()
-                .map(|&(cell, proof)| CellScore { cell, score: f64::from(proof) })
-                .collect(),
-        }
+        let share = |visits: u32| f64::from(visits) / f64::from(total.max(1));
+        Analysis { best_move: self.best_move, score_kind: ScoreKind::VisitShare, ..Analysis::default() }
+            .with_scores(self.children.iter().map(|&(cell, visits, _)| (cell, share(visits))))
+            .with_values(self.children.iter().map(|&(cell, _, mean)| (cell, mean)))
+            .with_line(self.line.clone())
+            .with_value(best_value)
+            .with_nodes(self.iterations)
+            .with_proven(self.proofs.iter().map(|&(cell, proof)| (cell, f64::from(proof))))
     }
 }
 

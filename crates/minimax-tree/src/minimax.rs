@@ -1,7 +1,7 @@
 //! Depth-limited minimax, the classic way: every candidate move to a fixed
 //! depth, no pruning, the evaluation at the leaves.
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Position, ScoreKind};
+use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position, ScoreKind};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -115,19 +115,13 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
         let ties: Vec<Cell> =
             scores.iter().filter(|&&(_, score)| score == best).map(|&(cell, _)| cell).collect();
         let cell = ties[self.rng.random_range(0..ties.len())];
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: scores.iter().map(|&(cell, score)| CellScore { cell, score: score.into() }).collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: vec![cell],
-            value: Some(best.into()),
-            nodes,
-            depth: Some(depth),
-            selective_depth: None,
-            win_in: None,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(
+            Analysis::of_move(cell, ScoreKind::Evaluation)
+                .with_scores(scores.iter().map(|&(cell, score)| (cell, score.into())))
+                .with_value(f64::from(best))
+                .with_nodes(nodes)
+                .with_depth(depth, None),
+        );
         Ok(cell)
     }
 

@@ -3,9 +3,7 @@
 
 use std::time::Instant;
 
-use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Overline, Position, Rules, ScoreKind,
-};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Outcome, Overline, Position, Rules, ScoreKind};
 use thiserror::Error;
 
 use crate::canonical::{MAX_AREA, SymmetricMarks, Symmetries};
@@ -474,19 +472,12 @@ impl Agent for PerfectPlayer {
             Outcome::Win(_) => -1.0,
             Outcome::Draw => 0.0,
         };
-        self.analysis = Some(Analysis {
-            best_move: Some(solution.best_move),
-            scores: vec![CellScore { cell: solution.best_move, score: value }],
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: vec![solution.best_move],
-            value: Some(value),
-            nodes: solution.nodes,
-            depth: None,
-            selective_depth: None,
-            win_in: None,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(
+            Analysis::of_move(solution.best_move, ScoreKind::Evaluation)
+                .with_scores([(solution.best_move, value)])
+                .with_value(value)
+                .with_nodes(solution.nodes),
+        );
         Ok(solution.best_move)
     }
 

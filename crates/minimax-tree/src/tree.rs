@@ -7,8 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use board::{
-    Agent, AgentError, Analysis, Bitboard, Cell, CellScore, Limits, Outcome, Position, Rules, ScoreKind,
-    Side, Transform,
+    Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Position, Rules, ScoreKind, Side, Transform,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -439,19 +438,12 @@ impl Agent for TreePlayer {
         let best = moves.iter().map(|&(_, score)| score).max().unwrap_or(0);
         let ties: Vec<Cell> = moves.iter().filter(|&&(_, s)| s == best).map(|&(cell, _)| cell).collect();
         let cell = ties[self.rng.random_range(0..ties.len())];
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: moves.iter().map(|&(cell, score)| CellScore { cell, score: score.into() }).collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: vec![cell],
-            value: Some(best.into()),
-            nodes: moves.len() as u64,
-            depth: None,
-            selective_depth: None,
-            win_in: None,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(
+            Analysis::of_move(cell, ScoreKind::Evaluation)
+                .with_scores(moves.iter().map(|&(cell, score)| (cell, score.into())))
+                .with_value(f64::from(best))
+                .with_nodes(moves.len() as u64),
+        );
         Ok(cell)
     }
 

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use board::{Agent, AgentError, Analysis, Cell, CellScore, Evaluator, Limits, Position, Rules, ScoreKind};
+use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position, Rules, ScoreKind};
 
 use crate::open_lines::OpenLines;
 use crate::tree::{SymmetricTree, TreeError, shared_tree};
@@ -150,23 +150,13 @@ impl Agent for TreeMinimaxPlayer {
         let choice = search.choose(pos, depth).ok_or_else(|| {
             AgentError::failed("this position cannot arise in play, so it is not in the tree")
         })?;
-        self.analysis = Some(Analysis {
-            best_move: Some(choice.cell),
-            scores: choice
-                .moves
-                .iter()
-                .map(|&(cell, score)| CellScore { cell, score: score.into() })
-                .collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: vec![choice.cell],
-            value: Some(choice.value.into()),
-            nodes: choice.moves.len() as u64,
-            depth: Some(depth + 1),
-            selective_depth: None,
-            win_in: None,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(
+            Analysis::of_move(choice.cell, ScoreKind::Evaluation)
+                .with_scores(choice.moves.iter().map(|&(cell, score)| (cell, score.into())))
+                .with_value(f64::from(choice.value))
+                .with_nodes(choice.moves.len() as u64)
+                .with_depth(depth + 1, None),
+        );
         Ok(choice.cell)
     }
 

@@ -1,8 +1,7 @@
 //! The greedy pattern player: the best-scoring empty cell, ties at random.
 
 use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, EngineOption, Limits, OptionKind, Position, Rules,
-    ScoreKind,
+    Agent, AgentError, Analysis, Cell, EngineOption, Limits, OptionKind, Position, Rules, ScoreKind,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -166,23 +165,13 @@ impl Agent for GreedyAgent {
             }
         }
         let (cell, score) = best.ok_or_else(|| AgentError::failed("no empty cell"))?;
-        self.analysis = Some(Analysis {
-            best_move: Some(cell),
-            scores: self
-                .scores
-                .iter()
-                .map(|&(cell, score)| CellScore { cell, score: score.into() })
-                .collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: vec![cell],
-            value: Some(score.into()),
-            nodes: self.scores.len() as u64,
-            depth: Some(1),
-            selective_depth: None,
-            win_in: None,
-            proven: Vec::new(),
-        });
+        self.analysis = Some(
+            Analysis::of_move(cell, ScoreKind::Evaluation)
+                .with_scores(self.scores.iter().map(|&(cell, score)| (cell, score.into())))
+                .with_value(f64::from(score))
+                .with_nodes(self.scores.len() as u64)
+                .with_depth(1, None),
+        );
         Ok(cell)
     }
 

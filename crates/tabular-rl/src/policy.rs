@@ -39,15 +39,11 @@ pub(crate) fn analysis_of(
     chosen: Cell,
 ) -> Analysis {
     let (score_kind, scores) = policy.scores(pos, keys, empty);
-    Analysis {
-        best_move: Some(chosen),
-        value: scores.iter().find(|score| score.cell == chosen).map(|score| score.score),
-        scores,
-        score_kind,
-        line: vec![chosen],
-        nodes: 1,
-        ..Analysis::default()
-    }
+    let value = scores.iter().find(|score| score.cell == chosen).map(|score| score.score);
+    Analysis::of_move(chosen, score_kind)
+        .with_scores(scores.iter().map(|score| (score.cell, score.score)))
+        .with_value(value)
+        .with_nodes(1)
 }
 
 /// Results from the learner's view: wins, draws, losses.

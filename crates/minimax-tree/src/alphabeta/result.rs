@@ -1,6 +1,6 @@
 //! What a search found, and the scores it speaks in.
 
-use board::{Analysis, Cell, CellScore, ScoreKind};
+use board::{Analysis, Cell, ScoreKind};
 
 /// The score of a win at the root; a win `n` plies away scores `MATE − n`.
 pub const MATE: i32 = board::PROVEN_WIN;
@@ -68,24 +68,14 @@ impl SearchResult {
     /// value, line, depths, and the proven distance.
     #[must_use]
     pub fn analysis(&self) -> Analysis {
-        Analysis {
-            best_move: self.best_move,
-            scores: self
-                .root_scores
-                .iter()
-                .filter(|&&(_, score)| score > -INFINITY)
-                .map(|&(cell, score)| CellScore { cell, score: score.into() })
-                .collect(),
-            score_kind: ScoreKind::Evaluation,
-            values: Vec::new(),
-            line: self.line.clone(),
-            value: Some(self.value.into()),
-            nodes: self.nodes,
-            depth: Some(self.depth),
-            selective_depth: Some(self.selective_depth),
-            win_in: self.win_in(),
-            proven: Vec::new(),
-        }
+        let scores = self.root_scores.iter().filter(|&&(_, score)| score > -INFINITY);
+        Analysis { best_move: self.best_move, score_kind: ScoreKind::Evaluation, ..Analysis::default() }
+            .with_scores(scores.map(|&(cell, score)| (cell, score.into())))
+            .with_line(self.line.clone())
+            .with_value(f64::from(self.value))
+            .with_nodes(self.nodes)
+            .with_depth(self.depth, Some(self.selective_depth))
+            .with_win_in(self.win_in())
     }
 }
 
