@@ -163,8 +163,8 @@ pub fn run(args: &[String]) -> Result<()> {
 /// `alphabeta` with these threat weights (the embedded ones for none).
 fn spec(weights: Option<&Path>) -> String {
     weights.map_or_else(
-        || "alphabeta:tt_mb=16".to_owned(),
-        |path| format!("alphabeta:tt_mb=16,weights={}", path.display()),
+        || "alphabeta:eval=threat,tt_mb=16".to_owned(),
+        |path| format!("alphabeta:eval=threat,tt_mb=16,weights={}", path.display()),
     )
 }
 
@@ -245,7 +245,7 @@ mod tests {
             let error = parse(&args(bad)).unwrap_err().to_string();
             assert!(error.contains(message), "{bad:?}: {error}");
         }
-        assert_eq!(spec(None), "alphabeta:tt_mb=16");
-        assert_eq!(spec(Some(Path::new("w.json"))), "alphabeta:tt_mb=16,weights=w.json");
+        assert_eq!(spec(None), "alphabeta:eval=threat,tt_mb=16");
+        assert_eq!(spec(Some(Path::new("w.json"))), "alphabeta:eval=threat,tt_mb=16,weights=w.json");
     }
 }

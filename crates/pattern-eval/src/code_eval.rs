@@ -111,10 +111,11 @@ fn shape_named(name: &str) -> Option<usize> {
     (0..SHAPES).find(|&index| shape_name(index) == name)
 }
 
-/// The embedded defaults: the threat family's defaults, translated
-/// ([`CodeWeights::from_threat`]), until weights fitted to games are
-/// accepted by an SPRT (`cargo xtask train codes`).
-const CODES_5: Option<&str> = None;
+/// The embedded defaults: weights fitted to self-play games, starting
+/// from the threat family's translated ([`CodeWeights::from_threat`]),
+/// and accepted by an SPRT against the threat family (`cargo xtask train
+/// codes`; the provenance file beside them says how they were made).
+const CODES_5: Option<&str> = Some(include_str!("../weights/codes-5.json"));
 
 impl Default for CodeWeights {
     fn default() -> CodeWeights {

@@ -240,32 +240,44 @@ mod tests {
     }
 
     #[test]
-    fn alphabeta_reads_threat_weights_and_refuses_bad_ones() {
-        let dir = std::env::temp_dir().join(format!("roster-threat-weights-{}", std::process::id()));
+    fn alphabeta_reads_weights_of_its_family_and_refuses_bad_ones() {
+        let dir = std::env::temp_dir().join(format!("roster-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("threat.json");
-        let weights = pattern_eval::ThreatWeights::default();
-        weights.save(&path).unwrap();
         let search = |spec: &AgentSpec| {
             let mut agent = spec.build(0);
             let pos = Position::from_moves(Rules::gomoku15(), "h8 h9 i9").unwrap();
             agent.select_move(&pos, &Limits::depth(3)).unwrap();
             agent.analysis().unwrap().scores
         };
-        // The built-in weights from a file: the same search.
-        let from_file: AgentSpec = format!("alphabeta:weights={}", path.display()).parse().unwrap();
-        let built_in: AgentSpec = "alphabeta".parse().unwrap();
+        let error = |text: String| text.parse::<AgentSpec>().unwrap_err().to_string();
+        // The threat family's, with eval=threat.
+        let path = dir.join("threat.json");
+        let weights = pattern_eval::ThreatWeights::default();
+        weights.save(&path).unwrap();
+        let from_file: AgentSpec =
+            format!("alphabeta:eval=threat,weights={}", path.display()).parse().unwrap();
+        let built_in: AgentSpec = "alphabeta:eval=threat".parse().unwrap();
         assert_eq!(search(&from_file), search(&built_in));
-        // Other weights: another evaluation.
         let mut bolder = weights.clone();
         bolder.own_patterns.iter_mut().for_each(|w| *w *= 3);
         bolder.save(&path).unwrap();
         assert_ne!(search(&from_file.text().parse().unwrap()), search(&built_in));
-        let error = |text: String| text.parse::<AgentSpec>().unwrap_err().to_string();
-        let message = error(format!("alphabeta:eval=ternary,weights={}", path.display()));
-        assert!(message.contains("weights are for the threat evaluation"), "{message}");
-        std::fs::write(&path, weights.to_json().replace("threat", "classic")).unwrap();
+        // The code family's, with eval=auto (the default) or eval=codes.
+        let codes = dir.join("codes.json");
+        pattern_eval::CodeWeights::default().save(&codes).unwrap();
+        let from_file: AgentSpec = format!("alphabeta:weights={}", codes.display()).parse().unwrap();
+        assert_eq!(search(&from_file), search(&"alphabeta".parse().unwrap()));
+        assert_eq!(search(&from_file), search(&"alphabeta:eval=codes".parse().unwrap()));
+        // Threat weights where code weights are read, and no weights for ternary.
         let message = error(format!("alphabeta:weights={}", path.display()));
+        assert!(
+            message.starts_with("option weights of alphabeta:") && message.contains("code-weights"),
+            "{message}"
+        );
+        let message = error(format!("alphabeta:eval=ternary,weights={}", path.display()));
+        assert!(message.contains("weights are for the code evaluation"), "{message}");
+        std::fs::write(&path, weights.to_json().replace("threat", "classic")).unwrap();
+        let message = error(format!("alphabeta:eval=threat,weights={}", path.display()));
         assert!(
             message.starts_with("option weights of alphabeta:") && message.contains("family"),
             "{message}"

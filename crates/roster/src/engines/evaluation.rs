@@ -12,7 +12,8 @@ use pattern_eval::{
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EvalChoice {
-    /// The ternary pattern evaluator where k allows, open lines otherwise.
+    /// The code family where k is 4 to 8, else the ternary pattern
+    /// evaluator where k allows, else open lines.
     Auto,
     /// The open-lines heuristic.
     OpenLines,
@@ -60,9 +61,14 @@ impl EvalChoice {
         }
     }
 
-    /// Whether this evaluation is the threat family where k allows it.
-    pub(crate) fn may_be_threat(self) -> bool {
-        matches!(self, EvalChoice::Threat | EvalChoice::Auto)
+    /// The family whose weights `weights=` gives this evaluation, if any:
+    /// `auto` is the code family where k allows it.
+    pub(crate) fn weighted_family(self) -> Option<WeightedFamily> {
+        match self {
+            EvalChoice::Threat => Some(WeightedFamily::Threat),
+            EvalChoice::Codes | EvalChoice::Auto => Some(WeightedFamily::Codes),
+            _ => None,
+        }
     }
 
     /// Its name in a spec.
@@ -97,11 +103,22 @@ impl EvalChoice {
             EvalChoice::Codes => {
                 Evaluation::Codes(CodeEvaluator::new(code_weights.cloned().unwrap_or_default()))
             }
-            EvalChoice::Auto if threat_k(rules) => Evaluation::Threat(threat()),
+            EvalChoice::Auto if threat_k(rules) => {
+                Evaluation::Codes(CodeEvaluator::new(code_weights.cloned().unwrap_or_default()))
+            }
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
         }
     }
+}
+
+/// The families whose weights a spec may give (`weights=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WeightedFamily {
+    /// [`ThreatWeights`].
+    Threat,
+    /// [`CodeWeights`].
+    Codes,
 }
 
 /// Weights given to an evaluation (`weights=` of a spec), of its family.
@@ -188,7 +205,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "the evaluation; auto is threat patterns where k is 4 to 8, else ternary patterns where k allows, else open lines; codes is a value per cell shape (see pattern-eval)",
+        "the evaluation; auto is codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines",
     )
 }
 

@@ -12,7 +12,7 @@ use minimax_tree::{
 };
 use pattern_eval::{CodeWeights, ThreatWeights};
 
-use super::evaluation::{EvalChoice, EvalWeights};
+use super::evaluation::{EvalChoice, EvalWeights, WeightedFamily};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
@@ -23,7 +23,7 @@ pub(super) fn threat_weights_option() -> EngineOption {
     EngineOption::without_default(
         "weights",
         OptionKind::File,
-        "weights file (JSON, or .bin) of the threat family for eval=auto or threat, of the code family for eval=codes; built in unless given",
+        "weights file (JSON, or .bin) of the code family for eval=auto or codes, of the threat family for eval=threat; built in unless given",
     )
 }
 
@@ -71,12 +71,12 @@ fn eval_weights(options: &Options, eval: EvalChoice) -> Result<Option<EvalWeight
     };
     let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "weights", reason };
     let path = Path::new(&path);
-    let weights = match eval {
-        EvalChoice::Codes => CodeWeights::load(path).map(EvalWeights::Codes),
-        choice if choice.may_be_threat() => ThreatWeights::load(path).map(EvalWeights::Threat),
-        _ => {
+    let weights = match eval.weighted_family() {
+        Some(WeightedFamily::Codes) => CodeWeights::load(path).map(EvalWeights::Codes),
+        Some(WeightedFamily::Threat) => ThreatWeights::load(path).map(EvalWeights::Threat),
+        None => {
             return Err(unusable(
-                "weights are for the threat evaluation (eval=auto or eval=threat) or the code evaluation (eval=codes)"
+                "weights are for the code evaluation (eval=auto or eval=codes) or the threat evaluation (eval=threat)"
                     .to_owned(),
             ));
         }
