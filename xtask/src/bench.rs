@@ -63,12 +63,15 @@ fn figures(seconds: &str) -> Vec<Figure> {
     ]
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let seconds = match args {
-        [] => "2".to_owned(),
-        [flag, value] if flag == "--seconds" => value.clone(),
-        _ => bail!("usage: cargo xtask bench [--seconds S]"),
-    };
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Seconds each throughput figure runs.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    seconds: u64,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let seconds = args.seconds.to_string();
     run_step("build the bench app", cargo().args(["build", "--release", "--quiet", "--package", "bench"]))?;
     let bench = target_dir().join("release").join("bench");
     let mut results = Map::new();

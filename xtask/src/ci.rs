@@ -1,15 +1,13 @@
 //! `cargo xtask ci`: what CI runs, in order, stopping at the first failure.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
-use crate::{cargo, deps, run_step, slurm_test};
+use crate::{cargo, deps, doc_paths, run_step, slurm_test};
 
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(extra) = args.first() {
-        bail!("cargo xtask ci takes no arguments, got {extra:?}");
-    }
+pub fn run() -> Result<()> {
     run_step("cargo fmt --check", cargo().args(["fmt", "--all", "--", "--check"]))?;
     deps::check()?;
+    doc_paths::check()?;
     run_step(
         "cargo clippy (warnings denied)",
         cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),

@@ -2,24 +2,22 @@
 //! (every parser and loader, and the brain's protocol), run with more
 //! cases than `cargo xtask ci` gives them.
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 
 use crate::{cargo, run_step};
 
 /// Cases per target when none are asked for.
-const DEFAULT_CASES: u32 = 10_000;
+const DEFAULT_CASES: u64 = 10_000;
 
-pub fn run(args: &[String]) -> Result<()> {
-    let cases = match args {
-        [] => DEFAULT_CASES,
-        [flag, value] if flag == "--cases" => {
-            value.parse().with_context(|| format!("--cases takes a whole number, got {value:?}"))?
-        }
-        _ => bail!("usage: cargo xtask fuzz [--cases N]   (default {DEFAULT_CASES} per target)"),
-    };
-    if cases == 0 {
-        bail!("--cases must be at least 1");
-    }
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Cases per target.
+    #[arg(long, default_value_t = DEFAULT_CASES, value_parser = clap::value_parser!(u64).range(1..))]
+    cases: u64,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let cases = args.cases;
     run_step(
         &format!("fuzz targets, {cases} cases each"),
         cargo()

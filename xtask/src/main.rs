@@ -6,8 +6,9 @@
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
-//!   `target/train/`; `train threat`: self-play, tuning and an SPRT of the
-//!   threat weights, in rounds, installing them only if the SPRT accepts.
+//!   `target/train/`; `train threat|codes`: self-play, tuning and an SPRT
+//!   of an evaluation's weights, in rounds, installing them only if the
+//!   SPRT accepts.
 //! - `export-weights DIR [--force]`: install evolved weights as the embedded
 //!   defaults, when a match finds them stronger (or forced).
 //! - `slurm match|tournament|selfplay ARGS --shards N`: the run as a Slurm
@@ -18,11 +19,12 @@
 mod bench;
 mod ci;
 mod deps;
+mod doc_paths;
 mod fuzz;
+mod learn;
 mod pygomo;
 mod slurm;
 mod slurm_test;
-mod threat;
 mod train;
 mod weights;
 
@@ -30,47 +32,67 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
 
-const USAGE: &str = "usage: cargo xtask <command>
+/// The project's own automation: what CI runs, measuring, training,
+/// installing weights, clusters.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Task,
+}
 
-commands:
-  ci                   cargo fmt --check, dependency graph, clippy -D warnings, tests, docs -D warnings, slurm-test
-  fuzz [--cases N]     the fuzz targets of tests/fuzz.rs (parsers, loaders, the brain) with N cases each (default 10000)
-  bench [--seconds S]  measure every engine with the bench app; writes target/bench/latest.json
-  train <learner>      train matrix, montecarlo, td or ga (strong preset) with the defaults into target/train/
-  train threat [...]   self-play, tune, SPRT the threat weights (rounds); install them only if accepted
-  export-weights DIR [--force]
-                       install DIR/weights.{bin,json} from trainer ga as pattern-eval's defaults
-                       if an SPRT match finds them stronger (--force: without the match)
-  slurm match|tournament|selfplay [--shards N] ARGS...
-                       split the run into a Slurm job array and merge it (see cargo xtask slurm --help)
-  slurm-test           start a one-node Slurm here and check a 4-shard match against one process (part of ci)
-  pygomo               install pygomo-lib (PyPI) and let it drive pbrain-mnk through a game";
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// What CI runs: cargo fmt --check, the dependency graph, clippy -D
+    /// warnings, every test, docs -D warnings, the paths the docs name,
+    /// the Slurm test.
+    Ci,
+    /// The fuzz targets of tests/fuzz.rs (parsers, loaders, the brain), longer.
+    Fuzz(fuzz::Args),
+    /// Measure every engine with the bench app; writes target/bench/latest.json.
+    Bench(bench::Args),
+    /// Train a learner with its defaults into target/train/, or learn an
+    /// evaluation's weights in rounds (threat, codes).
+    Train(train::Args),
+    /// Install DIR/weights.{bin,json} from trainer ga as pattern-eval's
+    /// defaults, if an SPRT match finds them stronger (or --force).
+    ExportWeights(weights::Args),
+    /// Split a run (match, tournament or selfplay) into a Slurm job array
+    /// and merge it: `cargo xtask slurm --help` for its options.
+    #[command(disable_help_flag = true)]
+    Slurm {
+        /// KIND, the xtask's options and the run's own (see `cargo xtask slurm --help`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Start a one-node Slurm here and check a 4-shard match against one
+    /// process (part of ci).
+    SlurmTest,
+    /// Install pygomo-lib (`PyPI`) and let it drive pbrain-mnk through a game.
+    Pygomo,
+}
 
 fn main() -> ExitCode {
-    if let Err(error) = run() {
+    let cli = Cli::parse();
+    if let Err(error) = run(cli.command) {
         eprintln!("error: {error:#}");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
 
-fn run() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("ci") => ci::run(&args[1..]),
-        Some("fuzz") => fuzz::run(&args[1..]),
-        Some("bench") => bench::run(&args[1..]),
-        Some("train") => train::run(&args[1..]),
-        Some("export-weights") => weights::run(&args[1..]),
-        Some("pygomo") => pygomo::run(&args[1..]),
-        Some("slurm") => slurm::run(&args[1..]),
-        Some("slurm-test") => slurm_test::run(),
-        Some("help" | "--help" | "-h") | None => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => bail!("unknown command {other:?}\n\n{USAGE}"),
+fn run(task: Task) -> Result<()> {
+    match task {
+        Task::Ci => ci::run(),
+        Task::Fuzz(args) => fuzz::run(&args),
+        Task::Bench(args) => bench::run(&args),
+        Task::Train(args) => train::run(args),
+        Task::ExportWeights(args) => weights::run(&args),
+        Task::Slurm { args } => slurm::run(&args),
+        Task::SlurmTest => slurm_test::run(),
+        Task::Pygomo => pygomo::run(),
     }
 }
 

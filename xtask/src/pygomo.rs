@@ -3,17 +3,14 @@
 //! installed here, into `target/pygomo-venv`; it needs the network the
 //! first time, so it is not part of `cargo xtask ci`.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use crate::{cargo, run_step, target_dir, workspace_root};
 
 /// The client version the script was written against.
 const PACKAGE: &str = "pygomo-lib==0.1.1";
 
-pub fn run(args: &[String]) -> Result<()> {
-    if !args.is_empty() {
-        bail!("usage: cargo xtask pygomo");
-    }
+pub fn run() -> Result<()> {
     let venv = target_dir().join("pygomo-venv");
     let python = venv.join("bin").join("python");
     if !python.exists() {

@@ -1,18 +1,49 @@
 //! `cargo xtask train <learner>`: the trainer with its defaults, writing
-//! into `target/train/`.
+//! into `target/train/`; `train threat|codes`: an evaluation's weights
+//! learned in rounds (see `learn.rs`).
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
+use crate::learn::{Family, Pipeline};
 use crate::{cargo, run_step, target_dir};
 
-const LEARNERS: [&str; 5] = ["matrix", "montecarlo", "td", "ga", "threat"];
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
 
-pub fn run(args: &[String]) -> Result<()> {
-    if args.first().is_some_and(|name| name == "threat") {
-        return crate::threat::run(&args[1..]);
-    }
-    let Some(learner) = args.first().filter(|name| LEARNERS.contains(&name.as_str())) else {
-        bail!("usage: cargo xtask train <{}> [trainer options]", LEARNERS.join("|"));
+/// Trainer options passed on as they are (`trainer <learner> --help` lists them).
+#[derive(Debug, clap::Args)]
+pub struct Passed {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum What {
+    /// The weight-matrix learner, into target/train/matrix.table (trainer options follow).
+    Matrix(Passed),
+    /// The Monte-Carlo score table, into target/train/montecarlo.table.
+    Montecarlo(Passed),
+    /// Q-learning of afterstate values, into target/train/td.table.
+    Td(Passed),
+    /// The genetic algorithm's strong preset, into target/train/ga/.
+    Ga(Passed),
+    /// The threat family's weights: self-play, tuning, SPRT, in rounds.
+    Threat(Pipeline),
+    /// The code family's weights: self-play, tuning, SPRT, in rounds.
+    Codes(Pipeline),
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let (learner, passed) = match args.what {
+        What::Threat(pipeline) => return crate::learn::run(Family::Threat, &pipeline),
+        What::Codes(pipeline) => return crate::learn::run(Family::Codes, &pipeline),
+        What::Matrix(passed) => ("matrix", passed),
+        What::Montecarlo(passed) => ("montecarlo", passed),
+        What::Td(passed) => ("td", passed),
+        What::Ga(passed) => ("ga", passed),
     };
     let dir = target_dir().join("train");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -21,8 +52,8 @@ pub fn run(args: &[String]) -> Result<()> {
     run_step(
         &format!("train {learner} into {}", out.display()),
         cargo()
-            .args(["run", "--release", "--quiet", "--package", "trainer", "--", learner.as_str(), "--out"])
+            .args(["run", "--release", "--quiet", "--package", "trainer", "--", learner, "--out"])
             .arg(&out)
-            .args(&args[1..]),
+            .args(&passed.args),
     )
 }

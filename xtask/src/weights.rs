@@ -11,16 +11,21 @@ use serde_json::Value;
 
 use crate::{cargo, run_step, target_dir, workspace_root};
 
-const USAGE: &str = "usage: cargo xtask export-weights DIR [--force]
-  DIR holds weights.bin and weights.json from trainer ga. The new weights
-  are installed only if an SPRT match (15x15, openings/gomoku15.txt)
-  finds them stronger than the current defaults; --force skips the match.";
+/// DIR holds weights.bin and weights.json from trainer ga; the new
+/// weights are installed only if an SPRT match (15x15,
+/// openings/gomoku15.txt) finds them stronger than the current defaults.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The folder trainer ga wrote.
+    dir: PathBuf,
+    /// Install without the match.
+    #[arg(long)]
+    force: bool,
+}
 
-pub fn run(args: &[String]) -> Result<()> {
-    let force = args.iter().any(|arg| arg == "--force");
-    let rest: Vec<&String> = args.iter().filter(|arg| *arg != "--force").collect();
-    let [dir] = rest.as_slice() else { bail!("{USAGE}") };
-    let dir = Path::new(dir.as_str());
+pub fn run(args: &Args) -> Result<()> {
+    let force = args.force;
+    let dir = args.dir.as_path();
     run_step(
         "build the trainer and the bench app",
         cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),

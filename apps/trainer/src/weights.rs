@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use pattern_eval::{THREAT_FEATURES, ThreatWeights, Weights};
+use pattern_eval::{CodeWeights, SHAPES, THREAT_FEATURES, ThreatWeights, Weights};
 
 use crate::files::write_atomically;
 
@@ -31,6 +31,13 @@ pub fn run(args: &Args) -> Result<()> {
             write_atomically(target, &(threat.to_json() + "\n"))?;
         }
         println!("{}", serde_json::json!({ "family": "threat", "k": K, "values": THREAT_FEATURES }));
+        return Ok(());
+    }
+    if let Some(codes) = code_weights(&args.dir)? {
+        if let Some(target) = &args.install {
+            write_atomically(target, &(codes.to_json() + "\n"))?;
+        }
+        println!("{}", serde_json::json!({ "family": "codes", "k": K, "values": 2 * SHAPES }));
         return Ok(());
     }
     let weights = checked(&args.dir)?;
@@ -62,6 +69,20 @@ fn threat_weights(dir: &Path) -> Result<Option<ThreatWeights>> {
 
 /// The weights in `dir`: the bincode file (which says family, k and
 /// format) and the JSON file must hold the same vector, for k = 5.
+/// The code weights a `tune --family codes` run wrote, if the folder
+/// holds them: its JSON and bincode must agree.
+fn code_weights(dir: &Path) -> Result<Option<CodeWeights>> {
+    let json = dir.join("weights.json");
+    let Ok(text) = board::files::read_to_string(&json) else { return Ok(None) };
+    let Ok(weights) = CodeWeights::from_json(&text) else { return Ok(None) };
+    let bin = dir.join("weights.bin");
+    let from_bin = CodeWeights::load(&bin).with_context(|| format!("{} does not load", bin.display()))?;
+    if from_bin != weights {
+        bail!("{} and {} disagree: export the pair one run wrote", json.display(), bin.display());
+    }
+    Ok(Some(weights))
+}
+
 fn checked(dir: &Path) -> Result<Weights> {
     let bin = dir.join("weights.bin");
     let bytes = board::files::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;

@@ -1,81 +1,92 @@
-//! `cargo xtask train threat`: rounds of self-play → tuning → an SPRT of
-//! the tuned threat weights against the current ones, each round's games
+//! `cargo xtask train threat|codes`: rounds of self-play → tuning → an
+//! SPRT of the tuned weights against the current ones, each round's games
 //! played with the weights the last accepted; at the end the strongest
-//! weights become the embedded defaults of `pattern-eval`, with a
-//! provenance file beside them, but only if an SPRT accepted them.
-//! Everything goes to `target/train/threat/`; a stopped pipeline starts
-//! again where it was (each step resumes its files).
+//! weights become the embedded defaults of `pattern-eval`
+//! (`weights/FAMILY-5.json`), with a provenance file beside them, but
+//! only if an SPRT accepted them. Everything goes to
+//! `target/train/FAMILY/`; a stopped pipeline starts again where it was
+//! (each step resumes its files).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use crate::{cargo, run_step, target_dir, workspace_root};
 
-const USAGE: &str = "usage: cargo xtask train threat [--rounds R] [--games G] [--nodes N]
-       [--sprt-nodes M] [--max-games X] [--epochs E] [--no-export]
-  Each round: trainer selfplay (G games, N nodes a move, with the weights
-  accepted so far), trainer tune (on every round's games so far), then
-  bench match with an SPRT (0,10; M nodes a move; at most X games) of the
-  tuned weights against the current. Defaults: 1 round, 2000 games,
-  10000 nodes, SPRT at 20000 nodes, at most 20000 games, 40 epochs.";
+/// The families a pipeline can learn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The threat family (pattern and class counts).
+    Threat,
+    /// The code family (a value per cell shape).
+    Codes,
+}
 
-/// The pipeline's settings.
-#[derive(Debug)]
-struct Pipeline {
+impl Family {
+    fn name(self) -> &'static str {
+        match self {
+            Family::Threat => "threat",
+            Family::Codes => "codes",
+        }
+    }
+}
+
+/// The pipeline's settings: each round, `trainer selfplay` (GAMES games,
+/// NODES nodes a move, with the weights accepted so far), `trainer tune`
+/// (on every round's games so far), then `bench match` with an SPRT
+/// (0,10; `SPRT_NODES` nodes a move; at most `MAX_GAMES` games) of the tuned
+/// weights against the current.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Pipeline {
+    /// Rounds of self-play, tuning and SPRT.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: u32,
-    games: u64,
+    /// Self-play games a round [default: threat 2000, codes 16000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Nodes a move in self-play.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// Nodes a move in the SPRT.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     sprt_nodes: u64,
+    /// The most games an SPRT plays (at most 20,000).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=20_000))]
     max_games: u64,
-    epochs: u32,
-    export: bool,
+    /// Epochs of each fit [default: threat 40, codes 20].
+    #[arg(long)]
+    epochs: Option<u32>,
+    /// With the code family: how much of each position's target is its
+    /// search score's winning chance (see `trainer tune --score-weight`).
+    #[arg(long, default_value_t = 0.5)]
+    score_weight: f64,
+    /// Keep the accepted weights in target/ instead of installing them.
+    #[arg(long)]
+    no_export: bool,
 }
 
-fn parse(args: &[String]) -> Result<Pipeline> {
-    let mut pipeline = Pipeline {
-        rounds: 1,
-        games: 2000,
-        nodes: 10_000,
-        sprt_nodes: 20_000,
-        max_games: 20_000,
-        epochs: 40,
-        export: true,
-    };
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        if flag == "--no-export" {
-            pipeline.export = false;
-            continue;
-        }
-        let value = args.next().with_context(|| format!("{flag} needs a value\n{USAGE}"))?;
-        let number =
-            || value.parse::<u64>().with_context(|| format!("{flag} takes a whole number, got {value:?}"));
-        match flag.as_str() {
-            "--rounds" => pipeline.rounds = u32::try_from(number()?)?,
-            "--games" => pipeline.games = number()?,
-            "--nodes" => pipeline.nodes = number()?,
-            "--sprt-nodes" => pipeline.sprt_nodes = number()?,
-            "--max-games" => pipeline.max_games = number()?.min(20_000),
-            "--epochs" => pipeline.epochs = u32::try_from(number()?)?,
-            _ => bail!("unknown option {flag}\n{USAGE}"),
+impl Family {
+    /// Self-play games a round and epochs a fit when not given: the code
+    /// family has 660 weights to the threat family's 38.
+    fn defaults(self) -> (u64, u32) {
+        match self {
+            Family::Threat => (2000, 40),
+            Family::Codes => (16_000, 20),
         }
     }
-    if pipeline.rounds == 0 || pipeline.games == 0 || pipeline.nodes == 0 || pipeline.sprt_nodes == 0 {
-        bail!("rounds, games and nodes must be at least 1\n{USAGE}");
-    }
-    Ok(pipeline)
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let pipeline = parse(args)?;
+pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
+    let (default_games, default_epochs) = family.defaults();
+    let games_a_round = pipeline.games.unwrap_or(default_games);
+    let epochs = pipeline.epochs.unwrap_or(default_epochs);
     run_step(
         "build the trainer and the bench app",
         cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),
     )?;
-    let dir = target_dir().join("train").join("threat");
+    let dir = target_dir().join("train").join(family.name());
     let openings = workspace_root().join("openings/gomoku15.txt");
     // The weights the rounds play with: the embedded ones until a round's are accepted.
     let mut current: Option<PathBuf> = None;
@@ -84,11 +95,11 @@ pub fn run(args: &[String]) -> Result<()> {
     for round in 1..=pipeline.rounds {
         let here = dir.join(format!("round-{round}"));
         std::fs::create_dir_all(&here).with_context(|| format!("cannot create {}", here.display()))?;
-        let engine = spec(current.as_deref());
+        let engine = spec(family, current.as_deref());
         let games = here.join("games.selfplay");
         let mut selfplay = trainer();
         selfplay.args(["selfplay", "--engine", &engine, "--threads", "2", "--json"]);
-        selfplay.args(["--games", &pipeline.games.to_string(), "--nodes", &pipeline.nodes.to_string()]);
+        selfplay.args(["--games", &games_a_round.to_string(), "--nodes", &pipeline.nodes.to_string()]);
         selfplay.args(["--seed", &round.to_string(), "--openings"]).arg(&openings).arg("--out").arg(&games);
         if games.exists() {
             selfplay.arg("--resume");
@@ -98,9 +109,11 @@ pub fn run(args: &[String]) -> Result<()> {
 
         let tuned = here.join("tune");
         let mut tune = trainer();
-        tune.args(["tune", "--json", "--epochs", &pipeline.epochs.to_string(), "--out"])
-            .arg(&tuned)
-            .arg("--data");
+        tune.args(["tune", "--json", "--family", family.name(), "--epochs", &epochs.to_string()]);
+        if family == Family::Codes {
+            tune.args(["--score-weight", &pipeline.score_weight.to_string()]);
+        }
+        tune.arg("--out").arg(&tuned).arg("--data");
         tune.args(&data);
         if let Some(start) = &current {
             tune.arg("--start").arg(start);
@@ -113,7 +126,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let new = tuned.join("weights.json");
         let records = here.join("sprt.jsonl");
         let mut sprt = Command::new(target_dir().join("release").join("bench"));
-        sprt.args(["match", "--rules", "15,15,5", "--a", &spec(Some(&new)), "--b", &engine]);
+        sprt.args(["match", "--rules", "15,15,5", "--a", &spec(family, Some(&new)), "--b", &engine]);
         sprt.args(["--nodes", &pipeline.sprt_nodes.to_string(), "--games", &pipeline.max_games.to_string()]);
         sprt.args(["--sprt", "0,10", "--threads", "2", "--json", "--openings"]).arg(&openings);
         sprt.arg("--records").arg(&records);
@@ -150,34 +163,34 @@ pub fn run(args: &[String]) -> Result<()> {
     let text = serde_json::to_string(&json!({ "pipeline": format!("{pipeline:?}"), "rounds": rounds }))?;
     let provenance: Value = serde_json::from_str(&text.replace(&root, ""))?;
     write_atomically(&dir.join("provenance.json"), &serde_json::to_string_pretty(&provenance)?)?;
-    match (&current, pipeline.export) {
+    match (&current, pipeline.no_export) {
         (None, _) => println!("==> no round's weights were accepted: the embedded weights stay"),
-        (Some(weights), false) => {
+        (Some(weights), true) => {
             println!("==> accepted weights: {} (--no-export: not installed)", weights.display());
         }
-        (Some(weights), true) => install(weights, &provenance)?,
+        (Some(weights), false) => install(family, weights, &provenance)?,
     }
     Ok(())
 }
 
-/// `alphabeta` with these threat weights (the embedded ones for none).
-fn spec(weights: Option<&Path>) -> String {
-    weights.map_or_else(
-        || "alphabeta:eval=threat,tt_mb=16".to_owned(),
-        |path| format!("alphabeta:eval=threat,tt_mb=16,weights={}", path.display()),
-    )
+/// `alphabeta` with the family's evaluation and these weights (the
+/// embedded ones for none).
+fn spec(family: Family, weights: Option<&Path>) -> String {
+    let base = format!("alphabeta:eval={},tt_mb=16", family.name());
+    weights.map_or_else(|| base.clone(), |path| format!("{base},weights={}", path.display()))
 }
 
 fn trainer() -> Command {
     Command::new(target_dir().join("release").join("trainer"))
 }
 
-/// Runs `command`, which prints one JSON object, and returns it.
+/// Runs `command`, which prints one JSON object, and returns it; what it
+/// says on stderr (its progress bar, its errors) is shown as it comes.
 fn json_of(what: &str, command: &mut Command) -> Result<Value> {
     println!("==> {what}");
-    let output = command.output().with_context(|| format!("cannot start {what}"))?;
+    let output = command.stderr(Stdio::inherit()).output().with_context(|| format!("cannot start {what}"))?;
     if !output.status.success() {
-        bail!("{what} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+        bail!("{what} failed ({}): see its message above", output.status);
     }
     serde_json::from_slice(&output.stdout).with_context(|| format!("{what} printed no JSON"))
 }
@@ -188,22 +201,23 @@ fn elo_text(elo: &Value) -> String {
 }
 
 /// Installs `weights` (an SPRT accepted them) as `pattern-eval`'s embedded
-/// threat weights through `trainer weights`, which checks them, with the
-/// provenance beside them; the replaced file is kept in target/.
-fn install(weights: &Path, provenance: &Value) -> Result<()> {
+/// weights of `family` through `trainer weights`, which checks them, with
+/// the provenance beside them; the replaced file is kept in target/.
+fn install(family: Family, weights: &Path, provenance: &Value) -> Result<()> {
     let folder = workspace_root().join("crates/pattern-eval/weights");
-    let target = folder.join("threat-5.json");
+    let target = folder.join(format!("{}-5.json", family.name()));
     let backup = target_dir().join("weights-backup");
     std::fs::create_dir_all(&backup).with_context(|| format!("cannot create {}", backup.display()))?;
     let seconds =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |t| t.as_secs());
-    let kept = backup.join(format!("{seconds}-threat-5.json"));
+    let kept = backup.join(format!("{seconds}-{}-5.json", family.name()));
     std::fs::copy(&target, &kept).with_context(|| format!("cannot keep a copy of {}", target.display()))?;
     let dir = weights.parent().context("the weights are in a folder")?;
     let mut check = trainer();
     check.arg("weights").arg(dir).arg("--install").arg(&target);
     json_of("install the accepted weights", &mut check)?;
-    write_atomically(&folder.join("threat-5.provenance.json"), &serde_json::to_string_pretty(provenance)?)?;
+    let provenance_file = folder.join(format!("{}-5.provenance.json", family.name()));
+    write_atomically(&provenance_file, &serde_json::to_string_pretty(provenance)?)?;
     println!(
         "installed {} as {} (provenance beside it); the replaced weights are kept in {}; commit both files",
         weights.display(),
@@ -226,26 +240,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn options_are_read_and_bad_ones_refused() {
-        let args = |list: &[&str]| list.iter().map(|&s| s.to_owned()).collect::<Vec<_>>();
-        let pipeline =
-            parse(&args(&["--rounds", "3", "--nodes", "5000", "--max-games", "99999", "--no-export"]))
-                .unwrap();
+    fn specs_name_the_family_and_its_weights() {
+        assert_eq!(spec(Family::Threat, None), "alphabeta:eval=threat,tt_mb=16");
         assert_eq!(
-            (pipeline.rounds, pipeline.nodes, pipeline.max_games, pipeline.export),
-            (3, 5000, 20_000, false)
+            spec(Family::Codes, Some(Path::new("w.json"))),
+            "alphabeta:eval=codes,tt_mb=16,weights=w.json"
         );
-        assert_eq!(pipeline.games, 2000);
-        for (bad, message) in [
-            (&["--rounds"][..], "needs a value"),
-            (&["--games", "many"], "whole number"),
-            (&["--speed", "1"], "unknown option"),
-            (&["--rounds", "0"], "at least 1"),
-        ] {
-            let error = parse(&args(bad)).unwrap_err().to_string();
-            assert!(error.contains(message), "{bad:?}: {error}");
-        }
-        assert_eq!(spec(None), "alphabeta:eval=threat,tt_mb=16");
-        assert_eq!(spec(Some(Path::new("w.json"))), "alphabeta:eval=threat,tt_mb=16,weights=w.json");
     }
 }
