@@ -31,13 +31,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    roster::quiet_on_closed_pipe();
-    // Errors are for people: the message and its causes, no backtrace.
-    if let Err(error) = run(&roster::parse_command_line::<Args>()) {
-        eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    roster::main_of(|args: Args| run(&args))
 }
 
 fn run(args: &Args) -> Result<()> {

@@ -186,7 +186,7 @@ impl GameArgs {
 /// Writes the summary file if asked, and prints the summary as tables or JSON.
 fn write_report(report: &Report<'_>, file: Option<&Path>, json: bool) -> Result<()> {
     if let Some(path) = file {
-        write_atomically(path, &serde_json::to_string_pretty(report)?)?;
+        roster::write_file(path, &serde_json::to_string_pretty(report)?)?;
     }
     if json {
         println!("{}", serde_json::to_string_pretty(report)?);
@@ -275,7 +275,7 @@ fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
             ..board::sgf::SgfGame::of_record(&line.record)
         })
         .collect();
-    write_atomically(path, &board::sgf::collection(&games))
+    roster::write_file(path, &board::sgf::collection(&games))
         .with_context(|| format!("--sgf {}", path.display()))
 }
 
@@ -286,12 +286,4 @@ fn same_file(a: &Path, b: &Path) -> bool {
         parent.canonicalize().ok().map(|parent| parent.join(path.file_name().unwrap_or_default()))
     };
     a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`, so a reader never sees half a file (nor, on failure, a
-/// temporary one).
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    board::files::write_atomically(path, text.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))
 }

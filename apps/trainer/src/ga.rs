@@ -13,8 +13,8 @@ use pattern_eval::{Family, Weights};
 use trainer::evolve::shards::{Launcher, Sharding, play_shard};
 use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 
-use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
+use roster::write_file;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum PresetArg {
@@ -224,17 +224,17 @@ pub fn run(args: &Args) -> Result<()> {
                 run.step_with(&games, &results)
             }
         };
-        write_atomically(&checkpoint, &serde_json::to_string(&run)?)?;
+        write_file(&checkpoint, &serde_json::to_string(&run)?)?;
         bar.set_position(u64::from(figures.generation) + 1);
         bar.set_message(format!("max {:.3} mean {:.3}", figures.max, figures.mean));
     }
     bar.finish_and_clear();
     let seconds = clock.elapsed().as_secs_f64();
     let weights = run.champion();
-    write_atomically(&args.out.join("weights.json"), &(weights.to_json() + "\n"))?;
+    write_file(&args.out.join("weights.json"), &(weights.to_json() + "\n"))?;
     weights.save(&args.out.join("weights.bin")).context("cannot write weights.bin")?;
     let log = run.log();
-    write_atomically(&args.out.join("log.csv"), &log_csv(&log))?;
+    write_file(&args.out.join("log.csv"), &log_csv(&log))?;
     plot(&args.out.join("fitness.svg"), &run, &log)?;
     print_log(&run, &log, seconds, &args.out);
     Ok(())

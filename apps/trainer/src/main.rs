@@ -2,7 +2,6 @@
 //! bars, learning curves as CSV and SVG, and the tables and weights the
 //! engines load.
 
-mod files;
 mod ga;
 mod plot;
 mod selfplay_cli;
@@ -45,13 +44,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    roster::quiet_on_closed_pipe();
-    // Errors are for people: the message and its causes, no backtrace.
-    if let Err(error) = run(roster::parse_command_line::<Cli>()) {
-        eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    roster::main_of(run)
 }
 
 fn run(cli: Cli) -> Result<()> {

@@ -15,8 +15,8 @@ use tabular_rl::{
     VersusRandom, WeightMatrix, versus_random,
 };
 
-use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
+use roster::write_file;
 
 /// What every tabular learner takes.
 #[derive(Debug, clap::Args)]
@@ -315,7 +315,7 @@ fn train(name: &'static str, common: &Common, mut learner: Learner) -> Result<()
     table.save(&common.out)?;
     let csv = common.out.with_extension("csv");
     let svg = common.out.with_extension("svg");
-    write_atomically(&csv, &curve_csv(&rows))?;
+    write_file(&csv, &curve_csv(&rows))?;
     plot_curve(&svg, name, common.rules, &rows)?;
     let summary = Summary {
         learner: name,

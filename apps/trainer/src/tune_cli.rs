@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use trainer::selfplay::DataFile;
 use trainer::texel::{DataPrint, Dataset, FamilyWeights, TuneConfig, TuneFamily, Tuner};
 
-use crate::files::write_atomically;
 use crate::plot::{Series, line_chart};
+use roster::write_file;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> Result<()> {
     let first_epoch = tuner.epoch;
     while tuner.epoch < args.epochs {
         let (train, validation) = tuner.epoch(&data);
-        write_atomically(&checkpoint, &serde_json::to_string(&tuner).expect("the fit serialises"))?;
+        write_file(&checkpoint, &serde_json::to_string(&tuner).expect("the fit serialises"))?;
         bar.set_position(u64::from(tuner.epoch));
         bar.set_message(format!("loss {train:.5}, validation {validation:.5}"));
     }
@@ -228,7 +228,7 @@ fn write_curves(out: &Path, tuner: &Tuner) -> Result<()> {
     for (epoch, (train, validation)) in tuner.losses.iter().enumerate() {
         let _ = writeln!(csv, "{epoch},{train:.6},{validation:.6}");
     }
-    write_atomically(&out.join("loss.csv"), &csv)?;
+    write_file(&out.join("loss.csv"), &csv)?;
     let series = |name: &str, pick: fn(&(f64, f64)) -> f64| Series {
         name: name.to_owned(),
         points: tuner.losses.iter().enumerate().map(|(epoch, losses)| (epoch as f64, pick(losses))).collect(),

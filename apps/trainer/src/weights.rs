@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use pattern_eval::{CodeWeights, SHAPES, THREAT_FEATURES, ThreatWeights, Weights};
 
-use crate::files::write_atomically;
+use roster::write_file;
 
 /// The k the embedded defaults are for.
 const K: u32 = 5;
@@ -28,21 +28,21 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     if let Some(threat) = threat_weights(&args.dir)? {
         if let Some(target) = &args.install {
-            write_atomically(target, &(threat.to_json() + "\n"))?;
+            write_file(target, &(threat.to_json() + "\n"))?;
         }
         println!("{}", serde_json::json!({ "family": "threat", "k": K, "values": THREAT_FEATURES }));
         return Ok(());
     }
     if let Some(codes) = code_weights(&args.dir)? {
         if let Some(target) = &args.install {
-            write_atomically(target, &(codes.to_json() + "\n"))?;
+            write_file(target, &(codes.to_json() + "\n"))?;
         }
         println!("{}", serde_json::json!({ "family": "codes", "k": K, "values": 2 * SHAPES }));
         return Ok(());
     }
     let weights = checked(&args.dir)?;
     if let Some(target) = &args.install {
-        write_atomically(target, &(weights.to_json() + "\n"))?;
+        write_file(target, &(weights.to_json() + "\n"))?;
     }
     let report = serde_json::json!({
         "family": weights.family().name(),

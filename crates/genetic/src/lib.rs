@@ -4,7 +4,7 @@
 //! per-generation log, whole-population fitness evaluated in parallel,
 //! checkpoints, determinism under a seed). It knows nothing of games: the
 //! runs that evolve pattern weights with it live in the trainer
-//! (`apps/trainer/src/evolve.rs`).
+//! (`apps/trainer/src/evolve/mod.rs`).
 //!
 //! ```
 //! use genetic::{Crossover, Fitness, Ga, GaConfig, Mutation, Selection};
