@@ -27,6 +27,7 @@ mod plan;
 pub mod ratings;
 mod records;
 mod run;
+mod schedule;
 mod shard;
 pub mod sprt;
 mod summary;
@@ -37,9 +38,10 @@ use thiserror::Error;
 
 pub use merge::merge;
 pub use openings::{Openings, OpeningsError};
-pub use plan::{Entrant, Format, Plan, Slot};
+pub use plan::{Entrant, Plan};
 pub use records::{GameLine, RunHeader, read_records, read_run};
 pub use run::{Live, RATING_PRIOR, RunOptions, run};
+pub use schedule::{Format, Slot};
 pub use shard::{Shard, list_games, shards_not_given};
 pub use summary::{PairingSummary, SprtState, Summary};
 

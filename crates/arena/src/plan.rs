@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use board::clock::TimeControl;
 use board::{Agent, Cell, Limits, Rules, mix_seed};
-use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
 use crate::openings::{Openings, OpeningsError};
 use crate::records::RunHeader;
+use crate::schedule::{Format, Slot, pairings_of, schedule_of};
 use crate::shard::Shard;
 use crate::sprt::Sprt;
 
@@ -50,19 +50,6 @@ impl fmt::Debug for Entrant {
     }
 }
 
-/// Who meets whom.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// The first two entrants against each other.
-    #[default]
-    Match,
-    /// Every entrant against every other.
-    RoundRobin,
-    /// The first entrant against each of the others.
-    Gauntlet,
-}
-
 /// Everything that decides the games of a run. The same plan plays the
 /// same games, whatever the number of threads.
 #[derive(Clone, Debug)]
@@ -89,29 +76,6 @@ pub struct Plan {
     pub threads: usize,
     /// Stop a match as soon as this test decides (matches only).
     pub sprt: Option<Sprt>,
-}
-
-/// One game of the schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// Which pairing (an index into [`Plan::pairings`]).
-    pub pairing: usize,
-    /// The game's number within its pairing.
-    pub number: u64,
-}
-
-impl Slot {
-    /// The pairing's first engine (A) plays X in even games, O in odd ones.
-    #[must_use]
-    pub fn a_is_x(self) -> bool {
-        self.number.is_multiple_of(2)
-    }
-
-    /// Games 2p and 2p + 1 share opening p.
-    #[must_use]
-    pub fn pair(self) -> u64 {
-        self.number / 2
-    }
 }
 
 impl Plan {
@@ -242,31 +206,6 @@ impl Plan {
             .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
         format!("{hash:016x}")
     }
-}
-
-/// The pairings of `n` entrants in `format`.
-pub(crate) fn pairings_of(format: Format, n: usize) -> Vec<(usize, usize)> {
-    match format {
-        Format::Match => vec![(0, 1)],
-        Format::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
-        Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
-    }
-}
-
-/// The schedule of `games` games per pairing of `n` entrants in `format`.
-pub(crate) fn schedule_of(format: Format, n: usize, games: u64) -> Vec<Slot> {
-    let pairings = pairings_of(format, n).len();
-    let mut slots = Vec::with_capacity(pairings * games as usize);
-    for pair in 0..games.div_ceil(2) {
-        for pairing in 0..pairings {
-            for number in [2 * pair, 2 * pair + 1] {
-                if number < games {
-                    slots.push(Slot { pairing, number });
-                }
-            }
-        }
-    }
-    slots
 }
 
 /// Suffixes labels that occur more than once with ` (A)`, ` (B)`, … in

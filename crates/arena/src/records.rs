@@ -12,7 +12,7 @@ use board::{GameRecord, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
-use crate::plan::{Format, Slot, pairings_of, schedule_of};
+use crate::schedule::{Format, Slot, pairings_of, schedule_of};
 use crate::shard::Shard;
 use crate::sprt::Sprt;
 

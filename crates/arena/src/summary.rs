@@ -7,8 +7,8 @@ use board::{Outcome, Rules, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::elo::{Elo, Pentanomial, Points, Wdl};
-use crate::plan::Format;
 use crate::ratings::Rating;
+use crate::schedule::Format;
 use crate::sprt::{Decision, Sprt};
 
 /// One game's result as the statistics need it.
