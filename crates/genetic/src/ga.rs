@@ -6,9 +6,7 @@
 //! population about to be evaluated, the log, the hall of fame) resumes it
 //! as if it had never stopped.
 
-use std::path::Path;
-
-use board::mix_seed;
+use crate::seed::mix_seed;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use serde::de::DeserializeOwned;
@@ -83,14 +81,9 @@ pub enum GaError {
     /// The settings cannot work.
     #[error("{0}")]
     Config(String),
-    /// A checkpoint cannot be read or written.
-    #[error("checkpoint {path}: {reason}")]
-    Checkpoint {
-        /// The file.
-        path: String,
-        /// What went wrong.
-        reason: String,
-    },
+    /// A run read back (a checkpoint) does not hold together.
+    #[error("{0}")]
+    Damaged(String),
 }
 
 /// A run in progress: everything needed to go on.
@@ -251,52 +244,27 @@ impl<G: Gene> Ga<G> {
         self.population = next;
     }
 
-    /// Runs the remaining generations, saving a checkpoint after each if
-    /// `checkpoint` is given and calling `progress` with each log entry.
-    ///
-    /// # Errors
-    /// [`GaError::Checkpoint`] if a checkpoint cannot be written.
-    pub fn run(
-        &mut self,
-        fitness: &dyn Fitness<G>,
-        checkpoint: Option<&Path>,
-        progress: &mut dyn FnMut(&GenerationLog<G>),
-    ) -> Result<(), GaError> {
+    /// Runs the remaining generations, calling `progress` with each log
+    /// entry (a caller that keeps checkpoints writes one there).
+    pub fn run(&mut self, fitness: &dyn Fitness<G>, progress: &mut dyn FnMut(&Self, &GenerationLog<G>)) {
         while !self.is_done() {
             let entry = self.step(fitness).clone();
-            if let Some(path) = checkpoint {
-                self.save(path)?;
-            }
-            progress(&entry);
+            progress(self, &entry);
+        }
+    }
+
+    /// Checks a run read back (from a checkpoint's JSON): its population
+    /// must be as its settings say.
+    ///
+    /// # Errors
+    /// [`GaError::Damaged`] saying what does not hold.
+    pub fn check(&self) -> Result<(), GaError> {
+        if self.population.len() != self.config.population
+            || self.population.iter().any(|g| g.len() != self.config.genes)
+        {
+            return Err(GaError::Damaged("its population does not match its settings".to_owned()));
         }
         Ok(())
-    }
-
-    /// Writes the run to `path` as JSON, atomically.
-    ///
-    /// # Errors
-    /// [`GaError::Checkpoint`] if the file cannot be written.
-    pub fn save(&self, path: &Path) -> Result<(), GaError> {
-        let error = |reason: String| GaError::Checkpoint { path: path.display().to_string(), reason };
-        let text = serde_json::to_string(self).map_err(|e| error(e.to_string()))?;
-        board::files::write_atomically(path, text.as_bytes()).map_err(|e| error(e.to_string()))
-    }
-
-    /// Reads a run saved by [`Ga::save`].
-    ///
-    /// # Errors
-    /// [`GaError::Checkpoint`] if the file cannot be read or is not a checkpoint.
-    pub fn load(path: &Path) -> Result<Ga<G>, GaError> {
-        let error = |reason: String| GaError::Checkpoint { path: path.display().to_string(), reason };
-        let text = board::files::read_to_string(path).map_err(|e| error(e.to_string()))?;
-        let ga: Ga<G> =
-            serde_json::from_str(&text).map_err(|e| error(format!("not a checkpoint of this run: {e}")))?;
-        if ga.population.len() != ga.config.population
-            || ga.population.iter().any(|g| g.len() != ga.config.genes)
-        {
-            return Err(error("its population does not match its settings".to_owned()));
-        }
-        Ok(ga)
     }
 }
 
@@ -312,7 +280,6 @@ fn clamp<G: Gene>(gene: G, low: G, high: G) -> G {
 
 #[cfg(test)]
 mod tests {
-    use std::fs;
 
     use super::*;
     use rayon::prelude::*;
@@ -347,7 +314,7 @@ mod tests {
     #[test]
     fn it_converges_on_a_toy_problem() {
         let mut ga = Ga::new(config(60), Vec::new()).unwrap();
-        ga.run(&Ones, None, &mut |_| {}).unwrap();
+        ga.run(&Ones, &mut |_, _| {});
         let log = ga.log();
         assert_eq!(log.len(), 60);
         assert!(log[0].max < 35.0, "{}", log[0].max);
@@ -370,18 +337,21 @@ mod tests {
 
     #[test]
     fn a_resumed_run_is_the_uninterrupted_run() {
-        let path = std::env::temp_dir().join(format!("mnk-ga-{}.json", std::process::id()));
         let mut whole = Ga::new(config(12), Vec::new()).unwrap();
-        whole.run(&Ones, None, &mut |_| {}).unwrap();
+        whole.run(&Ones, &mut |_, _| {});
         let mut first = Ga::new(config(12), Vec::new()).unwrap();
         for _ in 0..5 {
             first.step(&Ones);
         }
-        first.save(&path).unwrap();
-        let mut resumed: Ga<i32> = Ga::load(&path).unwrap();
-        resumed.run(&Ones, Some(&path), &mut |_| {}).unwrap();
+        let checkpoint = serde_json::to_string(&first).unwrap();
+        let mut resumed: Ga<i32> = serde_json::from_str(&checkpoint).unwrap();
+        resumed.check().unwrap();
+        resumed.run(&Ones, &mut |_, _| {});
         assert_eq!(resumed, whole);
-        let _ = fs::remove_file(path);
+        // A checkpoint whose population does not fit its settings is refused.
+        let mut short: Ga<i32> = serde_json::from_str(&checkpoint).unwrap();
+        short.population.pop();
+        assert!(short.check().unwrap_err().to_string().contains("population"));
     }
 
     #[test]
@@ -396,7 +366,5 @@ mod tests {
             assert!(Ga::new(config, Vec::new()).unwrap_err().to_string().contains(message));
         }
         assert!(Ga::new(config(1), vec![vec![1; 3]]).unwrap_err().to_string().contains("3 genes"));
-        let error = Ga::<i32>::load(Path::new("/no/such/checkpoint")).unwrap_err().to_string();
-        assert!(error.contains("/no/such/checkpoint"));
     }
 }

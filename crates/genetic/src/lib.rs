@@ -2,7 +2,8 @@
 //! tournament / roulette / rank selection, one-, two-, n-point and uniform
 //! crossover, uniform and Gaussian mutation, elitism, a hall of fame, a
 //! per-generation log, whole-population fitness evaluated in parallel,
-//! checkpoints, determinism under a seed). It knows nothing of games: the
+//! runs that resume from their own JSON, determinism under a seed). It
+//! knows nothing of games and depends on no crate of ours: the
 //! runs that evolve pattern weights with it live in the trainer
 //! (`apps/trainer/src/evolve/mod.rs`).
 //!
@@ -23,7 +24,7 @@
 //!     elitism: 1, hall_of_fame: 1, generations: 30, seed: 7,
 //! };
 //! let mut ga = Ga::new(config, Vec::new())?;
-//! ga.run(&Ones, None, &mut |_| {})?;
+//! ga.run(&Ones, &mut |_, _| {});
 //! assert!(ga.log().last().unwrap().max >= 15.0);
 //! # Ok::<(), genetic::GaError>(())
 //! ```
@@ -31,6 +32,7 @@
 
 mod ga;
 mod operators;
+mod seed;
 
 pub use ga::{Fitness, Ga, GaConfig, GaError, GenerationLog};
 pub use operators::{Crossover, Gene, Mutation, Selection};
