@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use board::{Evaluator, Limits, Rules};
-use minimax_tree::{AlphaBeta, Reason, SearchConfig, ThreatLimits, find_threat_win};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig, Reason, ThreatLimits, find_threat_win};
 use serde::Serialize;
 
 use crate::report::{emit, middle_games, row, thousands};
@@ -134,17 +134,17 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=64).contains(&args.threads) {
         bail!("--threads must be from 1 to 64, got {}", args.threads);
     }
-    let config = SearchConfig {
+    let config = AlphaBetaConfig {
         threads: args.threads,
-        vcf_nodes: if args.vcf { SearchConfig::default().vcf_nodes } else { 0 },
-        vct_nodes: if args.vcf { SearchConfig::default().vct_nodes } else { 0 },
+        vcf_nodes: if args.vcf { AlphaBetaConfig::default().vcf_nodes } else { 0 },
+        vct_nodes: if args.vcf { AlphaBetaConfig::default().vct_nodes } else { 0 },
         threats: !args.plain,
-        ..SearchConfig::default()
+        ..AlphaBetaConfig::default()
     };
     measure(args, roster::evaluation(&args.eval, args.rules)?, config)
 }
 
-fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Result<()> {
+fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> Result<()> {
     let positions = middle_games(args.rules, args.positions, args.plies)?;
     if let Some(path) = &args.positions_out {
         let lines: String = positions.iter().map(|pos| pos.to_one_line() + "\n").collect();
@@ -169,7 +169,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: SearchConfig) -> Res
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
-    let defaults = SearchConfig::default();
+    let defaults = AlphaBetaConfig::default();
     let threat_k = (4..=board::threats::MAX_THREAT_K).contains(&args.rules.k());
     let solved = |limits| (args.vcf && threat_k).then(|| Solved::measure(&positions, limits));
     let (vcf, vct) =

@@ -7,7 +7,7 @@ use board::{Agent, AgentError, Analysis, Cell, Limits, Position, ScoreKind, mix_
 use rayon::prelude::*;
 
 use crate::config::MctsConfig;
-use crate::search::{Mcts, SearchReport};
+use crate::search::{Mcts, MctsReport};
 
 /// A win now, else the block of the opponent's only win now.
 fn forced_move(pos: &Position) -> Option<Cell> {
@@ -50,7 +50,7 @@ impl MctsAgent {
     /// Searches `pos` (not over) with every tree, the trees taking
     /// iterations from one count, and adds up their root children: the search behind
     /// [`Agent::select_move`], without the root rules.
-    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> MctsReport {
         let config = self.searches[0].0.config();
         let limits = &budget(config, limits);
         if config.shared && config.threads > 1 {
@@ -63,7 +63,7 @@ impl MctsAgent {
         // The trees draw on one count of iterations, so that all end
         // together however fast each one's core runs.
         let left = AtomicU64::new(limits.nodes.unwrap_or(self.searches[0].0.config().iterations).max(1));
-        let reports: Vec<SearchReport> = self
+        let reports: Vec<MctsReport> = self
             .searches
             .par_iter_mut()
             .enumerate()
@@ -109,7 +109,7 @@ fn tree_seed(seed: u64, tree: usize) -> u64 {
 /// Root statistics of several trees as one: visits added, values weighted
 /// by visits; a proof in any tree holds for all: its winning move is
 /// played and worth 1, and in a lost root every move is worth 0.
-fn merge(reports: &[SearchReport]) -> SearchReport {
+fn merge(reports: &[MctsReport]) -> MctsReport {
     let mut children: Vec<(Cell, u32, f64)> = Vec::new();
     for report in reports {
         for &(cell, visits, mean) in &report.children {
@@ -153,7 +153,7 @@ fn merge(reports: &[SearchReport]) -> SearchReport {
         .iter()
         .find(|r| r.best_move == best)
         .map_or_else(|| best.into_iter().collect(), |r| r.line.clone());
-    SearchReport {
+    MctsReport {
         best_move: best,
         iterations: reports.iter().map(|r| r.iterations).sum(),
         nodes: reports.iter().map(|r| r.nodes).sum(),
@@ -280,9 +280,9 @@ mod tests {
     }
 
     /// A tree's report on two root moves, a and b, with their values.
-    fn report(proven: i8, best: Cell, values: [f64; 2]) -> SearchReport {
+    fn report(proven: i8, best: Cell, values: [f64; 2]) -> MctsReport {
         let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
-        SearchReport {
+        MctsReport {
             best_move: Some(best),
             iterations: 100,
             nodes: 10,

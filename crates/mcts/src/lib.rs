@@ -35,4 +35,4 @@ mod sqrt_ln;
 
 pub use agent::MctsAgent;
 pub use config::{MctsConfig, mcts_options, uct_options};
-pub use search::{Mcts, NODE_BYTES, SearchReport};
+pub use search::{Mcts, MctsReport, NODE_BYTES};

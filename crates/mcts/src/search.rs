@@ -167,7 +167,7 @@ fn best_ucb(children: &[Node], explore: f64) -> usize {
 
 /// What a search did.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchReport {
+pub struct MctsReport {
     /// The most visited move.
     pub best_move: Option<Cell>,
     /// Iterations run.
@@ -190,7 +190,7 @@ pub struct SearchReport {
     pub proofs: Vec<(Cell, i8)>,
 }
 
-impl SearchReport {
+impl MctsReport {
     /// As an [`Analysis`]: visit shares as scores, means as values, the
     /// most visited line, and the root moves proven.
     #[must_use]
@@ -393,7 +393,7 @@ impl Mcts {
     }
 
     /// Searches `pos` (not over) within `limits`: `nodes` counts iterations.
-    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchReport {
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> MctsReport {
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
         self.search_share(pos, limits, &AtomicU64::new(iterations), true)
     }
@@ -409,7 +409,7 @@ impl Mcts {
         limits: &Limits,
         left: &AtomicU64,
         publish: bool,
-    ) -> SearchReport {
+    ) -> MctsReport {
         /// Iterations taken at a time; time and stop are checked between batches.
         const BATCH: u64 = 256;
         let deadline = limits.deadline(Instant::now());
@@ -457,7 +457,7 @@ impl Mcts {
     /// descends under a lock, marks its path with a virtual loss (a visit
     /// that has not scored yet, so the others look elsewhere), plays out
     /// without the lock, and backs up under it. Not deterministic.
-    pub fn search_shared(&mut self, pos: &Position, limits: &Limits, threads: usize) -> SearchReport {
+    pub fn search_shared(&mut self, pos: &Position, limits: &Limits, threads: usize) -> MctsReport {
         let deadline = limits.deadline(Instant::now());
         let iterations = limits.nodes.unwrap_or(self.config.iterations).max(1);
         self.prepare(pos);
@@ -939,7 +939,7 @@ impl Mcts {
             .reduce(|best, index| if key(index) > key(best) { index } else { best })
     }
 
-    fn report(&self, iterations: u64, saturated: bool) -> SearchReport {
+    fn report(&self, iterations: u64, saturated: bool) -> MctsReport {
         let root = self.nodes[0];
         let tried = root.first as usize..(root.first + u32::from(root.tried)) as usize;
         let children = tried
@@ -960,7 +960,7 @@ impl Mcts {
             line.push(self.nodes[child].cell);
             node = child;
         }
-        SearchReport {
+        MctsReport {
             best_move: line.first().copied(),
             iterations,
             nodes: self.nodes.len(),

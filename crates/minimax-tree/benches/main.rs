@@ -5,7 +5,7 @@ use std::hint::black_box;
 use board::{Limits, Overline, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use minimax_tree::{
-    AlphaBeta, LineScan, OpenLines, SearchConfig, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
+    AlphaBeta, AlphaBetaConfig, LineScan, OpenLines, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
     find_threat_win,
 };
 
@@ -33,7 +33,7 @@ fn solve(c: &mut Criterion) {
 fn search(c: &mut Criterion) {
     let rules = Rules::gomoku15();
     let pos = position(rules, &["h8", "h9", "i8", "g10", "j9", "c3", "i10", "g8"]);
-    let config = SearchConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..SearchConfig::default() };
+    let config = AlphaBetaConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
     c.bench_function("alpha-beta depth 4, open lines, 15x15", |b| {
         b.iter(|| {
             let mut engine = AlphaBeta::new(OpenLines, config.clone());

@@ -16,11 +16,11 @@
 //!
 //! ```
 //! use board::{Limits, Position, Rules};
-//! use minimax_tree::{AlphaBeta, OpenLines, SearchConfig};
+//! use minimax_tree::{AlphaBeta, OpenLines, AlphaBetaConfig};
 //!
 //! let rules = Rules::tic_tac_toe();
 //! let pos = Position::from_one_line(rules, "x../.o./..x")?;
-//! let mut engine = AlphaBeta::new(OpenLines, SearchConfig::default());
+//! let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig::default());
 //! let result = engine.search(&pos, &Limits::depth(9));
 //! // O must not take a corner: only an edge holds the draw.
 //! assert_eq!(result.value, 0);
@@ -40,7 +40,7 @@ mod threat_search;
 mod tree;
 mod tree_minimax;
 
-pub use alphabeta::{AlphaBeta, AlphaBetaAgent, EVAL_LIMIT, MATE, Reason, SearchConfig, SearchResult};
+pub use alphabeta::{AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, EVAL_LIMIT, MATE, Reason};
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};

@@ -5,16 +5,16 @@
 
 use board::{EngineOption, OptionKind};
 
-use crate::{CLASSIC_DEPTH, SearchConfig};
+use crate::{AlphaBetaConfig, CLASSIC_DEPTH};
 
 /// The deepest plain minimax we let a spec ask for: every move to that
 /// depth, no pruning.
 pub const MAX_MINIMAX_DEPTH: u64 = 8;
 
-/// The options of `alphabeta`, defaults from [`SearchConfig::default`].
+/// The options of `alphabeta`, defaults from [`AlphaBetaConfig::default`].
 #[must_use]
 pub fn alphabeta_options() -> Vec<EngineOption> {
-    let config = SearchConfig::default();
+    let config = AlphaBetaConfig::default();
     vec![
         EngineOption::new(
             "ms",
@@ -140,7 +140,7 @@ mod tests {
     fn the_defaults_are_the_configuration() {
         let options = alphabeta_options();
         let default = |name: &str| options.iter().find(|o| o.name == name).unwrap().default.clone().unwrap();
-        let config = SearchConfig::default();
+        let config = AlphaBetaConfig::default();
         assert_eq!(default("tt_mb").parse::<usize>().unwrap() << 20, config.tt_bytes);
         assert_eq!(default("qfours"), config.quiescence_fours.to_string());
         assert_eq!(default("ms"), "1000");

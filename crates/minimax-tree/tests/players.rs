@@ -2,7 +2,9 @@
 //! blocks losses, and every player plays legal, finished games.
 
 use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, Side, play_game};
-use minimax_tree::{AlphaBeta, AlphaBetaAgent, OpenLines, PerfectPlayer, Reason, SearchConfig, TreePlayer};
+use minimax_tree::{
+    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, OpenLines, PerfectPlayer, Reason, TreePlayer,
+};
 
 /// Games `player` loses to `random` out of `games`, as `side`.
 fn losses(make: &dyn Fn(u64) -> Box<dyn Agent>, rules: Rules, side: Side, games: u64) -> u64 {
@@ -53,7 +55,7 @@ fn perfect_player_wins_a_won_game() {
 }
 
 fn engine() -> AlphaBeta<OpenLines> {
-    AlphaBeta::new(OpenLines, SearchConfig { tt_bytes: 1 << 20, ..SearchConfig::default() })
+    AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
 }
 
 fn position(rules: Rules, moves: &[&str]) -> Position {

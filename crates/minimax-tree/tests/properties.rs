@@ -2,7 +2,9 @@
 //! plain minimax value, and the solver exactly the brute-force value.
 
 use board::{Cell, Evaluator, Outcome, Overline, Position, Rules, Side};
-use minimax_tree::{AlphaBeta, Candidates, EVAL_LIMIT, MATE, OpenLines, SearchConfig, Solver, SymmetricTree};
+use minimax_tree::{
+    AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, OpenLines, Solver, SymmetricTree,
+};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -150,13 +152,13 @@ proptest! {
         forced in any::<bool>(),
     ) {
         let pos = random_position(rules, seed, plies);
-        let config = SearchConfig {
+        let config = AlphaBetaConfig {
             candidates: Some(Candidates::All),
             forced_moves: forced,
             tt_bytes: 1 << 16,
             // Plain alpha-beta: the threat search prunes by design.
             threats: false,
-            ..SearchConfig::default()
+            ..AlphaBetaConfig::default()
         };
         let mut engine = AlphaBeta::new(OpenLines, config);
         let expected = reference(&mut pos.clone(), depth, 0, forced);

@@ -2,7 +2,7 @@
 //! a defence against such a win; each must be found within a node limit.
 
 use board::{Cell, Limits, Position, Rules};
-use minimax_tree::{AlphaBeta, OpenLines, Reason, SearchConfig, ThreatLimits, find_threat_win};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason, ThreatLimits, find_threat_win};
 
 fn position(moves: &str) -> Position {
     Position::from_moves(Rules::gomoku15(), moves).unwrap()
@@ -13,7 +13,7 @@ fn name(pos: &Position, cell: Cell) -> String {
 }
 
 fn engine() -> AlphaBeta<OpenLines> {
-    AlphaBeta::new(OpenLines, SearchConfig { tt_bytes: 1 << 20, ..SearchConfig::default() })
+    AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
 }
 
 /// X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed at g8): g4 makes
@@ -78,7 +78,7 @@ fn the_defence_against_a_win_by_fours_is_found() {
     assert!(defences.contains(&name(&pos, result.best_move.unwrap())), "{result:?} {defences:?}");
     // Threads sharing the table find it as well, and their nodes count
     // unless the loss was proven first.
-    let config = SearchConfig { tt_bytes: 1 << 20, threads: 3, ..SearchConfig::default() };
+    let config = AlphaBetaConfig { tt_bytes: 1 << 20, threads: 3, ..AlphaBetaConfig::default() };
     let mut threaded = AlphaBeta::new(OpenLines, config);
     for _ in 0..2 {
         let result = threaded.search(&pos, &Limits::nodes(100_000));

@@ -37,6 +37,25 @@ pub struct GreedyAgent {
     analysis: Option<Analysis>,
 }
 
+/// The options of the `pattern` engine (the greedy player) in a spec.
+#[must_use]
+pub fn greedy_options() -> Vec<EngineOption> {
+    vec![
+        EngineOption::new(
+            "family",
+            OptionKind::Choice(&["classic", "ternary"]),
+            GreedyAgent::DEFAULT_FAMILY,
+            "pattern family: classic (binary masks) or ternary (sees blocks)",
+        ),
+        EngineOption::without_default(
+            "weights",
+            OptionKind::File,
+            "weights file: a JSON array in the family's order, or .bin from the trainer; built in unless given",
+        ),
+        EngineOption::seed(),
+    ]
+}
+
 impl GreedyAgent {
     /// A greedy player with the default weights of `family`.
     #[must_use]
@@ -59,25 +78,6 @@ impl GreedyAgent {
 
     /// The family a greedy player uses when none is named.
     pub const DEFAULT_FAMILY: Family = Family::Classic;
-
-    /// The options of the `pattern` engine in a spec.
-    #[must_use]
-    pub fn options() -> Vec<EngineOption> {
-        vec![
-            EngineOption::new(
-                "family",
-                OptionKind::Choice(&["classic", "ternary"]),
-                GreedyAgent::DEFAULT_FAMILY,
-                "pattern family: classic (binary masks) or ternary (sees blocks)",
-            ),
-            EngineOption::without_default(
-                "weights",
-                OptionKind::File,
-                "weights file: a JSON array in the family's order, or .bin from the trainer; built in unless given",
-            ),
-            EngineOption::seed(),
-        ]
-    }
 
     fn from_source(source: Source, seed: u64) -> GreedyAgent {
         GreedyAgent {

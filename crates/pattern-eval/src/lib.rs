@@ -55,7 +55,7 @@ mod window;
 
 pub use code_eval::{CodeEvaluator, CodeWeights, SHAPES, shape, shape_name};
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
-pub use greedy::GreedyAgent;
+pub use greedy::{GreedyAgent, greedy_options};
 pub use incremental::PatternBoard;
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
 pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};

@@ -26,7 +26,7 @@ mod tests {
     #[test]
     fn the_help_says_the_engines_real_defaults() {
         let help = engine_help();
-        let config = minimax_tree::SearchConfig::default();
+        let config = minimax_tree::AlphaBetaConfig::default();
         let tt = format!(
             "tt_mb: transposition table size in MiB (a whole number from 1 to 4096; default {})",
             config.tt_bytes >> 20

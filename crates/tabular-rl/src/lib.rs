@@ -34,6 +34,6 @@ pub use keys::{KeySpace, Keys, MAX_AREA};
 pub use learning::{LearningAgent, LearningTable};
 pub use matrix::{INITIAL_WEIGHT, MatrixParams, Seat, WeightMatrix};
 pub use montecarlo::ScoreTable;
-pub use options::{DEFAULT_TRAINING_GAMES, MAX_TRAINING_GAMES, agent_options};
+pub use options::{DEFAULT_TRAINING_GAMES, MAX_TRAINING_GAMES, learner_options};
 pub use policy::{Policy, TabularAgent, Tally, TrainingBlock, VersusRandom, versus_random};
 pub use td::{Opponent, TdLearner, TdParams};

@@ -10,7 +10,7 @@ pub const MAX_TRAINING_GAMES: u64 = 100_000_000;
 
 /// The options of `matrix`, `montecarlo` and `td`.
 #[must_use]
-pub fn agent_options() -> Vec<EngineOption> {
+pub fn learner_options() -> Vec<EngineOption> {
     vec![
         EngineOption::without_default(
             "table",

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use crate::candidates::Candidates;
 
-/// How the engine searches; [`SearchConfig::default`] suits play.
+/// How the engine searches; [`AlphaBetaConfig::default`] suits play.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
+pub struct AlphaBetaConfig {
     /// The deepest iteration, in plies (limits may stop it earlier).
     pub max_depth: u32,
     /// Memory for the transposition table, in bytes (0: none).
@@ -47,7 +47,7 @@ pub struct SearchConfig {
     /// Added to a leaf's static score when the side to move can make a
     /// double three and the opponent has no four or open three to answer
     /// with: nearly always a win, but deeper than the leaf (0: off).
-    /// Accepted together with [`SearchConfig::extend_forced`] by an SPRT
+    /// Accepted together with [`AlphaBetaConfig::extend_forced`] by an SPRT
     /// (see the CHANGELOG).
     pub double_three_bonus: i32,
     /// Move-count pruning: at a quiet node off the principal line with at
@@ -73,9 +73,9 @@ pub struct SearchConfig {
     pub threads: usize,
 }
 
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig {
+impl Default for AlphaBetaConfig {
+    fn default() -> AlphaBetaConfig {
+        AlphaBetaConfig {
             max_depth: 64,
             tt_bytes: 64 << 20,
             candidates: None,

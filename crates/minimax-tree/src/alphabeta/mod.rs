@@ -3,7 +3,7 @@
 //! transposition table, move ordering, forced moves, and a threat search
 //! before the main search. One file a part:
 //!
-//! - `config` — [`SearchConfig`], every setting;
+//! - `config` — [`AlphaBetaConfig`], every setting;
 //! - `root` — the rules before any search, iterative deepening, one
 //!   iteration over the root moves, the check against threat wins;
 //! - `node` — the search itself below the root: one move loop, by
@@ -13,7 +13,7 @@
 //! - `table` — the transposition table;
 //! - `time` — time control and the node budget;
 //! - `threads` — helper threads (lazy SMP);
-//! - `result` — [`SearchResult`] and the scores it speaks in;
+//! - `result` — [`AlphaBetaReport`] and the scores it speaks in;
 //! - `agent` — [`AlphaBetaAgent`], the engine as a player.
 
 mod agent;
@@ -34,8 +34,8 @@ use board::threats::Threats;
 use board::{Bitboard, Cell, Evaluator, Limits, Position, Transform};
 
 pub use agent::AlphaBetaAgent;
-pub use config::SearchConfig;
-pub use result::{EVAL_LIMIT, MATE, Reason, SearchResult};
+pub use config::AlphaBetaConfig;
+pub use result::{AlphaBetaReport, EVAL_LIMIT, MATE, Reason};
 
 use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;
@@ -49,7 +49,7 @@ use time::Budget;
 #[derive(Debug)]
 pub struct AlphaBeta<E = OpenLines> {
     evaluator: Arc<E>,
-    config: SearchConfig,
+    config: AlphaBetaConfig,
     table: Option<Arc<Table>>,
     /// The engines of the other threads, sharing the evaluator and table.
     helpers: Vec<AlphaBeta<E>>,
@@ -67,13 +67,13 @@ pub struct AlphaBeta<E = OpenLines> {
 impl<E: Evaluator> AlphaBeta<E> {
     /// An engine with `evaluator` and `config`.
     #[must_use]
-    pub fn new(evaluator: E, config: SearchConfig) -> AlphaBeta<E> {
+    pub fn new(evaluator: E, config: AlphaBetaConfig) -> AlphaBeta<E> {
         let table = (config.tt_bytes > 0).then(|| Arc::new(Table::new(config.tt_bytes)));
         AlphaBeta::sharing(Arc::new(evaluator), config, table)
     }
 
     /// An engine over a shared evaluator and table.
-    fn sharing(evaluator: Arc<E>, config: SearchConfig, table: Option<Arc<Table>>) -> AlphaBeta<E> {
+    fn sharing(evaluator: Arc<E>, config: AlphaBetaConfig, table: Option<Arc<Table>>) -> AlphaBeta<E> {
         AlphaBeta {
             evaluator,
             config,
@@ -90,7 +90,7 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The configuration.
     #[must_use]
-    pub fn config(&self) -> &SearchConfig {
+    pub fn config(&self) -> &AlphaBetaConfig {
         &self.config
     }
 
@@ -117,7 +117,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.selective_depth = 0;
     }
 
-    /// Whether `pos` is searched by threats (see [`SearchConfig::threats`]).
+    /// Whether `pos` is searched by threats (see [`AlphaBetaConfig::threats`]).
     fn threat_mode(&self, pos: &Position) -> bool {
         self.config.threats && (4..=board::threats::MAX_THREAT_K).contains(&pos.rules().k())
     }
@@ -170,7 +170,8 @@ mod tests {
         use board::Rules;
         let leaf = |bonus: i32, moves: &str| {
             let pos = Position::from_moves(Rules::gomoku15(), moves).unwrap();
-            let config = SearchConfig { tt_bytes: 0, double_three_bonus: bonus, ..SearchConfig::default() };
+            let config =
+                AlphaBetaConfig { tt_bytes: 0, double_three_bonus: bonus, ..AlphaBetaConfig::default() };
             AlphaBeta::new(OpenLines, config).search_depth(&pos, 0)
         };
         // X to move: j8 makes open threes h8-j8 and j8-j10-j11; O has nothing.
@@ -189,8 +190,12 @@ mod tests {
         // costs no depth; without that it takes depth 4.
         let pos = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
         let value = |extend_forced: bool, depth: u32| {
-            let config =
-                SearchConfig { tt_bytes: 0, extend_forced, double_three_bonus: 0, ..SearchConfig::default() };
+            let config = AlphaBetaConfig {
+                tt_bytes: 0,
+                extend_forced,
+                double_three_bonus: 0,
+                ..AlphaBetaConfig::default()
+            };
             AlphaBeta::new(OpenLines, config).search_depth(&pos, depth)
         };
         assert_eq!(value(true, 3), MATE - 7);
@@ -204,13 +209,13 @@ mod tests {
         // The forced win above, and a quiet middle game.
         let win = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
         let quiet = Position::from_moves(Rules::gomoku15(), "h8 i9 h10 g9 j9 i8 i10 g8 f7 j8").unwrap();
-        let search = |pos: &Position, config: SearchConfig, depth: u32| {
-            let mut engine = AlphaBeta::new(OpenLines, SearchConfig { tt_bytes: 1 << 20, ..config });
+        let search = |pos: &Position, config: AlphaBetaConfig, depth: u32| {
+            let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..config });
             let value = engine.search_depth(pos, depth);
             (value, engine.nodes())
         };
-        let off = SearchConfig { late_move_pruning: 0, ..SearchConfig::default() };
-        let on = SearchConfig { late_move_pruning: 5, ..SearchConfig::default() };
+        let off = AlphaBetaConfig { late_move_pruning: 0, ..AlphaBetaConfig::default() };
+        let on = AlphaBetaConfig { late_move_pruning: 5, ..AlphaBetaConfig::default() };
         assert_eq!(search(&win, on.clone(), 5).0, MATE - 7);
         let (pruned, unpruned) = (search(&quiet, on, 6).1, search(&quiet, off, 6).1);
         assert!(pruned < unpruned, "{pruned} nodes with move-count pruning, {unpruned} without");

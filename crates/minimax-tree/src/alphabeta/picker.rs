@@ -9,7 +9,7 @@ use std::ops::ControlFlow::{self, Break, Continue};
 use board::threats::Threats;
 use board::{Bitboard, Cell, Evaluator, Position, Side};
 
-use super::config::SearchConfig;
+use super::config::AlphaBetaConfig;
 use crate::threat_search::{three_defences, winning_cells};
 
 /// Move scores below this (no three, no block of one) count as quiet
@@ -72,11 +72,11 @@ impl MovePicker {
     /// to move has no five and faces no five: against an open three, only
     /// its defences and own fours; else every candidate cell with a
     /// pattern, scored by what it makes for both sides, the weakest cut
-    /// beyond [`SearchConfig::max_moves`] (never at the root).
+    /// beyond [`AlphaBetaConfig::max_moves`] (never at the root).
     pub(super) fn threat_moves<E: Evaluator>(
         evaluator: &E,
         threats: &Threats,
-        config: &SearchConfig,
+        config: &AlphaBetaConfig,
         pos: &Position,
         cells: Bitboard,
         moves: &mut Vec<(Cell, i32)>,
@@ -112,7 +112,7 @@ impl MovePicker {
     /// history of cutoffs breaking ties.
     pub(super) fn order_by_threats<E: Evaluator>(
         &self,
-        (evaluator, threats, config): (&E, &Threats, &SearchConfig),
+        (evaluator, threats, config): (&E, &Threats, &AlphaBetaConfig),
         pos: &Position,
         cells: Bitboard,
         (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),

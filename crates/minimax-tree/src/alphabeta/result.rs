@@ -13,7 +13,7 @@ pub(super) const INFINITY: i32 = i32::MAX;
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
+pub struct AlphaBetaReport {
     /// The move to play (`None` only if the game is over).
     pub best_move: Option<Cell>,
     /// Its value for the side to move: an evaluation, or `MATE − n` for a
@@ -35,10 +35,10 @@ pub struct SearchResult {
     pub reason: Reason,
 }
 
-impl SearchResult {
+impl AlphaBetaReport {
     /// No move yet: the root moves, unsearched.
-    pub(super) fn empty(root_scores: Vec<(Cell, i32)>) -> SearchResult {
-        SearchResult {
+    pub(super) fn empty(root_scores: Vec<(Cell, i32)>) -> AlphaBetaReport {
+        AlphaBetaReport {
             best_move: root_scores.first().map(|&(cell, _)| cell),
             value: 0,
             depth: 0,

@@ -11,7 +11,7 @@ use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
 
 use super::AlphaBeta;
 use super::picker::MovePicker;
-use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, Reason, SearchResult};
+use super::result::{AlphaBetaReport, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, Reason};
 use super::time::{aspiration_window, unsettled};
 use crate::threat_search::{LineScan, ThreatLimits, winning_cells};
 
@@ -20,7 +20,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// depth): forced moves and the threat search first, then iterative
     /// deepening. With no time, node or depth limit, thinks for the
     /// configuration's default time.
-    pub fn search(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> AlphaBetaReport {
         let start = Instant::now();
         let mut limits = limits.clone();
         if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
@@ -32,13 +32,13 @@ impl<E: Evaluator> AlphaBeta<E> {
             table.new_search();
         }
         if pos.is_over() {
-            return SearchResult::empty(Vec::new());
+            return AlphaBetaReport::empty(Vec::new());
         }
         let mut work = pos.clone();
         self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
         let cells = self.candidate_cells(pos);
         if let Some(decided) = self.decide_at_once(pos, cells) {
-            return SearchResult { nodes: self.budget.nodes, ..decided };
+            return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
         }
 
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
@@ -83,8 +83,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         pos: &mut Position,
         mut root: Vec<(Cell, i32)>,
         max_depth: u32,
-    ) -> SearchResult {
-        let mut result = SearchResult::empty(root.clone());
+    ) -> AlphaBetaReport {
+        let mut result = AlphaBetaReport::empty(root.clone());
         for depth in 1..=max_depth {
             let window = aspiration_window(depth, result.value);
             let (mut value, mut scores) = self.search_root(pos, &root, depth, window);
@@ -170,9 +170,9 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// opponent's win now (with two of them the game is lost whatever is
     /// played), else a win by continuous fours, else (threat search) by
     /// continuous threats.
-    fn decide_at_once(&mut self, pos: &Position, cells: Bitboard) -> Option<SearchResult> {
+    fn decide_at_once(&mut self, pos: &Position, cells: Bitboard) -> Option<AlphaBetaReport> {
         let mover = pos.side_to_move();
-        let result = |best: Cell, value: i32, line: Vec<Cell>, reason: Reason| SearchResult {
+        let result = |best: Cell, value: i32, line: Vec<Cell>, reason: Reason| AlphaBetaReport {
             best_move: Some(best),
             value,
             depth: 0,
@@ -237,7 +237,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// which are often deeper than the main search sees: a move that
     /// allows one is scored as the loss it is, and the next best is
     /// checked, a few times at most.
-    fn refute_threat_wins(&mut self, pos: &mut Position, result: &mut SearchResult) {
+    fn refute_threat_wins(&mut self, pos: &mut Position, result: &mut AlphaBetaReport) {
         let budget = (self.config.vct_nodes / 8).min(self.budget.node_limit() / 32);
         if budget == 0 {
             return;

@@ -8,7 +8,7 @@ use std::thread;
 use board::{Cell, Evaluator, Limits, Position, StopFlag};
 
 use super::AlphaBeta;
-use super::result::SearchResult;
+use super::result::AlphaBetaReport;
 
 impl<E: Evaluator> AlphaBeta<E> {
     /// [`AlphaBeta::deepen`] on this thread while the helpers search the
@@ -18,7 +18,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         pos: &mut Position,
         root: Vec<(Cell, i32)>,
         max_depth: u32,
-    ) -> SearchResult {
+    ) -> AlphaBetaReport {
         while self.helpers.len() + 1 < self.config.threads {
             let helper =
                 AlphaBeta::sharing(Arc::clone(&self.evaluator), self.config.clone(), self.table.clone());

@@ -86,7 +86,7 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "greedy line-pattern player: the empty cell with the best pattern score",
         stoppable: false,
         starts_program: false,
-        options: pattern_eval::GreedyAgent::options,
+        options: pattern_eval::greedy_options,
         build: pattern::build,
     },
     EngineInfo {
@@ -150,7 +150,7 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "the classic weight-matrix learner: moves drawn in proportion to learned cell weights (small boards)",
         stoppable: false,
         starts_program: false,
-        options: tabular_rl::agent_options,
+        options: tabular_rl::learner_options,
         build: tabular::build,
     },
     EngineInfo {
@@ -158,7 +158,7 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "the Monte-Carlo score table: win now, else the position random games scored best (small boards)",
         stoppable: false,
         starts_program: false,
-        options: tabular_rl::agent_options,
+        options: tabular_rl::learner_options,
         build: tabular::build,
     },
     EngineInfo {
@@ -166,7 +166,7 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "Q-learning of afterstate values: the move of highest learned value (small boards)",
         stoppable: false,
         starts_program: false,
-        options: tabular_rl::agent_options,
+        options: tabular_rl::learner_options,
         build: tabular::build,
     },
 ];

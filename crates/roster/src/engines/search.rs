@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use board::{Agent, EngineOption, OptionKind, Rules, mix_seed};
 use minimax_tree::{
-    AlphaBeta, AlphaBetaAgent, MinimaxAgent, PerfectPlayer, SearchConfig, TreeMinimaxPlayer, TreePlayer,
+    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
 use pattern_eval::{CodeWeights, ThreatWeights};
@@ -30,8 +30,8 @@ pub(super) fn threat_weights_option() -> EngineOption {
 pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let eval: EvalChoice = options.get("eval")?;
     let weights = eval_weights(options, eval)?;
-    let defaults = SearchConfig::default();
-    let mut config = SearchConfig {
+    let defaults = AlphaBetaConfig::default();
+    let mut config = AlphaBetaConfig {
         max_depth: options.get("depth")?,
         tt_bytes: options.get::<usize>("tt_mb")? << 20,
         threats: options.get("threats")?,
