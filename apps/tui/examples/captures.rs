@@ -57,10 +57,10 @@ fn main() {
 
     // Review of a finished game, alphabeta at 20,000 nodes a position.
     let mut app = App::new(Setup::new(Rules::gomoku15(), people(), Duration::from_secs(1)));
-    app.review_limits = Limits::nodes(20_000);
+    app.set_review_limits(Limits::nodes(20_000));
     play(&mut app, "h8 h9 i8 i9 j8 g8 j9 k10 j10 j7 j11 j12 k11 l12 i11 h11 l11");
     press(&mut app, KeyCode::Char('V'));
-    while !app.review.as_ref().is_some_and(tui::review::Review::done) {
+    while !app.review().is_some_and(tui::review::Review::done) {
         run_for(&mut app, Duration::from_millis(50));
     }
     for _ in 0..6 {

@@ -20,17 +20,17 @@ use anyhow::Result;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
-pub use app::{App, Heat, Player, Setup};
+pub use app::{App, Heat, Mode, Player, Setup};
 
 /// Runs the game on `terminal` until the person quits.
 ///
 /// # Errors
 /// If the terminal cannot be drawn on or read from.
 pub fn run(terminal: &mut DefaultTerminal, app: &mut App) -> Result<()> {
-    while !app.quit {
+    while !app.quitting() {
         app.tick();
         let size = terminal.size()?;
-        app.screen = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+        app.set_screen(ratatui::layout::Rect::new(0, 0, size.width, size.height));
         terminal.draw(|frame| ui::draw(frame, app))?;
         if event::poll(Duration::from_millis(50))? {
             match event::read()? {

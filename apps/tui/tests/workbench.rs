@@ -18,7 +18,7 @@ fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
     let start = Instant::now();
     while !done(app) {
         app.tick();
-        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message);
+        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message());
         std::thread::sleep(Duration::from_millis(2));
     }
 }
@@ -34,35 +34,35 @@ fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
         type_text(&mut app, name);
     }
     press(&mut app, KeyCode::Char('A'));
-    assert!(app.analysing && app.message.starts_with("analysing with alphabeta"), "{}", app.message);
+    assert!(app.is_analysing() && app.message().starts_with("analysing with alphabeta"), "{}", app.message());
     // The first published view arrives while the engine still thinks.
     tick_until(&mut app, "a live analysis", |app| {
-        app.analysis.is_some() && app.thinking.as_ref().is_some_and(|t| t.purpose == Purpose::Analysis)
+        app.analysis().is_some() && app.thinking().is_some_and(|t| t.purpose == Purpose::Analysis)
     });
     let text = screen(&mut app, 100, 26);
     assert!(text.contains("analysis by alphabeta"), "{text}");
     assert!(text.contains("analysing") && text.contains("n/s"), "{text}");
     // X threatens an open four: the engine sees O must block (g8 or k8).
-    let analysis = app.analysis.clone().unwrap();
-    let best = analysis.best_move.unwrap().name(&app.setup.rules).to_string();
+    let analysis = app.analysis().cloned().unwrap();
+    let best = analysis.best_move.unwrap().name(&app.setup().rules).to_string();
     assert!(["g8", "k8"].contains(&best.as_str()), "{best}: {analysis:?}");
     assert!(text.contains(&format!("best {best}")), "{text}");
     // An evaluation shows the winning chance it stands for.
     assert!(analysis.win_in.is_some() || text.contains("%) for O"), "{text}");
     // O's move elsewhere: the analysis starts over on the new position.
     type_text(&mut app, "a1");
-    assert_eq!(app.pos.ply(), 6, "{}", app.message);
+    assert_eq!(app.pos().ply(), 6, "{}", app.message());
     tick_until(&mut app, "the new position analysed", |app| {
-        app.thinking.as_ref().is_some_and(|t| t.key == app.pos.hash()) && app.analysis.is_some()
+        app.thinking().is_some_and(|t| t.key == app.pos().hash()) && app.analysis().is_some()
     });
     // X wins with an open four (g8 or k8): a proven win.
-    tick_until(&mut app, "a win found", |app| app.analysis.as_ref().is_some_and(|a| a.win_in.is_some()));
+    tick_until(&mut app, "a win found", |app| app.analysis().is_some_and(|a| a.win_in.is_some()));
     assert!(screen(&mut app, 100, 26).contains("win in"), "{}", screen(&mut app, 100, 26));
     // Undo steps back one move; A again ends the mode.
     press(&mut app, KeyCode::Char('U'));
-    assert_eq!(app.pos.ply(), 5);
+    assert_eq!(app.pos().ply(), 5);
     press(&mut app, KeyCode::Char('A'));
-    assert!(!app.analysing && app.thinking.is_none());
+    assert!(!app.is_analysing() && app.thinking().is_none());
 }
 
 #[test]
@@ -70,21 +70,23 @@ fn an_engine_that_cannot_be_stopped_says_so_and_another_analyses() {
     let mut app = App::new(setup(Rules::gomoku15(), "human", "minimax"));
     press(&mut app, KeyCode::Char('A'));
     assert!(
-        app.message.contains("minimax does not think until stopped, so alphabeta analyses"),
+        app.message().contains("minimax does not think until stopped, so alphabeta analyses"),
         "{}",
-        app.message
+        app.message()
     );
     assert_eq!(app.analysis_engine(), Some("alphabeta"));
     // Two people: the default engine analyses.
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
     press(&mut app, KeyCode::Char('A'));
-    assert_eq!(app.analysis_engine(), Some("alphabeta"), "{}", app.message);
+    assert_eq!(app.analysis_engine(), Some("alphabeta"), "{}", app.message());
     // A position it has proven needs no more thought: the analysis ends by itself.
     for name in ["a1", "b2", "c3", "a3"] {
         type_text(&mut app, name);
     }
-    tick_until(&mut app, "the analysis to finish", |app| app.thinking.is_none() && app.analysis.is_some());
-    assert!(app.message.contains("analysis finished"), "{}", app.message);
+    tick_until(&mut app, "the analysis to finish", |app| {
+        app.thinking().is_none() && app.analysis().is_some()
+    });
+    assert!(app.message().contains("analysis finished"), "{}", app.message());
 }
 
 #[test]
@@ -97,31 +99,31 @@ fn a_clock_game_ticks_for_the_side_to_move_and_a_fallen_flag_loses() {
     assert!(text.contains("clock 2+0.5") && text.contains("clock 2.0"), "{text}");
     type_text(&mut app, "h8");
     // X moved within its two seconds: it gained the increment.
-    let clocks = app.clocks.as_ref().unwrap();
+    let clocks = app.clocks().unwrap();
     assert!(clocks.left(Side::X, Instant::now()) > Duration::from_secs(2), "the increment was added");
     // O lets its two seconds run out.
     std::thread::sleep(Duration::from_millis(2100));
     app.tick();
     assert_eq!(app.lost_on_time(), Some(Side::O));
     assert!(app.over());
-    assert!(app.message.contains("O's time ran out: X wins on time"), "{}", app.message);
+    assert!(app.message().contains("O's time ran out: X wins on time"), "{}", app.message());
     let text = screen(&mut app, 100, 26);
     assert!(text.contains("X wins on time") && text.contains("flag fell"), "{text}");
     type_text(&mut app, "h9");
-    assert_eq!(app.pos.ply(), 1, "no move after the flag");
+    assert_eq!(app.pos().ply(), 1, "no move after the flag");
     // The record says so, in our file and in SGF, and loads back so.
     for name in ["flag.json", "flag.sgf"] {
         let path = temp(name);
-        app.file.clone_from(&path);
+        app.set_file(path.clone());
         press(&mut app, KeyCode::Char('S'));
-        assert!(app.message.starts_with("saved"), "{}", app.message);
+        assert!(app.message().starts_with("saved"), "{}", app.message());
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("B+T"), "{text}");
         let loaded = tui::record::load(&path, 1, Duration::from_secs(1)).unwrap();
         assert_eq!(loaded.lost_on_time, Some(Side::O));
         let again = App::loaded(loaded);
         assert_eq!(again.lost_on_time(), Some(Side::O));
-        assert!(again.review.is_some(), "a finished game opens in review");
+        assert!(again.review().is_some(), "a finished game opens in review");
         std::fs::remove_file(&path).unwrap();
     }
 }
@@ -131,9 +133,9 @@ fn engines_think_within_their_clocks() {
     let mut setup = setup(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap(), "alphabeta", "mcts");
     setup.clock = Some("4+0.05".parse().unwrap());
     let mut app = App::new(setup);
-    tick_until(&mut app, "a few moves", |app| app.pos.ply() >= 6 || app.over());
-    assert_eq!(app.lost_on_time(), None, "{}", app.message);
-    let clocks = app.clocks.as_ref().unwrap();
+    tick_until(&mut app, "a few moves", |app| app.pos().ply() >= 6 || app.over());
+    assert_eq!(app.lost_on_time(), None, "{}", app.message());
+    let clocks = app.clocks().unwrap();
     let now = Instant::now();
     for side in Side::ALL {
         assert!(clocks.left(side, now) < Duration::from_millis(4150), "{side:?} was charged");
@@ -143,17 +145,17 @@ fn engines_think_within_their_clocks() {
 #[test]
 fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
-    app.review_limits = Limits::nodes(20_000);
+    app.set_review_limits(Limits::nodes(20_000));
     // O's a2 beside X's centre loses: X c1 forces a3, then a1 forks.
     for name in ["b2", "a2", "c1", "a3", "a1", "c3", "b1"] {
         type_text(&mut app, name);
     }
     assert!(app.over());
     press(&mut app, KeyCode::Char('V'));
-    let review = app.review.as_ref().expect("reviewing");
-    assert_eq!((app.pos.ply(), review.moves.len()), (7, 7));
-    tick_until(&mut app, "every position evaluated", |app| app.review.as_ref().unwrap().done());
-    let review = app.review.as_ref().unwrap();
+    let review = app.review().expect("reviewing");
+    assert_eq!((app.pos().ply(), review.moves.len()), (7, 7));
+    tick_until(&mut app, "every position evaluated", |app| app.review().unwrap().done());
+    let review = app.review().unwrap();
     let chances = review.chances();
     assert_eq!(chances[7], Some(1.0), "X won");
     // The engine proves X's win from O's a2 on: O's one mistake, half a game.
@@ -163,40 +165,40 @@ fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     assert!((mistakes[0].cost - 0.5).abs() < 0.05, "{chances:?}");
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Left);
-    assert_eq!(app.pos.ply(), 5);
+    assert_eq!(app.pos().ply(), 5);
     let text = screen(&mut app, 90, 26);
     assert!(text.contains("review by alphabeta") && text.contains("move 5/7"), "{text}");
     assert!(text.contains("mistakes") && text.contains("X's chance"), "{text}");
     assert!(text.contains('½'), "the graph's axis: {text}");
     // Moves cannot be made in review; Home and End jump.
     type_text(&mut app, "c2");
-    assert_eq!(app.pos.ply(), 5);
+    assert_eq!(app.pos().ply(), 5);
     press(&mut app, KeyCode::Home);
-    assert_eq!(app.pos.ply(), 0);
+    assert_eq!(app.pos().ply(), 0);
     press(&mut app, KeyCode::End);
-    assert_eq!(app.pos.ply(), 7);
+    assert_eq!(app.pos().ply(), 7);
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Char('V'));
-    assert!(app.review.is_none());
-    assert_eq!(app.pos.ply(), 7, "leaving the review restores the game");
+    assert!(app.review().is_none());
+    assert_eq!(app.pos().ply(), 7, "leaving the review restores the game");
 }
 
 #[test]
 fn sgf_games_save_and_load_through_the_app() {
     let path = temp("game.sgf");
     let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
-    app.file.clone_from(&path);
+    app.set_file(path.clone());
     type_text(&mut app, "h8");
-    tick_until(&mut app, "the engine's reply", |app| app.pos.ply() == 2);
+    tick_until(&mut app, "the engine's reply", |app| app.pos().ply() == 2);
     press(&mut app, KeyCode::Char('S'));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("(;FF[4]GM[4]") && text.contains("PB[human]PW[alphabeta]"), "{text}");
-    let moves = app.pos.moves().to_vec();
+    let moves = app.pos().moves().to_vec();
     press(&mut app, KeyCode::Char('N'));
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('L'));
-    assert_eq!(app.pos.moves(), moves, "{}", app.message);
-    assert!(app.message.contains("game 1 of 1"), "{}", app.message);
+    assert_eq!(app.pos().moves(), moves, "{}", app.message());
+    assert!(app.message().contains("game 1 of 1"), "{}", app.message());
     std::fs::remove_file(&path).unwrap();
     // A collection from another program: players that are not our
     // engines load as people; a finished game opens in review.
@@ -205,8 +207,8 @@ fn sgf_games_save_and_load_through_the_app() {
     let loaded = tui::record::load(&fixture, 16, Duration::from_secs(1)).unwrap();
     assert!(loaded.note.as_deref().unwrap().starts_with("game 16 of 16"));
     let app = App::loaded(loaded);
-    assert!(matches!(app.setup.players, [Player::Human, Player::Human]));
-    assert!(app.review.is_some() && app.pos.is_over());
+    assert!(matches!(app.setup().players, [Player::Human, Player::Human]));
+    assert!(app.review().is_some() && app.pos().is_over());
     // A file naming an external brain does not start it: a person plays.
     let path = temp("external.sgf");
     std::fs::write(&path, "(;GM[4]SZ[15]PB[external:path=/bin/sh]PW[alphabeta];B[hh])").unwrap();
@@ -258,7 +260,7 @@ fn a_saved_game_never_starts_a_program_or_writes_where_it_says() {
     let loaded = tui::record::load(&sgf, 1, Duration::from_secs(1)).unwrap();
     assert!(matches!(loaded.setup.players, [Player::Human, Player::Human]));
     let app = App::loaded(loaded);
-    assert!(app.pos.is_over());
+    assert!(app.pos().is_over());
     drop(app);
     assert!(!touched.exists() && !table.exists());
     // A person may still name both on the command line or in the menu.
@@ -280,18 +282,18 @@ fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
     std::process::Command::new("chmod").arg("+x").arg(&brain).status().unwrap();
     let config = temp("config/tui.json");
     let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
-    app.config_file = Some(config.clone());
+    app.set_config_file(Some(config.clone()));
     press(&mut app, KeyCode::Char('N'));
-    let rows = |app: &App| app.menu.as_ref().map(tui::menu::Menu::row);
+    let rows = |app: &App| app.menu().map(tui::menu::Menu::row);
     while rows(&app) != Some(tui::menu::Row::O) {
         press(&mut app, KeyCode::Down);
     }
-    while app.menu.as_ref().unwrap().chosen(1) != "external" {
+    while app.menu().unwrap().chosen(1) != "external" {
         press(&mut app, KeyCode::Right);
     }
     // Without a path it says what is missing.
     press(&mut app, KeyCode::Enter);
-    assert!(app.menu.as_ref().unwrap().error.contains("type the brain's path"));
+    assert!(app.menu().unwrap().error.contains("type the brain's path"));
     press(&mut app, KeyCode::Down);
     for c in brain.display().to_string().chars() {
         press(&mut app, KeyCode::Char(c));
@@ -299,26 +301,26 @@ fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
     let text = screen(&mut app, 100, 30);
     assert!(text.contains("brain   /"), "{text}");
     press(&mut app, KeyCode::Enter);
-    assert!(app.menu.is_none(), "{:?}", app.menu.as_ref().map(|m| m.error.clone()));
-    assert_eq!(app.setup.players[1].text(), format!("external:path={}", brain.display()));
+    assert!(app.menu().is_none(), "{:?}", app.menu().map(|m| m.error.clone()));
+    assert_eq!(app.setup().players[1].text(), format!("external:path={}", brain.display()));
     // Remembered for the next time.
     let remembered = std::fs::read_to_string(&config).unwrap();
     assert!(remembered.contains(&brain.display().to_string()), "{remembered}");
     let mut fresh = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
-    fresh.config_file = Some(config.clone());
+    fresh.set_config_file(Some(config.clone()));
     press(&mut fresh, KeyCode::Char('N'));
-    assert_eq!(fresh.menu.as_ref().unwrap().brain, brain.display().to_string());
+    assert_eq!(fresh.menu().unwrap().brain, brain.display().to_string());
     // A config file that does not read is kept, and the game says why.
     std::fs::write(&config, "{not json").unwrap();
     while rows(&fresh) != Some(tui::menu::Row::O) {
         press(&mut fresh, KeyCode::Down);
     }
-    while fresh.menu.as_ref().unwrap().chosen(1) != "external" {
+    while fresh.menu().unwrap().chosen(1) != "external" {
         press(&mut fresh, KeyCode::Right);
     }
     press(&mut fresh, KeyCode::Enter);
-    assert!(fresh.menu.is_none());
-    assert!(fresh.message.contains("cannot remember the brain"), "{}", fresh.message);
+    assert!(fresh.menu().is_none());
+    assert!(fresh.message().contains("cannot remember the brain"), "{}", fresh.message());
     assert_eq!(std::fs::read_to_string(&config).unwrap(), "{not json");
     drop(app);
     std::fs::remove_file(&brain).unwrap();
@@ -329,19 +331,19 @@ fn an_external_brain_is_chosen_in_the_menu_and_its_path_remembered() {
 fn the_new_game_dialog_sets_a_clock() {
     let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
     press(&mut app, KeyCode::Char('N'));
-    while app.menu.as_ref().unwrap().row() != tui::menu::Row::Clock {
+    while app.menu().unwrap().row() != tui::menu::Row::Clock {
         press(&mut app, KeyCode::Down);
     }
-    while tui::menu::CLOCKS[app.menu.as_ref().unwrap().clock] != "300+2" {
+    while tui::menu::CLOCKS[app.menu().unwrap().clock] != "300+2" {
         press(&mut app, KeyCode::Right);
     }
     assert!(screen(&mut app, 100, 30).contains("clock   < 300+2 s >"));
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.setup.clock.map(|clock| clock.to_string()).as_deref(), Some("300+2"));
+    assert_eq!(app.setup().clock.map(|clock| clock.to_string()).as_deref(), Some("300+2"));
     app.tick();
     let text = screen(&mut app, 100, 26);
     assert!(text.contains("clock 5:00") && text.contains("15,15,5  clock 300+2"), "{text}");
     // The dialog opens on the current clock.
     press(&mut app, KeyCode::Char('N'));
-    assert_eq!(tui::menu::CLOCKS[app.menu.as_ref().unwrap().clock], "300+2");
+    assert_eq!(tui::menu::CLOCKS[app.menu().unwrap().clock], "300+2");
 }

@@ -1,0 +1,51 @@
+//! The help overlay (`?`): every key, over the mode it was asked for
+//! in; any key closes it.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::App;
+use super::mode::Mode;
+use crate::ui::centred;
+
+/// The keys, for the help overlay and the bottom line.
+pub const KEYS: &[(&str, &str)] = &[
+    ("arrows", "move the cursor"),
+    ("Enter / Space", "place a mark at the cursor"),
+    ("h8 Enter", "place a mark by its coordinate"),
+    ("mouse click", "place a mark on the cell clicked"),
+    ("U / R", "undo (with the engine's reply) / redo"),
+    ("H", "hint: the engine's suggestion"),
+    ("A", "analysis mode: the engine analyses as you try moves"),
+    ("V", "review: ←/→ step, the evaluation graph, mistakes"),
+    ("T", "heat map: engine's scores / its values / off"),
+    ("M", "make the engine move now"),
+    ("P / .", "pause engines / step one move"),
+    ("N", "new game: rules, players, time"),
+    ("S / L", "save / load the game (mnk-game.json; .sgf too)"),
+    ("?", "this help"),
+    ("Esc / Q / Ctrl-C", "quit"),
+];
+
+/// Any key closes the help: back to the mode beneath it.
+pub(super) fn key(app: &mut App) {
+    if let Mode::Help(beneath) = std::mem::replace(&mut app.mode, Mode::Playing) {
+        app.mode = *beneath;
+    }
+}
+
+/// Opens the help over the current mode.
+pub(super) fn open(app: &mut App) {
+    let beneath = std::mem::replace(&mut app.mode, Mode::Playing);
+    app.mode = Mode::Help(Box::new(beneath));
+}
+
+pub(crate) fn draw_help(frame: &mut Frame, area: Rect) {
+    let lines: Vec<Line> = KEYS.iter().map(|(keys, what)| Line::from(format!("{keys:<18} {what}"))).collect();
+    let rect = centred(area, 60, KEYS.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    frame
+        .render_widget(Paragraph::new(lines).block(Block::bordered().title(" keys (any key closes) ")), rect);
+}

@@ -1,0 +1,43 @@
+//! What the screen is doing: one [`Mode`] at a time, each with its own
+//! key handler and panel in its own file (`playing.rs`, `dialog.rs`,
+//! `analysing.rs`, `reviewing.rs`, `help.rs`).
+
+use crate::menu::Menu;
+use crate::review::Review;
+
+/// What the screen is doing.
+#[derive(Debug)]
+pub enum Mode {
+    /// A game played (or engines watched): moves, undo, hints, files.
+    Playing,
+    /// The new-game dialog over the board (`N`).
+    Menu(Box<Menu>),
+    /// Analysis mode (`A`): an engine analyses the position until it
+    /// changes; the person moves for both sides and engines do not play.
+    Analysis(Analysing),
+    /// A game stepped through beside its evaluation graph (`V`).
+    Review(Review),
+    /// The keys (`?`), over the mode they were asked for in, which any key
+    /// goes back to.
+    Help(Box<Mode>),
+}
+
+/// Analysis mode's progress on the position on the board.
+#[derive(Debug, Default)]
+pub struct Analysing {
+    /// How many analyses the running search has published that are shown.
+    pub(super) seen: u64,
+    /// The position (its hash) whose analysis finished by itself.
+    pub(super) done: Option<u64>,
+}
+
+impl Mode {
+    /// The mode under the help overlay, or this one.
+    #[must_use]
+    pub fn beneath_help(&self) -> &Mode {
+        match self {
+            Mode::Help(beneath) => beneath,
+            mode => mode,
+        }
+    }
+}

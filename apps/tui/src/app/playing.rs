@@ -1,0 +1,197 @@
+//! Playing (and watching engines play): the keys that move, take back,
+//! ask, save and switch modes, and the panel beside the board — shared
+//! by analysis mode, and by review for the keys it does not take.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use board::Side;
+
+use super::{App, Heat, Player};
+use crate::engine::Purpose;
+use crate::ui::{RAMP, analysis_lines, clock_line, si};
+
+impl App {
+    /// Moves the cursor, staying on the board.
+    fn step(&mut self, dx: i32, dy: i32) {
+        let rules = self.setup.rules;
+        if let Some(cell) = rules.cell(i32::from(self.cursor.x()) + dx, i32::from(self.cursor.y()) + dy) {
+            self.cursor = cell;
+        }
+    }
+
+    /// A letter or digit: part of a typed coordinate; `hjkl` also move.
+    fn type_char(&mut self, c: char) {
+        if c.is_ascii_lowercase() && self.typed.chars().any(|t| t.is_ascii_digit()) {
+            self.typed.clear();
+        }
+        if self.typed.len() < 6 {
+            self.typed.push(c);
+        }
+        if c.is_ascii_lowercase() && self.typed.len() == 1 {
+            match c {
+                'h' => self.step(-1, 0),
+                'l' => self.step(1, 0),
+                'k' => self.step(0, -1),
+                'j' => self.step(0, 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Enter: the typed coordinate, or the cursor.
+    fn enter(&mut self) {
+        let typed = std::mem::take(&mut self.typed);
+        if typed.chars().any(|c| c.is_ascii_digit()) {
+            match self.setup.rules.parse_cell(&typed) {
+                Ok(cell) => self.place(cell),
+                Err(err) => self.message = format!("cannot read {typed:?}: {err}"),
+            }
+        } else {
+            self.place(self.cursor);
+        }
+    }
+}
+
+/// A key while playing (or analysing, or one review does not take).
+pub(super) fn key(app: &mut App, key: KeyEvent) {
+    match key.code {
+        KeyCode::Esc | KeyCode::Char('Q') => app.quit = true,
+        KeyCode::Char('?') => super::help::open(app),
+        KeyCode::Left => app.step(-1, 0),
+        KeyCode::Right => app.step(1, 0),
+        KeyCode::Up => app.step(0, -1),
+        KeyCode::Down => app.step(0, 1),
+        KeyCode::Char(' ') => app.place(app.cursor),
+        KeyCode::Enter => app.enter(),
+        KeyCode::Backspace => {
+            app.typed.pop();
+        }
+        KeyCode::Char('U') => app.undo(),
+        KeyCode::Char('R') => app.redo(),
+        KeyCode::Char('N') => app.open_menu(),
+        KeyCode::Char('M') => match &app.thinking {
+            Some(thinking) if thinking.purpose == Purpose::Move => thinking.stop(),
+            _ => app.say("no engine is thinking"),
+        },
+        KeyCode::Char('H') => app.ask_hint(),
+        KeyCode::Char('A') => app.toggle_analysis(),
+        KeyCode::Char('V') => app.toggle_review(),
+        KeyCode::Char('T') => app.heat = app.heat.next(app.analysis.as_ref()),
+        KeyCode::Char('S') => app.save(),
+        KeyCode::Char('L') => app.load(),
+        KeyCode::Char('P') => {
+            app.paused = !app.paused;
+            app.say(if app.paused { "paused: P to go on, . for one move" } else { "going on" });
+        }
+        KeyCode::Char('.') => {
+            app.paused = false;
+            app.tick();
+            app.paused = true;
+        }
+        KeyCode::Char(c) if c.is_ascii_lowercase() || c.is_ascii_digit() => app.type_char(c),
+        _ => {}
+    }
+}
+
+/// A spinner frame for `elapsed`.
+fn spinner(elapsed: std::time::Duration) -> char {
+    ['|', '/', '-', '\\'][(elapsed.as_millis() / 150 % 4) as usize]
+}
+
+/// The panel beside the board in play and in analysis mode: the
+/// players and their clocks, the state, the engine at work, the last
+/// analysis and the moves.
+pub(crate) fn panel_lines(app: &App) -> Vec<Line<'static>> {
+    let rules = app.setup.rules;
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    for side in Side::ALL {
+        let to_move = app.pos.outcome().is_none() && app.pos.side_to_move() == side;
+        let who = match &app.setup.players[side.index()] {
+            Player::Human => "you".to_owned(),
+            Player::Engine(spec) => spec.text().to_owned(),
+        };
+        let marker = if to_move { "▶ " } else { "  " };
+        lines.push(Line::from(format!("{marker}{}: {who}", side.mark().to_ascii_uppercase())));
+        if let Some(clocks) = &app.clocks {
+            lines.push(clock_line(clocks, side, to_move, app.lost_on_time() == Some(side)));
+        }
+        if let Some(games) = app.learning[side.index()] {
+            let plural = if games == 1 { "" } else { "s" };
+            lines.push(Line::from(format!("   learning: {games} game{plural} so far")));
+            if let Some(error) = &app.learning_lost[side.index()] {
+                lines.push(
+                    Line::from(format!("   NOT SAVED: {error}")).style(Style::default().fg(Color::Red)),
+                );
+            }
+        }
+    }
+    let state = match app.pos.outcome() {
+        Some(board::Outcome::Win(side)) => format!("{} wins", side.mark().to_ascii_uppercase()),
+        Some(board::Outcome::Draw) => "draw".to_owned(),
+        None if app.lost_on_time().is_some() => {
+            let side = app.lost_on_time().unwrap_or(board::Side::X);
+            format!("{} wins on time", side.opponent().mark().to_ascii_uppercase())
+        }
+        None if app.is_analysing() => {
+            format!("analysis: {} to move", app.pos.side_to_move().mark().to_ascii_uppercase())
+        }
+        None if app.paused => "paused".to_owned(),
+        None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
+    };
+    lines.push(Line::from(vec![Span::styled(state, bold)]));
+    match app.setup.clock {
+        Some(clock) => lines.push(Line::from(format!("{rules}  clock {clock}"))),
+        None => lines.push(Line::from(format!("{}  {} ms/move", rules, app.setup.time.as_millis()))),
+    }
+    if let Some(thinking) = &app.thinking {
+        let elapsed = thinking.started.elapsed();
+        let what = match thinking.purpose {
+            Purpose::Hint => "hint",
+            Purpose::Move => "thinking",
+            Purpose::Analysis => "analysing",
+        };
+        let (nodes, depth) = thinking.progress.read();
+        let per_second = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+        lines.push(Line::from(format!(
+            "{} {what} {:.1} s  depth {depth}  {} n/s",
+            spinner(elapsed),
+            elapsed.as_secs_f64(),
+            si(per_second)
+        )));
+    } else {
+        lines.push(Line::from(""));
+    }
+    let heat = match app.heat {
+        Heat::Off => "",
+        Heat::Scores => "  heat: scores",
+        Heat::Values => "  heat: values",
+    };
+    let title = match app.analysis_engine() {
+        Some(engine) => format!("analysis by {engine}"),
+        None => "analysis".to_owned(),
+    };
+    lines.push(Line::from(vec![Span::styled(title, bold), Span::raw(heat)]));
+    if app.heat != Heat::Off && app.analysis.is_some() {
+        // The legend: worst to best, and the engine's choice.
+        let mut legend = vec![Span::raw("worst ")];
+        legend.extend(RAMP.iter().map(|&colour| Span::styled("  ", Style::new().bg(colour))));
+        legend.push(Span::raw(" best  + its move"));
+        lines.push(Line::from(legend));
+    }
+    match &app.analysis {
+        Some(analysis) => lines.extend(analysis_lines(app, analysis)),
+        None => lines.push(Line::from("-")),
+    }
+    lines.push(Line::from(Span::styled("moves", bold)));
+    let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
+    let pairs: Vec<String> =
+        moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join(" "))).collect();
+    let room = 6;
+    for pair in &pairs[pairs.len().saturating_sub(room)..] {
+        lines.push(Line::from(pair.clone()));
+    }
+    lines
+}
