@@ -88,6 +88,21 @@ fn prepare(cli: &Cli) -> Result<App> {
         bail!("--time-ms must be from 10 to 600000, got {}", cli.time_ms);
     }
     let time = Duration::from_millis(cli.time_ms);
+    if let Some(path) = cli.load.as_ref().filter(|path| !path.exists()) {
+        // A file to be: a new game of the flags given, saved there with S.
+        if path.parent().is_some_and(|folder| !folder.as_os_str().is_empty() && !folder.is_dir()) {
+            bail!(
+                "--load {}: no such file, and its folder does not exist to save a new game in",
+                path.display()
+            );
+        }
+        let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
+        let setup = Setup { clock: cli.clock, ..Setup::new(cli.rules, players, time) };
+        setup.check().map_err(anyhow::Error::msg)?;
+        let mut app = App::new(setup);
+        app.start_file(path.clone());
+        return Ok(app);
+    }
     if let Some(path) = &cli.load {
         let mut loaded = tui::record::load(path, cli.game, time)?;
         if cli.clock.is_some() {

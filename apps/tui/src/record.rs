@@ -47,6 +47,30 @@ pub struct Loaded {
     pub lost_on_time: Option<Side>,
     /// A line on what was read (such as "game 1 of 16").
     pub note: Option<String>,
+    /// Which game of an SGF collection it is (from 1), so that saving
+    /// replaces that game and keeps the others; `None` for our JSON.
+    pub game: Option<usize>,
+}
+
+/// Where a save put the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// The file holds this game alone.
+    Alone,
+    /// It replaced game `game` of the collection's `of`, the others kept.
+    Replaced { game: usize, of: usize },
+    /// It was added to the collection as game `game`, the last.
+    Appended { game: usize },
+}
+
+impl std::fmt::Display for Saved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Saved::Alone => Ok(()),
+            Saved::Replaced { game, of } => write!(f, " as game {game} of {of}, the others kept"),
+            Saved::Appended { game } => write!(f, " as game {game}, after the others"),
+        }
+    }
 }
 
 /// `B+T` when O's flag fell (X won on time), `W+T` when X's did.
@@ -115,7 +139,7 @@ impl GameFile {
         }
         let lost_on_time = self.result.as_deref().and_then(fallen_of);
         let note = (!refused.is_empty()).then(|| refused.join("; "));
-        Ok(Loaded { setup, moves, lost_on_time, note })
+        Ok(Loaded { setup, moves, lost_on_time, note, game: None })
     }
 
     /// Reads a JSON file.
@@ -139,26 +163,77 @@ impl GameFile {
 }
 
 /// Saves a game to `path`: SGF if its name ends in `.sgf`, else JSON.
+/// An SGF file that holds games already keeps them: the game replaces
+/// game `game` of it (the one it was loaded as, if any; the comments of
+/// the moves it still shares kept), else it is added after them.
 ///
 /// # Errors
-/// If it cannot be written.
-pub fn save(path: &Path, setup: &Setup, pos: &Position, lost_on_time: Option<Side>) -> Result<()> {
+/// If it cannot be written, or an SGF file there does not read (it is
+/// then left as it is).
+pub fn save(
+    path: &Path,
+    setup: &Setup,
+    pos: &Position,
+    lost_on_time: Option<Side>,
+    game: Option<usize>,
+) -> Result<Saved> {
     if !is_sgf(path) {
-        return GameFile::of(setup, pos, lost_on_time).save(path);
+        GameFile::of(setup, pos, lost_on_time).save(path)?;
+        return Ok(Saved::Alone);
     }
     let result = match lost_on_time {
         Some(side) => Some(time_result(side)),
         None => pos.outcome().map(|outcome| sgf::result(outcome, "")),
     };
-    let game = SgfGame {
+    let mut this = SgfGame {
         players: [Some(setup.players[0].text()), Some(setup.players[1].text())],
         result,
         event: setup.clock.map(|clock| format!("mnk-tui, clock {clock}")),
         moves: pos.moves().iter().map(|&cell| (cell, None)).collect(),
         ..SgfGame::new(setup.rules)
     };
-    board::files::write_atomically(path, game.to_sgf().as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))
+    let mut games = if path.exists() {
+        let text =
+            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        sgf::parse(&text).with_context(|| {
+            format!(
+                "{} is not an SGF file we can read, so it was left as it is: save under another name (W)",
+                path.display()
+            )
+        })?
+    } else {
+        Vec::new()
+    };
+    let saved = if let Some(index) = game.filter(|&game| (1..=games.len()).contains(&game)) {
+        let old = &games[index - 1];
+        // Names the game was loaded with stay where they loaded as a
+        // person (a program's name, such as `pbrain-xyz 1.0`), and
+        // its event where it has none of its own.
+        for (name, (player, old_name)) in this.players.iter_mut().zip(setup.players.iter().zip(&old.players))
+        {
+            if matches!(player, Player::Human) && old_name.is_some() {
+                name.clone_from(old_name);
+            }
+        }
+        this.event = this.event.take().or_else(|| old.event.clone());
+        // The comments of the moves the two games share stay.
+        for ((cell, comment), (old_cell, old_comment)) in this.moves.iter_mut().zip(&old.moves) {
+            if cell != old_cell {
+                break;
+            }
+            comment.clone_from(old_comment);
+        }
+        games[index - 1] = this;
+        if games.len() == 1 { Saved::Alone } else { Saved::Replaced { game: index, of: games.len() } }
+    } else {
+        // A new game's own setup: the players it names, its event.
+        this.event = this.event.or_else(|| Some("mnk-tui".to_owned()));
+        games.push(this);
+        if games.len() == 1 { Saved::Alone } else { Saved::Appended { game: games.len() } }
+    };
+    board::files::write_atomically(path, sgf::collection(&games).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(saved)
 }
 
 /// Loads game `index` (from 1) of `path`: SGF if its name ends in `.sgf`,
@@ -200,5 +275,6 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         moves: game.moves.iter().map(|&(cell, _)| cell).collect(),
         lost_on_time: game.result.as_deref().and_then(fallen_of),
         note: Some(format!("game {index} of {}: {} (X) vs {} (O)", games.len(), names[0], names[1])),
+        game: Some(index),
     })
 }

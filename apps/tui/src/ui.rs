@@ -10,7 +10,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::app::{App, Heat, Mode, draw_help, draw_menu, draw_review, panel_lines};
+use crate::app::{App, Heat, Mode, draw_help, draw_menu, draw_prompt, draw_review, panel_lines};
 use crate::clock::Clocks;
 use crate::geometry::{PANEL, PANEL_ROWS, layout};
 
@@ -54,6 +54,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode() {
         Mode::Menu(menu) => draw_menu(frame, area, menu),
         Mode::Help(_) => draw_help(frame, area),
+        Mode::Prompt(prompt) => draw_prompt(frame, area, prompt),
         _ => {}
     }
 }

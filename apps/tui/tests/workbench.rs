@@ -347,3 +347,103 @@ fn the_new_game_dialog_sets_a_clock() {
     press(&mut app, KeyCode::Char('N'));
     assert_eq!(tui::menu::CLOCKS[app.menu().unwrap().clock], "300+2");
 }
+
+/// Types `text` into an open prompt (replacing what it holds) and presses Enter.
+fn answer_prompt(app: &mut App, text: &str) {
+    for _ in 0..200 {
+        press(app, KeyCode::Backspace);
+    }
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+#[test]
+fn a_collection_keeps_its_games_and_new_names_come_from_a_prompt() {
+    // Three games, the second with comments on its moves.
+    let path = temp("collection.sgf");
+    std::fs::write(
+        &path,
+        "(;GM[4]SZ[15]PB[a]PW[b];B[hh];W[ih])\n(;GM[4]SZ[15]PB[pbrain-x 1.0]PW[c];B[hh]C[first];W[hi]C[second])\n(;GM[4]SZ[15];B[aa])",
+    )
+    .unwrap();
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    // O opens the second game.
+    press(&mut app, KeyCode::Char('O'));
+    assert!(matches!(app.mode(), tui::Mode::Prompt(_)));
+    answer_prompt(&mut app, &format!("{} 2", path.display()));
+    assert_eq!(app.pos().ply(), 2, "{}", app.message());
+    assert!(app.message().contains("game 2 of 3"), "{}", app.message());
+    // A move more, then S: the game replaces game 2, the others stay, and
+    // so do the comments of the moves it kept and the program's name.
+    type_text(&mut app, "i9");
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message().contains("as game 2 of 3, the others kept"), "{}", app.message());
+    let games = board::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].moves.len(), 3);
+    assert_eq!(games[1].moves[0].1.as_deref(), Some("first"));
+    assert_eq!(games[1].players[0].as_deref(), Some("pbrain-x 1.0"));
+    assert_eq!(games[2].moves.len(), 1, "the third game is as it was");
+    // W saves a new game under a new name, and added to a collection it
+    // goes after the games there.
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "h8");
+    press(&mut app, KeyCode::Char('W'));
+    answer_prompt(&mut app, &path.display().to_string());
+    assert!(app.message().contains("as game 4, after the others"), "{}", app.message());
+    assert_eq!(board::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap().len(), 4);
+    // …and saving again replaces that game, not adding a fifth.
+    type_text(&mut app, "a1");
+    press(&mut app, KeyCode::Char('S'));
+    assert!(app.message().contains("as game 4 of 4"), "{}", app.message());
+    // A JSON file there is replaced only on a second Enter; Esc keeps it.
+    let json = temp("other.json");
+    std::fs::write(&json, "someone's file").unwrap();
+    press(&mut app, KeyCode::Char('W'));
+    answer_prompt(&mut app, &json.display().to_string());
+    assert!(app.message().contains("Enter again replaces it"), "{}", app.message());
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "someone's file");
+    press(&mut app, KeyCode::Char('W'));
+    answer_prompt(&mut app, &json.display().to_string());
+    press(&mut app, KeyCode::Enter);
+    assert!(app.message().starts_with("saved to"), "{}", app.message());
+    assert!(std::fs::read_to_string(&json).unwrap().contains("\"moves\""));
+    // A file that does not open says why and stays in the prompt.
+    press(&mut app, KeyCode::Char('O'));
+    answer_prompt(&mut app, "/no/such/game.sgf");
+    assert!(app.message().contains("cannot open /no/such/game.sgf"), "{}", app.message());
+    press(&mut app, KeyCode::Esc);
+    for file in [path, json] {
+        std::fs::remove_file(file).unwrap();
+    }
+}
+
+#[test]
+fn esc_clears_typing_and_asks_once_before_quitting_an_unsaved_game() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    press(&mut app, KeyCode::Char('h'));
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.quitting() && app.typed().is_empty(), "{}", app.message());
+    // No moves: Esc quits at once.
+    press(&mut app, KeyCode::Esc);
+    assert!(app.quitting());
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    type_text(&mut app, "h8");
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.quitting() && app.message().contains("not saved"), "{}", app.message());
+    press(&mut app, KeyCode::Char('Q'));
+    assert!(app.quitting());
+    // Saved, it quits at once.
+    let path = temp("quit.json");
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    app.start_file(path.clone());
+    type_text(&mut app, "h8");
+    press(&mut app, KeyCode::Char('S'));
+    press(&mut app, KeyCode::Esc);
+    assert!(app.quitting(), "{}", app.message());
+    std::fs::remove_file(path).unwrap();
+}

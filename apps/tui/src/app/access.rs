@@ -102,7 +102,7 @@ impl App {
     /// Whether the person asked to quit.
     #[must_use]
     pub fn quitting(&self) -> bool {
-        self.quit
+        self.quit == super::Quit::Yes
     }
 
     /// What the review's engine may spend on each position.

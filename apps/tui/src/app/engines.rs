@@ -96,6 +96,7 @@ impl App {
                 match self.pos.play(cell) {
                     Ok(()) => {
                         self.redo.clear();
+                        self.dirty = true;
                         self.hint = None;
                         self.announce();
                         self.report_if_over();

@@ -29,6 +29,13 @@ impl App {
         self.claim = FileClaim::Owned;
     }
 
+    /// A new game whose file `path` does not exist yet: `S` saves it there.
+    pub fn start_file(&mut self, path: PathBuf) {
+        self.message = format!("{} — {} is a new file: S saves the game there", self.message, path.display());
+        self.file = path;
+        self.claim = FileClaim::Owned;
+    }
+
     /// Saves the game to the current file (SGF if it ends in `.sgf`).
     /// A file this session did not write or read is overwritten only when
     /// `S` is pressed a second time in a row.
@@ -47,18 +54,23 @@ impl App {
                 break;
             }
         }
-        self.message = match record::save(&self.file, &self.setup, &whole, self.lost_on_time()) {
-            Ok(()) => {
-                self.claim = FileClaim::Owned;
-                format!("saved to {}", self.file.display())
-            }
-            Err(err) => format!("cannot save: {err:#}"),
-        };
+        self.message =
+            match record::save(&self.file, &self.setup, &whole, self.lost_on_time(), self.game_in_file) {
+                Ok(saved) => {
+                    self.claim = FileClaim::Owned;
+                    self.dirty = false;
+                    if let record::Saved::Appended { game } | record::Saved::Replaced { game, .. } = saved {
+                        self.game_in_file = Some(game);
+                    }
+                    format!("saved to {}{saved}", self.file.display())
+                }
+                Err(err) => format!("cannot save: {err:#}"),
+            };
     }
 
     /// Loads the game from the current file.
     pub fn load(&mut self) {
-        match record::load(&self.file, 1, self.setup.time) {
+        match record::load(&self.file, self.game_in_file.unwrap_or(1), self.setup.time) {
             Ok(loaded) => {
                 self.start_loaded(loaded);
                 self.claim = FileClaim::Owned;

@@ -24,9 +24,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
     ("N", "new game: rules, players, time"),
-    ("S / L", "save / load the game (mnk-game.json; .sgf too)"),
+    ("S / L", "save / load the game's file (mnk-game.json at first)"),
+    ("W / O", "save as / open: type a file name (.sgf or JSON)"),
     ("?", "this help"),
-    ("Esc / Q / Ctrl-C", "quit"),
+    ("Esc / Q / Ctrl-C", "quit (Esc clears typing; unsaved: asks once)"),
 ];
 
 /// Any key closes the help: back to the mode beneath it.
@@ -44,7 +45,9 @@ pub(super) fn open(app: &mut App) {
 
 pub(crate) fn draw_help(frame: &mut Frame, area: Rect) {
     let lines: Vec<Line> = KEYS.iter().map(|(keys, what)| Line::from(format!("{keys:<18} {what}"))).collect();
-    let rect = centred(area, 60, KEYS.len() as u16 + 2);
+    // As wide as the longest line needs (the terminal allowing).
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let rect = centred(area, widest + 2, KEYS.len() as u16 + 2);
     frame.render_widget(Clear, rect);
     frame
         .render_widget(Paragraph::new(lines).block(Block::bordered().title(" keys (any key closes) ")), rect);

@@ -16,13 +16,15 @@ mod files;
 mod help;
 mod mode;
 mod playing;
+mod prompt;
 mod reviewing;
 
 pub(crate) use dialog::draw_menu;
 pub use help::KEYS;
 pub(crate) use help::draw_help;
-pub use mode::{Analysing, Mode};
+pub use mode::{Analysing, Mode, Prompt, Purpose as PromptPurpose};
 pub(crate) use playing::panel_lines;
+pub(crate) use prompt::draw_prompt;
 pub(crate) use reviewing::draw_panel as draw_review;
 
 use crate::clock::Clocks;
@@ -69,6 +71,15 @@ impl Heat {
     }
 }
 
+/// Whether the person asked to quit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quit {
+    No,
+    /// Once, with the game unsaved: asked to confirm.
+    Asked,
+    Yes,
+}
+
 /// Whether `S` may write over the file: this session saved or loaded it,
 /// or `S` was pressed once on it already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +107,13 @@ pub struct App {
     heat: Heat,
     /// Engines against each other, stopped between moves (`P`).
     paused: bool,
-    quit: bool,
+    /// Whether the person asked to quit (once, with the game unsaved).
+    quit: Quit,
+    /// Moves made or taken back since the game was last saved or loaded.
+    dirty: bool,
+    /// Which game of its SGF collection the game is, when it came from one
+    /// or was added to one: saving replaces that game.
+    game_in_file: Option<usize>,
     /// A coordinate being typed, such as `h8`.
     typed: String,
     agents: [Option<Box<dyn Agent>>; 2],
@@ -166,7 +183,9 @@ impl App {
             message: String::new(),
             heat: Heat::Off,
             paused: false,
-            quit: false,
+            quit: Quit::No,
+            dirty: false,
+            game_in_file: None,
             typed: String::new(),
             agents: [None, None],
             hint_agent: None,
@@ -194,6 +213,8 @@ impl App {
     /// Starts a game of `setup` and plays `moves` into it.
     fn start(&mut self, setup: Setup, moves: Vec<Cell>) {
         self.cancel_thinking();
+        self.dirty = false;
+        self.game_in_file = None;
         self.mode = Mode::Playing;
         self.analysis_agent = None;
         self.analysis_spec = None;
@@ -230,6 +251,7 @@ impl App {
     /// reviewed at once.
     pub(super) fn start_loaded(&mut self, loaded: Loaded) {
         self.start(loaded.setup, loaded.moves);
+        self.game_in_file = loaded.game;
         self.time_loss = loaded.lost_on_time;
         if self.over() {
             self.start_review();
@@ -320,6 +342,7 @@ impl App {
         match self.pos.play(cell) {
             Ok(()) => {
                 self.redo.clear();
+                self.dirty = true;
                 self.hint = None;
                 self.cursor = cell;
                 self.announce();
@@ -352,6 +375,7 @@ impl App {
             self.analysis = None;
         }
         self.paused = humans == 0 && self.review().is_none();
+        self.dirty |= taken > 0;
         self.message = if taken == 0 {
             String::from("nothing to take back")
         } else {
@@ -368,6 +392,7 @@ impl App {
         while let Some(cell) = self.redo.pop() {
             if self.pos.play(cell).is_err() {
                 self.redo.clear();
+                self.dirty = true;
                 break;
             }
             replayed += 1;
@@ -375,6 +400,7 @@ impl App {
                 break;
             }
         }
+        self.dirty |= replayed > 0;
         self.message = if replayed == 0 {
             String::from("nothing to redo")
         } else {
@@ -430,12 +456,16 @@ impl App {
     /// Handles one key: Ctrl-C quits; else the mode's own handler.
     pub fn key(&mut self, key: KeyEvent) {
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            self.quit = true;
+            self.quit = Quit::Yes;
             return;
+        }
+        if key.code != KeyCode::Esc && key.code != KeyCode::Char('Q') && self.quit == Quit::Asked {
+            self.quit = Quit::No;
         }
         match &self.mode {
             Mode::Menu(_) => dialog::key(self, key),
             Mode::Help(_) => help::key(self),
+            Mode::Prompt(_) => prompt::key(self, key),
             mode => {
                 // `S` twice in a row overwrites a file this session does not own.
                 if key.code != KeyCode::Char('S') && self.claim == FileClaim::Asked {

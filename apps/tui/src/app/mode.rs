@@ -20,6 +20,29 @@ pub enum Mode {
     /// The keys (`?`), over the mode they were asked for in, which any key
     /// goes back to.
     Help(Box<Mode>),
+    /// A file name asked for (`W` save as, `O` open), over the game.
+    Prompt(Prompt),
+}
+
+/// A file name being typed, and what it is for.
+#[derive(Debug)]
+pub struct Prompt {
+    /// Save as, or open.
+    pub purpose: Purpose,
+    /// The name so far (for opening, a game number may follow it).
+    pub text: String,
+    /// The name named an existing file to save over, and Enter was
+    /// pressed once: again overwrites it.
+    pub(super) confirm: bool,
+}
+
+/// What a [`Prompt`] asks a file name for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// `W`: save the game under this name.
+    SaveAs,
+    /// `O`: open this file (and game N of a collection: `games.sgf 3`).
+    Open,
 }
 
 /// Analysis mode's progress on the position on the board.

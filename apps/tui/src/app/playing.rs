@@ -54,10 +54,27 @@ impl App {
     }
 }
 
+impl App {
+    /// Esc or Q: clears a coordinate being typed; quits, but asks first
+    /// (once) when the game has moves that were not saved.
+    fn ask_to_quit(&mut self) {
+        if !self.typed.is_empty() {
+            self.typed.clear();
+            self.say("typing cleared");
+        } else if self.dirty && self.quit == super::Quit::No && self.pos.ply() > 0 {
+            self.quit = super::Quit::Asked;
+            self.message =
+                format!("the game is not saved: Esc or Q again quits, S saves to {}", self.file.display());
+        } else {
+            self.quit = super::Quit::Yes;
+        }
+    }
+}
+
 /// A key while playing (or analysing, or one review does not take).
 pub(super) fn key(app: &mut App, key: KeyEvent) {
     match key.code {
-        KeyCode::Esc | KeyCode::Char('Q') => app.quit = true,
+        KeyCode::Esc | KeyCode::Char('Q') => app.ask_to_quit(),
         KeyCode::Char('?') => super::help::open(app),
         KeyCode::Left => app.step(-1, 0),
         KeyCode::Right => app.step(1, 0),
@@ -81,6 +98,8 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
         KeyCode::Char('T') => app.heat = app.heat.next(app.analysis.as_ref()),
         KeyCode::Char('S') => app.save(),
         KeyCode::Char('L') => app.load(),
+        KeyCode::Char('W') => super::prompt::open(app, super::mode::Purpose::SaveAs),
+        KeyCode::Char('O') => super::prompt::open(app, super::mode::Purpose::Open),
         KeyCode::Char('P') => {
             app.paused = !app.paused;
             app.say(if app.paused { "paused: P to go on, . for one move" } else { "going on" });

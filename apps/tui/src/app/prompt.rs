@@ -1,0 +1,125 @@
+//! A file name asked for over the game: `W` saves the game under a new
+//! name (JSON, or SGF for a name ending in `.sgf`, where a collection
+//! keeps its other games), `O` opens a file (`games.sgf 3`: its third
+//! game). Enter does it, Esc cancels.
+
+use std::path::PathBuf;
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::mode::{Mode, Prompt, Purpose};
+use super::{App, FileClaim};
+use crate::record;
+use crate::ui::centred;
+
+/// The longest name the prompt takes.
+const MAX_NAME: usize = 1000;
+
+/// Opens the prompt, the current file's name (and game) typed in.
+pub(super) fn open(app: &mut App, purpose: Purpose) {
+    let mut text = app.file.display().to_string();
+    if let (Purpose::Open, Some(game)) = (purpose, app.game_in_file) {
+        text = format!("{text} {game}");
+    }
+    app.mode = Mode::Prompt(Prompt { purpose, text, confirm: false });
+}
+
+/// A key in the prompt.
+pub(super) fn key(app: &mut App, key: KeyEvent) {
+    let Mode::Prompt(prompt) = &mut app.mode else { return };
+    match key.code {
+        KeyCode::Esc => {
+            app.mode = Mode::Playing;
+            app.say("cancelled");
+        }
+        KeyCode::Backspace => {
+            prompt.text.pop();
+            prompt.confirm = false;
+        }
+        KeyCode::Char(c) if !c.is_control() && prompt.text.len() < MAX_NAME => {
+            prompt.text.push(c);
+            prompt.confirm = false;
+        }
+        KeyCode::Enter => {
+            let (purpose, text, confirm) = (prompt.purpose, prompt.text.trim().to_owned(), prompt.confirm);
+            if text.is_empty() {
+                return;
+            }
+            match purpose {
+                Purpose::SaveAs => save_as(app, &text, confirm),
+                Purpose::Open => open_file(app, &text),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Enter on a name to save under: a JSON file there is replaced only on
+/// a second Enter; an SGF collection keeps its games.
+fn save_as(app: &mut App, text: &str, confirmed: bool) {
+    let path = PathBuf::from(text);
+    let same = path == app.file;
+    let ours = same && app.claim == FileClaim::Owned;
+    let replaces = path.exists() && !record::is_sgf(&path);
+    if replaces && !confirmed && !ours {
+        if let Mode::Prompt(prompt) = &mut app.mode {
+            prompt.confirm = true;
+        }
+        app.message = format!("{} exists: Enter again replaces it, Esc keeps it", path.display());
+        return;
+    }
+    if !same {
+        // Another file: the game is a new one in it.
+        app.game_in_file = None;
+    }
+    app.mode = Mode::Playing;
+    app.file = path;
+    app.claim = FileClaim::Owned;
+    app.save();
+}
+
+/// Enter on a name to open: `NAME` or `NAME GAME`.
+fn open_file(app: &mut App, text: &str) {
+    let (name, game) = match text.rsplit_once(' ') {
+        Some((name, number)) if number.parse::<usize>().is_ok() => (name.trim(), number.parse().unwrap_or(1)),
+        _ => (text, 1),
+    };
+    let path = PathBuf::from(name);
+    match record::load(&path, game, app.setup.time) {
+        Ok(loaded) => {
+            app.mode = Mode::Playing;
+            app.start_loaded(loaded);
+            app.file = path;
+            app.claim = FileClaim::Owned;
+            app.message = format!("opened {} — {}", app.file.display(), app.message);
+        }
+        Err(err) => app.message = format!("cannot open {name}: {err:#}"),
+    }
+}
+
+/// The prompt, over the board.
+pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt) {
+    let (title, help) = match prompt.purpose {
+        Purpose::SaveAs => {
+            (" save as ", "a name ending in .sgf saves SGF (a collection keeps its games), else JSON")
+        }
+        Purpose::Open => (" open ", "JSON or SGF; `games.sgf 3` opens the third game of a collection"),
+    };
+    let lines = vec![
+        Line::from(format!("{}█", prompt.text)),
+        Line::from(""),
+        Line::from(Span::styled(help, Style::new().fg(Color::DarkGray))),
+        Line::from("Enter: do it   Esc: cancel"),
+    ];
+    let rect = centred(area, area.width.saturating_sub(4).clamp(20, 90), 8);
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(Block::bordered().title(title)),
+        rect,
+    );
+}
