@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode().beneath_help() {
         Mode::Review(review) => draw_review(frame, panel, app, review),
         _ => frame.render_widget(
-            Paragraph::new(panel_lines(app)).block(Block::new().borders(Borders::LEFT)),
+            Paragraph::new(panel_lines(app, panel.height)).block(Block::new().borders(Borders::LEFT)),
             panel,
         ),
     }
@@ -96,13 +96,17 @@ fn heat_scores(app: &App) -> &[CellScore] {
     }
 }
 
+/// The heat map's digits on empty cells, worst fifth to best.
+const FIFTHS: [&str; 5] = ["1", "2", "3", "4", "5"];
+
 /// The heat map's colours, worst to best.
 pub(crate) const RAMP: [Color; 5] = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
 
-/// Heat-map colours of the empty cells from the last analysis, by rank:
-/// the best fifth red, the worst blue, so that one proven loss among
-/// ordinary scores does not paint every other cell alike.
-fn heat(app: &App) -> HashMap<Cell, Color> {
+/// Heat-map fifths of the empty cells from the last analysis, by rank:
+/// 4 the best fifth (red, and the digit 5 on the cell), 0 the worst
+/// (blue, 1), so that one proven loss among ordinary scores does not paint
+/// every other cell alike, and a monochrome terminal still reads it.
+fn heat(app: &App) -> HashMap<Cell, usize> {
     let mut scores: Vec<_> =
         heat_scores(app).iter().filter(|s| app.pos().get(s.cell).is_none() && s.score.is_finite()).collect();
     scores.sort_by(|a, b| a.score.total_cmp(&b.score));
@@ -112,28 +116,40 @@ fn heat(app: &App) -> HashMap<Cell, Color> {
         // Equal scores share the colour of the first of them.
         let rank =
             scores.iter().position(|other| other.score.total_cmp(&score.score).is_eq()).unwrap_or(rank);
-        colours.insert(score.cell, RAMP[(rank * RAMP.len() / (last + 1)).min(RAMP.len() - 1)]);
+        colours.insert(score.cell, (rank * RAMP.len() / (last + 1)).min(RAMP.len() - 1));
     }
     colours
 }
 
-/// What the last analysis says of the cursor's cell.
-fn cursor_line(app: &App, analysis: &Analysis) -> String {
-    let find = |scores: &[CellScore], kind| {
-        scores.iter().find(|s| s.cell == app.cursor()).map(|s| board::format_score(s.score, kind))
-    };
-    let kind = match analysis.score_kind {
-        ScoreKind::Evaluation => "eval",
-        ScoreKind::Probability => "prob",
-        ScoreKind::VisitShare => "visits",
-        ScoreKind::WinRate => "win",
-    };
-    let mut text = app.cursor().name(&app.setup().rules).to_string();
-    if let Some(score) = find(&analysis.scores, analysis.score_kind) {
-        let _ = write!(text, " {kind} {score}");
+/// A score as people read it, by its kind: a chance or a share in
+/// percent, an evaluation as a number (or a win in N).
+fn shown(score: f64, kind: ScoreKind) -> String {
+    match kind {
+        ScoreKind::WinRate | ScoreKind::VisitShare | ScoreKind::Probability => percent(score),
+        ScoreKind::Evaluation | ScoreKind::Tally => board::format_score(score, kind),
     }
-    if let Some(value) = find(&analysis.values, ScoreKind::WinRate) {
-        let _ = write!(text, " value {value}");
+}
+
+/// What the last analysis says of the cursor's cell, labelled: `cursor
+/// i9: eval -328`, `cursor i9: visits 2%, mean 24%`.
+fn cursor_line(app: &App, analysis: &Analysis) -> String {
+    let find = |scores: &[CellScore]| scores.iter().find(|s| s.cell == app.cursor()).map(|s| s.score);
+    let mut text = format!("cursor {}:", app.cursor().name(&app.setup().rules));
+    match find(&analysis.scores) {
+        Some(score) => {
+            let shown = shown(score, analysis.score_kind);
+            let _ = match analysis.score_kind {
+                ScoreKind::Evaluation => write!(text, " eval {shown}"),
+                ScoreKind::Probability => write!(text, " chosen {shown}"),
+                ScoreKind::VisitShare => write!(text, " visits {shown}"),
+                ScoreKind::WinRate => write!(text, " expects {shown}"),
+                ScoreKind::Tally => write!(text, " tally {shown}"),
+            };
+        }
+        None => text.push_str(" not scored"),
+    }
+    if let Some(mean) = find(&analysis.values) {
+        let _ = write!(text, ", mean {}", percent(mean));
     }
     match analysis.proof(app.cursor()) {
         Some(true) => text.push_str(" proven win"),
@@ -164,10 +180,13 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                 None if !heat.is_empty() && app.analysis().and_then(|a| a.best_move) == Some(cell) => {
                     ("+", Style::new().add_modifier(Modifier::BOLD))
                 }
-                None => (".", Style::new().fg(Color::Gray)),
+                None => match heat.get(&cell) {
+                    Some(&fifth) => (FIFTHS[fifth], Style::new()),
+                    None => (".", Style::new().fg(Color::Gray)),
+                },
             };
-            if let Some(&colour) = heat.get(&cell) {
-                style = style.bg(colour).fg(Color::Black);
+            if let Some(&fifth) = heat.get(&cell) {
+                style = style.bg(RAMP[fifth]).fg(Color::Black);
             }
             if winning.contains(&cell) {
                 style = style.bg(Color::Green).fg(Color::Black);
@@ -193,21 +212,22 @@ pub(crate) fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static
     let rules = app.setup().rules;
     let mut lines = Vec::new();
     let name = |cell: &Cell| cell.name(&rules).to_string();
-    // A proven result reads as one; an evaluation as a number.
-    // A Monte-Carlo value is a winning chance.
-    let kind =
-        if analysis.score_kind == ScoreKind::VisitShare { ScoreKind::WinRate } else { ScoreKind::Evaluation };
+    // A proven result reads as one; an evaluation as a number beside the
+    // winning chance it stands for; a Monte-Carlo mean or a learner's
+    // expected score as the chance it is.
     let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
         (Some(plies), _) if plies > 0 => format!("win in {plies}"),
         (Some(plies), _) => format!("loss in {}", -plies),
         (None, Some(true)) => "proven win".to_owned(),
         (None, Some(false)) => "proven loss".to_owned(),
-        (None, None) => match (analysis.value, analysis.win_chance()) {
-            // An evaluation reads better beside the winning chance it stands for.
-            (Some(v), Some(chance)) if kind == ScoreKind::Evaluation => {
-                format!("{} ({})", board::format_score(v, kind), percent(chance))
+        (None, None) => match (analysis.value, analysis.score_kind) {
+            (Some(v), ScoreKind::Evaluation) => {
+                let chance =
+                    analysis.win_chance().map_or(String::new(), |c| format!(" ({} to win)", percent(c)));
+                format!("{}{chance}", board::format_score(v, ScoreKind::Evaluation))
             }
-            (Some(v), _) => board::format_score(v, kind),
+            (Some(v), ScoreKind::VisitShare | ScoreKind::WinRate) => format!("{} expected", percent(v)),
+            (Some(v), kind) => shown(v, kind),
             (None, _) => "-".to_owned(),
         },
     };

@@ -238,7 +238,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat(), Heat::Scores);
     let text = screen(&mut app, 60, 20);
-    assert!(text.contains(&format!("{name} visits ")) && text.contains(" value "), "{text}");
+    assert!(text.contains(&format!("cursor {name}: visits ")) && text.contains(", mean "), "{text}");
     assert!(text.contains("heat: scores"), "{text}");
     assert!(text.contains("worst") && text.contains("best  + its move"), "a legend: {text}");
     let best = analysis.best_move.unwrap();
@@ -263,7 +263,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     app.set_heat(Heat::Scores);
     app.set_cursor(a1);
     let text = screen(&mut app, 60, 20);
-    assert!(text.contains("a1 eval loss in 4"), "{text}");
+    assert!(text.contains("cursor a1: eval loss in 4"), "{text}");
     assert!(text.lines().any(|line| line.trim_start().starts_with("2 . + .")), "{text}");
 
     // The pattern player gives scores only: T goes from them straight to off.
@@ -285,7 +285,7 @@ fn a_learning_engine_learns_from_each_finished_game_and_says_so() {
     let game = setup(Rules::tic_tac_toe(), "human", &engine);
     let mut app = App::new(game.clone());
     assert_eq!([app.learning(board::Side::X), app.learning(board::Side::O)], [None, Some(0)]);
-    assert!(screen(&mut app, 70, 20).contains("learning: 0 games so far"));
+    assert!(screen(&mut app, 70, 20).contains("learned from 0 games this session"));
     let play_out = |app: &mut App| {
         while !app.pos().is_over() {
             let cell = app.pos().legal_moves().next().unwrap();
@@ -301,7 +301,7 @@ fn a_learning_engine_learns_from_each_finished_game_and_says_so() {
         app.message()
     );
     assert!(table.exists(), "the table is saved after the game");
-    assert!(screen(&mut app, 70, 20).contains("learning: 1 game so far"));
+    assert!(screen(&mut app, 70, 20).contains("learned from 1 game this session"));
     // Taken back after its end and finished again: another game.
     press(&mut app, KeyCode::Char('U'));
     assert!(!app.pos().is_over());
@@ -348,11 +348,11 @@ fn a_monte_carlo_analysis_shows_its_winning_chance_and_its_proofs() {
     app.show_analysis(Some(analysis.clone()));
     app.set_cursor(a1);
     let text = screen(&mut app, 60, 20);
-    assert!(text.contains("best b2  value 0.60 for X"), "{text}");
+    assert!(text.contains("best b2  value 60% expected for X"), "{text}");
     // The solver proved b2 wins and a1 loses.
     analysis.proven = vec![score(b2, 1.0), score(a1, -1.0)];
     app.show_analysis(Some(analysis));
     let text = screen(&mut app, 60, 20);
     assert!(text.contains("best b2  value proven win"), "{text}");
-    assert!(text.contains("a1 visits 0.25 value 0.20 proven loss"), "{text}");
+    assert!(text.contains("cursor a1: visits 25%, mean 20% proven loss"), "{text}");
 }

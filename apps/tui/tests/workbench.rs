@@ -48,7 +48,7 @@ fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
     assert!(["g8", "k8"].contains(&best.as_str()), "{best}: {analysis:?}");
     assert!(text.contains(&format!("best {best}")), "{text}");
     // An evaluation shows the winning chance it stands for.
-    assert!(analysis.win_in.is_some() || text.contains("%) for O"), "{text}");
+    assert!(analysis.win_in.is_some() || text.contains("% to win) for O"), "{text}");
     // O's move elsewhere: the analysis starts over on the new position.
     type_text(&mut app, "a1");
     assert_eq!(app.pos().ply(), 6, "{}", app.message());
@@ -167,7 +167,8 @@ fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     press(&mut app, KeyCode::Left);
     assert_eq!(app.pos().ply(), 5);
     let text = screen(&mut app, 90, 26);
-    assert!(text.contains("review by alphabeta") && text.contains("move 5/7"), "{text}");
+    assert!(text.contains("review by alphabeta") && text.contains("move 3: x"), "{text}");
+    assert!(text.contains("(ply 5 of 7)"), "{text}");
     assert!(text.contains("mistakes") && text.contains("X's chance"), "{text}");
     assert!(text.contains('½'), "the graph's axis: {text}");
     // Moves cannot be made in review; Home and End jump.

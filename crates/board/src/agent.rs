@@ -394,6 +394,9 @@ pub enum ScoreKind {
     VisitShare,
     /// The expected score (0 to 1) of playing the cell.
     WinRate,
+    /// A learned tally of results (the Monte-Carlo learner's sums):
+    /// higher is better, on no scale that reads as a chance.
+    Tally,
 }
 
 /// The evaluation score of a win proven now; a win proven `n` plies away
@@ -561,10 +564,12 @@ impl Analysis {
             return Some(if proof { 1.0 } else { 0.0 });
         }
         let value = self.value?;
-        Some(match self.score_kind {
-            ScoreKind::VisitShare | ScoreKind::WinRate => value.clamp(0.0, 1.0),
-            ScoreKind::Evaluation | ScoreKind::Probability => 1.0 / (1.0 + (-EVALUATION_SCALE * value).exp()),
-        })
+        match self.score_kind {
+            ScoreKind::VisitShare | ScoreKind::WinRate => Some(value.clamp(0.0, 1.0)),
+            ScoreKind::Evaluation => Some(1.0 / (1.0 + (-EVALUATION_SCALE * value).exp())),
+            // A choice's probability or a tally says nothing of winning.
+            ScoreKind::Probability | ScoreKind::Tally => None,
+        }
     }
 
     /// What the engine proved of playing `cell`: `Some(true)` a win for

@@ -467,16 +467,20 @@ impl Agent for PerfectPlayer {
         let solver = self.solver.get_or_insert_with(|| Solver::new(PERFECT_TABLE_BYTES));
         let solution = solver.solve(pos, &limits).map_err(AgentError::failed)?;
         let mover = pos.side_to_move();
-        let value = match solution.value {
-            Outcome::Win(side) if side == mover => 1.0,
-            Outcome::Win(_) => -1.0,
-            Outcome::Draw => 0.0,
+        // The proven result as an expected score: 1 a win, ½ a draw, 0 a
+        // loss; a win or a loss is a proof.
+        let (value, proof) = match solution.value {
+            Outcome::Win(side) if side == mover => (1.0, Some(1.0)),
+            Outcome::Win(_) => (0.0, Some(-1.0)),
+            Outcome::Draw => (0.5, None),
         };
+        let proof = proof.map(|score| (solution.best_move, score));
         self.analysis = Some(
-            Analysis::of_move(solution.best_move, ScoreKind::Evaluation)
+            Analysis::of_move(solution.best_move, ScoreKind::WinRate)
                 .with_scores([(solution.best_move, value)])
                 .with_value(value)
-                .with_nodes(solution.nodes),
+                .with_nodes(solution.nodes)
+                .with_proven(proof),
         );
         Ok(solution.best_move)
     }

@@ -190,7 +190,7 @@ impl Policy for ScoreTable {
                 CellScore { cell, score }
             })
             .collect();
-        (ScoreKind::Evaluation, scores)
+        (ScoreKind::Tally, scores)
     }
 }
 

@@ -258,13 +258,17 @@ impl Policy for TdLearner {
         self.greedy(pos, keys, empty, rng).0
     }
 
-    /// Each move's learned value for the mover, −1 to 1 (a win 1).
+    /// Each move's learned value for the mover as an expected score, 0 to
+    /// 1 (the learned value, −1 to 1, halfway up: a win 1, a draw ½).
     fn scores(&self, pos: &Position, keys: &Keys, empty: &[Cell]) -> (ScoreKind, Vec<CellScore>) {
         let scores = empty
             .iter()
-            .map(|&cell| CellScore { cell, score: self.move_value(pos, keys, cell, empty.len()) })
+            .map(|&cell| CellScore {
+                cell,
+                score: f64::midpoint(self.move_value(pos, keys, cell, empty.len()), 1.0),
+            })
             .collect();
-        (ScoreKind::Evaluation, scores)
+        (ScoreKind::WinRate, scores)
     }
 }
 

@@ -122,7 +122,7 @@ fn spinner(elapsed: std::time::Duration) -> char {
 /// The panel beside the board in play and in analysis mode: the
 /// players and their clocks, the state, the engine at work, the last
 /// analysis and the moves.
-pub(crate) fn panel_lines(app: &App) -> Vec<Line<'static>> {
+pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
     let rules = app.setup.rules;
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = Vec::new();
@@ -139,7 +139,7 @@ pub(crate) fn panel_lines(app: &App) -> Vec<Line<'static>> {
         }
         if let Some(games) = app.learning[side.index()] {
             let plural = if games == 1 { "" } else { "s" };
-            lines.push(Line::from(format!("   learning: {games} game{plural} so far")));
+            lines.push(Line::from(format!("   learned from {games} game{plural} this session")));
             if let Some(error) = &app.learning_lost[side.index()] {
                 lines.push(
                     Line::from(format!("   NOT SAVED: {error}")).style(Style::default().fg(Color::Red)),
@@ -208,7 +208,8 @@ pub(crate) fn panel_lines(app: &App) -> Vec<Line<'static>> {
     let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
     let pairs: Vec<String> =
         moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join(" "))).collect();
-    let room = 6;
+    // As many of the last moves as the panel has rows left for.
+    let room = usize::from(rows).saturating_sub(lines.len()).max(1);
     for pair in &pairs[pairs.len().saturating_sub(room)..] {
         lines.push(Line::from(pair.clone()));
     }

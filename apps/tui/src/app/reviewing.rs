@@ -84,13 +84,23 @@ impl App {
         self.analysis = None;
         self.message = match self.pos.last_move() {
             Some(cell) => format!(
-                "move {}: {} {}",
-                self.pos.ply(),
+                "{}: {} {}",
+                move_number(self.pos.ply()),
                 self.pos.side_to_move().opponent().mark(),
                 cell.name(&self.setup.rules)
             ),
             None => "the empty board".to_owned(),
         };
+    }
+}
+
+/// The move after `plies` plies as the move list numbers it: pairs of
+/// moves, X's first (`move 18`, or `move 18…` for O's half).
+fn move_number(plies: usize) -> String {
+    match plies {
+        0 => "start".to_owned(),
+        _ if plies % 2 == 1 => format!("move {}", plies.div_ceil(2)),
+        _ => format!("move {}…", plies / 2),
     }
 }
 
@@ -125,7 +135,7 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
         Some(cell) => format!("{} {}", app.pos.side_to_move().opponent().mark(), cell.name(&rules)),
         None => "start".to_owned(),
     };
-    top.push(Line::from(format!("move {at}/{}: {last}", review.moves.len())));
+    top.push(Line::from(format!("{}: {last} (ply {at} of {})", move_number(at), review.moves.len())));
     let chance = chances.get(at).copied().flatten().map_or("…".to_owned(), percent);
     let progress =
         if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
