@@ -87,6 +87,8 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),
     )?;
     let dir = target_dir().join("train").join(family.name());
+    let settings = format!("{:?}", (games_a_round, epochs, pipeline));
+    start_or_go_on(&dir, &settings)?;
     let openings = workspace_root().join("openings/gomoku15.txt");
     // The weights the rounds play with: the embedded ones until a round's are accepted.
     let mut current: Option<PathBuf> = None;
@@ -173,6 +175,33 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
     Ok(())
 }
 
+/// Goes on with the run `dir` holds if it was started with these
+/// settings; else keeps it aside (`DIR-previous-TIME`) and starts anew,
+/// saying so, rather than refusing until the folder is deleted.
+fn start_or_go_on(dir: &Path, settings: &str) -> Result<()> {
+    let file = dir.join("settings.txt");
+    match std::fs::read_to_string(&file) {
+        Ok(old) if old == settings => println!("==> going on with the run in {}", dir.display()),
+        Ok(_) | Err(_) if dir.exists() => {
+            let seconds =
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |t| t.as_secs());
+            let kept = dir.with_file_name(format!(
+                "{}-previous-{seconds}",
+                dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ));
+            std::fs::rename(dir, &kept).with_context(|| format!("cannot move {} aside", dir.display()))?;
+            println!(
+                "==> the run in {} had other settings: kept as {}, starting anew",
+                dir.display(),
+                kept.display()
+            );
+        }
+        _ => {}
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    write_atomically(&file, settings)
+}
+
 /// `alphabeta` with the family's evaluation and these weights (the
 /// embedded ones for none).
 fn spec(family: Family, weights: Option<&Path>) -> String {
@@ -238,6 +267,21 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_with_other_settings_starts_anew_and_keeps_the_old_one() {
+        let base = std::env::temp_dir().join(format!("xtask-learn-{}", std::process::id()));
+        let dir = base.join("codes");
+        start_or_go_on(&dir, "a").unwrap();
+        std::fs::write(dir.join("round-1"), "kept").unwrap();
+        start_or_go_on(&dir, "a").unwrap();
+        assert!(dir.join("round-1").exists(), "the same settings go on");
+        start_or_go_on(&dir, "b").unwrap();
+        assert!(!dir.join("round-1").exists());
+        let kept: Vec<_> = std::fs::read_dir(&base).unwrap().filter_map(Result::ok).collect();
+        assert_eq!(kept.len(), 2, "the old run kept beside the new");
+        std::fs::remove_dir_all(base).unwrap();
+    }
 
     #[test]
     fn specs_name_the_family_and_its_weights() {

@@ -1,21 +1,45 @@
-//! `bench openings`: how each opening of some runs went for X, from
-//! their records files, and the openings whose games neither colour
-//! always wins. Self-play from such openings carries the most signal:
-//! when X wins every game of an opening whatever the engines, a pair of
-//! games (one each as X) is one win each and says nothing about which
-//! engine is stronger.
+//! `bench openings`: how balanced openings are, two ways. From the
+//! records files of some runs (`RECORDS...`): how each opening went for
+//! X, and with `--keep` the openings neither colour always wins. Or,
+//! with `--score FILE`: each opening of a file searched by an engine, its
+//! value printed beside it, and those beyond `--within` (the value of one
+//! open three, by default) commented out as unbalanced — the scores
+//! `openings/check.sh check` asks for.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use board::{Cell, Outcome, Rules, Side};
+use board::{Cell, Limits, Outcome, Position, Rules, Side};
+use rayon::prelude::*;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Records files of `bench match` or `tournament` runs (`--records`).
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "score", num_args = 1.., conflicts_with = "score")]
     records: Vec<PathBuf>,
+    /// Score every opening of this file (one a line, `#` comments) with
+    /// `--engine` instead, printing each with its value for the side to move.
+    #[arg(long, value_name = "FILE")]
+    score: Option<PathBuf>,
+    /// With --score: the rules of the openings.
+    #[arg(long, default_value = "15,15,5", requires = "score")]
+    rules: Rules,
+    /// With --score: the engine that scores them.
+    #[arg(long, default_value = "alphabeta", requires = "score")]
+    engine: roster::AgentSpec,
+    /// With --score: milliseconds of search an opening.
+    #[arg(long, default_value_t = 10_000, requires = "score")]
+    ms: u64,
+    /// With --score: openings scored at once.
+    #[arg(long, default_value_t = 1, requires = "score")]
+    threads: usize,
+    /// With --score: the largest value (either way) a balanced opening may
+    /// have; by default the value of one open three, as the rules'
+    /// evaluation scores it.
+    #[arg(long, requires = "score")]
+    within: Option<f64>,
     /// Print only the openings whose X score (wins plus half the draws,
     /// per game) lies within LOW,HIGH, e.g. 0.25,0.75; each with at least
     /// `--min-games` games.
@@ -59,6 +83,9 @@ fn parse_keep(text: &str) -> Result<(f64, f64)> {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    if let Some(file) = &args.score {
+        return score(args, file);
+    }
     let keep = args.keep.as_deref().map(parse_keep).transpose()?;
     let mut rules: Option<Rules> = None;
     // Openings in the order first seen, with their tallies.
@@ -114,6 +141,75 @@ pub fn run(args: &Args) -> Result<()> {
         f64::from(halves) / 2.0 / f64::from(games.max(1))
     );
     Ok(())
+}
+
+/// `--score FILE`: every opening searched, printed with its value;
+/// those beyond the bound commented out, and the exit status 1 if any.
+fn score(args: &Args, file: &Path) -> Result<()> {
+    let rules = args.rules;
+    args.engine.check_rules(&rules)?;
+    let text =
+        board::files::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let moves = line.split('#').next().unwrap_or_default().trim();
+        if moves.is_empty() {
+            continue;
+        }
+        let pos = Position::from_moves(rules, moves)
+            .with_context(|| format!("{} line {}", file.display(), number + 1))?;
+        openings.push((moves.to_owned(), pos));
+    }
+    let within = match args.within {
+        Some(within) => within,
+        None => open_three_value(rules)?,
+    };
+    let limits = Limits::time(Duration::from_millis(args.ms));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.max(1)).build()?;
+    let values: Vec<Result<f64>> = pool.install(|| {
+        openings
+            .par_iter()
+            .enumerate()
+            .map(|(i, (moves, pos))| {
+                let mut agent = args.engine.build(i as u64);
+                agent.new_game(&rules);
+                agent.select_move(pos, &limits).map_err(|err| anyhow::anyhow!("{moves}: {err}"))?;
+                let analysis =
+                    agent.analysis().with_context(|| format!("{moves}: the engine gave no analysis"))?;
+                analysis.value.with_context(|| format!("{moves}: the engine gave no value"))
+            })
+            .collect()
+    });
+    println!(
+        "# scored by {}, {} ms an opening; balanced within {within:.0} (one open three)",
+        args.engine, args.ms
+    );
+    let mut unbalanced = 0;
+    for ((moves, _), value) in openings.iter().zip(values) {
+        let value = value?;
+        if value.abs() <= within {
+            println!("{moves} # value {value:.0}");
+        } else {
+            println!("# unbalanced: {moves} # value {value:.0}");
+            unbalanced += 1;
+        }
+    }
+    if unbalanced > 0 {
+        bail!("{unbalanced} of {} openings are beyond ±{within:.0}", openings.len());
+    }
+    Ok(())
+}
+
+/// What one open three is worth to the rules' evaluation: X's open three
+/// (`h8 i8 g8`, O to move) against the same stones with the third one
+/// away from the others.
+fn open_three_value(rules: Rules) -> Result<f64> {
+    let evaluation = roster::evaluation("auto", rules)?;
+    let at = |moves: &str| -> Result<f64> {
+        let pos = Position::from_moves(rules, moves)?;
+        Ok(f64::from(board::Evaluator::evaluate(&evaluation, &pos)))
+    };
+    Ok((at("h8 a1 i8 o15 g8")? - at("h8 a1 i8 o15 c3")?).abs())
 }
 
 #[cfg(test)]
