@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz [--cases N]`: the fuzz targets of `tests/fuzz.rs`
+//! `cargo xtask fuzz [--cases N]`: the fuzz targets of `tests/suite/fuzz.rs`
 //! (every parser and loader, and the brain's protocol), run with more
 //! cases than `cargo xtask ci` gives them.
 
@@ -21,7 +21,7 @@ pub fn run(args: &Args) -> Result<()> {
     run_step(
         &format!("fuzz targets, {cases} cases each"),
         cargo()
-            .args(["test", "--release", "--package", "mnk", "--test", "fuzz"])
+            .args(["test", "--release", "--package", "mnk", "--test", "suite", "fuzz::"])
             .env("PROPTEST_CASES", cases.to_string()),
     )
 }

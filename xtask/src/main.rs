@@ -2,7 +2,7 @@
 //!
 //! - `ci`: format check, the dependency graph against docs/ARCHITECTURE.md,
 //!   lints, tests, docs and the Slurm test, exactly what CI runs.
-//! - `fuzz [--cases N]`: the fuzz targets of `tests/fuzz.rs`, longer.
+//! - `fuzz [--cases N]`: the fuzz targets of `tests/suite/fuzz.rs`, longer.
 //! - `bench [--seconds S]`: the bench app's figures for every crate, saved
 //!   to `target/bench/latest.json`.
 //! - `train matrix|montecarlo|td|ga`: the trainer with its defaults, into
@@ -49,7 +49,7 @@ enum Task {
     /// warnings, every test, docs -D warnings, the paths the docs name,
     /// the Slurm test.
     Ci,
-    /// The fuzz targets of tests/fuzz.rs (parsers, loaders, the brain), longer.
+    /// The fuzz targets of tests/suite/fuzz.rs (parsers, loaders, the brain), longer.
     Fuzz(fuzz::Args),
     /// Measure every engine with the bench app; writes target/bench/latest.json.
     Bench(bench::Args),

@@ -7,9 +7,8 @@ use board::{Outcome, Rules, Side};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-mod common;
 
-use common::{press, screen, setup, type_text};
+use crate::common::{press, screen, setup, type_text};
 use tui::{App, Heat, Player, ui};
 
 /// Ticks until the engine has moved (or a few seconds pass).

@@ -8,8 +8,7 @@ use arena::sprt::{Decision, Sprt};
 use arena::{Format, Openings, Plan, RunOptions, Shard, Summary, merge, read_records, run};
 use board::Rules;
 
-mod common;
-use common::{random, sharp};
+use crate::common::{random, sharp};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mnk-shards-{}-{name}", std::process::id()));

@@ -8,7 +8,7 @@ use sgf_parse::unknown_game::Prop;
 use sgf_parse::{GameTree, SgfNode};
 
 /// 16 games of a match between two engines, as c-gomoku-cli saved them.
-const C_GOMOKU_CLI: &str = include_str!("data/c-gomoku-cli.sgf");
+const C_GOMOKU_CLI: &str = include_str!("../data/c-gomoku-cli.sgf");
 
 #[test]
 fn every_game_c_gomoku_cli_wrote_reads_and_ends_as_its_result_says() {

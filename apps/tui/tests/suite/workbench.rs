@@ -8,9 +8,8 @@ use std::time::{Duration, Instant};
 use board::{Limits, Rules, Side};
 use ratatui::crossterm::event::KeyCode;
 use tui::engine::Purpose;
-mod common;
 
-use common::{press, screen, setup, type_text};
+use crate::common::{press, screen, setup, type_text};
 use tui::{App, Player};
 
 /// Ticks until `done` holds (failing after a minute: a hang, not a speed).

@@ -10,8 +10,7 @@ use arena::sprt::{Decision, Sprt};
 use arena::{ArenaError, Entrant, Format, GameLine, Openings, Plan, RunOptions, read_records, run};
 use board::{Agent, AgentError, Cell, Limits, Position, RandomAgent, Rules, Side, StopFlag};
 
-mod common;
-use common::{random, sharp};
+use crate::common::{random, sharp};
 
 /// Panics on its second move.
 struct Fragile(u32);

@@ -1,11 +1,11 @@
 //! Cross-crate tests: every engine in the roster plays whole games through
-//! `board::play_game` on the boards `tests/arena.rs` does not cover (15×15,
+//! `board::play_game` on the boards `tests/suite/arena.rs` does not cover (15×15,
 //! an exact-k board, 1×1), and every record holds up.
 
 use board::{GameRecord, Limits, Overline, Rules, play_game};
 use roster::{AgentSpec, ENGINES};
 
-/// Boards beyond the 3×3 and 8×8 that `tests/arena.rs` plays.
+/// Boards beyond the 3×3 and 8×8 that `tests/suite/arena.rs` plays.
 fn boards() -> Vec<Rules> {
     vec![
         Rules::gomoku15(),

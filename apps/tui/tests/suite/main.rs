@@ -1,0 +1,6 @@
+//! Every integration test of the crate in one binary (one link, not one a file).
+
+mod cli;
+mod common;
+mod screen;
+mod workbench;
