@@ -25,6 +25,7 @@ mod learn;
 mod pygomo;
 mod slurm;
 mod slurm_test;
+mod slurm_up;
 mod train;
 mod weights;
 
@@ -70,6 +71,11 @@ enum Task {
     /// Start a one-node Slurm here and check a 4-shard match against one
     /// process (part of ci).
     SlurmTest,
+    /// Start the one-node Slurm of slurm-test and leave it up (as root),
+    /// to try the cluster commands by hand.
+    SlurmUp,
+    /// Stop the cluster slurm-up started.
+    SlurmDown,
     /// Install pygomo-lib (`PyPI`) and let it drive pbrain-mnk through a game.
     Pygomo,
 }
@@ -92,6 +98,8 @@ fn run(task: Task) -> Result<()> {
         Task::ExportWeights(args) => weights::run(&args),
         Task::Slurm { args } => slurm::run(&args),
         Task::SlurmTest => slurm_test::run(),
+        Task::SlurmUp => slurm_up::up(),
+        Task::SlurmDown => slurm_up::down(),
         Task::Pygomo => pygomo::run(),
     }
 }

@@ -263,6 +263,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let workdir = std::env::current_dir().context("cannot read the current folder")?;
     let (job, flags) = parse(args, &workdir)?;
+    if !flags.dry_run {
+        controller_answers()?;
+    }
     if !flags.no_build && !flags.dry_run {
         run_step(
             &format!("cargo build --release -p {}", job.kind.app()),
@@ -277,6 +280,27 @@ pub fn run(args: &[String]) -> Result<()> {
     let summary = submit_and_wait(&job)?;
     print!("{summary}");
     Ok(())
+}
+
+/// Whether a Slurm controller answers here (`scontrol ping`), else an
+/// error that says so and what to do, before anything is submitted.
+pub fn controller_answers() -> Result<()> {
+    let output = Command::new("scontrol").arg("ping").output();
+    let answer = match &output {
+        Ok(output) => {
+            String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+        }
+        Err(error) => error.to_string(),
+    };
+    if output.as_ref().is_ok_and(|output| output.status.success()) && answer.contains("is UP") {
+        return Ok(());
+    }
+    let first = answer.lines().find(|line| !line.trim().is_empty()).unwrap_or("no answer").trim();
+    bail!(
+        "no Slurm controller answers here (scontrol ping: {first}): run on a cluster's login node, \
+         or start a one-node cluster on this machine with `cargo xtask slurm-up` (as root) and \
+         `export SLURM_CONF=` the file it names"
+    )
 }
 
 /// Submits the array and the merge, waits, resubmits failed shards once

@@ -65,7 +65,7 @@ pub fn run() -> Result<()> {
 
 /// Why the test cannot run here, if it cannot: the daemons need root, and
 /// the packages are installed if missing.
-fn prerequisites() -> Option<String> {
+pub fn prerequisites() -> Option<String> {
     let uid = Command::new("id").arg("-u").output().ok()?;
     if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
         return Some("slurmd and munged need root to start, and this is not root".to_owned());
@@ -114,13 +114,25 @@ fn find(name: &str) -> Option<PathBuf> {
 }
 
 /// The daemons, stopped (by pid) when dropped.
-struct Cluster {
+pub struct Cluster {
     conf: PathBuf,
     daemons: Vec<(&'static str, Child)>,
 }
 
 impl Cluster {
-    fn start(root: &Path) -> Result<Cluster> {
+    /// The configuration file (`SLURM_CONF`).
+    pub fn conf(&self) -> &Path {
+        &self.conf
+    }
+
+    /// The daemons' pids, in the order they started.
+    pub fn pids(&self) -> Vec<u32> {
+        self.daemons.iter().map(|(_, child)| child.id()).collect()
+    }
+
+    /// Starts munge, the controller and the node daemon under `root`, and
+    /// waits for the node to be idle.
+    pub fn start(root: &Path) -> Result<Cluster> {
         let munge = root.join("munge");
         for folder in ["munge", "state", "spool", "log"] {
             fs::create_dir_all(root.join(folder))?;

@@ -166,14 +166,23 @@ impl Sharding {
         std::fs::write(&script, self.slurm_script(dir, work, sbatch))
             .with_context(|| format!("cannot write {}", script.display()))?;
         let tasks: Vec<String> = pending.iter().map(u64::to_string).collect();
-        let status = Command::new("sbatch")
+        let output = Command::new("sbatch")
             .args(["--wait", "--parsable", &format!("--array={}", tasks.join(","))])
             .arg(&script)
-            .stdout(std::process::Stdio::null())
-            .status()
+            .output()
             .context("cannot run sbatch: is Slurm installed and SLURM_CONF set?")?;
-        if !status.success() {
-            eprintln!("the job array ended with {status}: some shards failed");
+        if !output.status.success() {
+            let said = String::from_utf8_lossy(&output.stderr);
+            // No job ran at all: no controller to take it (say so, rather
+            // than point at logs no task wrote).
+            if String::from_utf8_lossy(&output.stdout).trim().is_empty() {
+                anyhow::bail!(
+                    "sbatch could not submit the generation's games ({}): no Slurm controller answers here — \
+                     run on a cluster, or start one with `cargo xtask slurm-up` and export the SLURM_CONF it names",
+                    said.lines().last().unwrap_or("no reason given").trim()
+                );
+            }
+            eprintln!("the job array ended with {}: some shards failed", output.status);
         }
         Ok(())
     }
