@@ -53,7 +53,7 @@ pub struct GameArgs {
     /// Continue the run the --records file holds: play only missing games.
     #[arg(long, requires = "records")]
     pub resume: bool,
-    /// Play only shard I of N (from 0): the games whose index is I modulo
+    /// Play only shard I of N (from 0): the pairs of games (2p, 2p + 1) whose p is I modulo
     /// N, every one of them even with --sprt. Each shard writes its own
     /// --records; `bench merge` reads them all into the run's summary.
     #[arg(long, value_name = "I/N", requires = "records")]
@@ -76,7 +76,9 @@ pub struct GameArgs {
 struct Report<'a> {
     #[serde(flatten)]
     summary: &'a Summary,
-    games_per_second: f64,
+    /// Games played a second (none for a merge, which plays none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_per_second: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<Shard>,
 }
@@ -160,7 +162,7 @@ impl GameArgs {
         }
         let report = Report {
             summary: &summary,
-            games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
+            games_per_second: Some(summary.games_played_now as f64 / summary.seconds.max(1e-9)),
             shard: self.shard,
         };
         write_report(&report, self.summary.as_deref(), self.json)?;
@@ -192,7 +194,10 @@ fn write_report(report: &Report<'_>, file: Option<&Path>, json: bool) -> Result<
         println!("{}", serde_json::to_string_pretty(report)?);
     } else {
         print!("{}", report.summary);
-        println!("{} games per second", crate::report::rate(report.games_per_second));
+        match report.games_per_second {
+            Some(rate) => println!("{} games per second", crate::report::rate(rate)),
+            None => println!("{} games read from the shards' records", report.summary.games_counted),
+        }
     }
     Ok(())
 }
@@ -212,7 +217,8 @@ pub struct MergeArgs {
 }
 
 /// Merges the shards and prints the summary as `bench match` and `bench
-/// tournament` print theirs; the rate is games read per second of merging.
+/// tournament` print theirs (how many games it read, not a rate: it plays
+/// none).
 pub fn merge(args: &MergeArgs) -> Result<()> {
     if let Some(path) = &args.summary
         && args.records.iter().any(|records| same_file(records, path))
@@ -220,11 +226,7 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         anyhow::bail!("--summary {} is one of the records files: give another file", path.display());
     }
     let summary = arena::merge(&args.records)?;
-    let report = Report {
-        summary: &summary,
-        games_per_second: summary.games_played_now as f64 / summary.seconds.max(1e-9),
-        shard: None,
-    };
+    let report = Report { summary: &summary, games_per_second: None, shard: None };
     write_report(&report, args.summary.as_deref(), args.json)
 }
 

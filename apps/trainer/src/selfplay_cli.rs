@@ -49,7 +49,7 @@ pub struct Args {
     /// Continue the run the file holds.
     #[arg(long)]
     resume: bool,
-    /// Play only shard I of N (from 0): the games whose index is I modulo
+    /// Play only shard I of N (from 0): the pairs of games (2p, 2p + 1) whose p is I modulo
     /// N, into this shard's own --out; `trainer merge` joins the shards.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,

@@ -1,5 +1,6 @@
-//! Splitting a run over machines: shard `I/N` plays the games whose index
-//! in the schedule is `I` modulo `N`. Games are seeded from the run's seed
+//! Splitting a run over machines: shard `I/N` plays the pairs of games
+//! (2p and 2p + 1 of the schedule, an opening with both colours) whose p
+//! is `I` modulo `N`. Games are seeded from the run's seed
 //! and their index alone, so a shard's games are exactly the games the
 //! whole run would play, and the shards' records merge into the whole.
 
@@ -40,10 +41,13 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// Whether game `game` of the schedule is this shard's.
+    /// Whether game `game` of the schedule is this shard's: games go to
+    /// shards in pairs (2p and 2p + 1, an opening with both colours), so
+    /// that a shard's own summary is not one-sided — pair p is shard
+    /// p mod N's.
     #[must_use]
     pub fn holds(self, game: u64) -> bool {
-        game % self.count == self.index
+        (game / 2) % self.count == self.index
     }
 
     /// Whether this is the whole run.
@@ -55,7 +59,11 @@ impl Shard {
     /// The number of games this shard plays of a schedule of `total`.
     #[must_use]
     pub fn games_of(self, total: u64) -> u64 {
-        total / self.count + u64::from(total % self.count > self.index)
+        let pairs = total.div_ceil(2);
+        let held = pairs / self.count + u64::from(pairs % self.count > self.index);
+        // An odd total's last pair is one game.
+        let last_pair_held = pairs > 0 && (pairs - 1) % self.count == self.index;
+        2 * held - u64::from(total % 2 == 1 && last_pair_held)
     }
 }
 
@@ -165,7 +173,8 @@ mod tests {
         let shard: Shard = "2/4".parse().unwrap();
         assert_eq!(shard, Shard { index: 2, count: 4 });
         assert_eq!(shard.to_string(), "2/4");
-        assert!(shard.holds(6) && !shard.holds(7));
+        // Pairs of games: 4 and 5 (pair 2), then 12 and 13 (pair 6).
+        assert!(shard.holds(4) && shard.holds(5) && shard.holds(13) && !shard.holds(6));
         assert!("0/1".parse::<Shard>().unwrap().is_whole());
         for (bad, says) in [("4/4", "does not exist"), ("1/0", "at least 1"), ("1", "I/N"), ("a/2", "I/N")] {
             let error = bad.parse::<Shard>().unwrap_err();

@@ -9,8 +9,15 @@ use rayon::prelude::*;
 use crate::config::MctsConfig;
 use crate::search::{Mcts, MctsReport};
 
-/// A win now, else the block of the opponent's only win now.
+/// The centre of the empty board, a win now, else the block of the
+/// opponent's only win now.
 fn forced_move(pos: &Position) -> Option<Cell> {
+    // The empty board: the centre, as the tree finds with time enough
+    // (with little, on a loaded machine, it opened at the edge).
+    if pos.ply() == 0 {
+        let rules = pos.rules();
+        return Some(Cell::new(rules.width() / 2, rules.height() / 2));
+    }
     let mover = pos.side_to_move();
     let empty = pos.empty_cells();
     if let Some(win) = empty.iter().find(|&cell| pos.wins_at(cell, mover)) {

@@ -1,6 +1,6 @@
 //! A generation's games spread over processes or a Slurm cluster: the
 //! games are written to a work file, each shard (`trainer ga-shard`) plays
-//! the games whose index is I modulo N and writes their results, and the
+//! the pairs of games (2p, 2p + 1) whose p is I modulo N and writes their results, and the
 //! merge checks that the results are of this work, from each shard once,
 //! and cover every game, before the GA reads them in order.
 
@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(merge(&games, &print, &files).unwrap(), games.play_all());
 
         let error = |files: &[PathBuf]| format!("{:#}", merge(&games, &print, files).unwrap_err());
-        assert!(error(&files[..2]).contains("2 games missing: 2, 5"), "{}", error(&files[..2]));
+        assert!(error(&files[..2]).contains("2 games missing: 4-5"), "{}", error(&files[..2]));
         assert!(error(&[files[0].clone(), files[0].clone()]).contains("given twice"));
         assert!(error(&[dir.join("none.json")]).contains("no results"));
         let halves = dir.join("half.json");

@@ -155,7 +155,7 @@ mod tests {
         assert!(error(&shards, "merged").contains("already exists"));
         let missing = error(&shards[..2], "m1");
         assert!(
-            missing.contains("2 of 7 games missing: 2, 5") && missing.contains("not given: 2/3"),
+            missing.contains("2 of 7 games missing: 4-5") && missing.contains("not given: 2/3"),
             "{missing}"
         );
         assert_eq!(merge(&shards[..2], &dir.join("m2"), true).unwrap().games, 5);

@@ -10,7 +10,7 @@
 //! Games go to a data file ([`DataFile`]) as they finish. A run that was
 //! killed leaves at most one partial chunk at the end; resuming cuts it
 //! off and plays what is missing. A run can be split into shards
-//! (`--shard I/N`: the games whose index is I modulo N), each writing its
+//! (`--shard I/N`: the pairs of games (2p, 2p + 1) whose p is I modulo N), each writing its
 //! own file, and the shards' files merged into the run's ([`merge`]).
 
 mod data;

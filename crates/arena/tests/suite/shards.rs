@@ -54,7 +54,8 @@ fn the_merged_shards_summarise_the_run_as_one_process_does() {
     let files = play_shards(&plan, 4, &dir);
     for (index, file) in files.iter().enumerate() {
         let games = read_records(file).unwrap();
-        assert!(games.iter().all(|line| line.game % 4 == index as u64));
+        // Pairs of games: each shard's summary has both colours.
+        assert!(games.iter().all(|line| (line.game / 2) % 4 == index as u64));
     }
     let merged = merge(&files).unwrap();
     assert_eq!(timeless(&merged), timeless(&whole));
@@ -106,7 +107,7 @@ fn a_bad_set_of_shards_says_what_is_wrong() {
 
     let missing = error(&files[..2]);
     assert!(
-        missing.contains("14 games missing: 2, 5, 8,") && missing.contains("shards not given: 2/3"),
+        missing.contains("games missing: 4-5, 10-11,") && missing.contains("shards not given: 2/3"),
         "{missing}"
     );
 
@@ -128,10 +129,10 @@ fn a_bad_set_of_shards_says_what_is_wrong() {
     // A game that is not its shard's.
     let text = fs::read_to_string(&files[0]).unwrap();
     let stray = dir.join("stray.jsonl");
-    let moved = text.replacen("\"game\":0,", "\"game\":1,", 1);
+    let moved = text.replacen("\"game\":0,", "\"game\":2,", 1);
     fs::write(&stray, moved).unwrap();
     let wrong = error(&[stray.clone(), files[1].clone(), files[2].clone()]);
-    assert!(wrong.contains("game 1 is not one of shard 0/3's games"), "{wrong}");
+    assert!(wrong.contains("game 2 is not one of shard 0/3's games"), "{wrong}");
 
     // Records without a header (written before shards) are refused by name.
     let old = dir.join("old.jsonl");
