@@ -68,10 +68,25 @@ pub struct Args {
     /// Seconds each throughput figure runs.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     seconds: u64,
+    /// A saved run (such as a copy of target/bench/latest.json) to compare
+    /// with: each figure's headline rate is printed as a ratio to its.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let seconds = args.seconds.to_string();
+    let baseline: Option<Value> = match &args.baseline {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Some(
+                serde_json::from_str(&text)
+                    .with_context(|| format!("{} is not a saved run of cargo xtask bench", path.display()))?,
+            )
+        }
+        None => None,
+    };
     run_step("build the bench app", cargo().args(["build", "--release", "--quiet", "--package", "bench"]))?;
     let bench = target_dir().join("release").join("bench");
     let mut results = Map::new();
@@ -87,6 +102,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
         let value: Value = serde_json::from_slice(&output.stdout).context("the bench app printed no JSON")?;
         println!("{}", headline(&value));
+        if let Some(base) = baseline.as_ref().and_then(|base| base.get(figure.name)) {
+            println!("{}", compared(&value, base));
+        }
         results.insert(figure.name.to_owned(), value);
     }
     let dir = target_dir().join("bench");
@@ -101,18 +119,45 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The rates a person looks for first in a result, in that order.
+const HEADLINES: [&str; 5] = [
+    "playouts_per_second",
+    "nodes_per_second",
+    "games_per_second",
+    "evals_per_second",
+    "iterations_per_second",
+];
+
+/// The headline rate of one result: its name and value.
+fn headline_rate(value: &Value) -> Option<(&'static str, f64)> {
+    HEADLINES.iter().find_map(|&key| Some((key, value.get(key)?.as_f64()?)))
+}
+
 /// The figure a person looks for first in one result.
 fn headline(value: &Value) -> String {
-    for key in [
-        "playouts_per_second",
-        "nodes_per_second",
-        "games_per_second",
-        "evals_per_second",
-        "iterations_per_second",
-    ] {
-        if let Some(rate) = value.get(key).and_then(Value::as_f64) {
-            return format!("    {key}: {rate:.0}");
+    headline_rate(value).map_or_else(String::new, |(key, rate)| format!("    {key}: {rate:.0}"))
+}
+
+/// This run's headline rate against the baseline's, as a ratio.
+fn compared(value: &Value, base: &Value) -> String {
+    match (headline_rate(value), headline_rate(base)) {
+        (Some((key, now)), Some((base_key, then))) if key == base_key && then > 0.0 => {
+            format!("    against the baseline: {:.3}× ({then:.0} then)", now / then)
         }
+        _ => "    against the baseline: no rate to compare".to_owned(),
     }
-    String::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_compare_by_their_headline_rate() {
+        let now = serde_json::json!({ "nodes_per_second": 1_500_000.0, "nodes": 9 });
+        let then = serde_json::json!({ "nodes_per_second": 1_000_000.0 });
+        assert_eq!(compared(&now, &then), "    against the baseline: 1.500× (1000000 then)");
+        let other = serde_json::json!({ "games_per_second": 3.0 });
+        assert!(compared(&now, &other).contains("no rate"));
+    }
 }
