@@ -163,6 +163,8 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     let rules = app.setup().rules;
     let winning: Vec<Cell> = app.pos().winning_line().map(|line| line.cells().collect()).unwrap_or_default();
     let heat = heat(app);
+    let numbers: HashMap<Cell, usize> =
+        app.pos().moves().iter().enumerate().map(|(i, &cell)| (cell, i + 1)).collect();
     let label = Style::new().fg(Color::DarkGray);
     let mut lines = vec![column_letters(app)];
     for y in 0..rules.height() {
@@ -195,6 +197,23 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             }
             if app.cursor() == cell && app.menu().is_none() {
                 style = style.add_modifier(Modifier::REVERSED);
+            }
+            // With move numbers, a stone is its number (the last two
+            // digits) on its side's colour, every other column a shade
+            // apart so that neighbours read apart.
+            if app.numbers()
+                && let (Some(side), Some(number)) = (app.pos().get(cell), numbers.get(&cell))
+            {
+                let shades = match side {
+                    Side::X => [Color::LightRed, Color::Red],
+                    Side::O => [Color::LightBlue, Color::Blue],
+                };
+                let mut style = Style::new().fg(Color::Black).bg(shades[usize::from(x % 2)]);
+                if app.cursor() == cell {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::styled(format!("{:>2}", number % 100), style));
+                continue;
             }
             spans.push(Span::styled(glyph.to_owned(), style));
             spans.push(Span::raw(" "));

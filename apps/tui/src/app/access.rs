@@ -50,6 +50,12 @@ impl App {
         self.heat
     }
 
+    /// Whether the stones show their move numbers.
+    #[must_use]
+    pub fn numbers(&self) -> bool {
+        self.numbers
+    }
+
     /// The coordinate being typed, such as `h8`.
     #[must_use]
     pub fn typed(&self) -> &str {

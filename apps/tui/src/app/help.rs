@@ -21,6 +21,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("A", "analysis mode: the engine analyses as you try moves"),
     ("V", "review: ←/→ step, the evaluation graph, mistakes"),
     ("T", "heat map: engine's scores / its values / off"),
+    ("#", "move numbers on the stones, or not"),
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
     ("N", "new game: rules, players, time"),

@@ -105,6 +105,8 @@ pub struct App {
     /// One line for the person: what just happened or went wrong.
     message: String,
     heat: Heat,
+    /// Whether the stones show their move numbers (`#`).
+    numbers: bool,
     /// Engines against each other, stopped between moves (`P`).
     paused: bool,
     /// Whether the person asked to quit (once, with the game unsaved).
@@ -182,6 +184,7 @@ impl App {
             mode: Mode::Playing,
             message: String::new(),
             heat: Heat::Off,
+            numbers: false,
             paused: false,
             quit: Quit::No,
             dirty: false,

@@ -96,6 +96,14 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
         KeyCode::Char('A') => app.toggle_analysis(),
         KeyCode::Char('V') => app.toggle_review(),
         KeyCode::Char('T') => app.heat = app.heat.next(app.analysis.as_ref()),
+        KeyCode::Char('#') => {
+            app.numbers = !app.numbers;
+            app.say(if app.numbers {
+                "move numbers on the stones: # hides them"
+            } else {
+                "move numbers hidden"
+            });
+        }
         KeyCode::Char('S') => app.save(),
         KeyCode::Char('L') => app.load(),
         KeyCode::Char('W') => super::prompt::open(app, super::mode::Purpose::SaveAs),

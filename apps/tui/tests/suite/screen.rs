@@ -355,3 +355,18 @@ fn a_monte_carlo_analysis_shows_its_winning_chance_and_its_proofs() {
     assert!(text.contains("best b2  value proven win"), "{text}");
     assert!(text.contains("cursor a1: visits 25%, mean 20% proven loss"), "{text}");
 }
+
+#[test]
+fn move_numbers_show_on_the_stones_when_asked() {
+    let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
+    for name in ["b2", "a1", "c3"] {
+        type_text(&mut app, name);
+    }
+    assert!(screen(&mut app, 60, 20).contains("  2 . x . 2"), "stones as marks at first");
+    press(&mut app, KeyCode::Char('#'));
+    let text = screen(&mut app, 60, 20);
+    assert!(text.contains("  2 .  1. 2"), "{text}");
+    assert!(text.contains("  1  2. . 1"), "{text}");
+    press(&mut app, KeyCode::Char('#'));
+    assert!(screen(&mut app, 60, 20).contains("  1 o . . 1"));
+}
