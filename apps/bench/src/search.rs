@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long)]
     ms: Option<u64>,
     /// Evaluation, as `eval=` of an alphabeta spec: auto, openlines,
-    /// pattern, ternary or threat.
+    /// pattern, ternary, threat or codes.
     #[arg(long, default_value = "openlines")]
     eval: String,
     /// Plain alpha-beta: no search by threats (see minimax-tree's README).

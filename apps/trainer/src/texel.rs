@@ -356,7 +356,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// The mean logistic loss of `samples` under `weights` and scale `k`,
-/// against their targets ([`Samples::target`] with `score_weight`).
+/// against their targets: the result blended with σ(k · score) by `score_weight`.
 #[must_use]
 pub fn loss(samples: &Samples, weights: &[f64], k: f64, score_weight: f64) -> f64 {
     if samples.is_empty() {

@@ -20,7 +20,7 @@ pub enum Format {
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    /// Which pairing (an index into [`Plan::pairings`]).
+    /// Which pairing (an index into [`Plan::pairings`](crate::Plan::pairings)).
     pub pairing: usize,
     /// The game's number within its pairing.
     pub number: u64,

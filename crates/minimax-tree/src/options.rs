@@ -100,6 +100,18 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.iir_depth,
             "internal iterative reduction: a node with at least this many plies left and no move in the table is searched a ply shallower (0: off)",
         ),
+        EngineOption::new(
+            "singular",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.singular_depth,
+            "singular extension from this many plies left (0: off): the table's move a ply deeper when no other comes near its score",
+        ),
+        EngineOption::new(
+            "singular_margin",
+            OptionKind::Whole { min: 0, max: 10_000 },
+            config.singular_margin,
+            "the singular extension's margin, per ply of depth",
+        ),
     ]
 }
 

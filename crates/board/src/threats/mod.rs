@@ -366,7 +366,7 @@ impl LineWords {
 
 /// A cell's four patterns packed 3 bits each, direction `d` (in
 /// [`Direction::ALL`] order) at bits `3d..3d + 3`: the index of
-/// [`class_table`] and of [`CodeValues`].
+/// the class table and of [`CodeValues`].
 pub type Code = u16;
 
 /// How many codes there are: every [`Code`] is below this.

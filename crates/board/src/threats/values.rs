@@ -33,7 +33,7 @@ pub enum CodeValuesError {
     /// The code 0 (marked cells among them) given a value.
     #[error("the empty code is worth {0}, not 0")]
     EmptyCode(i32),
-    /// A value beyond [`MAX_CODE_VALUE`].
+    /// A value beyond `MAX_CODE_VALUE` (±1,000,000).
     #[error("code {code} is worth {value}, beyond ±{MAX_CODE_VALUE}")]
     TooLarge {
         /// The code.
@@ -48,7 +48,7 @@ impl CodeValues {
     ///
     /// # Errors
     /// [`CodeValuesError`] if a table is not one value per code, gives the
-    /// empty code a value, or holds a value beyond [`MAX_CODE_VALUE`].
+    /// empty code a value, or holds a value beyond `MAX_CODE_VALUE`.
     pub fn new(to_move: Vec<i32>, waiting: Vec<i32>) -> Result<CodeValues, CodeValuesError> {
         for table in [&to_move, &waiting] {
             if table.len() != CODES {

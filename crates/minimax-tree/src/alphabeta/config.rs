@@ -65,6 +65,12 @@ pub struct AlphaBetaConfig {
     /// least this many plies left and no move in the table is searched a
     /// ply shallower (0: off).
     pub iir_depth: u32,
+    /// Singular extension from this many plies left (0: off): the table's
+    /// move is searched a ply deeper when no other move comes within
+    /// [`AlphaBetaConfig::singular_margin`] per ply of its score.
+    pub singular_depth: u32,
+    /// The margin of the singular extension, per ply of depth.
+    pub singular_margin: i32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -95,6 +101,8 @@ impl Default for AlphaBetaConfig {
             late_move_percent: 100,
             reduce_noisy: 0,
             iir_depth: 0,
+            singular_depth: 0,
+            singular_margin: 4,
             threads: 1,
         }
     }

@@ -9,6 +9,7 @@
 //! - `node` — the search itself below the root: one move loop, by
 //!   threats or plain, and the quiescence search by fours;
 //! - `picker` — which moves a node tries, in what order;
+//! - `singular` — the singular extension of a table move;
 //! - `stack` — what each ply keeps (moves, killers, fours);
 //! - `table` — the transposition table;
 //! - `time` — time control and the node budget;
@@ -22,6 +23,7 @@ mod node;
 mod picker;
 mod result;
 mod root;
+mod singular;
 mod stack;
 mod table;
 mod threads;

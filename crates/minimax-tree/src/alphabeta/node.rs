@@ -78,6 +78,18 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             usize::MAX
         };
+        // The table's move, a ply deeper when it is singular.
+        let singular = match node.table_move {
+            Some(table_move)
+                if self.config.singular_depth > 0
+                    && node.reducible
+                    && depth >= self.config.singular_depth
+                    && ply > 0 =>
+            {
+                self.singular(pos, node.key.0, (table_move, &moves), depth, ply).then_some(table_move)
+            }
+            _ => None,
+        };
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
@@ -96,7 +108,8 @@ impl<E: Evaluator> AlphaBeta<E> {
                 u32::from(node.reducible && noisy > 0 && i >= noisy && depth >= 4)
             };
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                let extension = u32::from(singular == Some(cell));
+                -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1)
             } else {
                 let mut probe = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if probe > alpha && reduction > 0 && !self.budget.stopped() {

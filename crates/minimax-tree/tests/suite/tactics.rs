@@ -129,3 +129,26 @@ fn the_defences_of_an_open_three_miss_none() {
     }
     assert!(checked > 1_000, "only {checked} moves checked");
 }
+
+/// The selective options that are off by default (the singular extension,
+/// internal iterative reduction, reducing late noisy moves) change which
+/// nodes are searched, never what the tactics above find.
+#[test]
+fn the_optional_selectivity_keeps_the_tactics() {
+    let configs = [
+        AlphaBetaConfig { singular_depth: 2, singular_margin: 0, ..AlphaBetaConfig::default() },
+        AlphaBetaConfig { singular_depth: 4, ..AlphaBetaConfig::default() },
+        AlphaBetaConfig { iir_depth: 2, ..AlphaBetaConfig::default() },
+        AlphaBetaConfig { reduce_noisy: 2, ..AlphaBetaConfig::default() },
+    ];
+    let defending = position("c3 b3 d3 f8 e3 a15 f5 o1 f6 o15 f7 a1 m13");
+    let defences = defences(&defending);
+    let winning = position(DOUBLE_THREE);
+    for config in configs {
+        let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..config });
+        let result = engine.search(&defending, &Limits::nodes(100_000));
+        assert!(defences.contains(&name(&defending, result.best_move.unwrap())), "{config:?} {result:?}");
+        let result = engine.search(&winning, &Limits::nodes(100_000));
+        assert!(result.value > minimax_tree::MATE - 100, "{config:?} {result:?}");
+    }
+}

@@ -45,6 +45,8 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         late_move_percent: options.get("lmp_percent")?,
         reduce_noisy: options.get("reduce_noisy")?,
         iir_depth: options.get("iir")?,
+        singular_depth: options.get("singular")?,
+        singular_margin: options.get("singular_margin")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
