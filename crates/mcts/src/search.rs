@@ -80,6 +80,9 @@ impl Ends {
 // Two nodes to a cache line.
 const _: () = assert!(size_of::<Node>() == NODE_BYTES);
 
+/// Iterations between two looks at the clock.
+const CLOCK_EVERY: u64 = 16;
+
 /// The memory a node of the tree takes, in bytes: a tree of `node_limit`
 /// nodes takes that many times this.
 pub const NODE_BYTES: usize = 32;
@@ -410,7 +413,8 @@ impl Mcts {
         left: &AtomicU64,
         publish: bool,
     ) -> MctsReport {
-        /// Iterations taken at a time; time and stop are checked between batches.
+        /// Iterations taken at a time; the stop flag is checked between
+        /// batches, the clock every [`CLOCK_EVERY`] iterations.
         const BATCH: u64 = 256;
         let deadline = limits.deadline(Instant::now());
         self.prepare(pos);
@@ -430,6 +434,11 @@ impl Mcts {
                 }
                 saturated |= self.iterate(&mut work);
                 done += 1;
+                // The clock every few iterations: a batch of long playouts
+                // on a big board takes milliseconds.
+                if done % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                    break 'search;
+                }
             }
             limits.report(done, 0);
             if publish && limits.watched() && published.elapsed() >= PUBLISH_EVERY {
@@ -474,9 +483,12 @@ impl Mcts {
                     (&tree, &config, &started, &completed, &saturated, &published);
                 scope.spawn(move || {
                     let mut worker = Worker::new(seed, pos, config);
-                    loop {
+                    for own in 0_u64.. {
                         let n = started.fetch_add(1, Ordering::Relaxed);
                         if n >= iterations {
+                            break;
+                        }
+                        if own % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                             break;
                         }
                         if n % 256 == 0 {
@@ -495,7 +507,7 @@ impl Mcts {
                                     *last = Instant::now();
                                 }
                             }
-                            if limits.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                            if limits.stopped() {
                                 break;
                             }
                         }
