@@ -94,12 +94,56 @@ proptest! {
     }
 
     #[test]
-    fn saved_games_load_or_refuse(text in near("\\{\"rules\": ?\"[0-9,]{0,9}\", ?\"x\": ?\"(human|random|alphabeta|[a-z]{0,5})\", ?\"o\": ?\"(human|random)\", ?\"moves\": ?\\[(\"[a-o][0-9]{1,2}\",?){0,4}\\]\\}")) {
+    fn saved_games_load_or_refuse(text in near("\\{\"rules\": ?\"[0-9,]{0,9}\", ?\"x\": ?\"(human|random|alphabeta|[a-z]{0,5})\", ?\"o\": ?\"(human|random)\", ?(\"level\": ?\"[a-z]{0,9}\", ?)?\"moves\": ?\\[(\"[a-o][0-9]{1,2}\",?){0,4}\\]\\}")) {
         let path = scratch("game.json", text.as_bytes());
         if let Ok(file) = tui::record::GameFile::load(&path) {
             let _ = file.setup(Duration::from_millis(10));
         }
         let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn code_weights_read_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..600), text in near("\\{\"format\": ?[0-9], ?\"family\": ?\"codes\", ?\"to_move\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}, ?\"waiting\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}\\}")) {
+        let _ = pattern_eval::CodeWeights::from_json(&text);
+        let _ = pattern_eval::CodeWeights::from_bincode(&bytes);
+    }
+
+    #[test]
+    fn sgf_collections_read_or_refuse(text in near("(\\(;(GM\\[[0-9]\\]|SZ\\[[0-9]{1,2}(:[0-9]{1,2})?\\]|RU\\[[0-9]\\]|MNK\\[[0-9,a-z]{0,12}\\]|P[BW]\\[[a-z:=]{0,10}\\]|C\\[[^\\]]{0,10}\\]|A[BW](\\[[a-s]{2}\\])+|RE\\[[BW0]\\+?[RT]?\\])*(;[BW]\\[[a-t]{0,2}\\]){0,8}\\)){1,3}")) {
+        if let Ok(games) = board::sgf::parse(&text) {
+            for game in games {
+                let _ = game.position(None);
+            }
+        }
+    }
+
+    #[test]
+    fn run_headers_read_or_refuse(count in 0_u64..5, games in prop_oneof![Just(u64::MAX), Just(1_000_000_000_u64), 0_u64..40], index in 0_u64..6, tail in near("\\{\"game\": ?[0-9]{1,2}\\}")) {
+        // A records file whose header's counts may lie about what follows.
+        let header = format!(
+            "{{\"header\":{{\"run\":\"r\",\"rules\":{{\"width\":3,\"height\":3,\"k\":3,\"overline\":\"freestyle\"}},\"format\":\"match\",\"games\":{games},\"seed\":0,\"entrants\":[\"random\",\"random\"],\"sprt\":null,\"shard\":{{\"index\":{index},\"count\":{count}}}}}}}"
+        );
+        let path = scratch("run.jsonl", format!("{header}\n{tail}\n").as_bytes());
+        let _ = arena::read_run(&path);
+        let _ = arena::merge(std::slice::from_ref(&path));
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn self_play_data_reads_or_refuses(bytes in prop::collection::vec(any::<u8>(), 0..600), magic in any::<bool>()) {
+        // Half the cases start like a real self-play file.
+        let mut file = if magic { trainer::selfplay::MAGIC.to_vec() } else { Vec::new() };
+        file.extend(bytes);
+        let path = scratch("selfplay", &file);
+        let _ = trainer::selfplay::DataFile::read(&path);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn tune_checkpoints_read_or_refuse(text in near("\\{\"family\": ?\"(threat|codes)\", ?\"k\": ?[0-9.e-]{1,6}, ?\"weights\": ?\\[[0-9., e-]{0,30}\\], ?\"epoch\": ?[0-9]{1,3}\\}")) {
+        if let Ok(tuner) = serde_json::from_str::<trainer::texel::Tuner>(&text) {
+            let _ = tuner.check();
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
 pub use app::{App, Heat, Mode, Player, Setup};
+pub use setup::Level;
 
 /// Runs the game on `terminal` until the person quits.
 ///

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use board::Rules;
 use board::clock::TimeControl;
 use clap::Parser;
-use tui::{App, Player, Setup};
+use tui::{App, Level, Player, Setup};
 
 #[derive(Debug, Parser)]
 #[command(name = "mnk-tui", version, about = "Play and watch the mnk engines in the terminal")]
@@ -31,6 +31,10 @@ struct Cli {
     /// Engines think within their clock; a fallen flag loses.
     #[arg(long)]
     clock: Option<TimeControl>,
+    /// How strongly the engines play: full, strong, club, casual or
+    /// beginner (each searches a tenth of the positions of the one above).
+    #[arg(long, default_value = "full")]
+    level: Level,
     /// Load a saved game, ours (JSON) or SGF (and save back to it with S).
     /// A finished game opens in review.
     #[arg(long)]
@@ -97,7 +101,7 @@ fn prepare(cli: &Cli) -> Result<App> {
             );
         }
         let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
-        let setup = Setup { clock: cli.clock, ..Setup::new(cli.rules, players, time) };
+        let setup = Setup { clock: cli.clock, level: cli.level, ..Setup::new(cli.rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
         let mut app = App::new(setup);
         app.start_file(path.clone());
@@ -108,12 +112,15 @@ fn prepare(cli: &Cli) -> Result<App> {
         if cli.clock.is_some() {
             loaded.setup.clock = cli.clock;
         }
+        if cli.level != Level::Full {
+            loaded.setup.level = cli.level;
+        }
         let mut app = App::loaded(loaded);
         app.loaded_from(path.clone());
         return Ok(app);
     }
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
-    let setup = Setup { clock: cli.clock, ..Setup::new(cli.rules, players, time) };
+    let setup = Setup { clock: cli.clock, level: cli.level, ..Setup::new(cli.rules, players, time) };
     setup.check().map_err(anyhow::Error::msg)?;
     Ok(App::new(setup))
 }

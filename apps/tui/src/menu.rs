@@ -1,5 +1,5 @@
 //! The new-game screen: rules, both players (an external brain with its
-//! path), thinking time and clock.
+//! path), thinking time, clock and the engines' level.
 
 use std::time::Duration;
 
@@ -8,7 +8,7 @@ use board::clock::TimeControl;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use roster::ENGINES;
 
-use crate::setup::{Player, Setup};
+use crate::setup::{Level, Player, Setup};
 
 /// The rules offered.
 pub const PRESETS: [(&str, Rules); 4] = [
@@ -45,10 +45,12 @@ pub enum Row {
     Brain,
     Time,
     Clock,
+    Level,
 }
 
 impl Row {
-    pub const ALL: [Row; 7] = [Row::Rules, Row::Custom, Row::X, Row::O, Row::Brain, Row::Time, Row::Clock];
+    pub const ALL: [Row; 8] =
+        [Row::Rules, Row::Custom, Row::X, Row::O, Row::Brain, Row::Time, Row::Clock, Row::Level];
 }
 
 /// The menu's state: which row is selected and each row's choice.
@@ -69,6 +71,8 @@ pub struct Menu {
     pub time: usize,
     /// An index into [`CLOCKS`].
     pub clock: usize,
+    /// An index into [`Level::ALL`].
+    pub level: usize,
     /// The external brain's path, for a player that is `external`.
     pub brain: String,
     pub error: String,
@@ -144,6 +148,7 @@ impl Menu {
             current: setup.players.clone(),
             time: TIMES.iter().position(|&t| t >= time_ms).unwrap_or(2),
             clock: CLOCKS.iter().position(|&c| Some(c) == clock.as_deref()).unwrap_or(0),
+            level: Level::ALL.iter().position(|&level| level == setup.level).unwrap_or(0),
             brain: current_brain.or(brain).unwrap_or_default(),
             error: String::new(),
         }
@@ -177,6 +182,7 @@ impl Menu {
                     Row::O => self.step_player(1, forward, true),
                     Row::Time => step(&mut self.time, TIMES.len(), forward),
                     Row::Clock => step(&mut self.clock, CLOCKS.len(), forward),
+                    Row::Level => step(&mut self.level, Level::ALL.len(), forward),
                     Row::Custom | Row::Brain => {}
                 }
             }
@@ -287,6 +293,10 @@ impl Menu {
             text => Some(text.parse::<TimeControl>().map_err(|err| err.to_string())?),
         };
         let players = [player(0)?, player(1)?];
-        Ok(Setup { clock, ..Setup::new(rules, players, Duration::from_millis(TIMES[self.time])) })
+        Ok(Setup {
+            clock,
+            level: Level::ALL[self.level],
+            ..Setup::new(rules, players, Duration::from_millis(TIMES[self.time]))
+        })
     }
 }

@@ -18,7 +18,7 @@ use board::sgf::{self, SgfGame};
 use board::{Cell, Position, Rules, Side};
 use serde::{Deserialize, Serialize};
 
-use crate::setup::{Player, Setup};
+use crate::setup::{Level, Player, Setup};
 
 /// A saved game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +34,9 @@ pub struct GameFile {
     /// How a game that did not end on the board ended: `B+T`, `W+T`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// The engines' level when not full (`strong`, `club`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
     /// The moves in order, in `h8` notation.
     pub moves: Vec<String>,
 }
@@ -104,6 +107,7 @@ impl GameFile {
             o: setup.players[1].text(),
             clock: setup.clock.map(|clock| clock.to_string()),
             result: lost_on_time.map(time_result),
+            level: (setup.level != Level::Full).then(|| setup.level.to_string()),
             moves: pos.moves().iter().map(|cell| cell.name(&setup.rules).to_string()).collect(),
         }
     }
@@ -128,7 +132,11 @@ impl GameFile {
         };
         let players = [player("x", &self.x)?, player("o", &self.o)?];
         let clock = self.clock.as_deref().map(str::parse).transpose()?;
-        let setup = Setup { clock, ..Setup::new(rules, players, time) };
+        let level = match self.level.as_deref() {
+            Some(level) => level.parse().map_err(anyhow::Error::msg)?,
+            None => Level::Full,
+        };
+        let setup = Setup { clock, level, ..Setup::new(rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
         let mut pos = Position::new(rules);
         let mut moves = Vec::new();

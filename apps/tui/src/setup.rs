@@ -60,7 +60,71 @@ pub const DEFAULT_ENGINE: &str = "alphabeta";
 /// in `.sgf` is saved as SGF).
 pub const DEFAULT_FILE: &str = "mnk-game.json";
 
-/// What a game is: rules, players, thinking time, and the clocks.
+/// How strongly the engines of a game play: a cap on the positions (or
+/// Monte-Carlo iterations) an engine searches a move, within its time.
+/// An engine that does not search (a learner's table, a one-ply greedy
+/// player) plays as it always does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// No cap: as much as the time allows.
+    #[default]
+    Full,
+    Strong,
+    Club,
+    Casual,
+    Beginner,
+}
+
+impl Level {
+    /// Every level, strongest first.
+    pub const ALL: [Level; 5] = [Level::Full, Level::Strong, Level::Club, Level::Casual, Level::Beginner];
+
+    /// As the dialog, the flag and the game file write it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Full => "full",
+            Level::Strong => "strong",
+            Level::Club => "club",
+            Level::Casual => "casual",
+            Level::Beginner => "beginner",
+        }
+    }
+
+    /// The positions an engine may search a move (`None`: no cap). Each
+    /// level a tenth of the one above, which the README's measurements
+    /// show to be ordered.
+    #[must_use]
+    pub fn nodes(self) -> Option<u64> {
+        match self {
+            Level::Full => None,
+            Level::Strong => Some(200_000),
+            Level::Club => Some(20_000),
+            Level::Casual => Some(2_000),
+            Level::Beginner => Some(200),
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Level, String> {
+        Level::ALL.into_iter().find(|level| level.name().eq_ignore_ascii_case(text.trim())).ok_or_else(|| {
+            let names: Vec<&str> = Level::ALL.iter().map(|level| level.name()).collect();
+            format!("unknown level {text:?}: the levels are {}", names.join(", "))
+        })
+    }
+}
+
+/// What a game is: rules, players, thinking time, the clocks and how
+/// strongly its engines play.
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub rules: Rules,
@@ -70,13 +134,16 @@ pub struct Setup {
     /// The time control of a timed game: then each engine's budget
     /// comes from its clock, and a fallen flag loses.
     pub clock: Option<TimeControl>,
+    /// The engines' strength (hints and analysis are always at full).
+    pub level: Level,
 }
 
 impl Setup {
-    /// An untimed game of `rules` between `players`, `time` a move.
+    /// An untimed game of `rules` between `players`, `time` a move, at
+    /// full strength.
     #[must_use]
     pub fn new(rules: Rules, players: [Player; 2], time: Duration) -> Setup {
-        Setup { rules, players, time, clock: None }
+        Setup { rules, players, time, clock: None, level: Level::Full }
     }
 
     /// Checks that both engines can play the rules.

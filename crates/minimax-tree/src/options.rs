@@ -22,6 +22,11 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.default_time.as_millis(),
             "thinking time a move in milliseconds, and its cap (the default applies when nothing else limits the move)",
         ),
+        EngineOption::without_default(
+            "nodes",
+            OptionKind::Whole { min: 1, max: u64::MAX },
+            "a cap on the positions searched a move (alone, with no time given, the budget); none unless given",
+        ),
         EngineOption::new(
             "depth",
             OptionKind::Whole { min: 1, max: 64 },
@@ -76,6 +81,16 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             config.double_three_bonus,
             "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three",
         ),
+    ]
+    .into_iter()
+    .chain(selectivity_options(&config))
+    .collect()
+}
+
+/// The options of `alphabeta` that prune, reduce and extend: move-count
+/// pruning (on) and the ideas measured and kept off, for their SPRTs.
+fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
+    vec![
         EngineOption::new(
             "lmp",
             OptionKind::Whole { min: 0, max: 64 },
@@ -111,6 +126,12 @@ pub fn alphabeta_options() -> Vec<EngineOption> {
             OptionKind::Whole { min: 0, max: 10_000 },
             config.singular_margin,
             "the singular extension's margin, per ply of depth",
+        ),
+        EngineOption::new(
+            "quiet_prune",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.quiet_pruning,
+            "pruning by move score: with at most this many plies left, off the principal line, quiet moves are not tried once a move holds (0: off)",
         ),
     ]
 }

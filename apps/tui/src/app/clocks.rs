@@ -22,16 +22,19 @@ impl App {
     }
 
     /// What an engine may spend on its move: from its clock in a timed
-    /// game, else the game's time a move.
+    /// game, else the game's time a move; never more positions than the
+    /// game's level allows.
     pub(super) fn move_limits(&self, side: Side, now: Instant) -> Limits {
-        match &self.clocks {
+        let mut limits = match &self.clocks {
             Some(clocks) => {
                 let (planned, most) =
                     clocks.control.budget(clocks.for_this_move(side, now), self.pos.legal_move_count());
                 Limits::time(planned).with_max_time(most)
             }
             None => Limits::time(self.setup.time),
-        }
+        };
+        limits.nodes = self.setup.level.nodes();
+        limits
     }
 
     /// Runs the side to move's clock while the game is played, and ends

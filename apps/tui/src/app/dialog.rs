@@ -1,4 +1,4 @@
-//! The new-game dialog (`N`): rules, players, time and clock, over the
+//! The new-game dialog (`N`): rules, players, time, clock and level, over the
 //! board; Enter starts the game, Esc closes it.
 
 use ratatui::Frame;
@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use super::App;
 use super::mode::Mode;
 use crate::menu::{CLOCKS, Menu, Outcome, PRESETS, Row, TIMES};
+use crate::setup::Level;
 use crate::ui::centred;
 
 impl App {
@@ -62,6 +63,13 @@ pub(crate) fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
             "off" => "clock   < off: time a move >".to_owned(),
             clock => format!("clock   < {clock} s >"),
         },
+        Row::Level => {
+            let level = Level::ALL[menu.level];
+            match level.nodes() {
+                None => format!("level   < {level}: as deep as the time allows >"),
+                Some(nodes) => format!("level   < {level}: {nodes} positions a move at most >"),
+            }
+        }
     });
     let mut lines: Vec<Line> = rows
         .iter()

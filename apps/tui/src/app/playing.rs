@@ -10,6 +10,7 @@ use board::Side;
 
 use super::{App, Heat, Player};
 use crate::engine::Purpose;
+use crate::setup::Level;
 use crate::ui::{RAMP, analysis_lines, clock_line, si};
 
 impl App {
@@ -169,9 +170,13 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
         None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
     };
     lines.push(Line::from(vec![Span::styled(state, bold)]));
+    let level = match app.setup.level {
+        Level::Full => String::new(),
+        level => format!("  level {level}"),
+    };
     match app.setup.clock {
-        Some(clock) => lines.push(Line::from(format!("{rules}  clock {clock}"))),
-        None => lines.push(Line::from(format!("{}  {} ms/move", rules, app.setup.time.as_millis()))),
+        Some(clock) => lines.push(Line::from(format!("{rules}  clock {clock}{level}"))),
+        None => lines.push(Line::from(format!("{}  {} ms/move{level}", rules, app.setup.time.as_millis()))),
     }
     if let Some(thinking) = &app.thinking {
         let elapsed = thinking.started.elapsed();

@@ -233,6 +233,7 @@ fn a_saved_game_never_starts_a_program_or_writes_where_it_says() {
         o: "alphabeta".to_owned(),
         clock: None,
         result: None,
+        level: None,
         // X to move: the program would be asked at the first tick.
         moves: Vec::new(),
     };
@@ -446,4 +447,36 @@ fn esc_clears_typing_and_asks_once_before_quitting_an_unsaved_game() {
     press(&mut app, KeyCode::Esc);
     assert!(app.quitting(), "{}", app.message());
     std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn the_level_caps_what_an_engine_searches_and_is_kept_in_the_game_file() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "alphabeta"));
+    press(&mut app, KeyCode::Char('N'));
+    while app.menu().unwrap().row() != tui::menu::Row::Level {
+        press(&mut app, KeyCode::Down);
+    }
+    // Left from full wraps round to the weakest.
+    press(&mut app, KeyCode::Left);
+    assert!(screen(&mut app, 100, 30).contains("level   < beginner: 200 positions a move at most >"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.setup().level, tui::Level::Beginner);
+    assert!(screen(&mut app, 100, 26).contains("ms/move  level beginner"));
+    // Whatever its time, the engine searches no more than the level lets it.
+    let mut game = setup(Rules::gomoku15(), "human", "alphabeta");
+    game.time = Duration::from_secs(30);
+    game.level = tui::Level::Beginner;
+    let mut app = App::new(game);
+    press(&mut app, KeyCode::Enter);
+    tick_until(&mut app, "the engine's reply", |app| app.pos().ply() >= 2);
+    let nodes = app.analysis().map(|analysis| analysis.nodes);
+    assert!(nodes.is_some_and(|nodes| nodes > 0 && nodes <= 400), "{nodes:?}");
+    // The game file keeps the level; a level it does not know is an error.
+    let file = tui::record::GameFile::of(app.setup(), app.pos(), None);
+    assert_eq!(file.level.as_deref(), Some("beginner"));
+    let loaded = file.setup(Duration::from_secs(1)).unwrap();
+    assert_eq!(loaded.setup.level, tui::Level::Beginner);
+    let bad = tui::record::GameFile { level: Some("grandmaster".to_owned()), ..file };
+    let error = bad.setup(Duration::from_secs(1)).unwrap_err().to_string();
+    assert!(error.contains("unknown level \"grandmaster\"") && error.contains("beginner"), "{error}");
 }

@@ -30,6 +30,9 @@ pub struct AlphaBetaConfig {
     pub default_time: Duration,
     /// Never think longer than this per move, whatever the limits say.
     pub move_time: Option<Duration>,
+    /// Never search more positions than this per move, whatever the
+    /// limits say (with no time limit either, the node budget alone).
+    pub move_nodes: Option<u64>,
     /// Search by threats where k is 4 to 8 (see [`board::threats`]):
     /// forced replies, threat-ordered and pruned move lists, fours at the
     /// leaves, late-move reductions, and a VCT at the root. Off, the
@@ -71,6 +74,10 @@ pub struct AlphaBetaConfig {
     pub singular_depth: u32,
     /// The margin of the singular extension, per ply of depth.
     pub singular_margin: i32,
+    /// Pruning by move score: at a node off the principal line with at
+    /// most this many plies left, quiet moves (that make or block no
+    /// three) are not tried once a move holds (0: off).
+    pub quiet_pruning: u32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -91,6 +98,7 @@ impl Default for AlphaBetaConfig {
             rank_depth: 3,
             default_time: Duration::from_secs(1),
             move_time: None,
+            move_nodes: None,
             threats: true,
             vct_nodes: 100_000,
             quiescence_fours: 4,
@@ -103,6 +111,7 @@ impl Default for AlphaBetaConfig {
             iir_depth: 0,
             singular_depth: 0,
             singular_margin: 4,
+            quiet_pruning: 0,
             threads: 1,
         }
     }

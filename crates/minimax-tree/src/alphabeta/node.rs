@@ -98,9 +98,21 @@ impl<E: Evaluator> AlphaBeta<E> {
                 break;
             }
             let (cell, order) = picker::select(&mut moves, i);
+            // Quiet moves at shallow depth are not tried once one holds:
+            // moves come best first, so the rest are quiet too.
+            let quiet = order < QUIET_BELOW * 64;
+            if quiet
+                && i >= 1
+                && !principal
+                && node.reducible
+                && depth <= self.config.quiet_pruning
+                && best > -MATE_BOUND
+            {
+                break;
+            }
             self.make(pos, cell);
             // Late quiet moves are searched shallower first.
-            let reduction = if node.reducible && i >= 2 && depth >= 3 && order < QUIET_BELOW * 64 {
+            let reduction = if node.reducible && i >= 2 && depth >= 3 && quiet {
                 1 + u32::from(i >= 6 && depth >= 4)
             } else {
                 // Late moves that make or block a three, where configured.

@@ -23,6 +23,9 @@ impl<E: Evaluator> AlphaBeta<E> {
     pub fn search(&mut self, pos: &Position, limits: &Limits) -> AlphaBetaReport {
         let start = Instant::now();
         let mut limits = limits.clone();
+        if let Some(cap) = self.config.move_nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |nodes| nodes.min(cap)));
+        }
         if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {
             limits.time = Some(self.config.default_time);
         }

@@ -47,6 +47,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         iir_depth: options.get("iir")?,
         singular_depth: options.get("singular")?,
         singular_margin: options.get("singular_margin")?,
+        quiet_pruning: options.get("quiet_prune")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
@@ -54,6 +55,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         config.default_time = Duration::from_millis(ms);
         config.move_time = Some(Duration::from_millis(ms));
     }
+    config.move_nodes = options.given("nodes")?;
     let name = options.text();
     let maker: Maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
         let (config, weights, name) = (config.clone(), weights.clone(), name.clone());
