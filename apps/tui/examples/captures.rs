@@ -1,12 +1,14 @@
 //! Prints text captures of the workbench's screens, drawn as in the
-//! terminal: analysis mode, a clock game, and a review with its graph.
+//! terminal: a game at a level, the new-game dialog, the help, the
+//! save-as prompt, analysis mode, a clock game, and a review with its
+//! graph.
 //! `cargo run --release -p tui --example captures`
 
 use std::time::{Duration, Instant};
 
 use board::{Limits, Rules};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use tui::{App, Player, Setup};
+use tui::{App, Level, Player, Setup};
 
 fn press(app: &mut App, code: KeyCode) {
     app.key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -32,6 +34,29 @@ fn run_for(app: &mut App, time: Duration) {
 
 fn main() {
     let people = || [Player::Human, Player::Human];
+    // Playing: you against alphabeta at the club level, its reply in.
+    let players = [Player::Human, Player::parse("alphabeta").expect("a spec")];
+    let setup =
+        Setup { level: Level::Club, ..Setup::new(Rules::gomoku15(), players, Duration::from_secs(1)) };
+    let mut app = App::new(setup);
+    for name in ["h8", "i9"] {
+        play(&mut app, name);
+        while !app.human_to_move() && !app.over() {
+            run_for(&mut app, Duration::from_millis(50));
+        }
+    }
+    println!("— playing, level club —\n{}\n", tui::ui::capture(&mut app, 100, 22));
+    // The dialogs over it: a new game (N), the keys (?), save as (W).
+    press(&mut app, KeyCode::Char('N'));
+    println!("— new game (N) —\n{}\n", tui::ui::capture(&mut app, 100, 22));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('?'));
+    println!("— help (?) —\n{}\n", tui::ui::capture(&mut app, 100, 30));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('W'));
+    println!("— save as (W) —\n{}\n", tui::ui::capture(&mut app, 100, 22));
+    press(&mut app, KeyCode::Esc);
+
     // Analysis mode, two seconds into a middle game.
     let mut app = App::new(Setup::new(Rules::gomoku15(), people(), Duration::from_secs(1)));
     play(&mut app, "h8 i9 i8 g8 j7 h9 g9 j10");

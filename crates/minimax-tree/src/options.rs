@@ -133,6 +133,12 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             config.quiet_pruning,
             "pruning by move score: with at most this many plies left, off the principal line, quiet moves are not tried once a move holds (0: off)",
         ),
+        EngineOption::new(
+            "history_lmr",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.history_reductions,
+            "history-adjusted reductions from this many plies left (0: off): a late quiet move that never cut a node off this game is searched a ply shallower still",
+        ),
     ]
 }
 

@@ -78,6 +78,10 @@ pub struct AlphaBetaConfig {
     /// most this many plies left, quiet moves (that make or block no
     /// three) are not tried once a move holds (0: off).
     pub quiet_pruning: u32,
+    /// History-adjusted reductions from this many plies left (0: off): a
+    /// late quiet move that has never cut a node off this game is
+    /// searched a ply shallower still.
+    pub history_reductions: u32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -112,6 +116,7 @@ impl Default for AlphaBetaConfig {
             singular_depth: 0,
             singular_margin: 4,
             quiet_pruning: 0,
+            history_reductions: 0,
             threads: 1,
         }
     }

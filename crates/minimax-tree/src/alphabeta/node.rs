@@ -113,7 +113,9 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.make(pos, cell);
             // Late quiet moves are searched shallower first.
             let reduction = if node.reducible && i >= 2 && depth >= 3 && quiet {
-                1 + u32::from(i >= 6 && depth >= 4)
+                let history = self.config.history_reductions;
+                let unproven = history > 0 && depth >= history.max(4) && !self.picker.has_cut(cell);
+                1 + u32::from(i >= 6 && depth >= 4) + u32::from(unproven)
             } else {
                 // Late moves that make or block a three, where configured.
                 let noisy = self.config.reduce_noisy;

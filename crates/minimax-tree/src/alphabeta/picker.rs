@@ -57,6 +57,11 @@ impl MovePicker {
         self.history[cell.index()] += depth * depth;
     }
 
+    /// Whether `cell` has ever cut a node off this game.
+    pub(super) fn has_cut(&self, cell: Cell) -> bool {
+        self.history[cell.index()] > 0
+    }
+
     /// The evaluator's ranking of `pos`'s moves, restricted to `cells`.
     pub(super) fn ranked_within<E: Evaluator>(
         &mut self,

@@ -48,6 +48,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         singular_depth: options.get("singular")?,
         singular_margin: options.get("singular_margin")?,
         quiet_pruning: options.get("quiet_prune")?,
+        history_reductions: options.get("history_lmr")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
