@@ -147,7 +147,7 @@ proptest! {
     }
 
     #[test]
-    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END)( [0-9a-z_,]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
+    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END)( [0-9a-z_,]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
         let _ = gomocup::protocol::parse(&line, in_board);
     }
 }
@@ -163,6 +163,8 @@ fn command() -> impl Strategy<Value = String> {
         Just("BOARD".to_owned()),
         (n(), n(), 0_u32..4).prop_map(|(x, y, who)| format!("{x},{y},{who}")),
         Just("DONE".to_owned()),
+        Just("SWAP2BOARD".to_owned()),
+        (n(), n()).prop_map(|(x, y)| format!("{x},{y}")),
         (n(), n()).prop_map(|(x, y)| format!("TAKEBACK {x},{y}")),
         Just("RESTART".to_owned()),
         Just("ABOUT".to_owned()),
@@ -185,9 +187,12 @@ proptest! {
         let make = |_: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> { Ok(Box::new(RandomAgent::new(7))) };
         gomocup::serve(Cursor::new(input), &mut output, about, Box::new(make)).unwrap();
         for answer in String::from_utf8(output).unwrap().lines() {
-            let known = ["OK", "ERROR", "UNKNOWN", "MESSAGE", "name="].iter().any(|start| answer.starts_with(start));
-            let moved = gomocup::protocol::parse_cell(answer).ok().filter(|cell: &Cell| cell.x() < 32 && cell.y() < 32);
-            prop_assert!(known || moved.is_some(), "{answer:?} after {commands:?}");
+            let known = ["OK", "ERROR", "UNKNOWN", "MESSAGE", "name=", "SWAP"].iter().any(|start| answer.starts_with(start));
+            // A move, or a swap2 opening's stones.
+            let moved = answer.split(' ').all(|cell| {
+                gomocup::protocol::parse_cell(cell).is_ok_and(|cell: Cell| cell.x() < 32 && cell.y() < 32)
+            });
+            prop_assert!(known || moved, "{answer:?} after {commands:?}");
         }
     }
 }

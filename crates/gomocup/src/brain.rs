@@ -17,6 +17,7 @@ use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, Stop
 
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
+use crate::swap2::{self, Answer};
 
 /// What `ABOUT` answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,13 +59,22 @@ struct State<'a> {
     agent: Option<Box<dyn Agent>>,
     /// Stones in the order they came, with their side.
     stones: Vec<(Cell, Side)>,
-    /// Stones of a `BOARD` block being read.
-    block: Option<Vec<(Cell, u8)>>,
+    /// Stones of a `BOARD` or `SWAP2BOARD` block being read.
+    block: Option<Block>,
     timeout_turn: Option<u64>,
     time_left: Option<u64>,
     max_memory: Option<u64>,
     /// `END` or the end of input arrived while the engine thought.
     quit: bool,
+}
+
+/// A block of stones being read, up to its `DONE`.
+enum Block {
+    /// `BOARD`: each stone with its owner (1 own, 2 the opponent's, 3 a
+    /// continuous game's).
+    Board(Vec<(Cell, u8)>),
+    /// `SWAP2BOARD`: the opening's stones in the order they were put.
+    Opening(Vec<Cell>),
 }
 
 /// Serves the protocol on `input` and `output` until `END` or the end of
@@ -128,8 +138,10 @@ where
         if command == Command::End {
             return Ok(());
         }
-        // A command other than a stone ends a BOARD block left open.
-        if state.block.is_some() && !matches!(command, Command::Stone(..) | Command::Done) {
+        // A command other than a stone ends a block left open.
+        if state.block.is_some()
+            && !matches!(command, Command::Stone(..) | Command::OpeningStone(_) | Command::Done)
+        {
             state.block = None;
             answer(&mut output, "ERROR a BOARD block ended without DONE: ignored")?;
         }
@@ -176,19 +188,42 @@ impl State<'_> {
             }),
             Command::Turn(cell) => Some(self.turn(cell, lines, pending)),
             Command::Board => {
-                self.block = Some(Vec::new());
+                self.block = Some(Block::Board(Vec::new()));
                 None
             }
+            Command::Swap2Board => {
+                self.block = Some(Block::Opening(Vec::new()));
+                None
+            }
+            // The wrong kind of stone for the block drops it.
             Command::Stone(cell, who) => {
-                self.block.get_or_insert_with(Vec::new).push((cell, who));
-                None
+                if let Some(Block::Board(stones)) = &mut self.block {
+                    stones.push((cell, who));
+                    return None;
+                }
+                self.block = None;
+                Some(
+                    "ERROR x,y,who outside a BOARD block (SWAP2BOARD's stones are x,y): the block is dropped"
+                        .to_owned(),
+                )
             }
-            // A DONE of no BOARD block (a stray one, or the end of a
-            // SWAP2BOARD we do not play) leaves the board as it is.
-            Command::Done if self.block.is_none() => {
-                Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned())
+            Command::OpeningStone(cell) => {
+                if let Some(Block::Opening(stones)) = &mut self.block {
+                    stones.push(cell);
+                    return None;
+                }
+                self.block = None;
+                Some(
+                    "ERROR x,y outside a SWAP2BOARD block (BOARD's stones are x,y,who): the block is dropped"
+                        .to_owned(),
+                )
             }
-            Command::Done => Some(self.board(lines, pending)),
+            // A stray DONE leaves the board as it is.
+            Command::Done => match self.block.take() {
+                None => Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned()),
+                Some(Block::Board(stones)) => Some(self.board(&stones, lines, pending)),
+                Some(Block::Opening(stones)) => Some(self.swap2(&stones)),
+            },
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
             Command::End => unreachable!("handled by the loop"),
@@ -248,9 +283,15 @@ impl State<'_> {
                 }
             }
             "rule" => {
-                let Some(rule) = number else {
+                let Some(mut rule) = number else {
                     return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
                 };
+                // 5 and 6 are freestyle with swap1 and swap2, as Yixin Board
+                // and the strongest brains read them: the opening is the
+                // manager's to run (SWAP2BOARD), the rules freestyle.
+                if rule == 5 || rule == 6 {
+                    rule = 0;
+                }
                 for (bit, name) in [(2, "continuous game"), (4, "renju"), (8, "caro")] {
                     if rule & bit != 0 {
                         return Some(format!(
@@ -315,8 +356,12 @@ impl State<'_> {
         reply
     }
 
-    fn board(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
-        let block = self.block.take().unwrap_or_default();
+    fn board(
+        &mut self,
+        block: &[(Cell, u8)],
+        lines: &Receiver<Incoming>,
+        pending: &mut VecDeque<Incoming>,
+    ) -> String {
         let Some(rules) = self.rules else { return "ERROR BOARD before START".to_owned() };
         if block.iter().any(|&(_, who)| who == 3) {
             return "ERROR stones marked 3 (continuous game) are not supported".to_owned();
@@ -345,6 +390,40 @@ impl State<'_> {
             return format!("ERROR BOARD: {error}");
         }
         self.think(lines, pending)
+    }
+
+    /// The swap2 choice on the opening `stones` (none, three or five), in
+    /// a move's time; afterwards the board holds the opening with the
+    /// stones the brain put, colours by their order.
+    fn swap2(&mut self, stones: &[Cell]) -> String {
+        let Some(rules) = self.rules else { return "ERROR SWAP2BOARD before START".to_owned() };
+        let empty = match swap2::opening(rules, stones) {
+            Ok(pos) => pos.legal_move_count(),
+            Err(error) => return format!("ERROR SWAP2BOARD: {error}"),
+        };
+        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
+        let (time, _) = budget(self.timeout_turn, self.time_left, empty);
+        let answer = match stones.len() {
+            0 => swap2::propose(agent.as_mut(), rules, time),
+            3 | 5 => swap2::choose(agent.as_mut(), rules, stones, time),
+            n => return format!("ERROR SWAP2BOARD with {n} stones: swap2 offers none, three or five"),
+        };
+        let put = match answer {
+            Ok(Answer::Swap) => Vec::new(),
+            Ok(Answer::Stones(put)) => put,
+            Err(error) => return format!("ERROR {error}"),
+        };
+        self.stones = stones
+            .iter()
+            .chain(&put)
+            .enumerate()
+            .map(|(i, &cell)| (cell, if i % 2 == 0 { Side::X } else { Side::O }))
+            .collect();
+        if put.is_empty() {
+            "SWAP".to_owned()
+        } else {
+            put.iter().map(|&cell| format_cell(cell)).collect::<Vec<_>>().join(" ")
+        }
     }
 
     fn takeback(&mut self, cell: Cell) -> String {

@@ -24,6 +24,7 @@ mod external;
 pub mod input;
 mod message;
 pub mod protocol;
+mod swap2;
 
 pub use brain::{About, MakeAgent, serve};
 pub use external::ExternalAgent;

@@ -23,6 +23,12 @@ pub enum Command {
     Board,
     /// `x,y,who` inside a `BOARD` block: 1 own, 2 the opponent's.
     Stone(Cell, u8),
+    /// `SWAP2BOARD`: the lines up to `DONE` give the opening stones so far
+    /// (none, three or five), and the brain makes its swap2 choice.
+    Swap2Board,
+    /// `x,y` inside a `SWAP2BOARD` block: a stone of the opening, whose
+    /// colour is its place (black, white, black, white, black).
+    OpeningStone(Cell),
     /// `DONE`: the end of a `BOARD` block.
     Done,
     /// `INFO key value`.
@@ -76,8 +82,9 @@ pub fn format_cell(cell: Cell) -> String {
 }
 
 /// The words that start a command.
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "START",
+    "SWAP2BOARD",
     "RECTSTART",
     "BEGIN",
     "TURN",
@@ -93,7 +100,8 @@ const COMMANDS: [&str; 13] = [
 ];
 
 /// Reads one line a manager sent (without its line ending). Inside a
-/// `BOARD` block, `in_board` makes `x,y,who` lines stones.
+/// `BOARD` or `SWAP2BOARD` block, `in_board` makes `x,y,who` lines
+/// stones and `x,y` lines opening stones.
 ///
 /// # Errors
 /// [`Malformed`] if a known command's arguments do not read.
@@ -104,11 +112,14 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
     // In a block, a line that starts with a command word is that command
     // (the brain then drops the block left open).
     if in_board && !COMMANDS.iter().any(|command| word.eq_ignore_ascii_case(command)) {
+        if line.split(',').count() == 2 {
+            return parse_cell(line).map(Command::OpeningStone);
+        }
         let mut parts = line.split(',').map(str::trim);
         let (Some(x), Some(y), Some(who), None) = (parts.next(), parts.next(), parts.next(), parts.next())
         else {
             return Err(Malformed(format!(
-                "expected x,y,who or DONE in a BOARD block, got {:?}",
+                "expected x,y,who (x,y in SWAP2BOARD) or DONE in a block, got {:?}",
                 excerpt(line)
             )));
         };
@@ -135,6 +146,10 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
         "TURN" => Command::Turn(parse_cell(rest)?),
         "BOARD" if rest.is_empty() => Command::Board,
         "BOARD" => return Err(Malformed(format!("BOARD takes nothing after it, got {:?}", excerpt(rest)))),
+        "SWAP2BOARD" if rest.is_empty() => Command::Swap2Board,
+        "SWAP2BOARD" => {
+            return Err(Malformed(format!("SWAP2BOARD takes nothing after it, got {:?}", excerpt(rest))));
+        }
         "DONE" => Command::Done,
         "INFO" => {
             let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
@@ -165,6 +180,8 @@ mod tests {
         );
         assert_eq!(parse("10,11,2", true), Ok(Command::Stone(Cell::new(10, 11), 2)));
         assert_eq!(parse("DONE", true), Ok(Command::Done));
+        assert_eq!(parse("SWAP2BOARD", false), Ok(Command::Swap2Board));
+        assert_eq!(parse("7, 8", true), Ok(Command::OpeningStone(Cell::new(7, 8))));
         assert_eq!(parse("YXSTOP", false), Ok(Command::Stop));
         assert_eq!(parse("TAKEBACK 3,4", false), Ok(Command::Takeback(Cell::new(3, 4))));
         assert_eq!(parse("PLAY 1,2", false), Ok(Command::Unknown("PLAY 1,2".into())));
@@ -176,7 +193,9 @@ mod tests {
         assert!(parse("START x", false).unwrap_err().0.contains("whole number"));
         assert!(parse("TURN 7", false).unwrap_err().0.contains("x,y"));
         assert!(parse("TURN -1,3", false).is_err());
-        assert!(parse("1,2", true).unwrap_err().0.contains("x,y,who"));
+        assert!(parse("1,2,3,4", true).unwrap_err().0.contains("x,y,who"));
+        assert!(parse("1,x", true).unwrap_err().0.contains("x,y"));
+        assert!(parse("SWAP2BOARD 3", false).unwrap_err().0.contains("nothing after"));
         assert!(parse("1,2,7", true).unwrap_err().0.contains("who must be"));
     }
 }

@@ -108,6 +108,33 @@ fn a_stray_done_leaves_the_board_as_it_is() {
 }
 
 #[test]
+fn swap2_openings_are_proposed_and_chosen() {
+    // An empty opening: three stones about the centre (an engine that
+    // says nothing of its chances finds every opening even: the first).
+    assert_eq!(run("START 15\nSWAP2BOARD\nDONE\n", false), ["OK", "7,7 8,7 5,5"]);
+    // Offered three (white to move), it stays white and plays the fourth;
+    // the game goes on from the opening.
+    let answers = run("START 15\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\nTURN 1,0\n", false);
+    assert_eq!(answers, ["OK", "0,0", "2,0"]);
+    // Offered five, the sixth.
+    let answers = run("START 15\nSWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\n", false);
+    assert_eq!(answers, ["OK", "0,0"]);
+    // INFO rule 6 (freestyle with swap2, as Yixin Board sends it) is
+    // freestyle; a block of four stones, a stone given twice or BOARD's
+    // stones in it are errors, and the board stays as it was.
+    let answers = run(
+        "INFO rule 6\nSTART 15\nSWAP2BOARD\n7,7\n8,7\n9,9\n8,8\nDONE\nSWAP2BOARD\n7,7\n7,7\n9,9\nDONE\nSWAP2BOARD\n7,7,1\nDONE\nBEGIN\n",
+        false,
+    );
+    assert_eq!(answers[0], "OK");
+    assert!(answers[1].contains("with 4 stones: swap2 offers none, three or five"), "{answers:?}");
+    assert!(answers[2].contains("opening stone 7,7"), "{answers:?}");
+    assert!(answers[3].contains("SWAP2BOARD's stones are x,y"), "{answers:?}");
+    assert!(answers[4].starts_with("ERROR DONE without"), "{answers:?}");
+    assert_eq!(answers[5..], ["0,0"], "{answers:?}");
+}
+
+#[test]
 fn takeback_and_restart() {
     let answers = run("START 10\nBEGIN\nTAKEBACK 0,0\nBEGIN\nTURN 5,5\nRESTART\nBEGIN\n", false);
     assert_eq!(answers, ["OK", "0,0", "OK", "0,0", "1,0", "OK", "0,0"]);
