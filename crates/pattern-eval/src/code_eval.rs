@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::threat_eval::ThreatWeights;
 use crate::weights::{
-    FORMAT, MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, is_bincode, write_atomically,
+    FORMAT, MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name,
 };
 
 /// How many shapes there are: multisets of four of the eight patterns.
@@ -284,12 +284,7 @@ impl CodeWeights {
     /// # Errors
     /// [`WeightsError`] if it cannot be read or is not such a file.
     pub fn load(path: &Path) -> Result<CodeWeights, WeightsError> {
-        let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
-        if is_bincode(path) {
-            CodeWeights::from_bincode(&board::files::read(path).map_err(io)?)
-        } else {
-            CodeWeights::from_json(&board::files::read_to_string(path).map_err(io)?)
-        }
+        read_by_name(path, CodeWeights::from_bincode, CodeWeights::from_json)
     }
 
     /// Writes the weights to `path` (bincode if it ends in `.bin`, else
@@ -298,8 +293,7 @@ impl CodeWeights {
     /// # Errors
     /// [`WeightsError::Io`] if it cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
-        write_atomically(path, &bytes)
+        write_by_name(path, || self.to_bincode(), || self.to_json())
     }
 }
 

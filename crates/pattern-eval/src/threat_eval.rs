@@ -13,7 +13,7 @@ use board::threats::{CellClass, Pattern, Threats};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::weights::{FORMAT, WeightsError, decode_sealed, encode_sealed, is_bincode, write_atomically};
+use crate::weights::{FORMAT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
 
 /// The threat family's weights. The side to move's terms are apart from
 /// its opponent's: the same open three is worth more to the side that
@@ -165,12 +165,7 @@ impl ThreatWeights {
     /// # Errors
     /// [`WeightsError`] if it cannot be read or is not such a file.
     pub fn load(path: &Path) -> Result<ThreatWeights, WeightsError> {
-        let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
-        if is_bincode(path) {
-            ThreatWeights::from_bincode(&board::files::read(path).map_err(io)?)
-        } else {
-            ThreatWeights::from_json(&board::files::read_to_string(path).map_err(io)?)
-        }
+        read_by_name(path, ThreatWeights::from_bincode, ThreatWeights::from_json)
     }
 
     /// Writes the weights to `path` (bincode if it ends in `.bin`, else
@@ -179,8 +174,7 @@ impl ThreatWeights {
     /// # Errors
     /// [`WeightsError::Io`] if it cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
-        write_atomically(path, &bytes)
+        write_by_name(path, || self.to_bincode(), || self.to_json())
     }
 }
 

@@ -249,9 +249,8 @@ impl Weights {
     /// # Errors
     /// [`WeightsError`] if it cannot be read or does not fit.
     pub fn load(path: &Path, family: Family) -> Result<Weights, WeightsError> {
-        let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
-        if is_bincode(path) {
-            let weights = Weights::from_bincode(&board::files::read(path).map_err(io)?)?;
+        let from_bincode = |bytes: &[u8]| {
+            let weights = Weights::from_bincode(bytes)?;
             if weights.family() != family {
                 return Err(WeightsError::OtherFamily {
                     path: path.to_owned(),
@@ -260,9 +259,8 @@ impl Weights {
                 });
             }
             Ok(weights)
-        } else {
-            Weights::from_json(family, None, &board::files::read_to_string(path).map_err(io)?)
-        }
+        };
+        read_by_name(path, from_bincode, |text| Weights::from_json(family, None, text))
     }
 
     /// Writes the weights to `path` (bincode if it ends in `.bin`, else
@@ -272,9 +270,34 @@ impl Weights {
     /// # Errors
     /// [`WeightsError::Io`] if it cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        let bytes = if is_bincode(path) { self.to_bincode() } else { (self.to_json() + "\n").into_bytes() };
-        write_atomically(path, &bytes)
+        write_by_name(path, || self.to_bincode(), || self.to_json())
     }
+}
+
+/// Reads a weights file by its name: bincode if it ends in `.bin`, else
+/// JSON, each decoded by its own reader.
+pub(crate) fn read_by_name<T>(
+    path: &Path,
+    from_bincode: impl FnOnce(&[u8]) -> Result<T, WeightsError>,
+    from_json: impl FnOnce(&str) -> Result<T, WeightsError>,
+) -> Result<T, WeightsError> {
+    let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
+    if is_bincode(path) {
+        from_bincode(&board::files::read(path).map_err(io)?)
+    } else {
+        from_json(&board::files::read_to_string(path).map_err(io)?)
+    }
+}
+
+/// Writes weights to `path` by its name (bincode if it ends in `.bin`,
+/// else JSON and a newline) through a temporary file.
+pub(crate) fn write_by_name(
+    path: &Path,
+    to_bincode: impl FnOnce() -> Vec<u8>,
+    to_json: impl FnOnce() -> String,
+) -> Result<(), WeightsError> {
+    let bytes = if is_bincode(path) { to_bincode() } else { (to_json() + "\n").into_bytes() };
+    write_atomically(path, &bytes)
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, so an old

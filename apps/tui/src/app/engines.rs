@@ -95,10 +95,7 @@ impl App {
                 }
                 match self.pos.play(cell) {
                     Ok(()) => {
-                        self.redo.clear();
-                        self.dirty = true;
-                        self.hint = None;
-                        self.announce();
+                        self.after_move();
                         self.report_if_over();
                     }
                     Err(err) => {

@@ -344,17 +344,23 @@ impl App {
         }
         match self.pos.play(cell) {
             Ok(()) => {
-                self.redo.clear();
-                self.dirty = true;
-                self.hint = None;
                 self.cursor = cell;
-                self.announce();
+                self.after_move();
                 if !self.is_analysing() {
                     self.report_if_over();
                 }
             }
             Err(err) => self.message = format!("cannot play {}: {err}", cell.name(&self.setup.rules)),
         }
+    }
+
+    /// After a move: what could be redone and the hint no longer apply,
+    /// the game is not saved, and the message says what was played.
+    pub(super) fn after_move(&mut self) {
+        self.redo.clear();
+        self.dirty = true;
+        self.hint = None;
+        self.announce();
     }
 
     /// Takes back the last move, and the engine's reply with the person's
