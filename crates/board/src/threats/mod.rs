@@ -401,6 +401,35 @@ fn unpack(code: Code) -> [Pattern; 4] {
     [0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8))
 }
 
+/// By [`Code`]: what a move there is worth to the side whose code it is
+/// (what it makes in each direction, a double threat's bonus) and to the
+/// side that plays there against it (what it takes away, half that
+/// bonus) — the two parts of [`Threats::move_score`], so that a score is
+/// two lookups.
+fn move_table() -> &'static [(i32, i32)] {
+    /// What a move makes, by pattern, for the side that plays it…
+    const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
+    /// …and what it takes from the opponent, by the opponent's pattern there.
+    const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
+    static MOVES: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+    MOVES.get_or_init(|| {
+        (0..1 << 12)
+            .map(|code| {
+                let patterns = unpack(code);
+                let bonus = match CellClass::combine(patterns) {
+                    CellClass::DoubleThree => 150,
+                    CellClass::FourThree => 500,
+                    CellClass::DoubleFour => 800,
+                    _ => 0,
+                };
+                let made: i32 = patterns.iter().map(|&pattern| OWN_MOVE[pattern as usize]).sum();
+                let taken: i32 = patterns.iter().map(|&pattern| BLOCK_MOVE[pattern as usize]).sum();
+                (made + bonus, taken + bonus / 2)
+            })
+            .collect()
+    })
+}
+
 /// By [`Code`]: the combined class, and the flags of the cell sets that
 /// tactics ask about.
 fn class_table() -> &'static [(CellClass, u8)] {
@@ -563,6 +592,9 @@ pub struct Threats {
     /// Where the neighbourhood is narrow enough: the fast lookup.
     window: Option<&'static WindowTable>,
     class_table: &'static [(CellClass, u8)],
+    /// By [`Code`]: its share of [`Threats::move_score`] for the side that
+    /// plays there and for the side it blocks.
+    move_table: &'static [(i32, i32)],
     rules: Rules,
     /// By side, then cell slot: the four directions' patterns, packed.
     codes: [Vec<Code>; 2],
@@ -622,6 +654,7 @@ impl Threats {
             table,
             window: window_table(*pos.rules())?,
             class_table: class_table(),
+            move_table: move_table(),
             rules: *pos.rules(),
             codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
             pattern_counts: [[0; Pattern::NUM]; 2],
@@ -902,24 +935,11 @@ impl Threats {
     /// [`crate::Evaluator::score_move`], which an evaluation may
     /// override.
     #[must_use]
+    #[inline]
     pub fn move_score(&self, side: Side, cell: Cell) -> i32 {
-        /// What a move makes, by pattern, for the side that plays it…
-        const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
-        /// …and what it takes from the opponent, by the opponent's pattern there.
-        const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
-        let own = self.patterns(side, cell);
-        let theirs = self.patterns(side.opponent(), cell);
-        let mut score = 0;
-        for (&mine, &other) in own.iter().zip(&theirs) {
-            score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
-        }
-        let bonus = |class: CellClass| match class {
-            CellClass::DoubleThree => 150,
-            CellClass::FourThree => 500,
-            CellClass::DoubleFour => 800,
-            _ => 0,
-        };
-        score + bonus(self.class(side, cell)) + bonus(self.class(side.opponent(), cell)) / 2
+        let own = self.move_table[usize::from(self.codes[side.index()][cell.index()])].0;
+        let block = self.move_table[usize::from(self.codes[side.opponent().index()][cell.index()])].1;
+        own + block
     }
 
     /// The combined class of `side` at `cell` (none on a marked cell).
@@ -997,6 +1017,36 @@ mod tests {
 
     fn at(rules: Rules, name: &str) -> Cell {
         rules.parse_cell(name).unwrap()
+    }
+
+    /// The hand-set move score from the patterns directly, as it was
+    /// written before the table: the table must agree on every pair of
+    /// codes.
+    fn move_score_by_patterns(own: Code, theirs: Code) -> i32 {
+        const OWN_MOVE: [i32; Pattern::NUM] = [0, 2, 6, 8, 24, 30, 400, 20_000];
+        const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
+        let bonus = |code: Code| match CellClass::combine(unpack(code)) {
+            CellClass::DoubleThree => 150,
+            CellClass::FourThree => 500,
+            CellClass::DoubleFour => 800,
+            _ => 0,
+        };
+        let mut score = 0;
+        for (&mine, &other) in unpack(own).iter().zip(&unpack(theirs)) {
+            score += OWN_MOVE[mine as usize] + BLOCK_MOVE[other as usize];
+        }
+        score + bonus(own) + bonus(theirs) / 2
+    }
+
+    #[test]
+    fn the_move_table_scores_as_the_patterns_do() {
+        let table = move_table();
+        for own in (0..CODES as Code).step_by(7) {
+            for theirs in 0..CODES as Code {
+                let by_table = table[usize::from(own)].0 + table[usize::from(theirs)].1;
+                assert_eq!(by_table, move_score_by_patterns(own, theirs), "codes {own}, {theirs}");
+            }
+        }
     }
 
     #[test]
