@@ -139,6 +139,12 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             config.history_reductions,
             "history-adjusted reductions from this many plies left (0: off): a late quiet move that never cut a node off this game is searched a ply shallower still",
         ),
+        EngineOption::new(
+            "table_ext",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.table_extension,
+            "on the principal line, the table's move a ply deeper every this many plies of the line (0: off)",
+        ),
     ]
 }
 

@@ -82,6 +82,9 @@ pub struct AlphaBetaConfig {
     /// late quiet move that has never cut a node off this game is
     /// searched a ply shallower still.
     pub history_reductions: u32,
+    /// On the principal line, the table's move is searched a ply deeper
+    /// at every this many plies of the line (0: off): 1/N of a ply a ply.
+    pub table_extension: u32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -117,6 +120,7 @@ impl Default for AlphaBetaConfig {
             singular_margin: 4,
             quiet_pruning: 0,
             history_reductions: 0,
+            table_extension: 0,
             threads: 1,
         }
     }

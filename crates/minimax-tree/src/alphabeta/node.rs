@@ -122,7 +122,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 u32::from(node.reducible && noisy > 0 && i >= noisy && depth >= 4)
             };
             let score = if i == 0 {
-                let extension = u32::from(singular == Some(cell));
+                let extension = self.extension(&node, cell, (principal, singular), ply);
                 -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1)
             } else {
                 let mut probe = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
@@ -158,6 +158,23 @@ impl<E: Evaluator> AlphaBeta<E> {
             table.record(key, (original_alpha, beta), (best, best_move), depth, ply);
         }
         best
+    }
+
+    /// How many plies deeper a node's first move is searched: one if it is
+    /// the singular table move, or the table's move on the principal line
+    /// at every `table_extension`th ply of it (a fraction of a ply a ply,
+    /// in whole plies).
+    fn extension(
+        &self,
+        node: &Node,
+        cell: Cell,
+        (principal, singular): (bool, Option<Cell>),
+        ply: u32,
+    ) -> u32 {
+        let every = self.config.table_extension;
+        let on_line =
+            principal && node.table_move == Some(cell) && every > 0 && (ply + 1).is_multiple_of(every);
+        u32::from(singular == Some(cell) || on_line)
     }
 
     /// A plain node's rules before any move: the game's end, the static

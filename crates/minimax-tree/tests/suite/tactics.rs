@@ -132,8 +132,8 @@ fn the_defences_of_an_open_three_miss_none() {
 
 /// The selective options that are off by default (the singular extension,
 /// internal iterative reduction, reducing late noisy moves, pruning quiet
-/// ones, history-adjusted reductions) change which nodes are searched,
-/// never what the tactics above find.
+/// ones, history-adjusted reductions, extending the table's move) change
+/// which nodes are searched, never what the tactics above find.
 #[test]
 fn the_optional_selectivity_keeps_the_tactics() {
     let configs = [
@@ -143,6 +143,7 @@ fn the_optional_selectivity_keeps_the_tactics() {
         AlphaBetaConfig { reduce_noisy: 2, ..AlphaBetaConfig::default() },
         AlphaBetaConfig { quiet_pruning: 3, ..AlphaBetaConfig::default() },
         AlphaBetaConfig { history_reductions: 4, ..AlphaBetaConfig::default() },
+        AlphaBetaConfig { table_extension: 2, ..AlphaBetaConfig::default() },
     ];
     let defending = position("c3 b3 d3 f8 e3 a15 f5 o1 f6 o15 f7 a1 m13");
     let defences = defences(&defending);

@@ -49,6 +49,7 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         singular_margin: options.get("singular_margin")?,
         quiet_pruning: options.get("quiet_prune")?,
         history_reductions: options.get("history_lmr")?,
+        table_extension: options.get("table_ext")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
