@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::report::{emit, middle_games, row, thousands};
 
 #[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct Args {
     /// Rules as W,H,K or W,H,K,exact.
     #[arg(long, default_value = "15,15,5")]
@@ -45,6 +46,12 @@ pub struct Args {
     /// another engine can be asked about the same positions.
     #[arg(long, value_name = "FILE")]
     positions_out: Option<std::path::PathBuf>,
+    /// With --depth D: also search each position to every depth from 2
+    /// to D afresh and report how much the score moves from one depth to
+    /// the next (the mean of |score(d) − score(d + 1)|, wins and losses
+    /// left out): how stable the evaluation is under deepening.
+    #[arg(long, requires = "depth")]
+    stability: bool,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -72,6 +79,10 @@ struct Report {
     vcf: Option<Solved>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vct: Option<Solved>,
+    /// With `--stability`: the mean |score(d) − score(d + 1)| over the
+    /// positions searched and their depths, and how many steps it is of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score_swing: Option<(f64, usize)>,
 }
 
 /// How a threat search ended over the positions: a win found, no win
@@ -169,6 +180,10 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
+    let score_swing = match args.depth {
+        Some(depth) if args.stability => Some(score_swing(&mut engine, &positions, depth)),
+        _ => None,
+    };
     let defaults = AlphaBetaConfig::default();
     let threat_k = (4..=board::threats::MAX_THREAT_K).contains(&args.rules.k());
     let solved = |limits| (args.vcf && threat_k).then(|| Solved::measure(&positions, limits));
@@ -188,6 +203,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
         vcf,
         vct,
+        score_swing,
     };
     emit(args.json, &report, |r| {
         vec![
@@ -206,8 +222,39 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         .into_iter()
         .chain(r.vcf.as_ref().map(|solved| row("VCF alone", solved.text())))
         .chain(r.vct.as_ref().map(|solved| row("VCT alone", solved.text())))
+        .chain(r.score_swing.map(|(swing, steps)| {
+            row("score swing", format!("{swing:.1} a ply deeper (mean of {steps} steps)"))
+        }))
         .collect()
     })
+}
+
+/// The mean |score(d) − score(d + 1)| over `positions` searched afresh to
+/// every depth from 2 to `depth`, steps to or from a win or loss left
+/// out, with the number of steps.
+fn score_swing<E: Evaluator>(
+    engine: &mut AlphaBeta<E>,
+    positions: &[board::Position],
+    depth: u32,
+) -> (f64, usize) {
+    let (mut total, mut steps) = (0.0, 0);
+    for pos in positions {
+        let mut last: Option<i32> = None;
+        for d in 2..=depth {
+            engine.clear();
+            let result = engine.search(pos, &Limits { depth: Some(d), ..Limits::none() });
+            if result.reason != Reason::Search {
+                break;
+            }
+            let value = Some(result.value).filter(|value| value.abs() < minimax_tree::MATE - 1000);
+            if let (Some(before), Some(now)) = (last, value) {
+                total += f64::from((now - before).abs());
+                steps += 1;
+            }
+            last = value;
+        }
+    }
+    (if steps == 0 { 0.0 } else { total / steps as f64 }, steps)
 }
 
 /// The median of `values` (0 for none).

@@ -376,8 +376,27 @@ fn search_reports_nodes_per_second() {
         let outcomes: u64 = ["won", "no_win", "undecided"].iter().map(|key| count(solved, key)).sum();
         assert_eq!(outcomes, 3, "{search}: {solved}");
     }
+    // With --stability, the score's swing from one depth to the next:
+    // steps of depths 2 to 4 (two a position at most).
+    let value = json(&[
+        "search",
+        "--rules",
+        "9,9,5",
+        "--depth",
+        "4",
+        "--positions",
+        "3",
+        "--plies",
+        "6",
+        "--stability",
+        "--json",
+    ]);
+    let (swing, steps) = (value["score_swing"][0].as_f64(), value["score_swing"][1].as_u64());
+    assert!(swing.is_some_and(|swing| swing >= 0.0) && steps.is_some_and(|steps| steps <= 6), "{value}");
     let output = bench(&["search", "--rules", "9,9,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D or --ms T"));
+    let output = bench(&["search", "--rules", "9,9,5", "--ms", "10", "--stability"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--depth"), "--stability needs --depth");
 }
 
 #[test]
