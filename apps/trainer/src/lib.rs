@@ -3,5 +3,6 @@
 #![warn(missing_docs)]
 
 pub mod evolve;
+pub mod policy;
 pub mod selfplay;
 pub mod texel;

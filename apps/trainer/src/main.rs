@@ -4,6 +4,7 @@
 
 mod ga;
 mod plot;
+mod policy_cli;
 mod selfplay_cli;
 mod tabular;
 mod tune_cli;
@@ -39,6 +40,8 @@ enum Command {
     Merge(selfplay_cli::MergeArgs),
     /// Fit the threat or code weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
+    /// Fit a move policy to the moves of self-play data (for alphabeta:policy=FILE).
+    Policy(policy_cli::Args),
     /// Check the weights a run wrote, and install them where told.
     Weights(weights::Args),
 }
@@ -58,5 +61,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Selfplay(args) => selfplay_cli::run(&args),
         Command::Merge(args) => selfplay_cli::merge(&args),
         Command::Tune(args) => tune_cli::run(&args),
+        Command::Policy(args) => policy_cli::run(&args),
     }
 }

@@ -196,6 +196,13 @@ fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: 
 
 /// The games of every file, checked to be of one rule set, as samples.
 fn load(paths: &[PathBuf], family: TuneFamily) -> Result<Dataset> {
+    let (games, rules) = load_games(paths)?;
+    Ok(Dataset::from_games(&games, rules, family))
+}
+
+/// The games of every file, checked to be of one rule set, numbered
+/// apart, and their rules.
+pub fn load_games(paths: &[PathBuf]) -> Result<(Vec<trainer::selfplay::GameData>, Rules)> {
     let mut games = Vec::new();
     let mut rules: Option<Rules> = None;
     for path in paths {
@@ -219,7 +226,7 @@ fn load(paths: &[PathBuf], family: TuneFamily) -> Result<Dataset> {
         }));
     }
     let rules = rules.context("no data file given")?;
-    Ok(Dataset::from_games(&games, rules, family))
+    Ok((games, rules))
 }
 
 /// `loss.csv` and `loss.svg`: the losses before the first epoch and after each.

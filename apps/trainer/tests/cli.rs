@@ -290,6 +290,16 @@ fn selfplay_then_tune_write_data_weights_and_curves() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let longer_weights = pattern_eval::ThreatWeights::load(&out.join("weights.json")).unwrap();
     assert_eq!(pattern_eval::ThreatWeights::load(&installed).unwrap(), longer_weights);
+    // A move policy from the same games; bad settings are clear errors.
+    let policy = dir.join("policy.json");
+    let policy_args = |steps: &str| {
+        trainer(&["policy", "--data", data, "--steps", steps, "--out", policy.to_str().unwrap()])
+    };
+    let output = policy_args("5");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("held out:"), "{output:?}");
+    pattern_eval::MovePolicy::load(&policy).unwrap().check().unwrap();
+    assert!(String::from_utf8_lossy(&policy_args("0").stderr).contains("--steps must be"));
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -21,6 +21,7 @@ use board::threats::{CODES, CellClass, Code, CodeValues, Pattern, Threats, Unsup
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::move_policy::MovePolicy;
 use crate::threat_eval::ThreatWeights;
 use crate::weights::{
     FORMAT, MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name,
@@ -54,7 +55,7 @@ const FAMILY: &str = "codes";
 
 /// Every shape's patterns, strongest first within a shape, in shape
 /// order: the index of a shape is its place here.
-fn shapes() -> &'static [[Pattern; 4]] {
+pub(crate) fn shapes() -> &'static [[Pattern; 4]] {
     static SHAPES_LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
     SHAPES_LIST.get_or_init(|| {
         let mut list = Vec::with_capacity(SHAPES);
@@ -107,7 +108,7 @@ pub fn shape_name(index: usize) -> String {
 }
 
 /// The shape a name stands for.
-fn shape_named(name: &str) -> Option<usize> {
+pub(crate) fn shape_named(name: &str) -> Option<usize> {
     (0..SHAPES).find(|&index| shape_name(index) == name)
 }
 
@@ -304,6 +305,9 @@ impl CodeWeights {
 pub struct CodeEvaluator {
     weights: CodeWeights,
     values: Arc<CodeValues>,
+    /// A learned move policy by code (see [`MovePolicy`]), else the
+    /// hand-set move score.
+    moves: Option<Arc<Vec<(i32, i32)>>>,
 }
 
 impl Default for CodeEvaluator {
@@ -317,7 +321,14 @@ impl CodeEvaluator {
     #[must_use]
     pub fn new(weights: CodeWeights) -> CodeEvaluator {
         let values = Arc::new(weights.values());
-        CodeEvaluator { weights, values }
+        CodeEvaluator { weights, values, moves: None }
+    }
+
+    /// The same evaluator scoring moves by `policy` instead of the
+    /// hand-set move score.
+    #[must_use]
+    pub fn with_policy(self, policy: &MovePolicy) -> CodeEvaluator {
+        CodeEvaluator { moves: Some(Arc::new(policy.by_code())), ..self }
     }
 
     /// Its weights.
@@ -387,6 +398,18 @@ impl Evaluator for CodeEvaluator {
             out.push((cell, score));
         }
         out.sort_by_key(|&(cell, score)| (std::cmp::Reverse(score), cell.index()));
+    }
+
+    /// By the move policy, if it has one: two lookups by the cell's codes.
+    #[inline]
+    fn score_move(&self, threats: &Threats, side: board::Side, cell: Cell) -> i32 {
+        match &self.moves {
+            Some(moves) => {
+                moves[usize::from(threats.code(side, cell))].0
+                    + moves[usize::from(threats.code(side.opponent(), cell))].1
+            }
+            None => threats.move_score(side, cell),
+        }
     }
 
     #[inline]

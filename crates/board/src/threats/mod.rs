@@ -401,6 +401,16 @@ fn unpack(code: Code) -> [Pattern; 4] {
     [0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8))
 }
 
+/// The hand-set move score's two parts for a cell of `code`: what the
+/// move is worth to the side whose code it is, and to the side that
+/// plays there against it; [`Threats::move_score`] adds the mover's first
+/// part to the opponent's second.
+#[inline]
+#[must_use]
+pub fn move_parts(code: Code) -> (i32, i32) {
+    move_table()[usize::from(code)]
+}
+
 /// By [`Code`]: what a move there is worth to the side whose code it is
 /// (what it makes in each direction, a double threat's bonus) and to the
 /// side that plays there against it (what it takes away, half that

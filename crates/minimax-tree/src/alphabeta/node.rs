@@ -10,7 +10,7 @@ use board::threats::CellClass;
 use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
 
 use super::AlphaBeta;
-use super::picker::{self, QUIET_BELOW};
+use super::picker;
 use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
 use crate::threat_search::ThreatLimits;
 
@@ -100,7 +100,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             let (cell, order) = picker::select(&mut moves, i);
             // Quiet moves at shallow depth are not tried once one holds:
             // moves come best first, so the rest are quiet too.
-            let quiet = order < QUIET_BELOW * 64;
+            let quiet = picker::is_quiet(order);
             if quiet
                 && i >= 1
                 && !principal

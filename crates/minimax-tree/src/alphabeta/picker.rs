@@ -16,6 +16,14 @@ use crate::threat_search::{three_defences, winning_cells};
 /// (see [`Evaluator::score_move`]).
 pub(super) const QUIET_BELOW: i32 = 40;
 
+/// Whether a threat-search move, by its ordering score, is quiet: it
+/// makes or blocks no three (the hand-set move score below
+/// [`QUIET_BELOW`]) and is neither the table's move nor a killer.
+#[inline]
+pub(super) fn is_quiet(order: i32) -> bool {
+    order & 1 == 1
+}
+
 /// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
 /// and returns it (the last of equals).
 #[inline]
@@ -114,7 +122,8 @@ impl MovePicker {
 
     /// The moves of a threat-search node with their ordering scores: the
     /// threat moves with the table's move first, killers raised, and the
-    /// history of cutoffs breaking ties.
+    /// history of cutoffs breaking ties; the lowest bit says whether the
+    /// move is quiet (see [`is_quiet`]).
     pub(super) fn order_by_threats<E: Evaluator>(
         &self,
         (evaluator, threats, config): (&E, &Threats, &AlphaBetaConfig),
@@ -124,13 +133,23 @@ impl MovePicker {
         moves: &mut Vec<(Cell, i32)>,
     ) {
         MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
+        let me = pos.side_to_move();
         for (cell, score) in moves {
+            // Quiet by the hand-set score, whatever scale the evaluator's
+            // move scores have, so that reductions mean the same moves.
+            let mut quiet = threats.move_score(me, *cell) < QUIET_BELOW;
             if Some(*cell) == table_move {
                 *score = 1 << 30;
+                quiet = false;
             } else if Some(*cell) == killers[0] || Some(*cell) == killers[1] {
                 *score += 1 << 12;
+                quiet = false;
             }
-            *score = score.saturating_mul(64).saturating_add(self.history[cell.index()].min(63) as i32);
+            *score = score
+                .saturating_mul(64)
+                .saturating_add(self.history[cell.index()].min(63) as i32)
+                .saturating_mul(2)
+                .saturating_add(i32::from(quiet));
         }
     }
 

@@ -6,7 +6,8 @@ use crate::error::SpecError;
 use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
 use minimax_tree::OpenLines;
 use pattern_eval::{
-    CodeEvaluator, CodeWeights, Family, PatternEvaluator, PatternTable, ThreatEvaluator, ThreatWeights,
+    CodeEvaluator, CodeWeights, Family, MovePolicy, PatternEvaluator, PatternTable, ThreatEvaluator,
+    ThreatWeights,
 };
 
 /// What `eval=` names.
@@ -147,6 +148,17 @@ pub enum Evaluation {
     Threat(ThreatEvaluator),
     /// The code family.
     Codes(CodeEvaluator),
+}
+
+impl Evaluation {
+    /// The code family scoring moves by `policy`, if one is given (the
+    /// spec allows one with the code family only).
+    pub(crate) fn with_policy(self, policy: Option<&MovePolicy>) -> Evaluation {
+        match (self, policy) {
+            (Evaluation::Codes(codes), Some(policy)) => Evaluation::Codes(codes.with_policy(policy)),
+            (evaluation, _) => evaluation,
+        }
+    }
 }
 
 impl Evaluator for Evaluation {

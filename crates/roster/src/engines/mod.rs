@@ -55,7 +55,11 @@ impl EngineInfo {
 
 fn alphabeta_options() -> Vec<EngineOption> {
     let mut options = minimax_tree::alphabeta_options();
-    options.extend([evaluation::eval_option(EvalChoice::Auto), search::threat_weights_option()]);
+    options.extend([
+        evaluation::eval_option(EvalChoice::Auto),
+        search::threat_weights_option(),
+        search::policy_option(),
+    ]);
     options
 }
 

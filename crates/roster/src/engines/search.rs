@@ -10,7 +10,7 @@ use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
-use pattern_eval::{CodeWeights, ThreatWeights};
+use pattern_eval::{CodeWeights, MovePolicy, ThreatWeights};
 
 use super::evaluation::{EvalChoice, EvalWeights, WeightedFamily};
 use super::for_rules::ForRules;
@@ -27,9 +27,34 @@ pub(super) fn threat_weights_option() -> EngineOption {
     )
 }
 
+/// `policy=` of `alphabeta`: a learned move policy for the code family.
+pub(super) fn policy_option() -> EngineOption {
+    EngineOption::without_default(
+        "policy",
+        OptionKind::File,
+        "move policy file (JSON, from trainer policy) the search orders, reduces and prunes moves by, for eval=auto or codes; the hand-set move score unless given",
+    )
+}
+
+/// The move policy `policy=FILE` names, read now so that a bad file is an
+/// error before any game.
+fn move_policy(options: &Options, eval: EvalChoice) -> Result<Option<Arc<MovePolicy>>, SpecError> {
+    let Some(path) = options.given::<String>("policy")? else {
+        return Ok(None);
+    };
+    let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "policy", reason };
+    if eval.weighted_family() != Some(WeightedFamily::Codes) {
+        return Err(unusable("a move policy goes with eval=auto or codes".to_owned()));
+    }
+    MovePolicy::load(Path::new(&path))
+        .map(|policy| Some(Arc::new(policy)))
+        .map_err(|err| unusable(err.to_string()))
+}
+
 pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     let eval: EvalChoice = options.get("eval")?;
     let weights = eval_weights(options, eval)?;
+    let policy = move_policy(options, eval)?;
     let defaults = AlphaBetaConfig::default();
     let mut config = AlphaBetaConfig {
         max_depth: options.get("depth")?,
@@ -60,9 +85,10 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
     config.move_nodes = options.given("nodes")?;
     let name = options.text();
     let maker: Maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
-        let (config, weights, name) = (config.clone(), weights.clone(), name.clone());
+        let (config, weights, policy, name) = (config.clone(), weights.clone(), policy.clone(), name.clone());
         Box::new(ForRules::new(name.clone(), move |rules| {
-            let engine = AlphaBeta::new(eval.evaluator(rules, weights.as_ref()), config.clone());
+            let evaluator = eval.evaluator(rules, weights.as_ref()).with_policy(policy.as_deref());
+            let engine = AlphaBeta::new(evaluator, config.clone());
             Box::new(AlphaBetaAgent::new(engine, name.clone()))
         }))
     });

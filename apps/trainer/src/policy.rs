@@ -1,0 +1,298 @@
+//! A move policy (`pattern_eval::MovePolicy`) fitted to the moves a strong
+//! engine chose in self-play: at each free position (no five to make or
+//! stop, no four or open three to answer) the candidates are the cells
+//! the search would try (a pattern made or blocked, within two of a
+//! stone), each scored `made[mover's shape] + taken[opponent's shape]`,
+//! and the fit raises the softmax chance of the move that was played
+//! (the mean log-loss over positions, by Adam from the hand-set
+//! values). The scale of the softmax is fitted first, on the hand-set
+//! values, and then kept, so the learned values stay in the search's
+//! units.
+
+use board::threats::Threats;
+use board::{Position, Rules, Side};
+use pattern_eval::{MovePolicy, SHAPES, shape};
+use rayon::prelude::*;
+
+use crate::selfplay::GameData;
+
+/// Games whose index is a multiple of this are held out.
+const VALIDATION_EVERY: u64 = 10;
+
+/// Positions with their candidates: flat, for speed.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyData {
+    /// Per candidate: the mover's shape there and the opponent's.
+    shapes: Vec<(u16, u16)>,
+    /// Per position, where its candidates start in `shapes` (and one more
+    /// entry, the end).
+    starts: Vec<u32>,
+    /// Per position, which of its candidates was played.
+    chosen: Vec<u32>,
+}
+
+impl PolicyData {
+    /// How many positions it holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.chosen.len()
+    }
+
+    /// Whether it holds none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.chosen.is_empty()
+    }
+
+    /// The positions of `games` (played under `rules`): those held out,
+    /// and the rest.
+    #[must_use]
+    pub fn from_games(games: &[GameData], rules: Rules) -> (PolicyData, PolicyData) {
+        let per_game: Vec<(bool, PolicyData)> = games
+            .par_iter()
+            .map(|game| (game.index % VALIDATION_EVERY == 0, positions_of(game, rules)))
+            .collect();
+        let (mut train, mut validation) = (PolicyData::default(), PolicyData::default());
+        for (held_out, data) in per_game {
+            if held_out { validation.extend(&data) } else { train.extend(&data) }
+        }
+        (train, validation)
+    }
+
+    fn push(&mut self, candidates: &[(u16, u16)], chosen: usize) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.shapes.extend_from_slice(candidates);
+        self.starts.push(self.shapes.len() as u32);
+        self.chosen.push(chosen as u32);
+    }
+
+    fn extend(&mut self, other: &PolicyData) {
+        for i in 0..other.len() {
+            self.push(other.candidates(i), other.chosen[i] as usize);
+        }
+    }
+
+    fn candidates(&self, i: usize) -> &[(u16, u16)] {
+        &self.shapes[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// The free positions of one game after its given moves, with their
+/// candidates and the move played (where it was one of them).
+fn positions_of(game: &GameData, rules: Rules) -> PolicyData {
+    let mut data = PolicyData::default();
+    let mut pos = Position::new(rules);
+    let Ok(mut threats) = Threats::new(&pos) else { return data };
+    let mut candidates = Vec::new();
+    for (ply, cell) in game.cells().enumerate() {
+        if ply >= usize::from(game.given) && !pos.occupied().is_empty() {
+            let me = pos.side_to_move();
+            if free(&threats, me) {
+                candidates.clear();
+                let mut chosen = None;
+                let near = pos.occupied().dilate(&rules).dilate(&rules) & pos.empty_cells();
+                for candidate in near {
+                    if threats.move_score(me, candidate) > 0 {
+                        if candidate == cell {
+                            chosen = Some(candidates.len());
+                        }
+                        let shapes = (threats.code(me, candidate), threats.code(me.opponent(), candidate));
+                        candidates.push((shape(shapes.0) as u16, shape(shapes.1) as u16));
+                    }
+                }
+                if let Some(chosen) = chosen.filter(|_| candidates.len() > 1) {
+                    data.push(&candidates, chosen);
+                }
+            }
+        }
+        if pos.play(cell).is_err() {
+            break;
+        }
+        threats.update(&pos, cell);
+    }
+    data
+}
+
+/// Whether the side to move `me` chooses freely: no five to make or to
+/// stop, no four or open three of the opponent to answer.
+fn free(threats: &Threats, me: Side) -> bool {
+    let opponent = me.opponent();
+    threats.five_cells(me).is_empty()
+        && threats.five_cells(opponent).is_empty()
+        && threats.four_cells(opponent).is_empty()
+        && threats.open_four_cells(opponent).is_empty()
+}
+
+/// How well a policy predicts the moves: the mean log-loss and the share
+/// of positions whose best-scored candidate was the move played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    /// Mean −ln(chance of the move played).
+    pub loss: f64,
+    /// Share of positions where the move played scored highest.
+    pub top1: f64,
+}
+
+/// The loss, accuracy and (if `gradient`) the gradients of `made` and
+/// `taken` over `data` at softmax scale `scale`.
+fn evaluate(
+    data: &PolicyData,
+    (made, taken): (&[f64], &[f64]),
+    scale: f64,
+    gradient: bool,
+) -> (Fit, Vec<f64>, Vec<f64>) {
+    const CHUNK: usize = 4096;
+    let chunks: Vec<usize> = (0..data.len()).step_by(CHUNK).collect();
+    let parts: Vec<(f64, u64, Vec<f64>, Vec<f64>)> = chunks
+        .par_iter()
+        .map(|&start| {
+            let (mut loss, mut right) = (0.0, 0);
+            let (mut grad_made, mut grad_taken) =
+                if gradient { (vec![0.0; SHAPES], vec![0.0; SHAPES]) } else { (Vec::new(), Vec::new()) };
+            let mut logits = Vec::new();
+            for i in start..(start + CHUNK).min(data.len()) {
+                let candidates = data.candidates(i);
+                logits.clear();
+                logits
+                    .extend(candidates.iter().map(|&(a, b)| (made[a as usize] + taken[b as usize]) * scale));
+                let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let sum: f64 = logits.iter().map(|z| (z - top).exp()).sum();
+                let chosen = data.chosen[i] as usize;
+                loss += top + sum.ln() - logits[chosen];
+                right += u64::from(logits[chosen] >= top);
+                if gradient {
+                    for (j, &(a, b)) in candidates.iter().enumerate() {
+                        let chance = (logits[j] - top).exp() / sum;
+                        let step = (chance - f64::from(u8::from(j == chosen))) * scale;
+                        grad_made[a as usize] += step;
+                        grad_taken[b as usize] += step;
+                    }
+                }
+            }
+            (loss, right, grad_made, grad_taken)
+        })
+        .collect();
+    let n = data.len().max(1) as f64;
+    let (mut loss, mut right) = (0.0, 0);
+    let (mut grad_made, mut grad_taken) = (vec![0.0; SHAPES], vec![0.0; SHAPES]);
+    for (part_loss, part_right, part_made, part_taken) in parts {
+        loss += part_loss;
+        right += part_right;
+        for (total, part) in
+            grad_made.iter_mut().zip(&part_made).chain(grad_taken.iter_mut().zip(&part_taken))
+        {
+            *total += part / n;
+        }
+    }
+    (Fit { loss: loss / n, top1: right as f64 / n }, grad_made, grad_taken)
+}
+
+/// The softmax scale the hand-set values fit best on `data`: the best
+/// power of two, then the best of eighth-powers of two about it.
+fn fit_scale(data: &PolicyData, start: (&[f64], &[f64])) -> f64 {
+    let loss = |scale: f64| evaluate(data, start, scale, false).0.loss;
+    let best = |scales: &mut dyn Iterator<Item = f64>| {
+        scales.min_by(|&a, &b| loss(a).total_cmp(&loss(b))).unwrap_or(1.0)
+    };
+    let coarse = best(&mut (0..16).map(|i| 2_f64.powi(-i)));
+    best(&mut (-8..=8).map(|i| coarse * 2_f64.powf(f64::from(i) / 8.0)))
+}
+
+/// What a fit did: the scale, and the fit before and after on both parts.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyReport {
+    /// The softmax scale (per unit of move score).
+    pub scale: f64,
+    /// Training positions: before and after.
+    pub train: (Fit, Fit),
+    /// Held-out positions: before and after.
+    pub validation: (Fit, Fit),
+}
+
+/// Fits a policy to `train` from the hand-set one, `steps` full-batch
+/// steps of Adam of `rate` units of move score, watching `validation`.
+#[must_use]
+pub fn fit(train: &PolicyData, validation: &PolicyData, steps: u32, rate: f64) -> (MovePolicy, PolicyReport) {
+    let hand_set = MovePolicy::hand_set();
+    let mut made: Vec<f64> = hand_set.made.iter().map(|&v| f64::from(v)).collect();
+    let mut taken: Vec<f64> = hand_set.taken.iter().map(|&v| f64::from(v)).collect();
+    let scale = fit_scale(train, (&made, &taken));
+    let before = (
+        evaluate(train, (&made, &taken), scale, false).0,
+        evaluate(validation, (&made, &taken), scale, false).0,
+    );
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-12);
+    let mut moments = vec![(0.0, 0.0); 2 * SHAPES];
+    for step in 1..=steps {
+        let (_, grad_made, grad_taken) = evaluate(train, (&made, &taken), scale, true);
+        let params = made.iter_mut().chain(taken.iter_mut());
+        let grads = grad_made.iter().chain(&grad_taken);
+        for (index, ((param, &grad), moment)) in params.zip(grads).zip(&mut moments).enumerate() {
+            // The empty shape stays 0: a move that makes or blocks nothing.
+            if index % SHAPES == 0 {
+                continue;
+            }
+            moment.0 = beta1 * moment.0 + (1.0 - beta1) * grad;
+            moment.1 = beta2 * moment.1 + (1.0 - beta2) * grad * grad;
+            let first = moment.0 / (1.0 - beta1.powi(step as i32));
+            let second = moment.1 / (1.0 - beta2.powi(step as i32));
+            *param = (*param - rate * first / (second.sqrt() + epsilon)).max(1.0);
+        }
+    }
+    let round = |values: &[f64]| -> Vec<i32> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| if i == 0 { 0 } else { (v.round() as i32).clamp(1, pattern_eval::MAX_WEIGHT) })
+            .collect()
+    };
+    let policy = MovePolicy { made: round(&made), taken: round(&taken) };
+    let as_real = |table: &[i32]| -> Vec<f64> { table.iter().map(|&v| f64::from(v)).collect() };
+    let (made, taken) = (as_real(&policy.made), as_real(&policy.taken));
+    let after = (
+        evaluate(train, (&made, &taken), scale, false).0,
+        evaluate(validation, (&made, &taken), scale, false).0,
+    );
+    let report = PolicyReport { scale, train: (before.0, after.0), validation: (before.1, after.1) };
+    (policy, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Cell;
+
+    fn game(moves: &str, given: u16) -> GameData {
+        let rules = Rules::gomoku15();
+        let pos = Position::from_moves(rules, moves).unwrap();
+        GameData {
+            index: 1,
+            given,
+            moves: pos
+                .moves()
+                .iter()
+                .map(|cell: &Cell| u16::from(cell.x()) << 8 | u16::from(cell.y()))
+                .collect(),
+            scores: Vec::new(),
+            result: 0,
+        }
+    }
+
+    #[test]
+    fn a_fit_learns_the_moves_that_were_played() {
+        // Games where the mover always extends its own two into a three
+        // beside the opponent's stones: the fit should come to predict it
+        // better than the hand-set scores.
+        let games: Vec<GameData> =
+            (0..30).map(|i| GameData { index: i * 10 + 1, ..game("h8 a1 i8 a3 j8 a5 k8 o1", 1) }).collect();
+        let (train, validation) = PolicyData::from_games(&games, Rules::gomoku15());
+        assert!(!train.is_empty() && validation.is_empty(), "{} {}", train.len(), validation.len());
+        let (policy, report) = fit(&train, &train, 60, 2.0);
+        policy.check().unwrap();
+        assert!(report.train.1.loss < report.train.0.loss, "{report:?}");
+        // The hand-set policy, scored by itself, is where a fit starts.
+        assert_eq!(fit(&train, &validation, 0, 1.0).0, MovePolicy::hand_set());
+    }
+}

@@ -1,0 +1,68 @@
+//! `trainer policy`: a move policy fitted to the moves of self-play games
+//! (see `policy.rs`), written as JSON for `alphabeta:policy=FILE`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use trainer::policy::{Fit, PolicyData, fit};
+
+use crate::tune_cli::load_games;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Self-play data files (from `trainer selfplay`), of one rule set.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Full passes over the training positions, a step of Adam each.
+    #[arg(long, default_value_t = 200)]
+    steps: u32,
+    /// Adam's step size, in units of move score.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Where to write the policy (JSON).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    if !(1..=100_000).contains(&args.steps) {
+        bail!("--steps must be from 1 to 100000, got {}", args.steps);
+    }
+    if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1000.0) {
+        bail!("--rate must be above 0 and at most 1000, got {}", args.rate);
+    }
+    let (games, rules) = load_games(&args.data)?;
+    let (train, validation) = PolicyData::from_games(&games, rules);
+    if train.is_empty() {
+        bail!("the data holds no position where a move was chosen freely: nothing to fit");
+    }
+    println!(
+        "{} games of {rules}: {} training positions, {} held out",
+        games.len(),
+        train.len(),
+        validation.len()
+    );
+    let clock = Instant::now();
+    let (policy, report) = fit(&train, &validation, args.steps, args.rate);
+    let show = |(before, after): (Fit, Fit)| {
+        format!(
+            "loss {:.4} -> {:.4}, move played scored best {:.1}% -> {:.1}%",
+            before.loss,
+            after.loss,
+            100.0 * before.top1,
+            100.0 * after.top1
+        )
+    };
+    println!(
+        "scale {:.6} a unit of move score; {} steps in {:.1} s",
+        report.scale,
+        args.steps,
+        clock.elapsed().as_secs_f64()
+    );
+    println!("training:  {}", show(report.train));
+    println!("held out:  {}", show(report.validation));
+    policy.save(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {} (alphabeta:policy={} plays by it)", args.out.display(), args.out.display());
+    Ok(())
+}
