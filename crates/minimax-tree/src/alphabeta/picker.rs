@@ -16,6 +16,10 @@ use crate::threat_search::{three_defences, winning_cells};
 /// (see [`Evaluator::score_move`]).
 pub(super) const QUIET_BELOW: i32 = 40;
 
+/// Added to the move score of a move that makes or blocks a three, so
+/// that such moves come first under any move policy.
+const NOISY_FIRST: i32 = 1 << 16;
+
 /// Whether a threat-search move, by its ordering score, is quiet: it
 /// makes or blocks no three (the hand-set move score below
 /// [`QUIET_BELOW`]) and is neither the table's move nor a killer.
@@ -108,7 +112,12 @@ impl MovePicker {
         for cell in allowed {
             let score = evaluator.score_move(threats, me, cell);
             if score > 0 || root || facing_three {
-                moves.push((cell, score));
+                // Moves that make or block a three come before quiet ones
+                // whatever the evaluator's scale (the hand-set scores order
+                // them so already): the cut and move-count pruning, which
+                // count moves in order, never drop one for a quiet move.
+                let noisy = threats.move_score(me, cell) >= QUIET_BELOW;
+                moves.push((cell, if noisy { score.saturating_add(NOISY_FIRST) } else { score }));
             }
         }
         if moves.is_empty() {
@@ -142,7 +151,9 @@ impl MovePicker {
                 *score = 1 << 30;
                 quiet = false;
             } else if Some(*cell) == killers[0] || Some(*cell) == killers[1] {
-                *score += 1 << 12;
+                // Above the moves that make or block a three, as a quiet
+                // killer always was.
+                *score += (1 << 12) + if quiet { NOISY_FIRST } else { 0 };
                 quiet = false;
             }
             *score = score
