@@ -108,8 +108,46 @@ pub fn shape_name(index: usize) -> String {
 }
 
 /// The shape a name stands for.
-pub(crate) fn shape_named(name: &str) -> Option<usize> {
+fn shape_named(name: &str) -> Option<usize> {
     (0..SHAPES).find(|&index| shape_name(index) == name)
+}
+
+/// A table by shape as a file writes it: shape name to value, the empty
+/// shape left out.
+pub(crate) fn names_of_table(table: &[i32]) -> BTreeMap<String, i32> {
+    (1..SHAPES).map(|index| (shape_name(index), table[index])).collect()
+}
+
+/// A table by shape from a file's map `name` (the empty shape 0): every
+/// other shape named once.
+pub(crate) fn table_from_names(name: &str, named: &BTreeMap<String, i32>) -> Result<Vec<i32>, WeightsError> {
+    let mut table = vec![0; SHAPES];
+    for (shape, &value) in named {
+        let index = shape_named(shape)
+            .filter(|&index| index > 0)
+            .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
+        table[index] = value;
+    }
+    if named.len() == SHAPES - 1 {
+        Ok(table)
+    } else {
+        Err(WeightsError::CodeJson(format!(
+            "{name} gives {} shapes, not every one of the {}",
+            named.len(),
+            SHAPES - 1
+        )))
+    }
+}
+
+/// The cells a move ranking looks at: within two of a mark, or the centre
+/// of an empty board.
+pub(crate) fn cells_near_marks(pos: &Position) -> board::Bitboard {
+    let occupied = pos.occupied();
+    if occupied.is_empty() {
+        std::iter::once(Cell::new(pos.rules().width() / 2, pos.rules().height() / 2)).collect()
+    } else {
+        occupied.dilate(pos.rules()).dilate(pos.rules()) & pos.empty_cells()
+    }
 }
 
 /// The embedded defaults: weights fitted to self-play games, starting
@@ -204,14 +242,11 @@ impl CodeWeights {
     }
 
     fn file(&self) -> CodeWeightsFile {
-        let named = |table: &[i32]| {
-            (1..SHAPES).map(|index| (shape_name(index), table[index])).collect::<BTreeMap<_, _>>()
-        };
         CodeWeightsFile {
             format: FORMAT,
             family: FAMILY.to_owned(),
-            to_move: named(&self.to_move),
-            waiting: named(&self.waiting),
+            to_move: names_of_table(&self.to_move),
+            waiting: names_of_table(&self.waiting),
         }
     }
 
@@ -222,26 +257,9 @@ impl CodeWeights {
         if file.family != FAMILY {
             return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
         }
-        let table = |name: &str, named: &BTreeMap<String, i32>| -> Result<Vec<i32>, WeightsError> {
-            let mut table = vec![0; SHAPES];
-            for (shape, &value) in named {
-                let index = shape_named(shape)
-                    .filter(|&index| index > 0)
-                    .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
-                table[index] = value;
-            }
-            if named.len() != SHAPES - 1 {
-                return Err(WeightsError::CodeJson(format!(
-                    "{name} gives {} shapes, not every one of the {}",
-                    named.len(),
-                    SHAPES - 1
-                )));
-            }
-            Ok(table)
-        };
         let weights = CodeWeights {
-            to_move: table("to_move", &file.to_move)?,
-            waiting: table("waiting", &file.waiting)?,
+            to_move: table_from_names("to_move", &file.to_move)?,
+            waiting: table_from_names("waiting", &file.waiting)?,
         };
         weights.check()?;
         Ok(weights)
@@ -386,13 +404,7 @@ impl Evaluator for CodeEvaluator {
         out.clear();
         let Ok(threats) = Threats::new(pos) else { return };
         let me = pos.side_to_move();
-        let occupied = pos.occupied();
-        let near = if occupied.is_empty() {
-            std::iter::once(Cell::new(pos.rules().width() / 2, pos.rules().height() / 2)).collect()
-        } else {
-            occupied.dilate(pos.rules()).dilate(pos.rules()) & pos.empty_cells()
-        };
-        for cell in near {
+        for cell in cells_near_marks(pos) {
             let score = self.values.to_move(threats.code(me, cell))
                 + self.values.waiting(threats.code(me.opponent(), cell));
             out.push((cell, score));

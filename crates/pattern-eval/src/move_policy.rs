@@ -15,7 +15,7 @@ use std::path::Path;
 use board::threats::{CODES, Code, code_of, move_parts};
 use serde::{Deserialize, Serialize};
 
-use crate::code_eval::{SHAPES, shape, shape_name, shape_named, shapes};
+use crate::code_eval::{SHAPES, names_of_table, shape, shape_name, shapes, table_from_names};
 use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, read_by_name, write_atomically};
 
 /// By shape: a move's worth for the side that plays there (`made`, by
@@ -95,12 +95,11 @@ impl MovePolicy {
     /// Never: maps of integers always encode.
     #[must_use]
     pub fn to_json(&self) -> String {
-        let named = |table: &[i32]| (1..SHAPES).map(|index| (shape_name(index), table[index])).collect();
         let file = MovePolicyFile {
             format: FORMAT,
             family: FAMILY.to_owned(),
-            made: named(&self.made),
-            taken: named(&self.taken),
+            made: names_of_table(&self.made),
+            taken: names_of_table(&self.taken),
         };
         serde_json::to_string_pretty(&file).expect("a policy serialises")
     }
@@ -118,25 +117,10 @@ impl MovePolicy {
         if file.family != FAMILY {
             return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
         }
-        let table = |name: &str, named: &BTreeMap<String, i32>| -> Result<Vec<i32>, WeightsError> {
-            let mut table = vec![0; SHAPES];
-            for (shape, &value) in named {
-                let index = shape_named(shape)
-                    .filter(|&index| index > 0)
-                    .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
-                table[index] = value;
-            }
-            if named.len() == SHAPES - 1 {
-                Ok(table)
-            } else {
-                Err(WeightsError::CodeJson(format!(
-                    "{name} gives {} shapes, not all {}",
-                    named.len(),
-                    SHAPES - 1
-                )))
-            }
+        let policy = MovePolicy {
+            made: table_from_names("made", &file.made)?,
+            taken: table_from_names("taken", &file.taken)?,
         };
-        let policy = MovePolicy { made: table("made", &file.made)?, taken: table("taken", &file.taken)? };
         policy.check()?;
         Ok(policy)
     }

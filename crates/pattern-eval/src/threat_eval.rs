@@ -233,13 +233,7 @@ impl Evaluator for ThreatEvaluator {
         let Ok(threats) = Threats::new(pos) else { return };
         let me = pos.side_to_move();
         let w = &self.weights;
-        let occupied = pos.occupied();
-        let near = if occupied.is_empty() {
-            std::iter::once(Cell::new(pos.rules().width() / 2, pos.rules().height() / 2)).collect()
-        } else {
-            occupied.dilate(pos.rules()).dilate(pos.rules()) & pos.empty_cells()
-        };
-        for cell in near {
+        for cell in crate::code_eval::cells_near_marks(pos) {
             let own = threats.patterns(me, cell);
             let theirs = threats.patterns(me.opponent(), cell);
             let score: i32 = own
