@@ -145,9 +145,11 @@ pub trait Evaluator: Send + Sync {
     }
 
     /// How promising `cell` is for `side` to play, given the threats a
-    /// search keeps: the one number a threat search orders its moves by,
-    /// and reduces and prunes late ones by (a three or more made or
-    /// blocked scores 40 or more). By default the hand-set
+    /// search keeps: what a threat search orders its moves by and cuts
+    /// the weakest by; a move scoring 0 (no pattern made or blocked) is
+    /// not tried. Which moves are quiet (reduced, pruned late) the search
+    /// decides by the hand-set score, whatever this one's scale. By
+    /// default the hand-set
     /// [`Threats::move_score`](crate::threats::Threats::move_score).
     #[inline]
     fn score_move(&self, threats: &crate::threats::Threats, side: crate::Side, cell: Cell) -> i32 {

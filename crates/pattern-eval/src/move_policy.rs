@@ -16,7 +16,7 @@ use board::threats::{CODES, Code, code_of, move_parts};
 use serde::{Deserialize, Serialize};
 
 use crate::code_eval::{SHAPES, names_of_table, shape, shape_name, shapes, table_from_names};
-use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, read_by_name, write_atomically};
+use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, is_bincode, read_by_name, write_atomically};
 
 /// By shape: a move's worth for the side that plays there (`made`, by
 /// its shape) and against the side whose shape it takes (`taken`).
@@ -138,8 +138,12 @@ impl MovePolicy {
     /// Writes the policy to `path` as JSON through a temporary file.
     ///
     /// # Errors
-    /// [`WeightsError::Io`] if it cannot be written.
+    /// [`WeightsError::Io`] if it cannot be written, and an error for a
+    /// name ending in `.bin` (a policy is JSON only).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        if is_bincode(path) {
+            return Err(WeightsError::Bincode("move policies are JSON files: name it .json".to_owned()));
+        }
         write_atomically(path, (self.to_json() + "\n").as_bytes())
     }
 }
@@ -175,5 +179,8 @@ mod tests {
         let other = policy.to_json().replace("\"moves\"", "\"codes\"");
         assert!(MovePolicy::from_json(&other).unwrap_err().to_string().contains("family"));
         assert!(MovePolicy::from_json("[1, 2]").is_err());
+        let bin = std::env::temp_dir().join(format!("mnk-policy-{}.bin", std::process::id()));
+        assert!(policy.save(&bin).unwrap_err().to_string().contains("JSON"));
+        assert!(!bin.exists());
     }
 }

@@ -12,13 +12,16 @@ use board::{Bitboard, Cell, Evaluator, Position, Side};
 use super::config::AlphaBetaConfig;
 use crate::threat_search::{three_defences, winning_cells};
 
-/// Move scores below this (no three, no block of one) count as quiet
-/// (see [`Evaluator::score_move`]).
+/// Hand-set move scores ([`Threats::move_score`]) below this (no three
+/// made, none blocked) count as quiet, whatever the evaluator's own move
+/// scores are.
 pub(super) const QUIET_BELOW: i32 = 40;
 
 /// Added to the move score of a move that makes or blocks a three, so
-/// that such moves come first under any move policy.
-const NOISY_FIRST: i32 = 1 << 16;
+/// that such moves come first under any move policy: above any two
+/// parts of a policy (each at most a million), so a move's score also
+/// says which kind it is.
+const NOISY_FIRST: i32 = 1 << 22;
 
 /// Whether a threat-search move, by its ordering score, is quiet: it
 /// makes or blocks no three (the hand-set move score below
@@ -142,11 +145,11 @@ impl MovePicker {
         moves: &mut Vec<(Cell, i32)>,
     ) {
         MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
-        let me = pos.side_to_move();
         for (cell, score) in moves {
-            // Quiet by the hand-set score, whatever scale the evaluator's
-            // move scores have, so that reductions mean the same moves.
-            let mut quiet = threats.move_score(me, *cell) < QUIET_BELOW;
+            // Quiet by the hand-set score (`threat_moves` raised the others
+            // by NOISY_FIRST), whatever scale the evaluator's move scores
+            // have, so that reductions mean the same moves.
+            let mut quiet = *score < NOISY_FIRST;
             if Some(*cell) == table_move {
                 *score = 1 << 30;
                 quiet = false;
