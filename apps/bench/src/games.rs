@@ -35,6 +35,13 @@ pub struct GameArgs {
     /// (cells such as `h8` or `7,7` separated by spaces).
     #[arg(long, default_value = "none")]
     pub openings: String,
+    /// How the first stones are put: `none` (moves in turn, from
+    /// --openings), `swap1` (one engine puts three stones, the other
+    /// takes a colour) or `swap2` (or puts two more and lets the first
+    /// choose). Under a swap rule the engines take turns to open, and
+    /// results are per engine, with the colours each ended with.
+    #[arg(long, default_value = "none")]
+    pub opening: board::OpeningRule,
     /// Thinking time per move in milliseconds.
     #[arg(long)]
     pub ms: Option<u64>,
@@ -113,6 +120,7 @@ impl GameArgs {
         Ok(Plan {
             format,
             openings: self.openings()?,
+            opening_rule: self.opening,
             limits,
             clock: self.tc,
             seed: self.seed,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use arena::{Entrant, Format, Plan, RunOptions, read_records, run};
-use board::{Limits, Rules};
+use board::{Limits, OpeningRule, Rules, SwapStep};
 use roster::AgentSpec;
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-mnk");
@@ -183,4 +183,46 @@ fn brains_that_crash_or_hang_forfeit_and_the_rest_goes_on() {
     assert_eq!((hung.results.wins, hung.forfeits), (2, 2), "{summary}");
     assert_eq!(pattern.results.games(), 2);
     assert_eq!(pattern.forfeits, 0);
+}
+
+#[test]
+fn brains_play_swap2_through_swap2board() {
+    let records = temp("swap2.jsonl");
+    let _ = std::fs::remove_file(&records);
+    let a = format!("external:path={BRAIN},args=alphabeta:ms=30");
+    let b = format!("external:path={BRAIN},args=pattern");
+    let plan = Plan {
+        opening_rule: OpeningRule::Swap2,
+        limits: Limits::time(std::time::Duration::from_millis(100)),
+        seed: 3,
+        ..Plan::new(Rules::gomoku15(), vec![entrant(&a), entrant(&b)], 2)
+    };
+    let summary = run(&plan, RunOptions { records: Some(&records), ..RunOptions::default() }).unwrap();
+    assert_eq!((summary.pairings[0].results.games(), summary.pairings[0].forfeits), (2, 0), "{summary}");
+    let lines = read_records(&records).unwrap();
+    for (line, opener) in lines.iter().zip([&a, &b]) {
+        assert_eq!(line.record.check(), Ok(()));
+        let swap = line.record.swap.as_ref().unwrap();
+        // Each brain opens once: the first player's colour says where its
+        // label stands.
+        assert_eq!(&line.specs[swap.opener.index()], opener, "{swap:?}");
+        assert!(matches!(&swap.steps[0], SwapStep::Put(stones) if stones.len() == 3), "{swap:?}");
+    }
+}
+
+#[test]
+fn a_brain_that_does_not_know_swap2board_stops_the_run() {
+    let unknown = script("unknown.sh", "echo UNKNOWN");
+    let plan = Plan {
+        opening_rule: OpeningRule::Swap2,
+        limits: Limits::nodes(200),
+        ..Plan::new(
+            Rules::gomoku15(),
+            vec![entrant("random"), entrant(&format!("external:path={}", unknown.display()))],
+            2,
+        )
+    };
+    let error = run(&plan, RunOptions::default()).unwrap_err().to_string();
+    assert!(error.contains("unknown.sh") && error.contains("cannot play swap2 openings"), "{error}");
+    assert!(error.contains("\"UNKNOWN\" to SWAP2BOARD"), "{error}");
 }

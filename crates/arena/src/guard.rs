@@ -4,7 +4,7 @@
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules, SwapChoice};
 
 /// Wraps an agent; after a panic it answers every move with an error.
 pub(crate) struct Guarded {
@@ -15,6 +15,25 @@ pub(crate) struct Guarded {
 impl Guarded {
     pub(crate) fn new(agent: Box<dyn Agent>) -> Guarded {
         Guarded { agent, panicked: None }
+    }
+
+    /// Asks the agent through `ask`, a panic turned into an error (and
+    /// every later question answered with it).
+    fn guard<T>(
+        &mut self,
+        ask: impl FnOnce(&mut dyn Agent) -> Result<T, AgentError>,
+    ) -> Result<T, AgentError> {
+        if let Some(message) = &self.panicked {
+            return Err(AgentError::failed(format!("the engine panicked: {message}")));
+        }
+        match catch_unwind(AssertUnwindSafe(|| ask(self.agent.as_mut()))) {
+            Ok(answer) => answer,
+            Err(payload) => {
+                let message = panic_message(&*payload);
+                self.panicked = Some(message.clone());
+                Err(AgentError::failed(format!("the engine panicked: {message}")))
+            }
+        }
     }
 }
 
@@ -39,17 +58,20 @@ impl Agent for Guarded {
     }
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
-        if let Some(message) = &self.panicked {
-            return Err(AgentError::failed(format!("the engine panicked: {message}")));
-        }
-        match catch_unwind(AssertUnwindSafe(|| self.agent.select_move(pos, limits))) {
-            Ok(choice) => choice,
-            Err(payload) => {
-                let message = panic_message(&*payload);
-                self.panicked = Some(message.clone());
-                Err(AgentError::failed(format!("the engine panicked: {message}")))
-            }
-        }
+        self.guard(|agent| agent.select_move(pos, limits))
+    }
+
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+        self.guard(|agent| agent.propose_opening(rules, limits))
+    }
+
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        may_put_two: bool,
+        limits: &Limits,
+    ) -> Result<SwapChoice, AgentError> {
+        self.guard(|agent| agent.choose_side(pos, may_put_two, limits))
     }
 
     fn analysis(&self) -> Option<Analysis> {

@@ -103,6 +103,15 @@ pub enum ArenaError {
     /// The shards' records cannot be merged into their run.
     #[error("{0}")]
     Merge(String),
+    /// An engine said it cannot play the run's games at all (a brain that
+    /// does not speak the opening rule's protocol, say).
+    #[error("{engine} cannot play this run: {reason}")]
+    Unsupported {
+        /// The entrant's label.
+        engine: String,
+        /// What it said.
+        reason: String,
+    },
     /// Something panicked outside any engine's move (building an agent, say).
     #[error("a game could not be played: {0}")]
     Panic(String),

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use board::clock::TimeControl;
-use board::{Agent, Cell, Limits, Rules, mix_seed};
+use board::{Agent, Cell, Limits, OpeningRule, Rules, mix_seed};
 
 use crate::ArenaError;
 use crate::openings::{Openings, OpeningsError};
@@ -64,6 +64,10 @@ pub struct Plan {
     pub games: u64,
     /// Where the openings come from.
     pub openings: Openings,
+    /// How each game's first stones are put: under a swap rule the
+    /// players put them (no openings then), the pairing's engines taking
+    /// turns to open, and colours fall where their choices put them.
+    pub opening_rule: OpeningRule,
     /// Limits of every move (time, nodes, depth).
     pub limits: Limits,
     /// The clock each side plays on, if any: each move then takes its
@@ -92,6 +96,7 @@ impl Plan {
             format: Format::Match,
             games,
             openings: Openings::Empty,
+            opening_rule: OpeningRule::None,
             limits: Limits::none(),
             clock: None,
             seed: 0,
@@ -124,6 +129,7 @@ impl Plan {
             seed: self.seed,
             entrants: self.entrants.iter().map(|entrant| entrant.label.clone()).collect(),
             sprt: self.sprt,
+            opening_rule: self.opening_rule,
             shard,
         }
     }
@@ -171,6 +177,12 @@ impl Plan {
         if self.threads == 0 {
             return fail("use at least one thread".to_owned());
         }
+        if self.opening_rule.is_swap() && self.openings != Openings::Empty {
+            return fail(format!(
+                "under {} the engines put the opening stones: give no openings",
+                self.opening_rule
+            ));
+        }
         if self.sprt.is_some() && self.format != Format::Match {
             return fail("an SPRT stops a match between two engines, not a tournament".to_owned());
         }
@@ -200,6 +212,7 @@ impl Plan {
             Some(clock) => format!("{text}|clock {clock}"),
             None => text,
         };
+        let text = if self.opening_rule.is_swap() { format!("{text}|{}", self.opening_rule) } else { text };
         // FNV-1a: stable across builds and platforms, unlike std's hasher.
         let hash = text
             .bytes()
@@ -279,6 +292,14 @@ mod tests {
                 Plan { entrants: vec![entrant("a"), entrant("a")], ..plan(Format::Match, 2, 2) },
                 "entered twice",
             ),
+            (
+                Plan {
+                    opening_rule: OpeningRule::Swap1,
+                    openings: Openings::Random { plies: 2 },
+                    ..plan(Format::Match, 2, 2)
+                },
+                "give no openings",
+            ),
         ];
         for (plan, expected) in cases {
             let error = plan.check().unwrap_err().to_string();
@@ -305,6 +326,10 @@ mod tests {
         assert_ne!(
             base.fingerprint(),
             Plan { openings: Openings::Random { plies: 2 }, ..base.clone() }.fingerprint()
+        );
+        assert_ne!(
+            base.fingerprint(),
+            Plan { opening_rule: OpeningRule::Swap2, ..base.clone() }.fingerprint()
         );
     }
 }

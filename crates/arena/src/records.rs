@@ -8,7 +8,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use board::{GameRecord, Rules};
+use board::{GameRecord, OpeningRule, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
@@ -34,6 +34,10 @@ pub struct RunHeader {
     pub entrants: Vec<String>,
     /// The SPRT the match runs, if any.
     pub sprt: Option<Sprt>,
+    /// How the games' first stones are put (files written before opening
+    /// rules existed have none).
+    #[serde(default, skip_serializing_if = "is_none_rule")]
+    pub opening_rule: OpeningRule,
     /// Which part of the run the file holds.
     pub shard: Shard,
 }
@@ -50,6 +54,11 @@ impl RunHeader {
     pub fn schedule(&self) -> Vec<Slot> {
         schedule_of(self.format, self.entrants.len(), self.games)
     }
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_none_rule(rule: &OpeningRule) -> bool {
+    !rule.is_swap()
 }
 
 /// The first line of a records file.

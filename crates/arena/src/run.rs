@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use board::{Agent, Cell, StopFlag, mix_seed, play_game, play_game_on_clock};
+use board::{
+    Agent, Cell, GameRecord, Side, StopFlag, mix_seed, play_game, play_game_on_clock, play_swap_game,
+};
 
 use crate::ArenaError;
 use crate::elo::{Pentanomial, Wdl};
@@ -238,16 +240,27 @@ impl Work<'_> {
         let seed = self.plan.game_seed(index as u64);
         let mut agent_a = Guarded::new(self.plan.entrants[a].build(mix_seed(seed, 1)));
         let mut agent_b = Guarded::new(self.plan.entrants[b].build(mix_seed(seed, 2)));
-        let (x, o, agents): (usize, usize, [&mut dyn Agent; 2]) = if slot.a_is_x() {
+        // The pairing's engines take turns to move first, or to open.
+        let (first, second, agents): (usize, usize, [&mut dyn Agent; 2]) = if slot.a_is_x() {
             (a, b, [&mut agent_a, &mut agent_b])
         } else {
             (b, a, [&mut agent_b, &mut agent_a])
         };
-        let opening = &self.openings[slot.pair() as usize];
-        let record = match self.plan.clock {
-            Some(clock) => play_game_on_clock(self.plan.rules, agents, opening, &self.plan.limits, clock)?,
-            None => play_game(self.plan.rules, agents, opening, &self.plan.limits)?,
+        let (rules, limits, clock) = (self.plan.rules, &self.plan.limits, self.plan.clock);
+        let record = if self.plan.opening_rule.is_swap() {
+            play_swap_game(rules, self.plan.opening_rule, agents, limits, clock)
+        } else {
+            let opening = &self.openings[slot.pair() as usize];
+            match clock {
+                Some(clock) => play_game_on_clock(rules, agents, opening, limits, clock)?,
+                None => play_game(rules, agents, opening, limits)?,
+            }
         };
+        let (x, o) = if first_is_x(&record) { (first, second) } else { (second, first) };
+        if let Some(forfeit) = record.forfeit.as_ref().filter(|forfeit| forfeit.unsupported) {
+            let engine = self.plan.entrants[[x, o][forfeit.side.index()]].label().to_owned();
+            return Err(ArenaError::Unsupported { engine, reason: forfeit.reason.clone() });
+        }
         Ok(GameLine {
             run: self.fingerprint.to_owned(),
             game: index as u64,
@@ -257,6 +270,12 @@ impl Work<'_> {
             record,
         })
     }
+}
+
+/// Whether the player who moved first (or opened, under a swap rule)
+/// played X.
+fn first_is_x(record: &GameRecord) -> bool {
+    record.swap.as_ref().is_none_or(|swap| swap.opener == Side::X)
 }
 
 /// The results as they come in, the live statistics and the SPRT.
@@ -322,10 +341,11 @@ impl<'a> Collector<'a> {
     pub(crate) fn add(&mut self, line: &GameLine) {
         let index = line.game as usize;
         let slot = self.schedule[index];
+        // A moves first (or opens) in even games; a swap may give it O.
         let result = GameResult::new(
             slot.pairing,
             slot.number,
-            slot.a_is_x(),
+            slot.a_is_x() == first_is_x(&line.record),
             line.record.outcome,
             line.record.forfeit.is_some(),
             line.record.moves.len() as u64,
@@ -406,6 +426,7 @@ impl<'a> Collector<'a> {
         }
         Summary {
             rules: self.header.rules,
+            opening_rule: self.header.opening_rule,
             format: self.header.format,
             seed: self.header.seed,
             run: self.fingerprint.clone(),

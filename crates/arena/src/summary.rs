@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write};
 
-use board::{Outcome, Rules, Side};
+use board::{OpeningRule, Outcome, Rules, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::elo::{Elo, Pentanomial, Points, Wdl};
@@ -111,6 +111,10 @@ pub struct SprtState {
 pub struct Summary {
     /// The rules.
     pub rules: Rules,
+    /// How the games' first stones were put: under a swap rule the
+    /// per-colour results are by the colours the engines chose.
+    #[serde(default)]
+    pub opening_rule: OpeningRule,
     /// Who met whom.
     pub format: Format,
     /// The run's seed.
@@ -233,11 +237,15 @@ impl fmt::Display for Summary {
     /// Per pairing: results, colours, Elo; then the SPRT; then, for more
     /// than two entrants, the crosstable and the rating list.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
+        write!(
             f,
             "{} games of {} on {} (seed {})",
             self.games_counted, self.games_planned, self.rules, self.seed
         )?;
+        if self.opening_rule.is_swap() {
+            write!(f, ", {} openings: each engine opens in turn, colours as they chose", self.opening_rule)?;
+        }
+        writeln!(f)?;
         for pairing in &self.pairings {
             let (a, b) = (&self.entrants[pairing.a], &self.entrants[pairing.b]);
             let wdl = pairing.results;

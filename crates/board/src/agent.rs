@@ -101,6 +101,33 @@ pub trait Agent: Send {
     fn games_learned(&self) -> Option<u64> {
         None
     }
+
+    /// Under a swap opening rule ([`OpeningRule`](crate::OpeningRule)),
+    /// the three stones (X, O, X) to open with, chosen within `limits`.
+    /// By default the most even of a few openings near the centre, as the
+    /// agent's own search judges them ([`propose_by_judging`](crate::propose_by_judging)).
+    ///
+    /// # Errors
+    /// [`AgentError`] if the engine cannot choose.
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+        crate::swap::propose_by_judging(self, *rules, limits)
+    }
+
+    /// Offered the opening `pos` (three or five stones, O to move) under
+    /// a swap rule: swap, play on as O, or (`may_put_two`) put two more
+    /// stones, chosen within `limits`. By default the side the agent's own
+    /// search judges better ([`choose_by_judging`](crate::choose_by_judging)).
+    ///
+    /// # Errors
+    /// [`AgentError`] if the engine cannot choose.
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        may_put_two: bool,
+        limits: &Limits,
+    ) -> Result<crate::SwapChoice, AgentError> {
+        crate::swap::choose_by_judging(self, pos, may_put_two, limits)
+    }
 }
 
 impl<T: Agent + ?Sized> Agent for Box<T> {
@@ -121,6 +148,17 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     }
     fn games_learned(&self) -> Option<u64> {
         (**self).games_learned()
+    }
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+        (**self).propose_opening(rules, limits)
+    }
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        may_put_two: bool,
+        limits: &Limits,
+    ) -> Result<crate::SwapChoice, AgentError> {
+        (**self).choose_side(pos, may_put_two, limits)
     }
 }
 

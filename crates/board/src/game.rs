@@ -71,6 +71,26 @@ pub struct Forfeit {
     pub side: Side,
     /// What went wrong.
     pub reason: String,
+    /// The agent said it cannot play the game at all
+    /// ([`AgentError::UnsupportedRules`](crate::AgentError::UnsupportedRules)):
+    /// a run stops there rather than score it game after game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unsupported: bool,
+}
+
+impl Forfeit {
+    /// `side` forfeited for `reason`.
+    #[must_use]
+    pub fn new(side: Side, reason: String) -> Forfeit {
+        Forfeit { side, reason, unsupported: false }
+    }
+
+    /// `side` forfeited because its agent failed with `error`.
+    #[must_use]
+    pub fn of_error(side: Side, error: &crate::AgentError) -> Forfeit {
+        let unsupported = matches!(error, crate::AgentError::UnsupportedRules { .. });
+        Forfeit { side, reason: error.to_string(), unsupported }
+    }
 }
 
 /// Everything needed to replay and score a game.
@@ -89,6 +109,10 @@ pub struct GameRecord {
     /// Set when the game ended by a forfeit rather than on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<Forfeit>,
+    /// Under a swap opening rule: who put the opening's stones and who
+    /// took which colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<crate::SwapRecord>,
     /// What learning agents could not keep of this game (see
     /// [`Agent::game_over`]), each prefixed by the agent's name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -121,6 +145,20 @@ impl GameRecord {
     /// What does not hold, for a message about a damaged or altered file.
     pub fn check(&self) -> Result<(), String> {
         let pos = self.replay().map_err(|error| format!("its moves do not replay: {error}"))?;
+        if let Some(swap) = &self.swap {
+            let put: Vec<Cell> = swap
+                .steps
+                .iter()
+                .filter_map(|step| match step {
+                    crate::SwapStep::Put(stones) => Some(stones.iter().copied()),
+                    crate::SwapStep::Took(_) => None,
+                })
+                .flatten()
+                .collect();
+            if put != self.opening {
+                return Err("its swap opening's stones are not its opening".to_owned());
+            }
+        }
         match (&self.forfeit, pos.outcome()) {
             (None, Some(outcome)) if outcome == self.outcome => Ok(()),
             (None, Some(outcome)) => Err(format!("its moves end in {outcome}, but it says {}", self.outcome)),
@@ -199,74 +237,121 @@ fn play(
     for agent in &mut agents {
         agent.new_game(&rules);
     }
-    let mut left = [clock.map_or(Duration::ZERO, |control| control.total); 2];
-    let mut moves = Vec::new();
+    let start = Start { pos, opening: opening.to_vec(), moves: Vec::new(), swap: None };
+    Ok(play_on(agents, start, limits, clock.map(Clock::new).as_mut()))
+}
+
+/// Where the agents take over: the position, how it came about, and what
+/// a swap opening decided.
+pub(crate) struct Start {
+    pub pos: Position,
+    pub opening: Vec<Cell>,
+    pub moves: Vec<MoveRecord>,
+    pub swap: Option<crate::SwapRecord>,
+}
+
+/// The time each seat has left on a game's clock.
+pub(crate) struct Clock {
+    control: TimeControl,
+    left: [Duration; 2],
+}
+
+impl Clock {
+    pub(crate) fn new(control: TimeControl) -> Clock {
+        Clock { control, left: [control.total; 2] }
+    }
+
+    /// The limits of a decision of `seat` with `empty` cells on the board:
+    /// the clock's share, and the node and depth limits of `limits`.
+    pub(crate) fn limits(&self, seat: usize, limits: &Limits, empty: usize) -> Limits {
+        let reading = ClockReading { control: self.control, left: self.left[seat] };
+        Limits {
+            nodes: limits.nodes,
+            depth: limits.depth,
+            stop: limits.stop.clone(),
+            progress: limits.progress.clone(),
+            ..reading.limits(empty)
+        }
+    }
+
+    /// Charges `elapsed` to `seat`, with its increment; why it lost on
+    /// time if it did.
+    pub(crate) fn charge(&mut self, seat: usize, elapsed: Duration) -> Result<(), String> {
+        let ms = |time: Duration| time.as_millis();
+        if let Some(turn) = self.control.turn.filter(|&turn| elapsed > turn) {
+            return Err(format!("lost on time: {} ms on a move, the limit is {} ms", ms(elapsed), ms(turn)));
+        }
+        if elapsed > self.left[seat] {
+            return Err(format!(
+                "lost on time: {} ms on a move with {} ms left",
+                ms(elapsed),
+                ms(self.left[seat])
+            ));
+        }
+        self.left[seat] = self.left[seat].saturating_sub(elapsed) + self.control.increment;
+        Ok(())
+    }
+
+    /// The seats exchanged (the clock follows the players when a swap
+    /// opening gives them their colours).
+    pub(crate) fn swap_seats(&mut self) {
+        self.left.swap(0, 1);
+    }
+}
+
+/// Plays from `start` to the end: `agents[0]` is X, and on a `clock`
+/// seat 0 is X's.
+pub(crate) fn play_on(
+    agents: [&mut dyn Agent; 2],
+    start: Start,
+    limits: &Limits,
+    mut clock: Option<&mut Clock>,
+) -> GameRecord {
+    let Start { mut pos, opening, mut moves, swap } = start;
     let mut forfeit = None;
     let outcome = loop {
         if let Some(outcome) = pos.outcome() {
             break outcome;
         }
         let side = pos.side_to_move();
-        let timed = clock.map(|control| {
-            let reading = ClockReading { control, left: left[side.index()] };
-            Limits {
-                nodes: limits.nodes,
-                depth: limits.depth,
-                stop: limits.stop.clone(),
-                progress: limits.progress.clone(),
-                ..reading.limits(pos.legal_move_count())
-            }
-        });
-        let start = Instant::now();
+        let timed = clock.as_ref().map(|clock| clock.limits(side.index(), limits, pos.legal_move_count()));
+        let started = Instant::now();
         let choice = agents[side.index()].select_move(&pos, timed.as_ref().unwrap_or(limits));
-        let elapsed = start.elapsed();
-        let micros = elapsed.as_micros() as u64;
-        if let Some(control) = clock {
-            let over_turn = control.turn.is_some_and(|turn| elapsed > turn);
-            if elapsed > left[side.index()] || over_turn {
-                let ms = |time: Duration| time.as_millis();
-                let reason = match control.turn {
-                    Some(turn) if over_turn => {
-                        format!("lost on time: {} ms on a move, the limit is {} ms", ms(elapsed), ms(turn))
-                    }
-                    _ => format!(
-                        "lost on time: {} ms on a move with {} ms left",
-                        ms(elapsed),
-                        ms(left[side.index()])
-                    ),
-                };
-                forfeit = Some(Forfeit { side, reason });
-                break Outcome::Win(side.opponent());
-            }
-            left[side.index()] = left[side.index()].saturating_sub(elapsed) + control.increment;
+        let elapsed = started.elapsed();
+        if let Some(clock) = clock.as_mut()
+            && let Err(reason) = clock.charge(side.index(), elapsed)
+        {
+            forfeit = Some(Forfeit::new(side, reason));
+            break Outcome::Win(side.opponent());
         }
-        let error = match choice {
+        let lost = match choice {
             Ok(cell) => match pos.play(cell) {
                 Ok(()) => {
                     let thought = agents[side.index()].analysis().as_ref().map(Thought::of);
-                    moves.push(MoveRecord { cell, micros, thought });
+                    moves.push(MoveRecord { cell, micros: elapsed.as_micros() as u64, thought });
                     continue;
                 }
-                Err(error) => format!("illegal move {cell}: {error}"),
+                Err(error) => Forfeit::new(side, format!("illegal move {cell}: {error}")),
             },
-            Err(error) => error.to_string(),
+            Err(error) => Forfeit::of_error(side, &error),
         };
-        forfeit = Some(Forfeit { side, reason: error });
+        forfeit = Some(lost);
         break Outcome::Win(side.opponent());
     };
     let mut record = GameRecord {
-        rules,
+        rules: *pos.rules(),
         players: [agents[0].name(), agents[1].name()],
-        opening: opening.to_vec(),
+        opening,
         moves,
         outcome,
         forfeit,
+        swap,
         learning_errors: Vec::new(),
     };
     if record.forfeit.is_none() {
         record.learning_errors = report_game_over(agents, &record);
     }
-    Ok(record)
+    record
 }
 
 /// Tells both agents that the game of `record` ended; returns what they

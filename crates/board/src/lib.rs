@@ -30,6 +30,8 @@ mod random;
 mod rules;
 pub mod sgf;
 mod side;
+mod swap;
+mod swap_game;
 mod symmetry;
 mod text;
 pub mod threats;
@@ -51,6 +53,11 @@ pub use position::{MoveError, Position, SetupError, WinningLine};
 pub use random::{Playout, RandomAgent, random_playout};
 pub use rules::{MAX_SIZE, Overline, Rules, RulesError};
 pub use side::{Outcome, Side};
+pub use swap::{
+    OpeningRule, SwapChoice, SwapRecord, SwapStep, candidate_openings, choose_by_judging, opening_position,
+    propose_by_judging,
+};
+pub use swap_game::play_swap_game;
 pub use symmetry::Transform;
 pub use text::{MovesError, PositionError, excerpt, shorten_words};
 pub use zobrist::{key as zobrist_key, mix_seed};

@@ -13,11 +13,10 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, StopFlag};
+use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, StopFlag, SwapChoice};
 
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
-use crate::swap2::{self, Answer};
 
 /// What `ABOUT` answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,17 +194,19 @@ impl State<'_> {
                 self.block = Some(Block::Opening(Vec::new()));
                 None
             }
-            // The wrong kind of stone for the block drops it.
+            // The wrong kind of stone for the block drops it. A swap2
+            // opening's stones are x,y, but some managers (and our external
+            // agent, for brains such as Rapfi that read only that form)
+            // write BOARD's x,y,who: the colours are by order all the same.
             Command::Stone(cell, who) => {
-                if let Some(Block::Board(stones)) = &mut self.block {
-                    stones.push((cell, who));
-                    return None;
+                match &mut self.block {
+                    Some(Block::Board(stones)) => stones.push((cell, who)),
+                    Some(Block::Opening(stones)) => stones.push(cell),
+                    None => {
+                        return Some("ERROR x,y,who outside a BOARD block: ignored".to_owned());
+                    }
                 }
-                self.block = None;
-                Some(
-                    "ERROR x,y,who outside a BOARD block (SWAP2BOARD's stones are x,y): the block is dropped"
-                        .to_owned(),
-                )
+                None
             }
             Command::OpeningStone(cell) => {
                 if let Some(Block::Opening(stones)) = &mut self.block {
@@ -397,21 +398,25 @@ impl State<'_> {
     /// stones the brain put, colours by their order.
     fn swap2(&mut self, stones: &[Cell]) -> String {
         let Some(rules) = self.rules else { return "ERROR SWAP2BOARD before START".to_owned() };
-        let empty = match swap2::opening(rules, stones) {
-            Ok(pos) => pos.legal_move_count(),
+        let pos = match board::opening_position(rules, stones) {
+            Ok(pos) => pos,
             Err(error) => return format!("ERROR SWAP2BOARD: {error}"),
         };
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
-        let (time, _) = budget(self.timeout_turn, self.time_left, empty);
+        let (time, _) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
+        let limits = Limits::time(time);
         let answer = match stones.len() {
-            0 => swap2::propose(agent.as_mut(), rules, time),
-            3 | 5 => swap2::choose(agent.as_mut(), rules, stones, time),
+            0 => agent.propose_opening(&rules, &limits).map(|put| put.to_vec()),
+            3 | 5 => agent.choose_side(&pos, stones.len() == 3, &limits).map(|choice| match choice {
+                SwapChoice::Swap => Vec::new(),
+                SwapChoice::Play(cell) => vec![cell],
+                SwapChoice::PutTwo(two) => two.to_vec(),
+            }),
             n => return format!("ERROR SWAP2BOARD with {n} stones: swap2 offers none, three or five"),
         };
         let put = match answer {
-            Ok(Answer::Swap) => Vec::new(),
-            Ok(Answer::Stones(put)) => put,
-            Err(error) => return format!("ERROR {error}"),
+            Ok(put) => put,
+            Err(error) => return format!("ERROR the engine failed: {error}"),
         };
         self.stones = stones
             .iter()

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Overline, Position, Rules, Side};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Overline, Position, Rules, Side, SwapChoice};
 
 use crate::message::{KEPT_LENGTH, KEPT_LINES, read_messages};
 use crate::protocol::{format_cell, parse_cell};
@@ -116,6 +116,11 @@ impl ExternalAgent {
         }
     }
 
+    /// A failure of the brain named, with its stderr's last words.
+    fn failed(&self, error: &str) -> AgentError {
+        AgentError::failed(format!("{}: {error}{}", self.name, self.stderr_tail()))
+    }
+
     fn stderr_tail(&self) -> String {
         let tail = self.stderr.lock().unwrap_or_else(PoisonError::into_inner);
         if tail.trim().is_empty() { String::new() } else { format!(" (its stderr: {})", tail.trim()) }
@@ -192,6 +197,15 @@ impl ExternalAgent {
     /// failure. The first few `MESSAGE` lines are kept (see
     /// [`ExternalAgent::analysis`]).
     fn reply(&mut self, timeout: Duration) -> Result<String, String> {
+        let line = self.answer(timeout)?;
+        if line.split_whitespace().next().is_some_and(|word| word.eq_ignore_ascii_case("ERROR")) {
+            return Err(format!("the brain answered {line:?}"));
+        }
+        Ok(line)
+    }
+
+    /// The next line that is not `MESSAGE` or `DEBUG`, whatever it says.
+    fn answer(&mut self, timeout: Duration) -> Result<String, String> {
         let deadline = Instant::now() + timeout;
         loop {
             let process = self.process.as_mut().ok_or("the brain is not running")?;
@@ -211,7 +225,6 @@ impl ExternalAgent {
                             }
                         }
                         "DEBUG" | "" => {}
-                        "ERROR" => return Err(format!("the brain answered {line:?}")),
                         _ => return Ok(line),
                     }
                 }
@@ -245,8 +258,9 @@ impl ExternalAgent {
         }
     }
 
-    fn play(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, String> {
-        let rules = *pos.rules();
+    /// Ready for a decision under `rules`: the brain running, and told
+    /// its time; returns the time it has for the answer.
+    fn prepare(&mut self, rules: Rules, limits: &Limits) -> Result<Duration, String> {
         if rules.k() != 5 {
             return Err(format!("Gomocup brains play five in a row, not k = {}", rules.k()));
         }
@@ -265,19 +279,59 @@ impl ExternalAgent {
             }
             None => limits.time.unwrap_or(DEFAULT_TURN),
         };
-        self.send(&format!("INFO timeout_turn {}", turn.as_millis()))?;
+        self.send(&format!("INFO timeout_turn {turn}", turn = turn.as_millis()))?;
+        self.messages.clear();
+        Ok(turn)
+    }
+
+    fn play(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, String> {
+        let turn = self.prepare(*pos.rules(), limits)?;
         let mover = pos.side_to_move();
         self.send("BOARD")?;
         for (cell, side) in stones(pos) {
             self.send(&format!("{},{}", format_cell(cell), if side == mover { 1 } else { 2 }))?;
         }
-        self.messages.clear();
         self.send("DONE")?;
         let reply = self.reply(turn + GRACE)?;
         let cell = parse_cell(&reply).map_err(|error| format!("answered {reply:?}: {error}"))?;
         self.analysis = read_messages(&self.messages, pos, cell);
         Ok(cell)
     }
+
+    /// A swap2 decision: the opening's `stones` sent in a `SWAP2BOARD`
+    /// block; the answer is `SWAP` or the stones the brain puts. A brain
+    /// that answers anything else (`UNKNOWN`, `ERROR`) cannot play swap2.
+    fn swap2(&mut self, rules: Rules, stones: &[Cell], limits: &Limits) -> Result<Swap2Answer, AgentError> {
+        let asked = self.prepare(rules, limits).and_then(|turn| {
+            // The stones as BOARD writes them (1 the side to move's, 2
+            // the other's): Rapfi reads no other form, and brains that
+            // read the protocol's x,y read past the third field.
+            self.send("SWAP2BOARD")?;
+            for (i, &cell) in stones.iter().enumerate() {
+                let own = i % 2 == stones.len() % 2;
+                self.send(&format!("{},{}", format_cell(cell), if own { 1 } else { 2 }))?;
+            }
+            self.send("DONE")?;
+            self.answer(turn + GRACE).map_err(|error| format!("{error} to SWAP2BOARD"))
+        });
+        let reply = asked.map_err(|error| self.failed(&error))?;
+        if reply.trim().eq_ignore_ascii_case("SWAP") {
+            return Ok(Swap2Answer::Swap);
+        }
+        match reply.split_whitespace().map(parse_cell).collect::<Result<Vec<Cell>, _>>() {
+            Ok(put) if !put.is_empty() => Ok(Swap2Answer::Put(put)),
+            _ => Err(AgentError::unsupported(
+                rules,
+                format!("{}: cannot play swap2 openings: it answered {reply:?} to SWAP2BOARD", self.name),
+            )),
+        }
+    }
+}
+
+/// What a brain answered a `SWAP2BOARD` block.
+enum Swap2Answer {
+    Swap,
+    Put(Vec<Cell>),
 }
 
 /// The stones of `pos` in the order they were played, if it has a move
@@ -314,8 +368,38 @@ impl Agent for ExternalAgent {
 
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.analysis = None;
-        self.play(pos, limits)
-            .map_err(|error| AgentError::failed(format!("{}: {error}{}", self.name, self.stderr_tail())))
+        self.play(pos, limits).map_err(|error| self.failed(&error))
+    }
+
+    /// Asks the brain with an empty `SWAP2BOARD`.
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+        self.analysis = None;
+        match self.swap2(*rules, &[], limits)? {
+            Swap2Answer::Put(put) if put.len() == 3 => Ok([put[0], put[1], put[2]]),
+            Swap2Answer::Put(put) => {
+                Err(self.failed(&format!("answered {} stones to an empty SWAP2BOARD, not 3", put.len())))
+            }
+            Swap2Answer::Swap => Err(self.failed("answered SWAP to an empty SWAP2BOARD")),
+        }
+    }
+
+    /// Asks the brain with the opening's stones in a `SWAP2BOARD` block:
+    /// one stone is its move as O, two are two more stones. (The protocol
+    /// knows swap2 only: under swap1 a brain that puts two more loses the
+    /// game by forfeit.)
+    fn choose_side(&mut self, pos: &Position, _: bool, limits: &Limits) -> Result<SwapChoice, AgentError> {
+        self.analysis = None;
+        match self.swap2(*pos.rules(), pos.moves(), limits)? {
+            Swap2Answer::Swap => Ok(SwapChoice::Swap),
+            Swap2Answer::Put(put) => match put[..] {
+                [cell] => {
+                    self.analysis = read_messages(&self.messages, pos, cell);
+                    Ok(SwapChoice::Play(cell))
+                }
+                [first, second] => Ok(SwapChoice::PutTwo([first, second])),
+                _ => Err(self.failed(&format!("answered {} stones to SWAP2BOARD, not 1 or 2", put.len()))),
+            },
+        }
     }
 
     /// What the brain's `MESSAGE` lines said of its last move (depth,

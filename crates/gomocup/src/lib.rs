@@ -24,7 +24,6 @@ mod external;
 pub mod input;
 mod message;
 pub mod protocol;
-mod swap2;
 
 pub use brain::{About, MakeAgent, serve};
 pub use external::ExternalAgent;

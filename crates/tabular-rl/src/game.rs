@@ -115,6 +115,7 @@ pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> b
         moves: played,
         outcome: pos.outcome().unwrap_or(board::Outcome::Draw),
         forfeit: None,
+        swap: None,
         learning_errors: Vec::new(),
     }
 }

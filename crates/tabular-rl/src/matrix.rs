@@ -388,7 +388,7 @@ mod tests {
         unfinished.outcome = Outcome::Draw;
         assert!(!matrix.learn_game(&unfinished, Side::X));
         let mut forfeited = record.clone();
-        forfeited.forfeit = Some(board::Forfeit { side: Side::O, reason: "crashed".to_owned() });
+        forfeited.forfeit = Some(board::Forfeit::new(Side::O, "crashed".to_owned()));
         assert!(!matrix.learn_game(&forfeited, Side::X));
         // Opening moves are not the learner's: only c2 after an opening of four.
         let mut fresh = learner();

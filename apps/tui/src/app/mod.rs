@@ -436,6 +436,7 @@ impl App {
             moves: self.pos.moves().iter().map(|&cell| board::MoveRecord::new(cell, 0)).collect(),
             outcome,
             forfeit: None,
+            swap: None,
             learning_errors: Vec::new(),
         };
         let [x, o] = &mut self.agents;

@@ -302,3 +302,62 @@ fn learning_that_was_not_saved_is_in_the_summary() {
         run(&Plan::new(Rules::tic_tac_toe(), vec![random("a"), random("b")], 4), RunOptions::default());
     assert!(quiet.unwrap().learning_errors.is_empty());
 }
+
+/// Random moves; offered an opening, it always takes X (`swap`) or
+/// always plays on as O.
+struct Chooser {
+    inner: RandomAgent,
+    swaps: bool,
+}
+
+impl Agent for Chooser {
+    fn name(&self) -> String {
+        if self.swaps { "swapper" } else { "stayer" }.to_owned()
+    }
+    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        self.inner.select_move(pos, limits)
+    }
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        _: bool,
+        limits: &Limits,
+    ) -> Result<board::SwapChoice, AgentError> {
+        Ok(if self.swaps {
+            board::SwapChoice::Swap
+        } else {
+            board::SwapChoice::Play(self.select_move(pos, limits)?)
+        })
+    }
+}
+
+#[test]
+fn a_swap_match_scores_players_by_the_colours_they_chose() {
+    let chooser = |label: &str, swaps: bool| {
+        Entrant::new(label, move |seed| Box::new(Chooser { inner: RandomAgent::new(seed), swaps }))
+    };
+    let records = temp_file("swap.jsonl");
+    let plan = Plan {
+        opening_rule: board::OpeningRule::Swap2,
+        seed: 5,
+        ..Plan::new(Rules::five_8x8(), vec![chooser("swapper", true), chooser("stayer", false)], 6)
+    };
+    let summary = run(&plan, RunOptions { records: Some(&records), ..RunOptions::default() }).unwrap();
+    // The swapper takes X when the stayer opens, and the stayer leaves it
+    // X when it opens: it is X in every game.
+    let pairing = &summary.pairings[0];
+    assert_eq!((pairing.a_as_x.games(), pairing.a_as_o.games(), pairing.forfeits), (6, 0, 0), "{summary}");
+    assert!(summary.to_string().contains("swap2 openings"), "{summary}");
+    for line in games_of(&records) {
+        assert_eq!(line.specs[0], "swapper");
+        assert_eq!(line.record.check(), Ok(()));
+        let swap = line.record.swap.unwrap();
+        // The engines open in turn: the swapper in even games.
+        let opener_is_swapper = line.number % 2 == 0;
+        assert_eq!(swap.opener == Side::X, opener_is_swapper, "{swap:?}");
+    }
+    // A swap rule puts its own openings.
+    let both = Plan { openings: Openings::Random { plies: 2 }, ..plan };
+    assert!(run(&both, RunOptions::default()).unwrap_err().to_string().contains("give no openings"));
+    let _ = fs::remove_file(records);
+}

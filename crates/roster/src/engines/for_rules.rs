@@ -4,7 +4,7 @@
 //! are made when a game tells them its rules, so their evaluator is given
 //! the rules instead of guessing them from the first position it sees.
 
-use board::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules};
+use board::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules, SwapChoice};
 
 /// Makes the agent for one game's rules.
 type MakeFor = Box<dyn Fn(Rules) -> Box<dyn Agent> + Send>;
@@ -45,6 +45,19 @@ impl Agent for ForRules {
     /// never said a new game began) gets an engine made for them.
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.agent(*pos.rules()).select_move(pos, limits)
+    }
+
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+        self.agent(*rules).propose_opening(rules, limits)
+    }
+
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        may_put_two: bool,
+        limits: &Limits,
+    ) -> Result<SwapChoice, AgentError> {
+        self.agent(*pos.rules()).choose_side(pos, may_put_two, limits)
     }
 
     fn analysis(&self) -> Option<Analysis> {
