@@ -21,12 +21,22 @@ pub struct Args {
     /// Its opponent, colours alternating (default: the engine itself).
     #[arg(long)]
     against: Option<String>,
-    /// Openings: none, random:N, or a file of openings.
-    #[arg(long, default_value = "openings/gomoku15.txt")]
+    /// Openings: none, random:N, or a file of openings (none under a
+    /// swap --opening).
+    #[arg(
+        long,
+        default_value = "openings/gomoku15.txt",
+        default_value_ifs = [("opening", "swap1", "none"), ("opening", "swap2", "none")]
+    )]
     openings: String,
+    /// How the first stones are put: none (--openings and --random-plies),
+    /// swap1 or swap2 (the engines put them and choose colours, engine A
+    /// opening in even games).
+    #[arg(long, default_value = "none")]
+    opening: board::OpeningRule,
     /// Random moves near the stones after each opening, so that every
-    /// game is its own.
-    #[arg(long, default_value_t = 2)]
+    /// game is its own (none under a swap --opening).
+    #[arg(long, default_value_t = 2, default_value_ifs = [("opening", "swap1", "0"), ("opening", "swap2", "0")])]
     random_plies: usize,
     /// Nodes (or iterations) searched a move: games repeat exactly.
     #[arg(long, default_value_t = 20_000, conflicts_with = "ms")]
@@ -65,6 +75,12 @@ pub fn run(args: &Args) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.opening.is_swap() && (args.openings != "none" || args.random_plies > 0) {
+        bail!(
+            "--opening {}: the engines put the opening stones; give --openings none --random-plies 0",
+            args.opening
+        );
+    }
     let settings = Settings {
         rules: args.rules.to_string(),
         engine: args.engine.clone(),
@@ -74,6 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
         nodes: args.ms.is_none().then_some(args.nodes),
         ms: args.ms,
         seed: args.seed,
+        opening: args.opening,
     };
     let shard = args.shard.unwrap_or_default();
     let run = Run {

@@ -4,7 +4,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
 use std::time::Instant;
 
-use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag};
+use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag, SwapChoice};
 
 /// Why an engine thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,14 +15,35 @@ pub enum Purpose {
     Hint,
     /// To analyse the position until stopped (analysis mode).
     Analysis,
+    /// To decide its player's part of a swap opening.
+    Opening,
+}
+
+/// What an engine is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// A move.
+    Move,
+    /// Three opening stones.
+    Propose,
+    /// A choice on the opening stones (two more stones allowed or not).
+    Choose { may_put_two: bool },
+}
+
+/// What an engine answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Move(Cell),
+    Stones([Cell; 3]),
+    Choice(SwapChoice),
 }
 
 /// What a finished search sends back: the agent itself (to be used again),
-/// and its move or its error.
+/// and its answer or its error.
 #[allow(missing_debug_implementations, reason = "agents are not Debug")]
 pub struct Reply {
     pub agent: Box<dyn Agent>,
-    pub result: Result<Cell, String>,
+    pub result: Result<Answer, String>,
     pub analysis: Option<Analysis>,
 }
 
@@ -50,10 +71,22 @@ impl std::fmt::Debug for Thinking {
 }
 
 impl Thinking {
-    /// Starts `agent` on `pos` within `limits` (a stop flag and a progress
-    /// report are added).
+    /// Starts `agent` on a move in `pos` within `limits` (a stop flag and
+    /// a progress report are added).
     #[must_use]
-    pub fn start(mut agent: Box<dyn Agent>, pos: &Position, limits: Limits, purpose: Purpose) -> Thinking {
+    pub fn start(agent: Box<dyn Agent>, pos: &Position, limits: Limits, purpose: Purpose) -> Thinking {
+        Thinking::start_job(agent, pos, limits, purpose, Job::Move)
+    }
+
+    /// Starts `agent` on `job` in `pos` within `limits`.
+    #[must_use]
+    pub fn start_job(
+        mut agent: Box<dyn Agent>,
+        pos: &Position,
+        limits: Limits,
+        purpose: Purpose,
+        job: Job,
+    ) -> Thinking {
         let stop = StopFlag::new();
         let progress = Progress::new();
         let limits = limits.with_stop(stop.clone()).with_progress(progress.clone());
@@ -61,7 +94,14 @@ impl Thinking {
         let (ply, key) = (pos.ply(), pos.hash());
         let pos = pos.clone();
         thread::spawn(move || {
-            let result = agent.select_move(&pos, &limits).map_err(|err| err.to_string());
+            let result = match job {
+                Job::Move => agent.select_move(&pos, &limits).map(Answer::Move),
+                Job::Propose => agent.propose_opening(pos.rules(), &limits).map(Answer::Stones),
+                Job::Choose { may_put_two } => {
+                    agent.choose_side(&pos, may_put_two, &limits).map(Answer::Choice)
+                }
+            };
+            let result = result.map_err(|err| err.to_string());
             let analysis = agent.analysis();
             // The screen may have gone: nothing to tell then.
             let _ = send.send(Reply { agent, result, analysis });

@@ -35,6 +35,11 @@ struct Cli {
     /// beginner (each searches a tenth of the positions of the one above).
     #[arg(long, default_value = "full")]
     level: Level,
+    /// How the first stones are put: none, swap1 (X's player puts three
+    /// stones, O's takes a colour) or swap2 (or puts two more and lets X's
+    /// player choose).
+    #[arg(long, default_value = "none")]
+    opening: board::OpeningRule,
     /// Load a saved game, ours (JSON) or SGF (and save back to it with S).
     /// A finished game opens in review.
     #[arg(long)]
@@ -101,7 +106,12 @@ fn prepare(cli: &Cli) -> Result<App> {
             );
         }
         let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
-        let setup = Setup { clock: cli.clock, level: cli.level, ..Setup::new(cli.rules, players, time) };
+        let setup = Setup {
+            clock: cli.clock,
+            level: cli.level,
+            opening: cli.opening,
+            ..Setup::new(cli.rules, players, time)
+        };
         setup.check().map_err(anyhow::Error::msg)?;
         let mut app = App::new(setup);
         app.start_file(path.clone());
@@ -120,7 +130,12 @@ fn prepare(cli: &Cli) -> Result<App> {
         return Ok(app);
     }
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
-    let setup = Setup { clock: cli.clock, level: cli.level, ..Setup::new(cli.rules, players, time) };
+    let setup = Setup {
+        clock: cli.clock,
+        level: cli.level,
+        opening: cli.opening,
+        ..Setup::new(cli.rules, players, time)
+    };
     setup.check().map_err(anyhow::Error::msg)?;
     Ok(App::new(setup))
 }

@@ -1,10 +1,10 @@
 //! The new-game screen: rules, both players (an external brain with its
-//! path), thinking time, clock and the engines' level.
+//! path), thinking time, clock, the engines' level and the opening rule.
 
 use std::time::Duration;
 
-use board::Rules;
 use board::clock::TimeControl;
+use board::{OpeningRule, Rules};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use roster::ENGINES;
 
@@ -46,12 +46,25 @@ pub enum Row {
     Time,
     Clock,
     Level,
+    Opening,
 }
 
 impl Row {
-    pub const ALL: [Row; 8] =
-        [Row::Rules, Row::Custom, Row::X, Row::O, Row::Brain, Row::Time, Row::Clock, Row::Level];
+    pub const ALL: [Row; 9] = [
+        Row::Rules,
+        Row::Custom,
+        Row::X,
+        Row::O,
+        Row::Brain,
+        Row::Time,
+        Row::Clock,
+        Row::Level,
+        Row::Opening,
+    ];
 }
+
+/// The opening rules offered.
+pub const OPENINGS: [OpeningRule; 3] = [OpeningRule::None, OpeningRule::Swap1, OpeningRule::Swap2];
 
 /// The menu's state: which row is selected and each row's choice.
 #[derive(Clone, Debug)]
@@ -73,6 +86,8 @@ pub struct Menu {
     pub clock: usize,
     /// An index into [`Level::ALL`].
     pub level: usize,
+    /// An index into [`OPENINGS`].
+    pub opening: usize,
     /// The external brain's path, for a player that is `external`.
     pub brain: String,
     pub error: String,
@@ -149,6 +164,7 @@ impl Menu {
             time: TIMES.iter().position(|&t| t >= time_ms).unwrap_or(2),
             clock: CLOCKS.iter().position(|&c| Some(c) == clock.as_deref()).unwrap_or(0),
             level: Level::ALL.iter().position(|&level| level == setup.level).unwrap_or(0),
+            opening: OPENINGS.iter().position(|&rule| rule == setup.opening).unwrap_or(0),
             brain: current_brain.or(brain).unwrap_or_default(),
             error: String::new(),
         }
@@ -183,6 +199,7 @@ impl Menu {
                     Row::Time => step(&mut self.time, TIMES.len(), forward),
                     Row::Clock => step(&mut self.clock, CLOCKS.len(), forward),
                     Row::Level => step(&mut self.level, Level::ALL.len(), forward),
+                    Row::Opening => step(&mut self.opening, OPENINGS.len(), forward),
                     Row::Custom | Row::Brain => {}
                 }
             }
@@ -296,6 +313,7 @@ impl Menu {
         Ok(Setup {
             clock,
             level: Level::ALL[self.level],
+            opening: OPENINGS[self.opening],
             ..Setup::new(rules, players, Duration::from_millis(TIMES[self.time]))
         })
     }

@@ -37,6 +37,10 @@ pub struct GameFile {
     /// The engines' level when not full (`strong`, `club`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// The opening rule of a swap game (`swap1`, `swap2`); `x` and `o`
+    /// are the players by the colours they took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
     /// The moves in order, in `h8` notation.
     pub moves: Vec<String>,
 }
@@ -108,6 +112,7 @@ impl GameFile {
             clock: setup.clock.map(|clock| clock.to_string()),
             result: lost_on_time.map(time_result),
             level: (setup.level != Level::Full).then(|| setup.level.to_string()),
+            opening: setup.opening.is_swap().then(|| setup.opening.to_string()),
             moves: pos.moves().iter().map(|cell| cell.name(&setup.rules).to_string()).collect(),
         }
     }
@@ -136,7 +141,11 @@ impl GameFile {
             Some(level) => level.parse().map_err(anyhow::Error::msg)?,
             None => Level::Full,
         };
-        let setup = Setup { clock, level, ..Setup::new(rules, players, time) };
+        let opening = match self.opening.as_deref() {
+            Some(rule) => rule.parse().map_err(anyhow::Error::msg)?,
+            None => board::OpeningRule::None,
+        };
+        let setup = Setup { clock, level, opening, ..Setup::new(rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
         let mut pos = Position::new(rules);
         let mut moves = Vec::new();

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use board::Rules;
 use board::clock::TimeControl;
+use board::{OpeningRule, Rules};
 use roster::AgentSpec;
 
 /// Who plays a side.
@@ -136,6 +136,9 @@ pub struct Setup {
     pub clock: Option<TimeControl>,
     /// The engines' strength (hints and analysis are always at full).
     pub level: Level,
+    /// How the first stones are put: under swap1 or swap2 X's player
+    /// opens and the colours fall where the players' choices put them.
+    pub opening: OpeningRule,
 }
 
 impl Setup {
@@ -143,7 +146,7 @@ impl Setup {
     /// full strength.
     #[must_use]
     pub fn new(rules: Rules, players: [Player; 2], time: Duration) -> Setup {
-        Setup { rules, players, time, clock: None, level: Level::Full }
+        Setup { rules, players, time, clock: None, level: Level::Full, opening: OpeningRule::None }
     }
 
     /// Checks that both engines can play the rules.

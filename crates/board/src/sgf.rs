@@ -50,10 +50,16 @@ impl SgfGame {
     }
 
     /// The game of `record`: its players, moves (opening first; each
-    /// agent move's thinking time as its comment) and result.
+    /// agent move's thinking time as its comment) and result. A swap
+    /// opening's stones say who put them and, on the last, who took
+    /// which colour; `PB` and `PW` are the players by the colours they took.
     #[must_use]
     pub fn of_record(record: &GameRecord) -> SgfGame {
-        let opening = record.opening.iter().map(|&cell| (cell, Some("opening move".to_owned())));
+        let comments = match &record.swap {
+            Some(swap) => swap_comments(record, swap),
+            None => vec!["opening move".to_owned(); record.opening.len()],
+        };
+        let opening = record.opening.iter().zip(comments).map(|(&cell, comment)| (cell, Some(comment)));
         let moves = record.moves.iter().map(|m| (m.cell, Some(format!("{}ms", m.micros / 1000))));
         let how = if record.forfeit.is_some() { "F" } else { "" };
         let result = result(record.outcome, how);
@@ -113,6 +119,33 @@ impl SgfGame {
         text.push_str(")\n");
         text
     }
+}
+
+/// The comment of each stone of a swap opening: who put it, and on the
+/// last one who took which colour.
+fn swap_comments(record: &GameRecord, swap: &crate::SwapRecord) -> Vec<String> {
+    let name = |step: usize| {
+        let side = if step.is_multiple_of(2) { swap.opener } else { swap.opener.opponent() };
+        &record.players[side.index()]
+    };
+    let mut comments = Vec::new();
+    for (step, decision) in swap.steps.iter().enumerate() {
+        match decision {
+            crate::SwapStep::Put(stones) => {
+                comments.extend(
+                    stones.iter().map(|_| format!("{} opening stone put by {}", swap.rule, name(step))),
+                );
+            }
+            crate::SwapStep::Took(side) => {
+                if let Some(last) = comments.last_mut() {
+                    let colour = if *side == Side::X { "black" } else { "white" };
+                    let _ = write!(last, "; {} took {colour}", name(step));
+                }
+            }
+        }
+    }
+    comments.resize(record.opening.len(), "opening move".to_owned());
+    comments
 }
 
 /// A result as SGF writes it: `B+` (X won on the board), `W+T` (O won on

@@ -103,7 +103,7 @@ pub struct SwapRecord {
 /// Stones put beside or near the centre, for a proposal: black at the
 /// centre, white next to it (straight or diagonal), black within this
 /// many cells of the centre.
-const PROPOSAL_REACH: i32 = 2;
+const PROPOSAL_REACH: i32 = 3;
 
 /// A side judged this close to even is left to the other player to choose
 /// (by putting two more stones, where the rule allows).
@@ -164,9 +164,14 @@ pub fn candidate_openings(rules: Rules) -> Vec<[Cell; 3]> {
     candidates
 }
 
+/// Openings judged again, more deeply, after the first look at all.
+const SHORTLIST: usize = 6;
+
 /// The default proposal of three stones: of [`candidate_openings`], the
-/// one after which `agent` judges O's chance nearest to even, each judged
-/// in an equal share of `limits`.
+/// one after which `agent` judges O's chance nearest to even. Half of
+/// `limits` goes to a first look at every candidate, the other half to a
+/// deeper look at the [`SHORTLIST`] nearest to even (a shallow judgement
+/// errs, mostly towards X).
 ///
 /// # Errors
 /// [`AgentError`] if the agent fails, or no opening fits the board.
@@ -175,18 +180,25 @@ pub fn propose_by_judging<A: Agent + ?Sized>(
     rules: Rules,
     limits: &Limits,
 ) -> Result<[Cell; 3], AgentError> {
-    let candidates = candidate_openings(rules);
-    let part = share(limits, candidates.len() as u32);
-    let mut best: Option<(f64, [Cell; 3])> = None;
-    for stones in candidates {
-        let pos = opening_position(rules, &stones).map_err(AgentError::failed)?;
-        let (chance, _) = judge(agent, &pos, &part)?;
-        let imbalance = (chance - 0.5).abs();
-        if best.is_none_or(|(least, _)| imbalance < least) {
-            best = Some((imbalance, stones));
+    let mut candidates = candidate_openings(rules);
+    let mut judged = Vec::with_capacity(candidates.len());
+    for round in 0..2 {
+        let part = share(limits, 2 * candidates.len() as u32);
+        judged.clear();
+        for &stones in &candidates {
+            let pos = opening_position(rules, &stones).map_err(AgentError::failed)?;
+            let (chance, _) = judge(agent, &pos, &part)?;
+            judged.push(((chance - 0.5).abs(), stones));
+        }
+        // Stable: among equals the first candidate, the nearest the centre.
+        judged.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if round == 0 {
+            candidates = judged.iter().take(SHORTLIST).map(|&(_, stones)| stones).collect();
         }
     }
-    best.map(|(_, stones)| stones)
+    judged
+        .first()
+        .map(|&(_, stones)| stones)
         .ok_or_else(|| AgentError::unsupported(rules, "the board is too small for a swap opening"))
 }
 

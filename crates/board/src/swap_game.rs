@@ -352,15 +352,31 @@ mod tests {
         }
     }
 
-    /// Opens after sleeping past its turn.
-    struct Slow;
+    #[test]
+    fn the_sgf_says_who_put_the_stones_and_who_took_which_colour() {
+        let two = [Cell::new(6, 6), Cell::new(9, 9)];
+        let (mut first, mut second) = (
+            Scripted::new("first", &[SwapChoice::Swap]),
+            Scripted::new("second", &[SwapChoice::PutTwo(two)]),
+        );
+        let record = play(OpeningRule::Swap2, &mut first, &mut second);
+        let sgf = crate::sgf::SgfGame::of_record(&record).to_sgf();
+        assert!(sgf.contains("PB[first]PW[second]"), "{sgf}");
+        assert_eq!(sgf.matches("swap2 opening stone put by first").count(), 3, "{sgf}");
+        assert!(sgf.contains("swap2 opening stone put by second; first took black"), "{sgf}");
+    }
+
+    /// Sleeps past its turn on its first look at a position.
+    struct Slow(bool);
 
     impl Agent for Slow {
         fn name(&self) -> String {
             "slow".to_owned()
         }
         fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
-            std::thread::sleep(Duration::from_millis(30));
+            if !std::mem::replace(&mut self.0, true) {
+                std::thread::sleep(Duration::from_millis(30));
+            }
             pos.legal_moves().next().ok_or(AgentError::GameOver)
         }
     }
@@ -368,7 +384,7 @@ mod tests {
     #[test]
     fn decisions_run_on_the_clock() {
         let control: TimeControl = "10/0.02".parse().unwrap();
-        let (mut slow, mut quick) = (Slow, RandomAgent::new(3));
+        let (mut slow, mut quick) = (Slow(false), RandomAgent::new(3));
         let record = play_swap_game(
             Rules::gomoku15(),
             OpeningRule::Swap2,

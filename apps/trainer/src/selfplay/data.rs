@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use arena::Shard;
-use board::Cell;
+use board::{Cell, OpeningRule};
 use serde::{Deserialize, Serialize};
 
 /// The first bytes of a self-play file.
@@ -38,6 +38,15 @@ pub struct Settings {
     pub ms: Option<u64>,
     /// The run's seed.
     pub seed: u64,
+    /// Under a swap rule the engines put the opening and choose colours
+    /// (no openings or random moves then); files from before it say none.
+    #[serde(default, skip_serializing_if = "is_none_rule")]
+    pub opening: OpeningRule,
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_none_rule(rule: &OpeningRule) -> bool {
+    !rule.is_swap()
 }
 
 /// One game as the file keeps it.
@@ -45,7 +54,8 @@ pub struct Settings {
 pub struct GameData {
     /// Its number in the run.
     pub index: u64,
-    /// Moves given before the engines played: the opening and the random moves.
+    /// Moves given before the engines played: the opening and the random
+    /// moves, or the stones of a swap opening.
     pub given: u16,
     /// Every move, each as `x << 8 | y`.
     pub moves: Vec<u16>,

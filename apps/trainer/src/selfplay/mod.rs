@@ -27,7 +27,7 @@ use std::sync::mpsc;
 
 use anyhow::{Context, Result, bail};
 use arena::{Openings, Shard};
-use board::{Agent, Cell, Limits, Outcome, Position, Rules, mix_seed};
+use board::{Agent, Cell, Limits, OpeningRule, Outcome, Position, Rules, mix_seed, play_swap_game};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
@@ -181,6 +181,9 @@ fn play_one(
     index: u64,
 ) -> Result<GameData, String> {
     let seed = mix_seed(settings.seed, index);
+    if settings.opening.is_swap() {
+        return play_swap(settings.opening, rules, engines, limits, index, seed);
+    }
     let mut pos = Position::new(rules);
     for cell in openings.opening(rules, settings.seed, index).map_err(|error| error.to_string())? {
         pos.play(cell).map_err(|error| error.to_string())?;
@@ -211,6 +214,38 @@ fn play_one(
     };
     let moves = pos.moves().iter().map(|cell| u16::from(cell.x()) << 8 | u16::from(cell.y())).collect();
     Ok(GameData { index, given: given as u16, moves, scores, result })
+}
+
+/// Game `index` under a swap rule: engine A opens in even games, and the
+/// colours fall where the engines' choices put them.
+fn play_swap(
+    rule: OpeningRule,
+    rules: Rules,
+    engines: &[AgentSpec; 2],
+    limits: &Limits,
+    index: u64,
+    seed: u64,
+) -> Result<GameData, String> {
+    let mut a = engines[0].build(mix_seed(seed, 1));
+    let mut b = engines[1].build(mix_seed(seed, 2));
+    let agents: [&mut dyn Agent; 2] =
+        if index.is_multiple_of(2) { [&mut a, &mut b] } else { [&mut b, &mut a] };
+    let record = play_swap_game(rules, rule, agents, limits, None);
+    if let Some(forfeit) = &record.forfeit {
+        return Err(forfeit.reason.clone());
+    }
+    let result = match record.outcome {
+        Outcome::Win(board::Side::X) => 1,
+        Outcome::Win(board::Side::O) => -1,
+        Outcome::Draw => 0,
+    };
+    let moves = record.cells().map(|cell| u16::from(cell.x()) << 8 | u16::from(cell.y())).collect();
+    let scores = record
+        .moves
+        .iter()
+        .map(|played| played.thought.and_then(|thought| thought.value).map(|value| value as f32))
+        .collect();
+    Ok(GameData { index, given: record.opening.len() as u16, moves, scores, result })
 }
 
 /// Plays `plies` random moves near the stones (within two cells), none
@@ -258,6 +293,7 @@ mod tests {
             nodes: Some(nodes),
             ms: None,
             seed,
+            opening: OpeningRule::None,
         }
     }
 
@@ -269,6 +305,21 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mnk-selfplay-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("games.selfplay")
+    }
+
+    #[test]
+    fn swap_games_start_from_the_stones_the_engines_put() {
+        let path = temp("swap");
+        let _ = std::fs::remove_file(&path);
+        let settings = Settings { opening: OpeningRule::Swap2, random_plies: 0, ..settings_with(9, 200) };
+        let run = Run { settings, games: 4, threads: 2, out: &path, resume: false, shard: Shard::WHOLE };
+        let played = play(&run, &mut |_| {}).unwrap();
+        assert_eq!((played.games, played.forfeits), (4, 0));
+        let rules = Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap();
+        for game in DataFile::read(&path).unwrap().games {
+            assert!(matches!(game.given, 3 | 5), "{}", game.given);
+            assert_eq!(game.check(&rules), Ok(()));
+        }
     }
 
     #[test]

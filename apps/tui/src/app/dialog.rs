@@ -10,7 +10,9 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::App;
 use super::mode::Mode;
-use crate::menu::{CLOCKS, Menu, Outcome, PRESETS, Row, TIMES};
+use board::OpeningRule;
+
+use crate::menu::{CLOCKS, Menu, OPENINGS, Outcome, PRESETS, Row, TIMES};
 use crate::setup::Level;
 use crate::ui::centred;
 
@@ -70,6 +72,11 @@ pub(crate) fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
                 Some(nodes) => format!("level   < {level}: {nodes} positions a move at most >"),
             }
         }
+        Row::Opening => match OPENINGS[menu.opening] {
+            OpeningRule::None => "opening < none: X moves first >".to_owned(),
+            OpeningRule::Swap1 => "opening < swap1: X puts 3 stones, O picks a colour >".to_owned(),
+            OpeningRule::Swap2 => "opening < swap2: 3 stones; pick a colour or put 2 more >".to_owned(),
+        },
     });
     let mut lines: Vec<Line> = rows
         .iter()

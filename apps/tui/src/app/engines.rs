@@ -9,7 +9,7 @@ use roster::AgentSpec;
 
 use super::mode::Mode;
 use super::{App, Heat, Player, default_engine};
-use crate::engine::{Purpose, Thinking};
+use crate::engine::{Answer, Purpose, Thinking};
 
 impl App {
     /// Called every frame: collects finished searches, shows what the
@@ -23,6 +23,10 @@ impl App {
             return;
         }
         if !self.playing() || self.human_to_move() || self.thinking.is_some() {
+            return;
+        }
+        if self.swap.is_some() {
+            self.think_on_opening(now);
             return;
         }
         let side = self.pos.side_to_move();
@@ -65,6 +69,7 @@ impl App {
             Purpose::Analysis => {
                 self.analysis_agent = Some(reply.agent);
             }
+            Purpose::Opening => self.agents[super::opening::seat_at(thinking.ply)] = Some(reply.agent),
         }
         if thinking.key != self.pos.hash() || thinking.ply != self.pos.ply() {
             return; // the game moved on (undo, new game): a stale answer
@@ -84,11 +89,15 @@ impl App {
                     self.say("analysis finished: the engine needs no more time here");
                 }
             }
-            (Purpose::Hint, Ok(cell)) => {
+            (Purpose::Opening, result) => {
+                let analysis = self.analysis.clone();
+                self.finish_opening(thinking.ply, result, analysis.as_ref());
+            }
+            (Purpose::Hint, Ok(Answer::Move(cell))) => {
                 self.hint = Some(cell);
                 self.message = format!("hint: {}", cell.name(&self.setup.rules));
             }
-            (Purpose::Move, Ok(cell)) => {
+            (Purpose::Move, Ok(Answer::Move(cell))) => {
                 let side = self.pos.side_to_move();
                 if !self.charge_clock(side) {
                     return;
@@ -106,6 +115,10 @@ impl App {
             }
             (_, Err(err)) => {
                 self.message = format!("the engine could not move: {err}; paused");
+                self.paused = true;
+            }
+            (Purpose::Hint | Purpose::Move, Ok(answer)) => {
+                self.message = format!("the engine answered {answer:?} where a move was asked; paused");
                 self.paused = true;
             }
         }

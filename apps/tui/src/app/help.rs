@@ -24,6 +24,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("#", "move numbers on the stones, or not"),
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
+    ("X / F", "swap opening: take black / put two more stones"),
     ("N", "new game: rules, players, time, clock, level"),
     ("S / L", "save / load the game's file (mnk-game.json at first)"),
     ("W / O", "save as / open: type a file name (.sgf or JSON)"),

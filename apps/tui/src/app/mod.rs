@@ -15,6 +15,7 @@ mod engines;
 mod files;
 mod help;
 mod mode;
+mod opening;
 mod playing;
 mod prompt;
 mod reviewing;
@@ -151,6 +152,12 @@ pub struct App {
     learning_lost: [Option<String>; 2],
     /// The screen area the board was last drawn in, for mouse clicks.
     screen: ratatui::layout::Rect,
+    /// A swap opening under way (until the colours are settled).
+    swap: Option<opening::SwapPhase>,
+    /// The swap opening this game had, once settled.
+    opening: Option<board::SwapRecord>,
+    /// Stones take-back does not remove: a settled swap opening's.
+    opening_stones: usize,
 }
 
 impl std::fmt::Debug for App {
@@ -208,6 +215,9 @@ impl App {
             learning: [None, None],
             learning_lost: [None, None],
             screen: ratatui::layout::Rect::default(),
+            swap: None,
+            opening: None,
+            opening_stones: 0,
         };
         app.start(app.setup.clone(), Vec::new());
         app
@@ -242,12 +252,20 @@ impl App {
         self.analysis = None;
         self.hint = None;
         self.paused = false;
+        self.opening = None;
+        self.opening_stones = 0;
+        // A loaded game goes on from its moves, its opening long settled.
+        self.swap = (self.setup.opening.is_swap() && moves.is_empty())
+            .then(|| opening::SwapPhase::new(self.setup.opening));
         for cell in moves {
             if self.pos.play(cell).is_err() {
                 break;
             }
         }
         self.message = format!("new game: {}", self.describe());
+        if self.swap.is_some() {
+            self.message = format!("{} — {}", self.message, self.opening_prompt());
+        }
     }
 
     /// Starts a loaded game: a finished one (on the board or on time) is
@@ -282,7 +300,8 @@ impl App {
     /// Whose turn it is, if a person's.
     #[must_use]
     pub fn human_to_move(&self) -> bool {
-        matches!(self.setup.players[self.pos.side_to_move().index()], Player::Human)
+        let seat = self.opening_seat().unwrap_or(self.pos.side_to_move().index());
+        matches!(self.setup.players[seat], Player::Human)
     }
 
     /// Whether the game is over: on the board, or on time.
@@ -334,6 +353,10 @@ impl App {
         if self.thinking.as_ref().is_some_and(|thinking| thinking.purpose != Purpose::Move) {
             self.cancel_thinking();
         }
+        if self.swap.is_some() && !self.is_analysing() {
+            self.place_in_opening(cell);
+            return;
+        }
         if !self.pos.is_legal(cell) {
             let why = self.pos.clone().play(cell).err().map_or_else(String::new, |err| err.to_string());
             self.message = format!("cannot play {}: {why}", cell.name(&self.setup.rules));
@@ -366,11 +389,18 @@ impl App {
     /// Takes back the last move, and the engine's reply with the person's
     /// (one move in analysis mode and review).
     pub fn undo(&mut self) {
+        if self.swap.is_some() {
+            self.say("the opening is being decided: N starts a new game");
+            return;
+        }
         self.cancel_thinking();
         let humans = self.setup.players.iter().filter(|p| matches!(p, Player::Human)).count();
         let one = humans == 0 || self.is_analysing() || self.review().is_some();
         let mut taken = 0;
-        while let Some(cell) = self.pos.undo() {
+        // A settled swap opening stays: its stones were put, not played.
+        while self.pos.ply() > self.opening_stones
+            && let Some(cell) = self.pos.undo()
+        {
             self.redo.push(cell);
             taken += 1;
             // Back to a person's turn (or one move, when engines play both).
@@ -432,11 +462,15 @@ impl App {
                 Some(agent) => agent.name(),
                 None => self.setup.players[i].text(),
             }),
-            opening: Vec::new(),
-            moves: self.pos.moves().iter().map(|&cell| board::MoveRecord::new(cell, 0)).collect(),
+            // A settled swap opening's stones were put, not played.
+            opening: self.pos.moves()[..self.opening_stones].to_vec(),
+            moves: self.pos.moves()[self.opening_stones..]
+                .iter()
+                .map(|&cell| board::MoveRecord::new(cell, 0))
+                .collect(),
             outcome,
             forfeit: None,
-            swap: None,
+            swap: self.opening.clone(),
             learning_errors: Vec::new(),
         };
         let [x, o] = &mut self.agents;

@@ -94,6 +94,7 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             _ => app.say("no engine is thinking"),
         },
         KeyCode::Char('H') => app.ask_hint(),
+        KeyCode::Char(c @ ('X' | 'F')) => app.opening_key(c),
         KeyCode::Char('A') => app.toggle_analysis(),
         KeyCode::Char('V') => app.toggle_review(),
         KeyCode::Char('T') => app.heat = app.heat.next(app.analysis.as_ref()),
@@ -170,6 +171,12 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
         None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
     };
     lines.push(Line::from(vec![Span::styled(state, bold)]));
+    if app.swap_phase().is_some() {
+        lines.push(Line::from(app.opening_prompt()));
+    } else if let Some(opening) = app.settled_opening() {
+        let first = opening.opener.mark().to_ascii_uppercase();
+        lines.push(Line::from(format!("{} opening: the opener took {first}", opening.rule)));
+    }
     let level = match app.setup.level {
         Level::Full => String::new(),
         level => format!("  level {level}"),
@@ -184,6 +191,7 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
             Purpose::Hint => "hint",
             Purpose::Move => "thinking",
             Purpose::Analysis => "analysing",
+            Purpose::Opening => "deciding the opening",
         };
         let (nodes, depth) = thinking.progress.read();
         let per_second = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;

@@ -3,4 +3,5 @@
 mod cli;
 mod common;
 mod screen;
+mod swap;
 mod workbench;

@@ -234,6 +234,7 @@ fn a_saved_game_never_starts_a_program_or_writes_where_it_says() {
         clock: None,
         result: None,
         level: None,
+        opening: None,
         // X to move: the program would be asked at the first tick.
         moves: Vec::new(),
     };
