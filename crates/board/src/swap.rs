@@ -170,7 +170,7 @@ const SHORTLIST: usize = 6;
 /// The default proposal of three stones: of [`candidate_openings`], the
 /// one after which `agent` judges O's chance nearest to even. Half of
 /// `limits` goes to a first look at every candidate, the other half to a
-/// deeper look at the [`SHORTLIST`] nearest to even (a shallow judgement
+/// deeper look at the six nearest to even (a shallow judgement
 /// errs, mostly towards X).
 ///
 /// # Errors
