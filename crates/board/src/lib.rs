@@ -27,6 +27,7 @@ mod lines;
 mod perft;
 mod position;
 mod random;
+pub mod renju;
 mod rules;
 pub mod sgf;
 mod side;

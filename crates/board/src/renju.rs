@@ -1,0 +1,232 @@
+//! Renju's forbidden points, as the RIF's international rules define them.
+//!
+//! Black (X, who moves first) wins only with exactly five in a row, and may
+//! not play a point that, without making five at the same time, makes an
+//! overline (six or more in a row), a double four (two fours, also two on
+//! one line) or a double three. A *four* is a line one stone short of
+//! exactly five; a *three* is a line that one more stone turns into a
+//! straight four (four in a row, both ends open, each end making exactly
+//! five) at a point that is itself not forbidden — which is why the test
+//! recurses (RIF 9.3). White wins with five or more and has no forbidden
+//! points.
+//!
+//! This is the exact test, stone by stone on a small grid: for where a
+//! move is played and for showing the points, not a search's inner loop.
+
+use std::fmt;
+
+use crate::{Bitboard, Cell, Position, Rules, Side};
+
+/// Why black may not play a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forbidden {
+    /// Six or more in a row.
+    Overline,
+    /// Two fours at once.
+    DoubleFour,
+    /// Two threes at once.
+    DoubleThree,
+}
+
+impl fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Forbidden::Overline => "overline",
+            Forbidden::DoubleFour => "double four",
+            Forbidden::DoubleThree => "double three",
+        })
+    }
+}
+
+/// How deep the test of a three's completion point may recurse: each level
+/// adds a stone; real positions never come near it.
+const MAX_DEPTH: u32 = 8;
+
+const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// The stones, for the test: black, white or empty per cell.
+struct Grid {
+    width: i32,
+    height: i32,
+    cells: Vec<Option<Side>>,
+}
+
+/// A point on the grid.
+type Point = (i32, i32);
+
+impl Grid {
+    fn of(rules: Rules, black: Bitboard, white: Bitboard) -> Grid {
+        let (width, height) = (i32::from(rules.width()), i32::from(rules.height()));
+        let stone = |cell| {
+            if black.contains(cell) {
+                Some(Side::X)
+            } else if white.contains(cell) {
+                Some(Side::O)
+            } else {
+                None
+            }
+        };
+        Grid { width, height, cells: rules.cells().map(stone).collect() }
+    }
+
+    fn index(&self, (x, y): Point) -> Option<usize> {
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+    }
+
+    fn get(&self, point: Point) -> Option<Side> {
+        self.index(point).and_then(|index| self.cells[index])
+    }
+
+    fn is_empty(&self, point: Point) -> bool {
+        self.index(point).is_some_and(|index| self.cells[index].is_none())
+    }
+
+    fn is_black(&self, point: Point) -> bool {
+        self.get(point) == Some(Side::X)
+    }
+
+    fn set(&mut self, point: Point, stone: Option<Side>) {
+        if let Some(index) = self.index(point) {
+            self.cells[index] = stone;
+        }
+    }
+
+    /// The black run through `p` along `d`, as offsets from `p`: `(lo, hi)`.
+    fn run(&self, (x, y): Point, (dx, dy): Point) -> (i32, i32) {
+        let mut lo = 0;
+        while self.is_black((x + (lo - 1) * dx, y + (lo - 1) * dy)) {
+            lo -= 1;
+        }
+        let mut hi = 0;
+        while self.is_black((x + (hi + 1) * dx, y + (hi + 1) * dy)) {
+            hi += 1;
+        }
+        (lo, hi)
+    }
+
+    /// With black on `p`: why it is forbidden there, if it is.
+    fn judge(&mut self, p: Point, depth: u32) -> Option<Forbidden> {
+        let runs = DIRECTIONS.map(|d| self.run(p, d));
+        if runs.iter().any(|&(lo, hi)| hi - lo + 1 == 5) {
+            return None; // five wins, whatever else the move makes
+        }
+        if runs.iter().any(|&(lo, hi)| hi - lo + 1 > 5) {
+            return Some(Forbidden::Overline);
+        }
+        let mut fours = 0;
+        let mut threes = 0;
+        for d in DIRECTIONS {
+            let line_fours = self.fours(p, d);
+            fours += line_fours;
+            if line_fours == 0 && self.is_three(p, d, depth) {
+                threes += 1;
+            }
+        }
+        if fours >= 2 {
+            Some(Forbidden::DoubleFour)
+        } else if threes >= 2 {
+            Some(Forbidden::DoubleThree)
+        } else {
+            None
+        }
+    }
+
+    /// The fours through black `p` along `d`: the points that make exactly
+    /// five with it, counted once per set of four stones they complete (a
+    /// straight four's two ends are one four; `x.xxx.x` is two).
+    fn fours(&mut self, p: Point, d: Point) -> u32 {
+        let mut seen: [u32; 4] = [0; 4];
+        let mut count = 0;
+        for off in (-4..=4).filter(|&off| off != 0) {
+            let q = (p.0 + off * d.0, p.1 + off * d.1);
+            if !self.is_empty(q) {
+                continue;
+            }
+            self.set(q, Some(Side::X));
+            let (lo, hi) = self.run(p, d);
+            self.set(q, None);
+            if hi - lo + 1 == 5 && (lo..=hi).contains(&off) {
+                // The four stones as bits of their offsets from p.
+                let stones = (lo..=hi).filter(|&o| o != off).fold(0u32, |bits, o| bits | 1 << (o + 8));
+                if !seen[..count].contains(&stones) && count < seen.len() {
+                    seen[count] = stones;
+                    count += 1;
+                }
+            }
+        }
+        count as u32
+    }
+
+    /// Whether black `p` makes a three along `d`: a point that turns it into
+    /// a straight four and is not itself forbidden.
+    fn is_three(&mut self, p: Point, d: Point, depth: u32) -> bool {
+        if depth >= MAX_DEPTH {
+            return false;
+        }
+        for off in (-4..=4).filter(|&off| off != 0) {
+            let q = (p.0 + off * d.0, p.1 + off * d.1);
+            if !self.is_empty(q) {
+                continue;
+            }
+            self.set(q, Some(Side::X));
+            let straight = self.is_straight_four(p, d, off);
+            let three = straight && self.judge(q, depth + 1).is_none();
+            self.set(q, None);
+            if three {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the run through `p` along `d` (holding offset `off`) is a
+    /// straight four: four in a row, both ends empty, each making exactly five.
+    fn is_straight_four(&self, p: Point, d: Point, off: i32) -> bool {
+        let (lo, hi) = self.run(p, d);
+        let at = |o: i32| (p.0 + o * d.0, p.1 + o * d.1);
+        hi - lo + 1 == 4
+            && (lo..=hi).contains(&off)
+            && self.is_empty(at(lo - 1))
+            && self.is_empty(at(hi + 1))
+            && !self.is_black(at(lo - 2))
+            && !self.is_black(at(hi + 2))
+    }
+}
+
+/// Why black may not play `cell` in `pos` under renju, whoever is to move
+/// (`None` for an occupied cell or an allowed one).
+#[must_use]
+pub fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
+    forbidden_among(pos.rules(), pos.marks(Side::X), pos.marks(Side::O), cell)
+}
+
+/// [`forbidden`] for any stones, `black` and `white`, on a board of `rules`.
+#[must_use]
+pub fn forbidden_among(rules: &Rules, black: Bitboard, white: Bitboard, cell: Cell) -> Option<Forbidden> {
+    let mut grid = Grid::of(*rules, black, white);
+    let p = (i32::from(cell.x()), i32::from(cell.y()));
+    if !grid.is_empty(p) {
+        return None;
+    }
+    grid.set(p, Some(Side::X));
+    grid.judge(p, 0)
+}
+
+/// Every point black may not play in `pos`, with why, row by row.
+#[must_use]
+pub fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
+    let mut grid = Grid::of(*pos.rules(), pos.marks(Side::X), pos.marks(Side::O));
+    let mut points = Vec::new();
+    for cell in pos.rules().cells() {
+        let p = (i32::from(cell.x()), i32::from(cell.y()));
+        if !grid.is_empty(p) {
+            continue;
+        }
+        grid.set(p, Some(Side::X));
+        if let Some(why) = grid.judge(p, 0) {
+            points.push((cell, why));
+        }
+        grid.set(p, None);
+    }
+    points
+}
