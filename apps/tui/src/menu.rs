@@ -11,11 +11,13 @@ use roster::ENGINES;
 use crate::setup::{Level, Player, Setup};
 
 /// The rules offered.
-pub const PRESETS: [(&str, Rules); 4] = [
+pub const PRESETS: [(&str, Rules); 6] = [
     ("3×3 tic-tac-toe", Rules::tic_tac_toe()),
     ("8×8 five in a row", Rules::five_8x8()),
     ("15×15 gomoku", Rules::gomoku15()),
     ("20×20 gomoku", Rules::gomoku20()),
+    ("15×15 renju", Rules::renju()),
+    ("15×15 caro", Rules::caro()),
 ];
 
 /// Thinking times offered, in milliseconds.

@@ -159,6 +159,9 @@ fn cursor_line(app: &App, analysis: &Analysis) -> String {
     text
 }
 
+/// The mark of a point black may not play under renju.
+pub const FORBIDDEN_MARK: &str = "×";
+
 fn board_lines(app: &App) -> Vec<Line<'static>> {
     let rules = app.setup().rules;
     let winning: Vec<Cell> = app.pos().winning_line().map(|line| line.cells().collect()).unwrap_or_default();
@@ -166,6 +169,15 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     let numbers: HashMap<Cell, usize> =
         app.pos().moves().iter().enumerate().map(|(i, &cell)| (cell, i + 1)).collect();
     let label = Style::new().fg(Color::DarkGray);
+    // Renju: black's forbidden points while black is to move.
+    let forbidden: Vec<Cell> = if app.pos().rules().overline() == board::Overline::Renju
+        && app.pos().side_to_move() == Side::X
+        && !app.over()
+    {
+        board::renju::forbidden_points(app.pos()).into_iter().map(|(cell, _)| cell).collect()
+    } else {
+        Vec::new()
+    };
     let mut lines = vec![column_letters(app)];
     for y in 0..rules.height() {
         let number = u16::from(rules.height()) - u16::from(y);
@@ -175,6 +187,7 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             let (glyph, mut style) = match app.pos().get(cell) {
                 Some(Side::X) => ("x", Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
                 Some(Side::O) => ("o", Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
+                None if forbidden.contains(&cell) => (FORBIDDEN_MARK, Style::new().fg(Color::Red)),
                 None if app.hint() == Some(cell) => {
                     ("*", Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))
                 }

@@ -184,9 +184,9 @@ pub(crate) struct WinTest {
 const LANES: u64 = 0x0001_0001_0001_0001;
 
 impl WinTest {
-    pub(crate) fn new(rules: Rules) -> WinTest {
+    /// The test of a side that wins with k in a row (`exact`: exactly k).
+    pub(crate) fn new(rules: Rules, exact: bool) -> WinTest {
         let k = u32::from(rules.k());
-        let exact = rules.overline() == crate::Overline::Exact;
         // Freestyle: k - 1 cells each side, and a run of k starting at any
         // of the first k window cells contains the move. Exact: one more
         // cell each side to see that the run stops there, and the run

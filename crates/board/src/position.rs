@@ -29,6 +29,16 @@ pub enum MoveError {
         /// Board height, which the cell's name (such as `h8`) counts rows from.
         height: u8,
     },
+    /// Renju: black may not play there.
+    #[error("{} is forbidden for black: {reason}", crate::CellName::on_board(*cell, *height))]
+    Forbidden {
+        /// The cell.
+        cell: Cell,
+        /// Why.
+        reason: crate::renju::Forbidden,
+        /// Board height, which the cell's name counts rows from.
+        height: u8,
+    },
     /// The game has ended.
     #[error("the game is over ({outcome}); start a new one or undo")]
     GameOver {
@@ -122,7 +132,8 @@ pub struct Position {
     /// Moves played, in order; marks placed by [`Position::from_setup`] are not moves.
     history: Vec<Cell>,
     outcome: Option<Outcome>,
-    win_test: WinTest,
+    /// X's and O's: under renju only X's is exact.
+    win_tests: [WinTest; 2],
 }
 
 impl Position {
@@ -136,7 +147,7 @@ impl Position {
             marks: 0,
             history: Vec::with_capacity(rules.area()),
             outcome: None,
-            win_test: WinTest::new(rules),
+            win_tests: Side::ALL.map(|side| WinTest::new(rules, rules.exact_for(side))),
         }
     }
 
@@ -194,11 +205,10 @@ impl Position {
     #[must_use]
     pub fn winning_line(&self) -> Option<WinningLine> {
         let Some(Outcome::Win(side)) = self.outcome else { return None };
-        let lines = &self.lines[side.index()];
         // The winning move completed it; a setup has no moves to look at.
         self.history
             .last()
-            .and_then(|&cell| winning_line_through(lines, self.rules, cell))
+            .and_then(|&cell| self.winning_line_through(side, cell))
             .or_else(|| self.find_winning_line(side))
     }
 
@@ -257,25 +267,63 @@ impl Position {
         crate::bitboard::row_mask(self.rules.width()) & !(self.lines[0].rows()[y] | self.lines[1].rows()[y])
     }
 
-    /// The legal moves: the empty cells while the game goes on, none after.
+    /// The legal moves: the empty cells while the game goes on (under
+    /// renju, black's forbidden points left out), none after.
     #[inline]
     #[must_use]
     pub fn legal_moves(&self) -> Cells {
-        if self.is_over() { Bitboard::EMPTY.iter() } else { self.empty_cells().iter() }
+        self.legal_cells().iter()
+    }
+
+    /// The legal moves as a set.
+    #[inline]
+    #[must_use]
+    pub fn legal_cells(&self) -> Bitboard {
+        if self.is_over() {
+            Bitboard::EMPTY
+        } else if self.black_has_forbidden_points() {
+            self.empty_cells() - self.forbidden_cells()
+        } else {
+            self.empty_cells()
+        }
     }
 
     /// How many legal moves there are.
     #[inline]
     #[must_use]
     pub fn legal_move_count(&self) -> usize {
-        if self.is_over() { 0 } else { self.rules.area() - self.ply() }
+        if self.is_over() {
+            0
+        } else if self.black_has_forbidden_points() {
+            self.legal_moves().count()
+        } else {
+            self.rules.area() - self.ply()
+        }
     }
 
     /// Whether `cell` is a legal move now.
     #[inline]
     #[must_use]
     pub fn is_legal(&self, cell: Cell) -> bool {
-        !self.is_over() && self.rules.contains(cell) && self.get(cell).is_none()
+        !self.is_over()
+            && self.rules.contains(cell)
+            && self.get(cell).is_none()
+            && !(self.black_has_forbidden_points() && crate::renju::forbidden(self, cell).is_some())
+    }
+
+    /// Whether the side to move is renju's black, who has forbidden points.
+    #[inline]
+    fn black_has_forbidden_points(&self) -> bool {
+        self.rules.overline() == Overline::Renju && self.side_to_move() == Side::X
+    }
+
+    /// Black's forbidden points now, under renju.
+    fn forbidden_cells(&self) -> Bitboard {
+        let mut cells = Bitboard::EMPTY;
+        for (cell, _) in crate::renju::forbidden_points(self) {
+            cells.insert(cell);
+        }
+        cells
     }
 
     /// Whether `side` putting a mark on the empty `cell` would complete a
@@ -285,14 +333,37 @@ impl Position {
     #[must_use]
     pub fn wins_at(&self, cell: Cell, side: Side) -> bool {
         debug_assert!(self.rules.contains(cell) && self.get(cell).is_none(), "{cell} is not an empty cell");
-        self.win_test.wins(self.lines[side.index()].with(cell), cell)
+        self.win_tests[side.index()].wins(self.lines[side.index()].with(cell), cell)
+            && (self.rules.overline() != Overline::Caro || self.caro_five(side, cell))
+    }
+
+    /// Under caro, whether `side`'s mark on `cell` (there or not yet)
+    /// makes exactly five with at least one end not the opponent's.
+    fn caro_five(&self, side: Side, cell: Cell) -> bool {
+        let is_side = |c: Cell| c == cell || self.get(c) == Some(side);
+        let blocked = |c: Option<Cell>| c.is_some_and(|c| self.get(c) == Some(side.opponent()));
+        Direction::ALL.into_iter().any(|direction| {
+            let (dx, dy) = direction.delta();
+            let step = |from: Cell, sign: i32| {
+                self.rules.cell(i32::from(from.x()) + sign * dx, i32::from(from.y()) + sign * dy)
+            };
+            let mut ends = [cell; 2];
+            let mut len = 1;
+            for (end, sign) in ends.iter_mut().zip([-1, 1]) {
+                while let Some(next) = step(*end, sign).filter(|&c| is_side(c)) {
+                    *end = next;
+                    len += 1;
+                }
+            }
+            len == 5 && !(blocked(step(ends[0], -1)) && blocked(step(ends[1], 1)))
+        })
     }
 
     /// The line bitboards of both sides and the win test, for the playout
     /// loop, which places and removes marks without the move list and hash.
     #[inline]
-    pub(crate) fn lines_mut(&mut self) -> (&mut [Lines; 2], WinTest) {
-        (&mut self.lines, self.win_test)
+    pub(crate) fn lines_mut(&mut self) -> (&mut [Lines; 2], [WinTest; 2]) {
+        (&mut self.lines, self.win_tests)
     }
 
     /// The line word of `side` through `cell` in `direction`: bit
@@ -319,6 +390,11 @@ impl Position {
         }
         if let Some(side) = self.get(cell) {
             return Err(MoveError::Occupied { cell, side, height: self.rules.height() });
+        }
+        if self.black_has_forbidden_points()
+            && let Some(reason) = crate::renju::forbidden(self, cell)
+        {
+            return Err(MoveError::Forbidden { cell, reason, height: self.rules.height() });
         }
         self.play_unchecked(cell);
         Ok(())
@@ -365,7 +441,9 @@ impl Position {
     /// words are `words`.
     #[inline]
     fn outcome_of(&self, side: Side, words: [u32; 4], cell: Cell) -> Option<Outcome> {
-        if self.win_test.wins(words, cell) {
+        if self.win_tests[side.index()].wins(words, cell)
+            && (self.rules.overline() != Overline::Caro || self.caro_five(side, cell))
+        {
             Some(Outcome::Win(side))
         } else if self.ply() == self.rules.area() {
             Some(Outcome::Draw)
@@ -440,8 +518,32 @@ impl Position {
 
     /// A winning line of `side` anywhere on the board (a full scan: for setup).
     fn find_winning_line(&self, side: Side) -> Option<WinningLine> {
+        self.marks(side).iter().find_map(|cell| self.winning_line_through(side, cell))
+    }
+
+    /// The winning line through `side`'s mark on `cell`, if that mark
+    /// completes one.
+    fn winning_line_through(&self, side: Side, cell: Cell) -> Option<WinningLine> {
+        let k = u32::from(self.rules.k());
+        let exact = self.rules.exact_for(side);
+        if self.rules.overline() == Overline::Caro && !self.caro_five(side, cell) {
+            return None;
+        }
         let lines = &self.lines[side.index()];
-        self.marks(side).iter().find_map(|cell| winning_line_through(lines, self.rules, cell))
+        for direction in Direction::ALL {
+            let (before, after) = lines.run(direction, cell);
+            let len = before + after - 1;
+            if len == k || (len > k && !exact) {
+                let (dx, dy) = direction.delta();
+                let back = before as i32 - 1;
+                let start = Cell::new(
+                    (i32::from(cell.x()) - back * dx) as u8,
+                    (i32::from(cell.y()) - back * dy) as u8,
+                );
+                return Some(WinningLine { start, direction, len: len as u8 });
+            }
+        }
+        None
     }
 
     /// The hash this position would have after `transform`.
@@ -514,7 +616,7 @@ impl Clone for Position {
             marks: self.marks,
             history,
             outcome: self.outcome,
-            win_test: self.win_test,
+            win_tests: self.win_tests,
         }
     }
 
@@ -528,7 +630,7 @@ impl Clone for Position {
         self.history.reserve(source.rules.area());
         self.history.extend_from_slice(&source.history);
         self.outcome = source.outcome;
-        self.win_test = source.win_test;
+        self.win_tests = source.win_tests;
     }
 }
 
@@ -551,25 +653,6 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
-
-/// The winning line through `side`'s mark on `cell`, if that mark completes one.
-#[inline]
-fn winning_line_through(lines: &Lines, rules: Rules, cell: Cell) -> Option<WinningLine> {
-    let k = u32::from(rules.k());
-    let exact = rules.overline() == Overline::Exact;
-    for direction in Direction::ALL {
-        let (before, after) = lines.run(direction, cell);
-        let len = before + after - 1;
-        if len == k || (len > k && !exact) {
-            let (dx, dy) = direction.delta();
-            let back = before as i32 - 1;
-            let start =
-                Cell::new((i32::from(cell.x()) - back * dx) as u8, (i32::from(cell.y()) - back * dy) as u8);
-            return Some(WinningLine { start, direction, len: len as u8 });
-        }
-    }
-    None
-}
 
 #[cfg(test)]
 mod tests {

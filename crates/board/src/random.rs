@@ -13,6 +13,8 @@ use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Positi
 /// playout does not need: marks go straight onto the line bitboards (no
 /// move list, no hash) and come off again at the end. `scratch` is a
 /// buffer the caller keeps between playouts, so nothing is allocated.
+/// Plain rules only (freestyle or exactly k): renju's forbidden points and
+/// caro's blocked fives are not looked at.
 pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     if let Some(outcome) = pos.outcome() {
         return Playout { outcome, moves: 0 };
@@ -31,8 +33,8 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
     }
     let cells = &mut scratch[..count];
     let first = pos.side_to_move();
-    let (lines, win_test) = pos.lines_mut();
-    let (outcome, left) = play_out(lines, cells, rng, first, win_test);
+    let (lines, win_tests) = pos.lines_mut();
+    let (outcome, left) = play_out(lines, cells, rng, first, win_tests);
     // The cells played sit at the end of `cells`, the first one last.
     for (i, &cell) in cells[left..].iter().rev().enumerate() {
         lines[(first.index() + i) % 2].remove(cell);
@@ -58,18 +60,19 @@ fn play_out<R: Rng + ?Sized>(
     cells: &mut [Cell],
     rng: &mut R,
     first: Side,
-    win_test: WinTest,
+    win_tests: [WinTest; 2],
 ) -> (Outcome, usize) {
     let [x, o] = lines;
     // One side each half of the loop, so neither needs to be picked per move.
     let (mover, other) = if first == Side::X { (x, o) } else { (o, x) };
+    let (mover_test, other_test) = (win_tests[first.index()], win_tests[first.opponent().index()]);
     let mut left = cells.len();
     // A game that is not over has an empty cell, so `left` starts above 0.
     loop {
-        if let Some(outcome) = random_move(mover, cells, &mut left, rng, &win_test, first) {
+        if let Some(outcome) = random_move(mover, cells, &mut left, rng, &mover_test, first) {
             return (outcome, left);
         }
-        if let Some(outcome) = random_move(other, cells, &mut left, rng, &win_test, first.opponent()) {
+        if let Some(outcome) = random_move(other, cells, &mut left, rng, &other_test, first.opponent()) {
             return (outcome, left);
         }
     }
@@ -136,11 +139,11 @@ impl Agent for RandomAgent {
         if count == 0 {
             return Err(AgentError::GameOver);
         }
-        let empty = pos.empty_cells();
-        let cell = empty
+        let legal = pos.legal_cells();
+        let cell = legal
             .nth(self.rng.random_range(0..count as u32))
-            .ok_or_else(|| AgentError::failed("fewer empty cells than the move count"))?;
-        self.last = Some((empty, cell));
+            .ok_or_else(|| AgentError::failed("fewer legal cells than the move count"))?;
+        self.last = Some((legal, cell));
         Ok(cell)
     }
 

@@ -1,4 +1,5 @@
-//! The rules of an m,n,k-game: board size, line length, overline rule.
+//! The rules of an m,n,k-game: board size, line length, and which lines
+//! win (the overline rule, or the renju and caro rule sets).
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +12,8 @@ use crate::{Cell, Transform};
 /// The largest width or height a board may have.
 pub const MAX_SIZE: u8 = 32;
 
-/// Whether a line longer than k wins.
+/// Which lines win: whether a line longer than k does, and the two rule
+/// sets of gomoku tournaments that say more (five in a row only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Overline {
@@ -20,6 +22,65 @@ pub enum Overline {
     Freestyle,
     /// Exactly k in a row wins; longer lines do not (standard gomoku).
     Exact,
+    /// Renju (the RIF's rules): black (X) wins with exactly five and may
+    /// not play an overline, a double four or a double three
+    /// ([`crate::renju`]); white wins with five or more.
+    Renju,
+    /// Caro (the Gomocup's rule): exactly five wins, and only if at least
+    /// one of its two ends is not the opponent's stone.
+    Caro,
+}
+
+impl Overline {
+    /// The number the Gomocup protocol's `INFO rule` and SGF's `RU` give
+    /// it: 0 freestyle, 1 exactly five, 4 renju, and 9 caro (Piskvork's
+    /// caro with exactly five).
+    #[must_use]
+    pub const fn rule_number(self) -> u64 {
+        match self {
+            Overline::Freestyle => 0,
+            Overline::Exact => 1,
+            Overline::Renju => 4,
+            Overline::Caro => 9,
+        }
+    }
+
+    /// The rule set a manager's `INFO rule` (or a file's `RU`) names: the
+    /// protocol's bits (1 exactly five, 4 renju, 8 caro) and the values of
+    /// managers that read otherwise — 2 is renju to Yixin Board and Rapfi,
+    /// 5 and 6 freestyle with swap1 and swap2 (the manager runs the
+    /// opening), 9 Piskvork's caro with exactly five.
+    ///
+    /// # Errors
+    /// A value we do not play, and which we do.
+    pub fn from_rule_number(rule: u64) -> Result<Overline, String> {
+        match rule {
+            0 | 5 | 6 => Ok(Overline::Freestyle),
+            1 => Ok(Overline::Exact),
+            2 | 4 => Ok(Overline::Renju),
+            9 => Ok(Overline::Caro),
+            8 => {
+                Err("caro in which an overline wins too is not supported; 9 is caro with exactly five"
+                    .to_owned())
+            }
+            _ => {
+                Err("not a rule we play: 0 freestyle, 1 exactly five, 2 or 4 renju, 9 caro (exactly five), \
+                      5 and 6 freestyle with swap1 and swap2"
+                    .to_owned())
+            }
+        }
+    }
+
+    /// As the rules string writes it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Overline::Freestyle => "freestyle",
+            Overline::Exact => "exact",
+            Overline::Renju => "renju",
+            Overline::Caro => "caro",
+        }
+    }
 }
 
 /// A bad board size, line length or rules string.
@@ -33,6 +94,14 @@ pub enum RulesError {
         /// The value given.
         value: u32,
     },
+    /// Renju or caro with a k other than five.
+    #[error("{rule} is played with five in a row, not k = {k}")]
+    NotFive {
+        /// The rule set.
+        rule: &'static str,
+        /// The k given.
+        k: u32,
+    },
     /// k outside `1..=max(width, height)`.
     #[error("k must be between 1 and {max} (the longer side of the board), got {k}")]
     BadK {
@@ -41,10 +110,10 @@ pub enum RulesError {
         /// The largest k this board allows.
         max: u8,
     },
-    /// A rules string that is not `W,H,K[,exact|freestyle]` or a preset name.
+    /// A rules string that is not `W,H,K[,rule]` or a preset name.
     #[error(
-        "cannot read rules {text:?}: {reason}; write W,H,K[,exact|freestyle] \
-         (e.g. 15,15,5) or one of tictactoe, five8x8, gomoku15, gomoku20"
+        "cannot read rules {text:?}: {reason}; write W,H,K[,exact|freestyle|renju|caro] \
+         (e.g. 15,15,5) or one of tictactoe, five8x8, gomoku15, gomoku20, renju, caro"
     )]
     Syntax {
         /// The text given.
@@ -83,6 +152,9 @@ impl Rules {
         if k == 0 || k > u32::from(max) {
             return Err(RulesError::BadK { k, max });
         }
+        if matches!(overline, Overline::Renju | Overline::Caro) && k != 5 {
+            return Err(RulesError::NotFive { rule: overline.name(), k });
+        }
         Ok(Rules { width: width as u8, height: height as u8, k: k as u8, overline })
     }
 
@@ -114,6 +186,18 @@ impl Rules {
         Rules { width, height, k, overline: Overline::Freestyle }
     }
 
+    /// Renju on 15×15, the RIF's board.
+    #[must_use]
+    pub const fn renju() -> Rules {
+        Rules { overline: Overline::Renju, ..Rules::preset(15, 15, 5) }
+    }
+
+    /// Caro on 15×15.
+    #[must_use]
+    pub const fn caro() -> Rules {
+        Rules { overline: Overline::Caro, ..Rules::preset(15, 15, 5) }
+    }
+
     /// The same rules with another overline rule.
     #[must_use]
     pub const fn with_overline(self, overline: Overline) -> Rules {
@@ -141,11 +225,32 @@ impl Rules {
         self.k
     }
 
-    /// Whether longer lines win.
+    /// Which lines win.
     #[inline]
     #[must_use]
     pub const fn overline(&self) -> Overline {
         self.overline
+    }
+
+    /// Whether `side` wins only with exactly k in a row (an overline does
+    /// not win for it).
+    #[inline]
+    #[must_use]
+    pub const fn exact_for(&self, side: crate::Side) -> bool {
+        match self.overline {
+            Overline::Freestyle => false,
+            Overline::Exact | Overline::Caro => true,
+            Overline::Renju => matches!(side, crate::Side::X),
+        }
+    }
+
+    /// Whether the rules are the plain ones every engine plays (freestyle
+    /// or exactly k), not a rule set with forbidden points or blocked
+    /// fives.
+    #[inline]
+    #[must_use]
+    pub const fn is_plain(&self) -> bool {
+        matches!(self.overline, Overline::Freestyle | Overline::Exact)
     }
 
     /// Number of cells.
@@ -201,11 +306,12 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// The form [`Rules::from_str`] reads back: `15,15,5` or `15,15,5,exact`.
+    /// The form [`Rules::from_str`] reads back: `15,15,5`, `15,15,5,exact`,
+    /// `15,15,5,renju`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{},{}", self.width, self.height, self.k)?;
-        if self.overline == Overline::Exact {
-            f.write_str(",exact")?;
+        if self.overline != Overline::Freestyle {
+            write!(f, ",{}", self.overline.name())?;
         }
         Ok(())
     }
@@ -214,8 +320,9 @@ impl fmt::Display for Rules {
 impl FromStr for Rules {
     type Err = RulesError;
 
-    /// Reads `W,H,K` with an optional `,exact` or `,freestyle`, or a preset
-    /// name: `tictactoe`, `five8x8`, `gomoku15`, `gomoku20`.
+    /// Reads `W,H,K` with an optional `,exact`, `,freestyle`, `,renju` or
+    /// `,caro`, or a preset name: `tictactoe`, `five8x8`, `gomoku15`,
+    /// `gomoku20`, `renju`, `caro`.
     fn from_str(text: &str) -> Result<Rules, RulesError> {
         let syntax = |reason: &str| RulesError::Syntax { text: text.to_owned(), reason: reason.to_owned() };
         let trimmed = text.trim().to_ascii_lowercase();
@@ -224,11 +331,13 @@ impl FromStr for Rules {
             "five8x8" => return Ok(Rules::five_8x8()),
             "gomoku15" | "gomoku" => return Ok(Rules::gomoku15()),
             "gomoku20" => return Ok(Rules::gomoku20()),
+            "renju" => return Ok(Rules::renju()),
+            "caro" => return Ok(Rules::caro()),
             _ => {}
         }
         let parts: Vec<&str> = trimmed.split(',').map(str::trim).collect();
         if !(3..=4).contains(&parts.len()) {
-            return Err(syntax("expected three numbers and an optional overline rule"));
+            return Err(syntax("expected three numbers and an optional rule"));
         }
         let mut numbers = [0_u32; 3];
         for (number, (part, name)) in numbers.iter_mut().zip(parts.iter().zip(["width", "height", "k"])) {
@@ -236,9 +345,13 @@ impl FromStr for Rules {
         }
         let overline = match parts.get(3).copied() {
             None | Some("freestyle") => Overline::Freestyle,
-            Some("exact") => Overline::Exact,
+            Some("exact" | "standard") => Overline::Exact,
+            Some("renju") => Overline::Renju,
+            Some("caro") => Overline::Caro,
             Some(other) => {
-                return Err(syntax(&format!("the overline rule must be exact or freestyle, not {other:?}")));
+                return Err(syntax(&format!(
+                    "the rule must be freestyle, exact, renju or caro, not {other:?}"
+                )));
             }
         };
         Rules::new(numbers[0], numbers[1], numbers[2], overline)
@@ -310,12 +423,20 @@ mod tests {
         assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
         assert_eq!(" 3, 3, 3 ".parse::<Rules>().unwrap(), Rules::tic_tac_toe());
         assert_eq!("Gomoku15".parse::<Rules>().unwrap(), Rules::gomoku15());
-        for bad in ["", "3,3", "3,3,3,3,3", "a,3,3", "3,3,3,renju", "40,40,5", "3,3,9"] {
+        for bad in ["", "3,3", "3,3,3,3,3", "a,3,3", "3,3,3,swap", "40,40,5", "3,3,9"] {
             let err = bad.parse::<Rules>().unwrap_err().to_string();
             assert!(!err.is_empty(), "{bad}");
         }
         let err = "3,x,3".parse::<Rules>().unwrap_err().to_string();
         assert!(err.contains("height \"x\" is not a whole number"), "{err}");
+        // Renju and caro: five in a row only, on any board size.
+        for (text, rules) in [("renju", Rules::renju()), ("caro", Rules::caro())] {
+            assert_eq!(text.parse::<Rules>().unwrap(), rules);
+            assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+        }
+        assert_eq!("20,20,5,renju".parse::<Rules>().unwrap().overline(), Overline::Renju);
+        let err = "9,9,4,renju".parse::<Rules>().unwrap_err().to_string();
+        assert!(err.contains("renju is played with five in a row, not k = 4"), "{err}");
     }
 
     #[test]

@@ -98,7 +98,7 @@ impl SgfGame {
         } else {
             let _ = write!(text, "SZ[{}:{}]", rules.width(), rules.height());
         }
-        let _ = write!(text, "RU[{}]", u8::from(rules.overline() == Overline::Exact));
+        let _ = write!(text, "RU[{}]", rules.overline().rule_number());
         if rules.k() != 5 {
             let _ = write!(text, "MNK[{rules}]");
         }
@@ -404,11 +404,12 @@ fn game(nodes: &[Node]) -> Result<SgfGame, String> {
 /// The rules of `SZ`, `RU` and our `MNK`.
 fn rules_of(size: Option<&str>, rule: Option<&str>, mnk: Option<&str>) -> Result<Rules, String> {
     let overline = match rule.map(str::trim) {
-        None | Some("0") => Overline::Freestyle,
-        Some("1") => Overline::Exact,
-        Some(other) => {
-            return Err(format!("rule RU[{other}] is not one we play (0 freestyle, 1 exactly five)"));
-        }
+        None => Overline::Freestyle,
+        Some(text) => text
+            .parse::<u64>()
+            .map_err(|_| format!("rule RU[{text}] is not a number"))
+            .and_then(Overline::from_rule_number)
+            .map_err(|error| format!("rule RU[{text}]: {error}"))?,
     };
     let (width, height) = match size.map(str::trim) {
         None => (15, 15),
@@ -512,7 +513,16 @@ mod tests {
         assert!(error("(;GM[4]SZ[15];B[])").contains("pass"));
         assert!(error("(;GM[4]SZ[15];B[hh").contains("not closed"));
         assert!(error("(;GM[4]SZ[15]AB[hh])").contains("setup stones"));
-        assert!(error("(;GM[4]SZ[15]RU[4])").contains("RU[4]"));
+        assert!(error("(;GM[4]SZ[15]RU[8])").contains("RU[8]: caro in which an overline wins"));
+        assert!(error("(;GM[4]SZ[15]RU[x])").contains("RU[x] is not a number"));
+        // Renju and caro as managers write them.
+        for (rule, rules) in [("4", Rules::renju()), ("9", Rules::caro())] {
+            let games = parse(&format!("(;GM[4]SZ[15]RU[{rule}];B[hh])")).unwrap();
+            assert_eq!(games[0].rules, rules);
+            assert!(
+                SgfGame { moves: Vec::new(), ..games[0].clone() }.to_sgf().contains(&format!("RU[{rule}]"))
+            );
+        }
         assert!(error("(;GM[4]SZ[99])").contains("SZ[99:99]"));
         assert!(error("(;GM[4]SZ[15]MNK[9,9,5])").contains("disagree"));
         // Two moves in one node, and rules that contradict each other.

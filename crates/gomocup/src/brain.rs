@@ -227,6 +227,7 @@ impl State<'_> {
             },
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
+            Command::ShowForbid => Some(self.show_forbidden()),
             Command::End => unreachable!("handled by the loop"),
             Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {}", excerpt(&line))),
         }
@@ -284,29 +285,28 @@ impl State<'_> {
                 }
             }
             "rule" => {
-                let Some(mut rule) = number else {
+                let Some(rule) = number else {
                     return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
                 };
-                // 5 and 6 are freestyle with swap1 and swap2, as Yixin Board
-                // and the strongest brains read them: the opening is the
-                // manager's to run (SWAP2BOARD), the rules freestyle.
-                if rule == 5 || rule == 6 {
-                    rule = 0;
-                }
-                for (bit, name) in [(2, "continuous game"), (4, "renju"), (8, "caro")] {
-                    if rule & bit != 0 {
-                        return Some(format!(
-                            "ERROR rule {rule}: {name} is not supported (0 freestyle, 1 exactly five)"
-                        ));
-                    }
-                }
-                self.overline = if rule & 1 == 1 { Overline::Exact } else { Overline::Freestyle };
+                self.overline = match Overline::from_rule_number(rule) {
+                    Ok(overline) => overline,
+                    Err(error) => return Some(format!("ERROR rule {rule}: {error}")),
+                };
                 if let Some(rules) = self.rules
                     && rules.overline() != self.overline
                 {
                     let changed =
                         Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.overline)
-                            .expect("the same board");
+                            .expect("five in a row on the same board");
+                    // The engine is made for its rules: made again, or refused.
+                    match (self.make)(changed, self.max_memory) {
+                        Ok(agent) => self.agent = Some(agent),
+                        Err(error) => {
+                            self.rules = None;
+                            self.agent = None;
+                            return Some(format!("ERROR rule {rule}: {error}"));
+                        }
+                    }
                     self.new_game(changed);
                 }
             }
@@ -429,6 +429,23 @@ impl State<'_> {
         } else {
             put.iter().map(|&cell| format_cell(cell)).collect::<Vec<_>>().join(" ")
         }
+    }
+
+    /// `FORBID` and black's forbidden points as `xxyy` (two digits each),
+    /// then `.`: none unless the game is renju and black is to move.
+    fn show_forbidden(&self) -> String {
+        use std::fmt::Write;
+        let mut answer = String::from("FORBID ");
+        if let Ok(pos) = self.position()
+            && pos.rules().overline() == Overline::Renju
+            && pos.side_to_move() == Side::X
+        {
+            for (cell, _) in board::renju::forbidden_points(&pos) {
+                let _ = write!(answer, "{:02}{:02}", cell.x(), cell.y());
+            }
+        }
+        answer.push('.');
+        answer
     }
 
     fn takeback(&mut self, cell: Cell) -> String {

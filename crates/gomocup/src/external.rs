@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Overline, Position, Rules, Side, SwapChoice};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules, Side, SwapChoice};
 
 use crate::message::{KEPT_LENGTH, KEPT_LINES, read_messages};
 use crate::protocol::{format_cell, parse_cell};
@@ -173,7 +173,7 @@ impl ExternalAgent {
         } else {
             format!("RECTSTART {},{}", rules.width(), rules.height())
         };
-        let rule = u8::from(rules.overline() == Overline::Exact);
+        let rule = rules.overline().rule_number();
         self.send(&format!("INFO rule {rule}"))?;
         self.send(&start)?;
         let reply = self.reply(START_TIMEOUT)?;

@@ -43,6 +43,8 @@ pub enum Command {
     About,
     /// `YXSTOP`: stop thinking and move now.
     Stop,
+    /// `YXSHOWFORBID`: black's forbidden points, under renju.
+    ShowForbid,
     /// Anything else, as sent.
     Unknown(String),
 }
@@ -82,7 +84,7 @@ pub fn format_cell(cell: Cell) -> String {
 }
 
 /// The words that start a command.
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "START",
     "SWAP2BOARD",
     "RECTSTART",
@@ -97,6 +99,7 @@ const COMMANDS: [&str; 14] = [
     "ABOUT",
     "YXSTOP",
     "STOP",
+    "YXSHOWFORBID",
 ];
 
 /// Reads one line a manager sent (without its line ending). Inside a
@@ -160,6 +163,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
         "END" => Command::End,
         "ABOUT" => Command::About,
         "YXSTOP" | "STOP" => Command::Stop,
+        "YXSHOWFORBID" => Command::ShowForbid,
         _ => Command::Unknown(line.to_owned()),
     })
 }

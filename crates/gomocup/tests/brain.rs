@@ -144,7 +144,7 @@ fn takeback_and_restart() {
 #[test]
 fn bad_input_gets_error_and_the_brain_goes_on() {
     let answers = run(
-        "TURN 1,1\nSTART 40\nSTART 7\nSTART 10\nTURN 3\nTURN 10,10\nBEGIN\nTURN 0,0\nPLAY 1\nBOARD\n1,1,5\nDONE\nTAKEBACK 8,8\nINFO rule 4\nTURN 2,2\n",
+        "TURN 1,1\nSTART 40\nSTART 7\nSTART 10\nTURN 3\nTURN 10,10\nBEGIN\nTURN 0,0\nPLAY 1\nBOARD\n1,1,5\nDONE\nTAKEBACK 8,8\nINFO rule 3\nTURN 2,2\n",
         false,
     );
     let expected_starts = [
@@ -161,7 +161,7 @@ fn bad_input_gets_error_and_the_brain_goes_on() {
         // The block goes on without the bad line: an empty board, X to move.
         "0,0",
         "ERROR TAKEBACK 8,8",
-        "ERROR rule 4: renju",
+        "ERROR rule 3: not a rule we play",
         "1,0",
     ];
     assert_eq!(answers.len(), expected_starts.len(), "{answers:#?}");
@@ -246,4 +246,20 @@ fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
     serve(input, &mut output, about(), Box::new(make)).unwrap();
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
     assert_eq!(*calls.lock().unwrap(), [None, Some(83_886_080), None]);
+}
+
+#[test]
+fn renju_and_caro_are_read_from_info_rule_and_forbidden_points_shown() {
+    // White (the brain) answers; then black is to move with a double
+    // three at 7,7, which YXSHOWFORBID lists.
+    let board = "BOARD\n5,7,2\n0,0,1\n6,7,2\n0,2,1\n7,5,2\n0,4,1\n7,6,2\n0,6,1\n14,14,2\nDONE\n";
+    let answers = run(&format!("INFO rule 4\nSTART 15\n{board}YXSHOWFORBID\n"), false);
+    assert_eq!(answers, ["OK", "1,0", "FORBID 0707."]);
+    // Yixin Board's 2 is renju too; freestyle forbids nothing.
+    assert_eq!(run(&format!("INFO rule 2\nSTART 15\n{board}YXSHOWFORBID\n"), false)[2], "FORBID 0707.");
+    assert_eq!(run(&format!("START 15\n{board}YXSHOWFORBID\n"), false)[2], "FORBID .");
+    // Caro with exactly five is 9; 8 (an overline wins too) is not played.
+    assert_eq!(run("INFO rule 9\nSTART 15\nBEGIN\n", false), ["OK", "0,0"]);
+    let answers = run("INFO rule 8\nSTART 15\n", false);
+    assert!(answers[0].starts_with("ERROR rule 8: caro in which an overline wins"), "{answers:?}");
 }

@@ -397,10 +397,9 @@ fn completes(pos: &Position, cell: Cell, side: Side, direction: Direction) -> bo
     let word = pos.line_bits(side, direction, cell) | 1 << bit;
     let run = (word >> bit).trailing_ones() + (word << (31 - bit)).leading_ones() - 1;
     let k = u32::from(pos.rules().k());
-    match pos.rules().overline() {
-        Overline::Freestyle => run >= k,
-        Overline::Exact => run == k,
-    }
+    // Caro's blocked ends are not seen here: the engines that use this
+    // play plain rules only (roster refuses the others).
+    if pos.rules().exact_for(side) { run == k } else { run >= k }
 }
 
 /// Whether window code `code` of `table` holds a mark of the viewing side.

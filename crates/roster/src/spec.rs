@@ -11,6 +11,11 @@ use crate::engines::{ENGINES, EngineInfo};
 use crate::error::SpecError;
 use crate::options::Options;
 
+/// The engines that play renju and caro: by the legal moves alone
+/// (`random`), or through a brain that knows them (`external`). The
+/// searches' threat tables know freestyle and exactly-k only.
+const RULE_SETS_PLAYED_BY: [&str; 2] = ["random", "external"];
+
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{spec} cannot play {rules}: {reason}")]
@@ -133,6 +138,17 @@ impl AgentSpec {
     /// # Errors
     /// [`Unsupported`] saying why not.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), Unsupported> {
+        if !rules.is_plain() && !RULE_SETS_PLAYED_BY.contains(&self.engine.name) {
+            return Err(Unsupported {
+                spec: self.text.clone(),
+                rules: rules.to_string(),
+                reason: format!(
+                    "it plays freestyle and exactly-k rules only; {} is played by {} for now",
+                    rules.overline().name(),
+                    RULE_SETS_PLAYED_BY.join(" and ")
+                ),
+            });
+        }
         (self.rules_check)(rules).map_err(|reason| Unsupported {
             spec: self.text.clone(),
             rules: rules.to_string(),

@@ -54,7 +54,7 @@ pub(crate) fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
         Row::Rules => format!("rules   < {} >", PRESETS[menu.rules].0),
         Row::Custom => format!(
             "custom  {}",
-            if menu.custom.is_empty() { "(type W,H,K or W,H,K,exact)" } else { &menu.custom }
+            if menu.custom.is_empty() { "(type W,H,K or W,H,K,exact|renju|caro)" } else { &menu.custom }
         ),
         Row::X => format!("X       < {} >", menu.chosen(0)),
         Row::O => format!("O       < {} >", menu.chosen(1)),

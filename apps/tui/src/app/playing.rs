@@ -124,6 +124,25 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
     }
 }
 
+/// What the rule set and the opening rule say: renju's mark, the swap
+/// opening's question or how it went.
+fn rule_lines(app: &App) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if app.setup.rules.overline() == board::Overline::Renju {
+        lines.push(Line::from(format!(
+            "renju: {} black may not play there (overline, double four, double three)",
+            crate::ui::FORBIDDEN_MARK
+        )));
+    }
+    if app.swap_phase().is_some() {
+        lines.push(Line::from(app.opening_prompt()));
+    } else if let Some(opening) = app.settled_opening() {
+        let first = opening.opener.mark().to_ascii_uppercase();
+        lines.push(Line::from(format!("{} opening: the opener took {first}", opening.rule)));
+    }
+    lines
+}
+
 /// A spinner frame for `elapsed`.
 fn spinner(elapsed: std::time::Duration) -> char {
     ['|', '/', '-', '\\'][(elapsed.as_millis() / 150 % 4) as usize]
@@ -171,12 +190,7 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
         None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
     };
     lines.push(Line::from(vec![Span::styled(state, bold)]));
-    if app.swap_phase().is_some() {
-        lines.push(Line::from(app.opening_prompt()));
-    } else if let Some(opening) = app.settled_opening() {
-        let first = opening.opener.mark().to_ascii_uppercase();
-        lines.push(Line::from(format!("{} opening: the opener took {first}", opening.rule)));
-    }
+    lines.extend(rule_lines(app));
     let level = match app.setup.level {
         Level::Full => String::new(),
         level => format!("  level {level}"),

@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod rule_sets;
 mod screen;
 mod swap;
 mod workbench;

@@ -2,4 +2,5 @@
 
 mod properties;
 mod renju;
+mod rule_sets;
 mod sgf;
