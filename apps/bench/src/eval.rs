@@ -66,6 +66,7 @@ fn rate(seconds: f64, per_call: u64, mut work: impl FnMut()) -> f64 {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    crate::report::check_plain_rules(args.rules, "eval")?;
     if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
         bail!("--seconds must be more than 0 and at most 3600, got {}", args.seconds);
     }

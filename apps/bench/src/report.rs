@@ -86,6 +86,18 @@ pub fn middle_games(rules: Rules, count: usize, plies: usize) -> Result<Vec<Posi
 /// The most threads a command starts: far more than any machine has cores.
 const MAX_THREADS: usize = 1024;
 
+/// Checks that a measurement of plain play is asked on plain rules: the
+/// searches, playouts and tables know freestyle and exactly k only.
+pub fn check_plain_rules(rules: board::Rules, what: &str) -> Result<()> {
+    if !rules.is_plain() {
+        anyhow::bail!(
+            "bench {what} measures freestyle and exactly-k rules only, not {rules}; \
+             renju and caro are played by `bench match` with random or external brains"
+        );
+    }
+    Ok(())
+}
+
 /// Checks a `--threads` value.
 pub fn check_threads(threads: usize) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&threads) {

@@ -133,6 +133,7 @@ impl Solved {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    crate::report::check_plain_rules(args.rules, "search")?;
     if args.depth.is_none() && args.ms.is_none() {
         bail!("give --depth D or --ms T");
     }

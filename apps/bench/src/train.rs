@@ -55,6 +55,7 @@ struct Report {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    crate::report::check_plain_rules(args.rules, "train")?;
     check_threads(args.threads)?;
     if args.threads > 1 && !matches!(args.learner, LearnerArg::Montecarlo) {
         anyhow::bail!("--threads: the {:?} learner learns game after game on one thread", args.learner);

@@ -563,3 +563,28 @@ fn output_to_a_closed_pipe_ends_quietly() {
     assert_eq!(output.status.code(), Some(141), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+#[test]
+fn renju_and_caro_play_in_matches_and_are_refused_where_only_plain_rules_are_measured() {
+    let value = json(&[
+        "match",
+        "--rules",
+        "9,9,5,renju",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(value["pairings"][0]["forfeits"].as_u64(), Some(0), "{value}");
+    for args in [&["playouts", "--rules", "caro"][..], &["search", "--rules", "renju", "--depth", "2"]] {
+        let output = bench(args);
+        assert!(!output.status.success());
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains("freestyle and exactly-k rules only"), "{error}");
+    }
+    let output = bench(&["match", "--rules", "renju", "--a", "alphabeta", "--b", "random", "--games", "2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("renju is played by random and external"));
+}

@@ -258,7 +258,7 @@ fn random_moves(pos: &mut Position, plies: usize, seed: u64) {
         let near: Vec<Cell> = if pos.moves().is_empty() {
             vec![Cell::new(rules.width() / 2, rules.height() / 2)]
         } else {
-            (pos.occupied().dilate(&rules).dilate(&rules) & pos.empty_cells()).iter().collect()
+            (pos.occupied().dilate(&rules).dilate(&rules) & pos.legal_cells()).iter().collect()
         };
         let quiet: Vec<Cell> = near
             .iter()
@@ -305,6 +305,26 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mnk-selfplay-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("games.selfplay")
+    }
+
+    #[test]
+    fn renju_random_moves_never_put_a_forbidden_stone() {
+        let path = temp("renju");
+        let _ = std::fs::remove_file(&path);
+        let settings = Settings {
+            rules: "9,9,5,renju".to_owned(),
+            engine: "random".to_owned(),
+            against: "random".to_owned(),
+            random_plies: 12,
+            ..settings_with(4, 1)
+        };
+        let run = Run { settings, games: 8, threads: 2, out: &path, resume: false, shard: Shard::WHOLE };
+        let played = play(&run, &mut |_| {}).unwrap();
+        assert_eq!((played.games, played.forfeits), (8, 0));
+        let rules: Rules = "9,9,5,renju".parse().unwrap();
+        for game in DataFile::read(&path).unwrap().games {
+            assert_eq!(game.check(&rules), Ok(()));
+        }
     }
 
     #[test]
