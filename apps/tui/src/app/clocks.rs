@@ -40,7 +40,8 @@ impl App {
     /// Runs the side to move's clock while the game is played, and ends
     /// the game when a flag falls.
     pub(super) fn run_clocks(&mut self, now: Instant) {
-        let playing = self.playing();
+        // A swap opening is decided off the clock.
+        let playing = self.playing() && self.swap.is_none();
         let side = self.pos.side_to_move();
         let Some(clocks) = &mut self.clocks else { return };
         if self.time_loss.is_some() {

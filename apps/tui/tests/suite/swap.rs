@@ -115,3 +115,22 @@ fn a_game_file_keeps_the_opening_rule() {
     let bad = tui::record::GameFile { opening: Some("swap9".to_owned()), ..file };
     assert!(bad.setup(Duration::from_millis(50)).unwrap_err().to_string().contains("unknown opening rule"));
 }
+
+#[test]
+fn the_opening_is_decided_off_the_clock() {
+    let clock = "60".parse().unwrap();
+    let mut app = App::new(tui::Setup {
+        opening: OpeningRule::Swap1,
+        clock: Some(clock),
+        ..setup(Rules::gomoku15(), "human", "human")
+    });
+    type_text(&mut app, "h8");
+    for _ in 0..10 {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let now = Instant::now();
+    let clocks = app.clocks().unwrap();
+    assert_eq!(clocks.left(Side::X, now), Duration::from_secs(60));
+    assert_eq!(clocks.left(Side::O, now), Duration::from_secs(60));
+}
