@@ -131,6 +131,6 @@ fn the_opening_is_decided_off_the_clock() {
     }
     let now = Instant::now();
     let clocks = app.clocks().unwrap();
-    assert_eq!(clocks.left(Side::X, now), Duration::from_secs(60));
-    assert_eq!(clocks.left(Side::O, now), Duration::from_secs(60));
+    assert_eq!(clocks.left(Side::X, now), Duration::from_mins(1));
+    assert_eq!(clocks.left(Side::O, now), Duration::from_mins(1));
 }
