@@ -362,8 +362,15 @@ impl App {
             self.message = format!("cannot play {}: {why}", cell.name(&self.setup.rules));
             return;
         }
+        self.play_move(cell);
+    }
+
+    /// Plays `cell` for the side to move, its clock charged; false, with
+    /// the message saying why, if its flag fell first or the move is
+    /// refused.
+    pub(super) fn play_move(&mut self, cell: Cell) -> bool {
         if !self.charge_clock(self.pos.side_to_move()) {
-            return;
+            return false;
         }
         match self.pos.play(cell) {
             Ok(()) => {
@@ -372,8 +379,12 @@ impl App {
                 if !self.is_analysing() {
                     self.report_if_over();
                 }
+                true
             }
-            Err(err) => self.message = format!("cannot play {}: {err}", cell.name(&self.setup.rules)),
+            Err(err) => {
+                self.message = format!("cannot play {}: {err}", cell.name(&self.setup.rules));
+                false
+            }
         }
     }
 

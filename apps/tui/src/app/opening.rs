@@ -173,23 +173,16 @@ impl App {
             SwapChoice::Play(cell) => {
                 let first = if seat == 0 { Side::O } else { Side::X };
                 self.settle(Side::O, first);
-                if !self.charge_clock(self.pos.side_to_move()) {
-                    return;
-                }
-                match self.pos.play(cell) {
-                    Ok(()) => {
-                        self.cursor = cell;
-                        self.after_move();
-                        self.message = format!(
-                            "{name} take{s} white (O) and play{s} {}{}",
-                            cell.name(&self.setup.rules),
-                            because(why)
-                        );
-                    }
-                    Err(err) => {
-                        self.message = format!("{name} took white with an illegal move ({err}); paused");
-                        self.paused = true;
-                    }
+                if self.play_move(cell) {
+                    self.message = format!(
+                        "{name} take{s} white (O) and play{s} {}{}",
+                        cell.name(&self.setup.rules),
+                        because(why)
+                    );
+                } else if self.lost_on_time().is_none() {
+                    self.message =
+                        format!("{name} took white with a move refused ({}); paused", self.message);
+                    self.paused = true;
                 }
             }
         }

@@ -7,20 +7,10 @@ use board::{OpeningRule, Rules, Side, SwapStep};
 use ratatui::crossterm::event::KeyCode;
 use tui::{App, Player};
 
-use crate::common::{press, screen, setup, type_text};
+use crate::common::{press, screen, setup, tick_until, type_text};
 
 fn swap_game(x: &str, o: &str, rule: OpeningRule) -> App {
     App::new(tui::Setup { opening: rule, ..setup(Rules::gomoku15(), x, o) })
-}
-
-/// Ticks until `done` holds (failing after a minute: a hang, not a speed).
-fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
-    let start = Instant::now();
-    while !done(app) {
-        app.tick();
-        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message());
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 fn is_human(app: &App, side: Side) -> bool {

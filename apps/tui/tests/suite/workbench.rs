@@ -9,18 +9,8 @@ use board::{Limits, Rules, Side};
 use ratatui::crossterm::event::KeyCode;
 use tui::engine::Purpose;
 
-use crate::common::{press, screen, setup, type_text};
+use crate::common::{press, screen, setup, tick_until, type_text};
 use tui::{App, Player};
-
-/// Ticks until `done` holds (failing after a minute: a hang, not a speed).
-fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
-    let start = Instant::now();
-    while !done(app) {
-        app.tick();
-        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message());
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("tui-workbench-{}-{name}", std::process::id()))

@@ -2,7 +2,7 @@
 
 #![allow(dead_code, reason = "each test file uses its own part")]
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use board::Rules;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -28,4 +28,14 @@ pub fn type_text(app: &mut App, text: &str) {
         press(app, KeyCode::Char(c));
     }
     press(app, KeyCode::Enter);
+}
+
+/// Ticks until `done` holds (failing after a minute: a hang, not a speed).
+pub fn tick_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        app.tick();
+        assert!(start.elapsed() < Duration::from_mins(1), "never: {what} ({})", app.message());
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
