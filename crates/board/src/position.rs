@@ -334,11 +334,12 @@ impl Position {
     pub fn wins_at(&self, cell: Cell, side: Side) -> bool {
         debug_assert!(self.rules.contains(cell) && self.get(cell).is_none(), "{cell} is not an empty cell");
         self.win_tests[side.index()].wins(self.lines[side.index()].with(cell), cell)
-            && (self.rules.overline() != Overline::Caro || self.caro_five(side, cell))
+            && (!self.rules.is_caro() || self.caro_five(side, cell))
     }
 
     /// Under caro, whether `side`'s mark on `cell` (there or not yet)
-    /// makes exactly five with at least one end not the opponent's.
+    /// makes five (exactly, or with the freestyle variant five or more)
+    /// with at least one end not the opponent's.
     fn caro_five(&self, side: Side, cell: Cell) -> bool {
         let is_side = |c: Cell| c == cell || self.get(c) == Some(side);
         let blocked = |c: Option<Cell>| c.is_some_and(|c| self.get(c) == Some(side.opponent()));
@@ -355,7 +356,8 @@ impl Position {
                     len += 1;
                 }
             }
-            len == 5 && !(blocked(step(ends[0], -1)) && blocked(step(ends[1], 1)))
+            let five = if self.rules.exact_for(side) { len == 5 } else { len >= 5 };
+            five && !(blocked(step(ends[0], -1)) && blocked(step(ends[1], 1)))
         })
     }
 
@@ -442,7 +444,7 @@ impl Position {
     #[inline]
     fn outcome_of(&self, side: Side, words: [u32; 4], cell: Cell) -> Option<Outcome> {
         if self.win_tests[side.index()].wins(words, cell)
-            && (self.rules.overline() != Overline::Caro || self.caro_five(side, cell))
+            && (!self.rules.is_caro() || self.caro_five(side, cell))
         {
             Some(Outcome::Win(side))
         } else if self.ply() == self.rules.area() {
@@ -526,7 +528,7 @@ impl Position {
     fn winning_line_through(&self, side: Side, cell: Cell) -> Option<WinningLine> {
         let k = u32::from(self.rules.k());
         let exact = self.rules.exact_for(side);
-        if self.rules.overline() == Overline::Caro && !self.caro_five(side, cell) {
+        if self.rules.is_caro() && !self.caro_five(side, cell) {
             return None;
         }
         let lines = &self.lines[side.index()];

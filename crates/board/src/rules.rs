@@ -29,6 +29,9 @@ pub enum Overline {
     /// Caro (the Gomocup's rule): exactly five wins, and only if at least
     /// one of its two ends is not the opponent's stone.
     Caro,
+    /// Caro in which a longer line wins too, on the same condition
+    /// (Piskvork's rule 8).
+    CaroFreestyle,
 }
 
 impl Overline {
@@ -41,6 +44,7 @@ impl Overline {
             Overline::Freestyle => 0,
             Overline::Exact => 1,
             Overline::Renju => 4,
+            Overline::CaroFreestyle => 8,
             Overline::Caro => 9,
         }
     }
@@ -58,14 +62,11 @@ impl Overline {
             0 | 5 | 6 => Ok(Overline::Freestyle),
             1 => Ok(Overline::Exact),
             2 | 4 => Ok(Overline::Renju),
+            8 => Ok(Overline::CaroFreestyle),
             9 => Ok(Overline::Caro),
-            8 => {
-                Err("caro in which an overline wins too is not supported; 9 is caro with exactly five"
-                    .to_owned())
-            }
             _ => {
-                Err("not a rule we play: 0 freestyle, 1 exactly five, 2 or 4 renju, 9 caro (exactly five), \
-                      5 and 6 freestyle with swap1 and swap2"
+                Err("not a rule we play: 0 freestyle, 1 exactly five, 2 or 4 renju, 8 caro (five or more), \
+                      9 caro (exactly five), 5 and 6 freestyle with swap1 and swap2"
                     .to_owned())
             }
         }
@@ -79,6 +80,7 @@ impl Overline {
             Overline::Exact => "exact",
             Overline::Renju => "renju",
             Overline::Caro => "caro",
+            Overline::CaroFreestyle => "caro-freestyle",
         }
     }
 }
@@ -112,7 +114,7 @@ pub enum RulesError {
     },
     /// A rules string that is not `W,H,K[,rule]` or a preset name.
     #[error(
-        "cannot read rules {text:?}: {reason}; write W,H,K[,exact|freestyle|renju|caro] \
+        "cannot read rules {text:?}: {reason}; write W,H,K[,exact|freestyle|renju|caro|caro-freestyle] \
          (e.g. 15,15,5) or one of tictactoe, five8x8, gomoku15, gomoku20, renju, caro"
     )]
     Syntax {
@@ -152,7 +154,7 @@ impl Rules {
         if k == 0 || k > u32::from(max) {
             return Err(RulesError::BadK { k, max });
         }
-        if matches!(overline, Overline::Renju | Overline::Caro) && k != 5 {
+        if !matches!(overline, Overline::Freestyle | Overline::Exact) && k != 5 {
             return Err(RulesError::NotFive { rule: overline.name(), k });
         }
         Ok(Rules { width: width as u8, height: height as u8, k: k as u8, overline })
@@ -238,10 +240,17 @@ impl Rules {
     #[must_use]
     pub const fn exact_for(&self, side: crate::Side) -> bool {
         match self.overline {
-            Overline::Freestyle => false,
+            Overline::Freestyle | Overline::CaroFreestyle => false,
             Overline::Exact | Overline::Caro => true,
             Overline::Renju => matches!(side, crate::Side::X),
         }
+    }
+
+    /// Whether a five closed at both ends by the opponent does not win.
+    #[inline]
+    #[must_use]
+    pub const fn is_caro(&self) -> bool {
+        matches!(self.overline, Overline::Caro | Overline::CaroFreestyle)
     }
 
     /// Whether the rules are the plain ones every engine plays (freestyle
@@ -320,9 +329,9 @@ impl fmt::Display for Rules {
 impl FromStr for Rules {
     type Err = RulesError;
 
-    /// Reads `W,H,K` with an optional `,exact`, `,freestyle`, `,renju` or
-    /// `,caro`, or a preset name: `tictactoe`, `five8x8`, `gomoku15`,
-    /// `gomoku20`, `renju`, `caro`.
+    /// Reads `W,H,K` with an optional `,exact`, `,freestyle`, `,renju`,
+    /// `,caro` or `,caro-freestyle`, or a preset name: `tictactoe`,
+    /// `five8x8`, `gomoku15`, `gomoku20`, `renju`, `caro`.
     fn from_str(text: &str) -> Result<Rules, RulesError> {
         let syntax = |reason: &str| RulesError::Syntax { text: text.to_owned(), reason: reason.to_owned() };
         let trimmed = text.trim().to_ascii_lowercase();
@@ -348,9 +357,10 @@ impl FromStr for Rules {
             Some("exact" | "standard") => Overline::Exact,
             Some("renju") => Overline::Renju,
             Some("caro") => Overline::Caro,
+            Some("caro-freestyle") => Overline::CaroFreestyle,
             Some(other) => {
                 return Err(syntax(&format!(
-                    "the rule must be freestyle, exact, renju or caro, not {other:?}"
+                    "the rule must be freestyle, exact, renju, caro or caro-freestyle, not {other:?}"
                 )));
             }
         };

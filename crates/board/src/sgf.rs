@@ -513,10 +513,11 @@ mod tests {
         assert!(error("(;GM[4]SZ[15];B[])").contains("pass"));
         assert!(error("(;GM[4]SZ[15];B[hh").contains("not closed"));
         assert!(error("(;GM[4]SZ[15]AB[hh])").contains("setup stones"));
-        assert!(error("(;GM[4]SZ[15]RU[8])").contains("RU[8]: caro in which an overline wins"));
+        assert!(error("(;GM[4]SZ[15]RU[3])").contains("RU[3]: not a rule we play"));
         assert!(error("(;GM[4]SZ[15]RU[x])").contains("RU[x] is not a number"));
         // Renju and caro as managers write them.
-        for (rule, rules) in [("4", Rules::renju()), ("9", Rules::caro())] {
+        let caro_freestyle = Rules::caro().with_overline(Overline::CaroFreestyle);
+        for (rule, rules) in [("4", Rules::renju()), ("9", Rules::caro()), ("8", caro_freestyle)] {
             let games = parse(&format!("(;GM[4]SZ[15]RU[{rule}];B[hh])")).unwrap();
             assert_eq!(games[0].rules, rules);
             assert!(

@@ -258,8 +258,9 @@ fn renju_and_caro_are_read_from_info_rule_and_forbidden_points_shown() {
     // Yixin Board's 2 is renju too; freestyle forbids nothing.
     assert_eq!(run(&format!("INFO rule 2\nSTART 15\n{board}YXSHOWFORBID\n"), false)[2], "FORBID 0707.");
     assert_eq!(run(&format!("START 15\n{board}YXSHOWFORBID\n"), false)[2], "FORBID .");
-    // Caro with exactly five is 9; 8 (an overline wins too) is not played.
+    // Caro with exactly five is 9, with five or more 8; 3 is no rule.
     assert_eq!(run("INFO rule 9\nSTART 15\nBEGIN\n", false), ["OK", "0,0"]);
-    let answers = run("INFO rule 8\nSTART 15\n", false);
-    assert!(answers[0].starts_with("ERROR rule 8: caro in which an overline wins"), "{answers:?}");
+    assert_eq!(run("INFO rule 8\nSTART 15\nBEGIN\n", false), ["OK", "0,0"]);
+    let answers = run("INFO rule 3\nSTART 15\n", false);
+    assert!(answers[0].starts_with("ERROR rule 3: not a rule we play"), "{answers:?}");
 }

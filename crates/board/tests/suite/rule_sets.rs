@@ -90,8 +90,22 @@ fn caro_needs_a_five_not_blocked_at_both_ends() {
 }
 
 #[test]
+fn caro_freestyle_lets_an_open_overline_win() {
+    let rules: Rules = "15,15,5,caro-freestyle".parse().unwrap();
+    let x = [(4, 7), (5, 7), (6, 7), (8, 7), (9, 7), (7, 7)];
+    let o = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (0, 10)];
+    let pos = play(rules, &interleave(&x, &o)[..11]);
+    assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+    // Closed at both ends it does not.
+    let o = [(3, 7), (10, 7), (0, 4), (0, 6), (0, 8), (0, 10)];
+    let pos = play(rules, &interleave(&x, &o)[..11]);
+    assert_eq!(pos.outcome(), None);
+}
+
+#[test]
 fn random_players_finish_renju_and_caro_games_without_an_illegal_move() {
-    for rules in [Rules::renju(), Rules::caro(), "9,9,5,renju".parse().unwrap()] {
+    let caro_freestyle: Rules = "15,15,5,caro-freestyle".parse().unwrap();
+    for rules in [Rules::renju(), Rules::caro(), "9,9,5,renju".parse().unwrap(), caro_freestyle] {
         for seed in 0..6 {
             let (mut x, mut o) = (RandomAgent::new(seed), RandomAgent::new(seed + 100));
             let record = play_game(rules, [&mut x, &mut o], &[], &board::Limits::none()).unwrap();

@@ -37,7 +37,9 @@ fn really_wins(pos: &Position, cell: Cell, side: Side, direction: Direction) -> 
     match pos.rules().overline() {
         Overline::Freestyle => run >= k,
         Overline::Exact => run == k,
-        Overline::Renju | Overline::Caro => unreachable!("the properties draw plain rules"),
+        Overline::Renju | Overline::Caro | Overline::CaroFreestyle => {
+            unreachable!("the properties draw plain rules")
+        }
     }
 }
 
