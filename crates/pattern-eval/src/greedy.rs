@@ -145,6 +145,12 @@ impl Agent for GreedyAgent {
             None => self.board.insert(PatternBoard::from_position(pos).map_err(AgentError::failed)?),
         };
         evaluator.score_cells_on(board, pos, &mut self.scores);
+        // Under renju black's forbidden points are scored but not played
+        // (plain rules: every empty cell is legal, nothing is left out).
+        if !pos.rules().is_plain() {
+            let legal = pos.legal_cells();
+            self.scores.retain(|&(cell, _)| legal.contains(cell));
+        }
 
         // The best score; among equals, each is kept with chance 1/seen.
         let mut best: Option<(Cell, i32)> = None;
@@ -164,7 +170,7 @@ impl Agent for GreedyAgent {
                 }
             }
         }
-        let (cell, score) = best.ok_or_else(|| AgentError::failed("no empty cell"))?;
+        let (cell, score) = best.ok_or_else(|| AgentError::failed("no legal cell"))?;
         self.analysis = Some(
             Analysis::of_move(cell, ScoreKind::Evaluation)
                 .with_scores(self.scores.iter().map(|&(cell, score)| (cell, score.into())))

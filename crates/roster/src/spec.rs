@@ -12,9 +12,10 @@ use crate::error::SpecError;
 use crate::options::Options;
 
 /// The engines that play renju and caro: by the legal moves alone
-/// (`random`), or through a brain that knows them (`external`). The
+/// (`random`; `pattern`, one ply of its pattern scores over the legal
+/// cells), or through a brain that knows them (`external`). The
 /// searches' threat tables know freestyle and exactly-k only.
-const RULE_SETS_PLAYED_BY: [&str; 2] = ["random", "external"];
+const RULE_SETS_PLAYED_BY: [&str; 3] = ["random", "pattern", "external"];
 
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -145,7 +146,7 @@ impl AgentSpec {
                 reason: format!(
                     "it plays freestyle and exactly-k rules only; {} is played by {} for now",
                     rules.overline().name(),
-                    RULE_SETS_PLAYED_BY.join(" and ")
+                    RULE_SETS_PLAYED_BY.join(", ")
                 ),
             });
         }

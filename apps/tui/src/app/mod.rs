@@ -39,9 +39,9 @@ const ANALYSIS_TIME: Duration = Duration::from_hours(1);
 
 /// The engine analysis, hints and review fall back on where neither
 /// player is an engine that can: `alphabeta`, or `mcts` on the boards it
-/// does not play (k below 4 or above 8).
+/// does not play (k below 4 or above 8), or `pattern` under renju and caro.
 fn default_engine(rules: Rules) -> Option<AgentSpec> {
-    [DEFAULT_ENGINE, "mcts"]
+    [DEFAULT_ENGINE, "mcts", "pattern"]
         .iter()
         .filter_map(|name| name.parse::<AgentSpec>().ok())
         .find(|spec| spec.check_rules(&rules).is_ok())

@@ -131,3 +131,29 @@ fn beats_random_on_8x8_five_in_a_row() {
         }
     }
 }
+
+#[test]
+fn under_renju_black_never_plays_a_forbidden_point() {
+    use board::{Cell, Outcome, Position, RandomAgent, play_game};
+    // Black's double three at 7,7 is the point its patterns like best.
+    let rules = Rules::renju();
+    let mut pos = Position::new(rules);
+    for (x, y) in [(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)] {
+        pos.play(Cell::new(x, y)).unwrap();
+    }
+    let mut free = Position::new(Rules::gomoku15());
+    for &cell in pos.moves() {
+        free.play(cell).unwrap();
+    }
+    let mut greedy = GreedyAgent::new(GreedyAgent::DEFAULT_FAMILY, 1);
+    assert_eq!(greedy.select_move(&free, &Limits::none()).unwrap(), Cell::new(7, 7), "freestyle takes it");
+    let chosen = greedy.select_move(&pos, &Limits::none()).unwrap();
+    assert_ne!(chosen, Cell::new(7, 7));
+    assert!(pos.is_legal(chosen));
+    // Whole games against a random player: never a forfeit, and won.
+    for seed in 0..8 {
+        let (mut x, mut o) = (GreedyAgent::new(GreedyAgent::DEFAULT_FAMILY, seed), RandomAgent::new(seed));
+        let record = play_game(rules, [&mut x, &mut o], &[], &Limits::none()).unwrap();
+        assert_eq!((record.forfeit, record.outcome), (None, Outcome::Win(board::Side::X)), "seed {seed}");
+    }
+}
