@@ -18,6 +18,10 @@ impl App {
             self.say("analysis off: the game goes on");
             return;
         }
+        if self.swap.is_some() {
+            self.say("the opening is being decided: analysis comes after it");
+            return;
+        }
         if self.review().is_some() {
             self.say("leave the review (V) to analyse");
             return;

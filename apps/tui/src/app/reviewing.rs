@@ -23,6 +23,10 @@ impl App {
             self.say("review closed");
             return;
         }
+        if self.swap.is_some() {
+            self.say("the opening is being decided: review comes after it");
+            return;
+        }
         self.start_review();
     }
 

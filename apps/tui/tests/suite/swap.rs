@@ -83,6 +83,16 @@ fn offered_the_stones_a_person_swaps_plays_on_or_puts_two_more() {
 }
 
 #[test]
+fn analysis_and_review_wait_for_the_opening() {
+    let mut app = swap_game("human", "human", OpeningRule::Swap2);
+    for key in ['A', 'V'] {
+        press(&mut app, KeyCode::Char(key));
+        assert!(app.message().contains("the opening is being decided"), "{}", app.message());
+        assert!(!app.is_analysing() && app.review().is_none());
+    }
+}
+
+#[test]
 fn under_swap1_there_are_no_two_more_stones() {
     let mut app = swap_game("alphabeta", "human", OpeningRule::Swap1);
     tick_until(&mut app, "the engine's three stones", |app| app.pos().ply() == 3);
