@@ -20,9 +20,10 @@ struct Cli {
     /// Who plays X: human, or an engine spec such as alphabeta:ms=500.
     #[arg(long, default_value = "human")]
     x: String,
-    /// Who plays O: human, or an engine spec.
-    #[arg(long, default_value = tui::app::DEFAULT_ENGINE)]
-    o: String,
+    /// Who plays O: human, or an engine spec [default: alphabeta, or the
+    /// first of mcts and pattern that plays the rules (renju, caro)].
+    #[arg(long)]
+    o: Option<String>,
     /// Thinking time per engine move, in milliseconds (an untimed game).
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
@@ -92,6 +93,14 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// O's player: as given, else the default engine for the rules.
+fn opponent(cli: &Cli) -> String {
+    cli.o.clone().unwrap_or_else(|| {
+        tui::app::default_engine(cli.rules)
+            .map_or_else(|| tui::app::DEFAULT_ENGINE.to_owned(), |spec| spec.text().to_owned())
+    })
+}
+
 fn prepare(cli: &Cli) -> Result<App> {
     if !(10..=600_000).contains(&cli.time_ms) {
         bail!("--time-ms must be from 10 to 600000, got {}", cli.time_ms);
@@ -105,7 +114,7 @@ fn prepare(cli: &Cli) -> Result<App> {
                 path.display()
             );
         }
-        let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
+        let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&opponent(cli)).context("--o")?];
         let setup = Setup {
             clock: cli.clock,
             level: cli.level,
@@ -129,7 +138,7 @@ fn prepare(cli: &Cli) -> Result<App> {
         app.loaded_from(path.clone());
         return Ok(app);
     }
-    let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&cli.o).context("--o")?];
+    let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&opponent(cli)).context("--o")?];
     let setup = Setup {
         clock: cli.clock,
         level: cli.level,

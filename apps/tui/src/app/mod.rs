@@ -37,10 +37,12 @@ pub use crate::setup::{DEFAULT_ENGINE, DEFAULT_FILE, Player, Setup};
 /// How long analysis mode thinks about one position at most.
 const ANALYSIS_TIME: Duration = Duration::from_hours(1);
 
-/// The engine analysis, hints and review fall back on where neither
-/// player is an engine that can: `alphabeta`, or `mcts` on the boards it
-/// does not play (k below 4 or above 8), or `pattern` under renju and caro.
-fn default_engine(rules: Rules) -> Option<AgentSpec> {
+/// The engine O gets when none is named, and the one analysis, hints and
+/// review fall back on where neither player is an engine that can:
+/// `alphabeta`, or `mcts` on the boards it does not play (k below 4 or
+/// above 8), or `pattern` under renju and caro.
+#[must_use]
+pub fn default_engine(rules: Rules) -> Option<AgentSpec> {
     [DEFAULT_ENGINE, "mcts", "pattern"]
         .iter()
         .filter_map(|name| name.parse::<AgentSpec>().ok())

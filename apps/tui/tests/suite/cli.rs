@@ -43,3 +43,14 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn renju_starts_against_an_engine_that_plays_it() {
+    // Without --o, O is the first engine that plays the rules: the game
+    // gets as far as the missing terminal.
+    let (_, stderr) = run(&["--rules", "renju"]);
+    assert!(stderr.contains("is played in a terminal"), "{stderr}");
+    // Named, an engine that cannot is a clear error.
+    let (success, stderr) = run(&["--rules", "renju", "--o", "alphabeta"]);
+    assert!(!success && stderr.contains("alphabeta cannot play 15,15,5,renju"), "{stderr}");
+}
