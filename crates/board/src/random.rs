@@ -13,11 +13,15 @@ use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Positi
 /// playout does not need: marks go straight onto the line bitboards (no
 /// move list, no hash) and come off again at the end. `scratch` is a
 /// buffer the caller keeps between playouts, so nothing is allocated.
-/// Plain rules only (freestyle or exactly k): renju's forbidden points and
-/// caro's blocked fives are not looked at.
+/// Under renju and caro it plays through [`Position`] instead, which
+/// judges wins by the rule set, and never puts black on a forbidden point:
+/// slower, and as unallocating.
 pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     if let Some(outcome) = pos.outcome() {
         return Playout { outcome, moves: 0 };
+    }
+    if !pos.rules().is_plain() {
+        return rule_set_playout(pos, rng, scratch);
     }
     // Written by index into a buffer sized once: no capacity check per cell.
     let empty = pos.empty_cells();
@@ -40,6 +44,48 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
         lines[(first.index() + i) % 2].remove(cell);
     }
     Playout { outcome, moves: (count - left) as u32 }
+}
+
+/// [`random_playout`] under a rule set: moves through `Position` (its
+/// outcome sees renju's exact five for black and caro's ends), black's
+/// forbidden points passed over; then every move taken back.
+fn rule_set_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
+    scratch.clear();
+    scratch.extend(pos.empty_cells().iter());
+    let renju = pos.rules().overline() == crate::Overline::Renju;
+    let mut left = scratch.len();
+    let mut played = 0u32;
+    let outcome = loop {
+        if let Some(outcome) = pos.outcome() {
+            break outcome;
+        }
+        // Candidates are cells[..open]; a forbidden one moves out of the
+        // window for this move only.
+        let black = renju && pos.side_to_move() == Side::X;
+        let mut open = left;
+        let chosen = loop {
+            if open == 0 {
+                break None;
+            }
+            let pick = ((u64::from(rng.next_u32()) * open as u64) >> 32) as usize;
+            if black && crate::renju::forbidden(pos, scratch[pick]).is_some() {
+                open -= 1;
+                scratch.swap(pick, open);
+            } else {
+                break Some(pick);
+            }
+        };
+        // No legal move left (a full board, or black hemmed in): a draw.
+        let Some(pick) = chosen else { break Outcome::Draw };
+        left -= 1;
+        scratch.swap(pick, left);
+        pos.play_unchecked(scratch[left]);
+        played += 1;
+    };
+    for _ in 0..played {
+        pos.undo();
+    }
+    Playout { outcome, moves: played }
 }
 
 /// The result of one [`random_playout`].

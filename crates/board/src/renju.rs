@@ -44,12 +44,16 @@ const MAX_DEPTH: u32 = 8;
 
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// The stones, for the test: black, white or empty per cell.
+/// The stones, for the test: black, white or empty per cell, on the
+/// stack (the test runs in playouts too: nothing is allocated).
 struct Grid {
     width: i32,
     height: i32,
-    cells: Vec<Option<Side>>,
+    cells: [Option<Side>; MAX_CELLS],
 }
+
+/// Cells of the largest board.
+const MAX_CELLS: usize = crate::MAX_SIZE as usize * crate::MAX_SIZE as usize;
 
 /// A point on the grid.
 type Point = (i32, i32);
@@ -57,16 +61,13 @@ type Point = (i32, i32);
 impl Grid {
     fn of(rules: Rules, black: Bitboard, white: Bitboard) -> Grid {
         let (width, height) = (i32::from(rules.width()), i32::from(rules.height()));
-        let stone = |cell| {
-            if black.contains(cell) {
-                Some(Side::X)
-            } else if white.contains(cell) {
-                Some(Side::O)
-            } else {
-                None
+        let mut cells = [None; MAX_CELLS];
+        for (stones, side) in [(black, Side::X), (white, Side::O)] {
+            for cell in stones {
+                cells[rules.dense_index(cell)] = Some(side);
             }
-        };
-        Grid { width, height, cells: rules.cells().map(stone).collect() }
+        }
+        Grid { width, height, cells }
     }
 
     fn index(&self, (x, y): Point) -> Option<usize> {

@@ -25,7 +25,8 @@ fn forced_move(pos: &Position) -> Option<Cell> {
     }
     let mut threats = empty.iter().filter(|&cell| pos.wins_at(cell, mover.opponent()));
     match (threats.next(), threats.next()) {
-        (Some(block), None) => Some(block),
+        // Under renju black's block may be forbidden: the search decides.
+        (Some(block), None) if pos.is_legal(block) => Some(block),
         _ => None,
     }
 }

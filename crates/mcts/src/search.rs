@@ -269,7 +269,7 @@ impl Worker {
         if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
-        } else if config.heuristic {
+        } else if config.heuristic && self.pos.rules().is_plain() {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             heuristic_playout(&mut self.pos, &mut self.rng, &mut self.threats, ranking)
         } else {
@@ -281,7 +281,10 @@ impl Worker {
 /// The threats of `pos` if the configuration reads them and the tables
 /// reach its k.
 fn tactics_of(config: &MctsConfig, pos: &Position) -> Option<Box<Threats>> {
-    (config.threats || config.threat_playouts).then(|| Threats::new(pos).ok().map(Box::new)).flatten()
+    // The threat tables know plain rules only: renju and caro play on
+    // without them, with plain random playouts.
+    let reads = (config.threats || config.threat_playouts) && pos.rules().is_plain();
+    reads.then(|| Threats::new(pos).ok().map(Box::new)).flatten()
 }
 
 /// Takes back the last move of `pos`, and of `tactics` if kept.
@@ -601,7 +604,7 @@ impl Mcts {
                     self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
                 threat_playout(pos, &mut self.rng, tactics, ranking)
             }
-            (None, None) if self.config.heuristic => {
+            (None, None) if self.config.heuristic && pos.rules().is_plain() => {
                 let ranking =
                     self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
                 heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)

@@ -13,9 +13,11 @@ use crate::options::Options;
 
 /// The engines that play renju and caro: by the legal moves alone
 /// (`random`; `pattern`, one ply of its pattern scores over the legal
-/// cells), or through a brain that knows them (`external`). The
-/// searches' threat tables know freestyle and exactly-k only.
-const RULE_SETS_PLAYED_BY: [&str; 3] = ["random", "pattern", "external"];
+/// cells; `mcts`, its tree over the legal moves and plain random
+/// playouts through `Position`), or through a brain that knows them
+/// (`external`). The threat tables of the other searches know freestyle
+/// and exactly-k only.
+const RULE_SETS_PLAYED_BY: [&str; 4] = ["random", "pattern", "mcts", "external"];
 
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

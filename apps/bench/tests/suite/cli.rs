@@ -586,5 +586,8 @@ fn renju_and_caro_play_in_matches_and_are_refused_where_only_plain_rules_are_mea
         assert!(error.contains("freestyle and exactly-k rules only"), "{error}");
     }
     let output = bench(&["match", "--rules", "renju", "--a", "alphabeta", "--b", "random", "--games", "2"]);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("renju is played by random, pattern, external"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("renju is played by random, pattern, mcts, external")
+    );
 }

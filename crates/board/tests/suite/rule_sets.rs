@@ -114,3 +114,26 @@ fn random_players_finish_renju_and_caro_games_without_an_illegal_move() {
         }
     }
 }
+
+#[test]
+fn playouts_under_a_rule_set_leave_the_position_as_it_was() {
+    use rand::SeedableRng;
+    // Debug builds check every playout move's legality as it is placed:
+    // a forbidden black stone would panic here.
+    for rules in [Rules::renju(), Rules::caro()] {
+        let mut pos =
+            play(rules, &interleave(&[(5, 7), (6, 7), (7, 5), (7, 6)], &[(0, 0), (0, 2), (0, 4), (0, 6)]));
+        let (hash, ply) = (pos.hash(), pos.ply());
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let mut scratch = Vec::new();
+        let mut wins = [0; 2];
+        for _ in 0..200 {
+            let playout = board::random_playout(&mut pos, &mut rng, &mut scratch);
+            if let Outcome::Win(side) = playout.outcome {
+                wins[side.index()] += 1;
+            }
+            assert_eq!((pos.hash(), pos.ply(), pos.outcome()), (hash, ply, None));
+        }
+        assert!(wins[0] + wins[1] > 150, "{rules}: {wins:?}");
+    }
+}

@@ -120,3 +120,30 @@ fn the_classic_tries_moves_in_cell_order_and_breaks_ties_to_the_first() {
     let report = Mcts::new(MctsConfig { iterations: 9, ..classic }, 3).search(&empty, &Limits::none());
     assert_eq!(report.best_move, rules.cells().next());
 }
+
+#[test]
+fn plays_renju_and_caro_by_their_rules() {
+    use board::Cell;
+    // Black's double three at 7,7 is refused; the tree never offers it.
+    let rules = Rules::renju();
+    let mut pos = Position::new(rules);
+    for (x, y) in [(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)] {
+        pos.play(Cell::new(x, y)).unwrap();
+    }
+    let mut mcts = MctsAgent::new(MctsConfig { iterations: 3_000, ..MctsConfig::default() }, 1);
+    let chosen = mcts.select_move(&pos, &Limits::none()).unwrap();
+    assert!(pos.is_legal(chosen), "{chosen:?}");
+    // Whole games against a random player: legal to the end, and won.
+    for rules in [Rules::renju(), Rules::caro()] {
+        for seed in 0..2 {
+            let mut mcts = MctsAgent::new(MctsConfig { iterations: 500, ..MctsConfig::default() }, seed);
+            let mut random = RandomAgent::new(seed);
+            let record = play_game(rules, [&mut mcts, &mut random], &[], &Limits::none()).unwrap();
+            assert_eq!(
+                (record.forfeit, record.outcome),
+                (None, Outcome::Win(Side::X)),
+                "{rules} seed {seed}"
+            );
+        }
+    }
+}
