@@ -114,15 +114,7 @@ fn prepare(cli: &Cli) -> Result<App> {
                 path.display()
             );
         }
-        let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&opponent(cli)).context("--o")?];
-        let setup = Setup {
-            clock: cli.clock,
-            level: cli.level,
-            opening: cli.opening,
-            ..Setup::new(cli.rules, players, time)
-        };
-        setup.check().map_err(anyhow::Error::msg)?;
-        let mut app = App::new(setup);
+        let mut app = App::new(setup_of(cli, time)?);
         app.start_file(path.clone());
         return Ok(app);
     }
@@ -138,6 +130,11 @@ fn prepare(cli: &Cli) -> Result<App> {
         app.loaded_from(path.clone());
         return Ok(app);
     }
+    Ok(App::new(setup_of(cli, time)?))
+}
+
+/// The game the flags describe, checked.
+fn setup_of(cli: &Cli, time: Duration) -> Result<Setup> {
     let players = [Player::parse(&cli.x).context("--x")?, Player::parse(&opponent(cli)).context("--o")?];
     let setup = Setup {
         clock: cli.clock,
@@ -146,5 +143,5 @@ fn prepare(cli: &Cli) -> Result<App> {
         ..Setup::new(cli.rules, players, time)
     };
     setup.check().map_err(anyhow::Error::msg)?;
-    Ok(App::new(setup))
+    Ok(setup)
 }
