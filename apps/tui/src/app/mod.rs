@@ -158,8 +158,6 @@ pub struct App {
     swap: Option<opening::SwapPhase>,
     /// The swap opening this game had, once settled.
     opening: Option<board::SwapRecord>,
-    /// Stones take-back does not remove: a settled swap opening's.
-    opening_stones: usize,
 }
 
 impl std::fmt::Debug for App {
@@ -219,7 +217,6 @@ impl App {
             screen: ratatui::layout::Rect::default(),
             swap: None,
             opening: None,
-            opening_stones: 0,
         };
         app.start(app.setup.clone(), Vec::new());
         app
@@ -255,7 +252,6 @@ impl App {
         self.hint = None;
         self.paused = false;
         self.opening = None;
-        self.opening_stones = 0;
         // A loaded game goes on from its moves, its opening long settled.
         self.swap = (self.setup.opening.is_swap() && moves.is_empty())
             .then(|| opening::SwapPhase::new(self.setup.opening));
@@ -411,7 +407,7 @@ impl App {
         let one = humans == 0 || self.is_analysing() || self.review().is_some();
         let mut taken = 0;
         // A settled swap opening stays: its stones were put, not played.
-        while self.pos.ply() > self.opening_stones
+        while self.pos.ply() > self.opening_stones()
             && let Some(cell) = self.pos.undo()
         {
             self.redo.push(cell);
@@ -476,8 +472,8 @@ impl App {
                 None => self.setup.players[i].text(),
             }),
             // A settled swap opening's stones were put, not played.
-            opening: self.pos.moves()[..self.opening_stones].to_vec(),
-            moves: self.pos.moves()[self.opening_stones..]
+            opening: self.pos.moves()[..self.opening_stones()].to_vec(),
+            moves: self.pos.moves()[self.opening_stones()..]
                 .iter()
                 .map(|&cell| board::MoveRecord::new(cell, 0))
                 .collect(),

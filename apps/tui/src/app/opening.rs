@@ -48,6 +48,17 @@ impl App {
         self.opening.as_ref()
     }
 
+    /// Stones take-back does not remove: a settled swap opening's.
+    pub(super) fn opening_stones(&self) -> usize {
+        self.opening.as_ref().map_or(0, |opening| {
+            let put = opening.steps.iter().map(|step| match step {
+                SwapStep::Put(stones) => stones.len(),
+                SwapStep::Took(_) => 0,
+            });
+            put.sum()
+        })
+    }
+
     /// Who decides now in the opening: 0 the player who opened.
     pub(super) fn opening_seat(&self) -> Option<usize> {
         self.swap.as_ref().map(|_| seat_at(self.pos.ply()))
@@ -98,37 +109,53 @@ impl App {
         match self.pos.ply() {
             3 if !putting_two => self.choose(SwapChoice::Play(cell), None),
             5 => self.choose(SwapChoice::Play(cell), None),
-            _ => self.put(&[cell]),
+            _ => {
+                self.put(&[cell]);
+            }
         }
     }
 
     /// `X` (swap) or `F` (two more stones), from a person offered the stones.
     pub(super) fn opening_key(&mut self, key: char) {
-        let Some(phase) = &mut self.swap else {
+        let Some(phase) = &self.swap else {
             self.say("nothing to choose now: the colours are settled");
             return;
         };
         let offered = matches!(self.pos.ply(), 3 | 5) && !phase.putting_two;
         let may_put_two = self.pos.ply() == 3 && phase.rule == OpeningRule::Swap2;
+        if !offered || !self.human_to_move() {
+            self.say("nothing to choose now");
+            return;
+        }
         match key {
-            'F' if offered && may_put_two => {
-                phase.putting_two = true;
+            'F' if may_put_two => {
+                if let Some(phase) = &mut self.swap {
+                    phase.putting_two = true;
+                }
                 self.say("put 2 more stones: white, then black");
             }
-            _ if !offered || !self.human_to_move() => self.say("nothing to choose now"),
             'X' => self.choose(SwapChoice::Swap, None),
             _ => self.say("F puts two more stones only when three are offered under swap2"),
         }
     }
 
-    /// Puts stones of the opening, and says what comes next.
-    fn put(&mut self, stones: &[Cell]) {
-        for &cell in stones {
-            if let Err(err) = self.pos.play(cell) {
-                let cell = cell.name(&self.setup.rules);
-                self.message = format!("the opening stone {cell} cannot be put: {err}; paused");
-                self.paused = true;
-                return;
+    /// Puts stones of the opening, all or none, and says what comes next;
+    /// false, the message saying why, if one cannot be put.
+    fn put(&mut self, stones: &[Cell]) -> bool {
+        for (done, &cell) in stones.iter().enumerate() {
+            let name = cell.name(&self.setup.rules);
+            let refused = match self.pos.play(cell) {
+                Err(err) => Some((done, format!("the opening stone {name} cannot be put: {err}"))),
+                // Opening stones put a position to choose from, not a result.
+                Ok(()) if self.pos.is_over() => {
+                    Some((done + 1, format!("the opening stone {name} would make a line")))
+                }
+                Ok(()) => None,
+            };
+            if let Some((played, why)) = refused {
+                (0..played).for_each(|_| _ = self.pos.undo());
+                self.message = why;
+                return false;
             }
             self.cursor = cell;
         }
@@ -139,6 +166,7 @@ impl App {
             phase.putting_two = false;
         }
         self.message = self.opening_prompt();
+        true
     }
 
     /// The player deciding now chose `choice`; `why` is an engine's reason.
@@ -155,7 +183,11 @@ impl App {
                     self.paused = true;
                     return;
                 }
-                self.put(&two);
+                if !self.put(&two) {
+                    self.message = format!("{name}: {}; paused", self.message);
+                    self.paused = true;
+                    return;
+                }
                 let names: Vec<String> =
                     two.iter().map(|cell| cell.name(&self.setup.rules).to_string()).collect();
                 self.message = format!(
@@ -197,7 +229,6 @@ impl App {
         let mut steps: Vec<SwapStep> = stones.chunks(3).map(|put| SwapStep::Put(put.to_vec())).collect();
         steps.push(SwapStep::Took(taken));
         self.opening = Some(SwapRecord { rule: phase.rule, opener: first, steps });
-        self.opening_stones = self.pos.ply();
         if first == Side::O {
             self.setup.players.swap(0, 1);
             self.agents.swap(0, 1);
@@ -217,7 +248,11 @@ impl App {
         let (name, s) = self.subject(seat_at(ply));
         match result {
             Ok(Answer::Stones(stones)) => {
-                self.put(&stones);
+                if !self.put(&stones) {
+                    self.message = format!("{name}: {}; paused", self.message);
+                    self.paused = true;
+                    return;
+                }
                 let names: Vec<String> =
                     stones.iter().map(|cell| cell.name(&self.setup.rules).to_string()).collect();
                 self.message = format!("{name} open{s} with {} — {}", names.join(" "), self.opening_prompt());

@@ -134,3 +134,29 @@ fn the_opening_is_decided_off_the_clock() {
     assert_eq!(clocks.left(Side::X, now), Duration::from_mins(1));
     assert_eq!(clocks.left(Side::O, now), Duration::from_mins(1));
 }
+
+#[test]
+fn opening_stones_that_make_a_line_are_refused_and_f_is_the_chooser_s() {
+    // Tic-tac-toe, both players people: the fifth stone a3 would give X
+    // a1 a2 a3.
+    let mut app =
+        App::new(tui::Setup { opening: OpeningRule::Swap2, ..setup(Rules::tic_tac_toe(), "human", "human") });
+    for cell in ["a1", "b1", "a2"] {
+        type_text(&mut app, cell);
+    }
+    press(&mut app, KeyCode::Char('F'));
+    type_text(&mut app, "c3");
+    type_text(&mut app, "a3");
+    assert_eq!(app.pos().ply(), 4);
+    assert!(app.message().contains("would make a line"), "{}", app.message());
+    assert!(!app.over() && app.swap_phase().is_some());
+    // Where an engine chooses, a person's F changes nothing.
+    let mut app = swap_game("human", "alphabeta", OpeningRule::Swap2);
+    press(&mut app, KeyCode::Char('P')); // the engine waits
+    for cell in ["h8", "i8", "h10"] {
+        type_text(&mut app, cell);
+    }
+    press(&mut app, KeyCode::Char('F'));
+    assert_eq!(app.message(), "nothing to choose now");
+    assert!(!app.swap_phase().unwrap().putting_two);
+}
