@@ -46,6 +46,12 @@ pub struct Args {
     /// another engine can be asked about the same positions.
     #[arg(long, value_name = "FILE")]
     positions_out: Option<std::path::PathBuf>,
+    /// Search the positions of this file (one a line, as --positions-out
+    /// writes them; empty lines and `#` comments skipped) instead of
+    /// playing new ones: the same positions under other rules, say renju
+    /// beside freestyle.
+    #[arg(long, value_name = "FILE", conflicts_with = "positions_out")]
+    positions_in: Option<std::path::PathBuf>,
     /// With --depth D: also search each position to every depth from 2
     /// to D afresh and report how much the score moves from one depth to
     /// the next (the mean of |score(d) − score(d + 1)|, wins and losses
@@ -133,7 +139,9 @@ impl Solved {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "search")?;
+    if args.rules.overline() == board::Overline::CaroFreestyle {
+        bail!("bench search measures the search by threats, whose tables do not know caro-freestyle");
+    }
     if args.depth.is_none() && args.ms.is_none() {
         bail!("give --depth D or --ms T");
     }
@@ -157,7 +165,10 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> Result<()> {
-    let positions = middle_games(args.rules, args.positions, args.plies)?;
+    let positions = match &args.positions_in {
+        Some(path) => read_positions(path, args.rules)?,
+        None => middle_games(args.rules, args.positions, args.plies)?,
+    };
     if let Some(path) = &args.positions_out {
         let lines: String = positions.iter().map(|pos| pos.to_one_line() + "\n").collect();
         board::files::write_atomically(path, lines.as_bytes())
@@ -228,6 +239,25 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         }))
         .collect()
     })
+}
+
+/// The positions of `path`, one a line in the one-line form, under `rules`.
+fn read_positions(path: &std::path::Path, rules: board::Rules) -> Result<Vec<board::Position>> {
+    let text =
+        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let positions = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|(i, line)| {
+            board::Position::from_one_line(rules, line)
+                .with_context(|| format!("{}:{}: not a position on {rules}", path.display(), i + 1))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if positions.is_empty() {
+        bail!("{} holds no positions", path.display());
+    }
+    Ok(positions)
 }
 
 /// The mean |score(d) − score(d + 1)| over `positions` searched afresh to

@@ -21,7 +21,7 @@ struct Cli {
     #[arg(long, default_value = "human")]
     x: String,
     /// Who plays O: human, or an engine spec [default: alphabeta, or the
-    /// first of mcts and pattern that plays the rules (renju, caro)].
+    /// first of mcts and pattern that plays the rules].
     #[arg(long)]
     o: Option<String>,
     /// Thinking time per engine move, in milliseconds (an untimed game).

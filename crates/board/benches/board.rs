@@ -10,10 +10,16 @@ use rand::rngs::SmallRng;
 
 /// A 15×15 position 60 random moves in, the same every run.
 fn middle_game() -> Position {
+    middle_game_of(Rules::gomoku15())
+}
+
+/// A position of `rules` 60 random moves in (black to move), the same
+/// every run.
+fn middle_game_of(rules: Rules) -> Position {
     (0..)
         .find_map(|seed| {
             let mut agent = RandomAgent::new(seed);
-            let mut pos = Position::new(Rules::gomoku15());
+            let mut pos = Position::new(rules);
             while pos.ply() < 60 && !pos.is_over() {
                 pos.play(agent.select_move(&pos, &Limits::none()).ok()?).ok()?;
             }
@@ -39,7 +45,8 @@ fn play_undo(c: &mut Criterion) {
 fn threats_update(c: &mut Criterion) {
     let start = middle_game();
     let moves: Vec<Cell> = start.legal_moves().take(32).collect();
-    for rules in [Rules::gomoku15(), Rules::gomoku15().with_overline(board::Overline::Exact)] {
+    for rules in [Rules::gomoku15(), Rules::gomoku15().with_overline(board::Overline::Exact), Rules::renju()]
+    {
         let mut pos = Position::new(rules);
         for &cell in start.moves() {
             pos.play_unchecked(cell);
@@ -79,6 +86,26 @@ fn playouts(c: &mut Criterion) {
     }
 }
 
+/// Black's forbidden points of a renju position: with the cheap tests
+/// first, as `Position` asks, and the exact test on every empty cell.
+fn forbidden_points(c: &mut Criterion) {
+    let pos = middle_game_of(Rules::renju());
+    c.bench_function("renju forbidden points, 15x15 after 60 moves", |b| {
+        b.iter(|| board::renju::forbidden_points(black_box(&pos)));
+    });
+    c.bench_function("renju exact test on every empty cell, 15x15 after 60 moves", |b| {
+        b.iter(|| {
+            let (black, white) = (pos.marks(board::Side::X), pos.marks(board::Side::O));
+            pos.empty_cells()
+                .iter()
+                .filter(|&cell| {
+                    board::renju::forbidden_among(pos.rules(), black, white, black_box(cell)).is_some()
+                })
+                .count()
+        });
+    });
+}
+
 fn perft_3x3(c: &mut Criterion) {
     let start = Position::new(Rules::tic_tac_toe());
     c.bench_function("perft 3,3,3 to the end", |b| b.iter(|| perft(black_box(&start), 9)));
@@ -89,5 +116,5 @@ fn canonical(c: &mut Criterion) {
     c.bench_function("canonical form, 15x15 after 60 moves", |b| b.iter(|| black_box(&pos).canonical()));
 }
 
-criterion_group!(benches, play_undo, threats_update, playouts, perft_3x3, canonical);
+criterion_group!(benches, play_undo, threats_update, playouts, forbidden_points, perft_3x3, canonical);
 criterion_main!(benches);

@@ -200,9 +200,9 @@ pub trait Evaluator: Send + Sync {
     /// asks for them here. By default [`Threats::new`](crate::threats::Threats::new).
     ///
     /// # Errors
-    /// [`UnsupportedThreatK`](crate::threats::UnsupportedThreatK) for k
+    /// [`UnsupportedThreats`](crate::threats::UnsupportedThreats) for rules not tabled, such as k
     /// above the tabled ones.
-    fn threats(&self, pos: &Position) -> Result<crate::threats::Threats, crate::threats::UnsupportedThreatK> {
+    fn threats(&self, pos: &Position) -> Result<crate::threats::Threats, crate::threats::UnsupportedThreats> {
         crate::threats::Threats::new(pos)
     }
 }

@@ -447,11 +447,21 @@ impl Position {
             && (!self.rules.is_caro() || self.caro_five(side, cell))
         {
             Some(Outcome::Win(side))
-        } else if self.ply() == self.rules.area() {
+        } else if self.ply() == self.rules.area() || (side == Side::O && self.black_is_shut_out()) {
             Some(Outcome::Draw)
         } else {
             None
         }
+    }
+
+    /// Under renju with black to move, whether every empty cell is
+    /// forbidden to black. The RIF lets a player pass, and two passes
+    /// draw; a pass is not a move here, so such a position is a draw at
+    /// once. Cheap: the first cell black may play ends the scan, and it is
+    /// nearly always the first one looked at.
+    fn black_is_shut_out(&self) -> bool {
+        self.black_has_forbidden_points()
+            && self.empty_cells().iter().all(|cell| crate::renju::forbidden(self, cell).is_some())
     }
 
     /// Takes back the last move and returns it; `None` if no move was played.
@@ -512,7 +522,7 @@ impl Position {
                 return pos;
             }
         }
-        if pos.ply() == rules.area() {
+        if pos.ply() == rules.area() || pos.black_is_shut_out() {
             pos.outcome = Some(Outcome::Draw);
         }
         pos

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::{Bitboard, Cell, Position, Rules, Side};
+use crate::{Bitboard, Cell, Direction, Position, Rules, Side};
 
 /// Why black may not play a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -198,7 +198,54 @@ impl Grid {
 /// (`None` for an occupied cell or an allowed one).
 #[must_use]
 pub fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
+    if pos.get(cell).is_some() || !may_be_forbidden(pos, cell) {
+        return None;
+    }
     forbidden_among(pos.rules(), pos.marks(Side::X), pos.marks(Side::O), cell)
+}
+
+/// Whether black on the empty `cell` could be forbidden at all, from the
+/// stones near it: a three or a four along a line needs five cells in a
+/// row through `cell` free of white stones and the edge and holding two
+/// other black stones, so a double three or four needs two such lines —
+/// or one line with four black stones within four cells (two fours on
+/// one line, or an overline). Most cells fail this, and the exact test
+/// is not run.
+#[inline]
+#[must_use]
+pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
+    let mut busy_lines = 0;
+    for direction in Direction::ALL {
+        let bit = direction.bit(cell);
+        // Cells −4 to +4 of `cell` at bits 0 to 8, the cell at bit 4.
+        let window = |word: u32| (u64::from(word) << 4 >> bit) & 0b1_1111_1111;
+        let black = window(pos.line_bits(Side::X, direction, cell)) & !(1 << 4);
+        if black.count_ones() >= 4 {
+            return true;
+        }
+        let blocked =
+            window(pos.line_bits(Side::O, direction, cell) | !pos.rules().line_mask(direction, cell));
+        let busy = (0..5).any(|start| {
+            let five = 0b1_1111 << start;
+            blocked & five == 0 && (black & five).count_ones() >= 2
+        });
+        busy_lines += u32::from(busy);
+    }
+    busy_lines >= 2
+}
+
+/// Whether black on the empty `cell` would make six or more in a row: a
+/// few bit operations a line.
+#[inline]
+#[must_use]
+pub fn makes_overline(pos: &Position, cell: Cell) -> bool {
+    Direction::ALL.into_iter().any(|direction| {
+        let bit = direction.bit(cell);
+        let line = pos.line_bits(Side::X, direction, cell) | 1 << bit;
+        let from_cell_up = (line >> bit).trailing_ones();
+        let below = if bit == 0 { 0 } else { (line << (32 - bit)).leading_ones() };
+        from_cell_up + below > 5
+    })
 }
 
 /// [`forbidden`] for any stones, `black` and `white`, on a board of `rules`.
@@ -218,11 +265,11 @@ pub fn forbidden_among(rules: &Rules, black: Bitboard, white: Bitboard, cell: Ce
 pub fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
     let mut grid = Grid::of(*pos.rules(), pos.marks(Side::X), pos.marks(Side::O));
     let mut points = Vec::new();
-    for cell in pos.rules().cells() {
-        let p = (i32::from(cell.x()), i32::from(cell.y()));
-        if !grid.is_empty(p) {
+    for cell in pos.empty_cells() {
+        if !may_be_forbidden(pos, cell) {
             continue;
         }
+        let p = (i32::from(cell.x()), i32::from(cell.y()));
         grid.set(p, Some(Side::X));
         if let Some(why) = grid.judge(p, 0) {
             points.push((cell, why));

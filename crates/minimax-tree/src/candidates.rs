@@ -1,7 +1,7 @@
 //! Which empty cells a search tries: all of them on small boards, those
-//! near the marks on large ones.
+//! near the marks on large ones; never a point renju's black may not play.
 
-use board::{Bitboard, Cell, Position};
+use board::{Bitboard, Cell, Overline, Position, Side};
 
 /// The moves a search considers in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,9 +24,25 @@ impl Candidates {
         if pos.rules().area() <= SMALL_AREA { Candidates::All } else { Candidates::Near(2) }
     }
 
-    /// The candidate cells of `pos` as a set.
+    /// The candidate cells of `pos` as a set, renju's forbidden points
+    /// left out (the cheap tests first); if every candidate is one, the
+    /// legal cells elsewhere.
     #[must_use]
     pub fn cells(self, pos: &Position) -> Bitboard {
+        let cells = self.empty_cells(pos);
+        if pos.rules().overline() == Overline::Renju && pos.side_to_move() == Side::X && !pos.is_over() {
+            let legal: Bitboard =
+                cells.iter().filter(|&cell| board::renju::forbidden(pos, cell).is_none()).collect();
+            if legal.is_empty() { pos.legal_cells() } else { legal }
+        } else {
+            cells
+        }
+    }
+
+    /// The candidate cells of `pos`, renju's forbidden points among them:
+    /// for a search that leaves those out by a test of its own.
+    #[must_use]
+    pub fn empty_cells(self, pos: &Position) -> Bitboard {
         let empty = pos.empty_cells();
         match self {
             Candidates::All => empty,

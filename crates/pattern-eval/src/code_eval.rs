@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use board::threats::{CODES, CellClass, Code, CodeValues, Pattern, Threats, UnsupportedThreatK, patterns_of};
+use board::threats::{CODES, CellClass, Code, CodeValues, Pattern, Threats, UnsupportedThreats, patterns_of};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
@@ -435,7 +435,7 @@ impl Evaluator for CodeEvaluator {
         }
     }
 
-    fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreatK> {
+    fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreats> {
         Threats::with_values(pos, Arc::clone(&self.values))
     }
 }

@@ -14,10 +14,14 @@ use crate::options::Options;
 /// The engines that play renju and caro: by the legal moves alone
 /// (`random`; `pattern`, one ply of its pattern scores over the legal
 /// cells; `mcts`, its tree over the legal moves and plain random
-/// playouts through `Position`), or through a brain that knows them
-/// (`external`). The threat tables of the other searches know freestyle
-/// and exactly-k only.
-const RULE_SETS_PLAYED_BY: [&str; 4] = ["random", "pattern", "mcts", "external"];
+/// playouts through `Position`), by threat tables that know each side's
+/// rule (`alphabeta`; `minimax` over the legal candidates), by tables
+/// learned over the legal moves (`matrix`, `montecarlo`, `td`, on their
+/// boards of at most 40 cells), or through a brain that knows them
+/// (`external`). The small-board solvers (`tree`, `perfect`) play
+/// freestyle and exactly k only.
+const RULE_SETS_PLAYED_BY: [&str; 9] =
+    ["random", "pattern", "mcts", "alphabeta", "minimax", "matrix", "montecarlo", "td", "external"];
 
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -146,7 +150,7 @@ impl AgentSpec {
                 spec: self.text.clone(),
                 rules: rules.to_string(),
                 reason: format!(
-                    "it plays freestyle and exactly-k rules only; {} is played by {} for now",
+                    "it plays freestyle and exactly-k rules only; {} is played by {}",
                     rules.overline().name(),
                     RULE_SETS_PLAYED_BY.join(", ")
                 ),

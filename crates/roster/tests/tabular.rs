@@ -177,3 +177,25 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
     let forfeit = record.forfeit.expect("a forfeit");
     assert!(forfeit.reason.contains("learns 3,3,3, not 4,4,3"), "{}", forfeit.reason);
 }
+
+#[test]
+fn the_learners_play_renju_and_caro_on_their_boards() {
+    let renju = Rules::new(8, 5, 5, Overline::Renju).unwrap();
+    let caro = Rules::new(8, 5, 5, Overline::Caro).unwrap();
+    for rules in [renju, caro] {
+        for name in ["matrix", "montecarlo", "td"] {
+            let learner = spec(&format!("{name}:games=3000")).unwrap();
+            learner.check_rules(&rules).unwrap();
+            let random = spec("random").unwrap();
+            for seed in 0..6 {
+                let mut agents = [learner.build(seed), random.build(seed + 100)];
+                if seed % 2 == 1 {
+                    agents.swap(0, 1);
+                }
+                let [x, o] = &mut agents;
+                let record = play_game(rules, [&mut **x, &mut **o], &[], &Limits::none()).unwrap();
+                assert!(record.forfeit.is_none(), "{name} on {rules}: {:?}", record.forfeit);
+            }
+        }
+    }
+}

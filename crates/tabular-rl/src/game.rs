@@ -1,9 +1,10 @@
 //! The game loop the learners train in: a position, its keys kept
 //! incrementally, and the empty cells as a list a random move is drawn
-//! from in O(1). One per worker, reset by taking moves back, so a game
+//! from in O(1) (under renju, when black is to move, the cells it may
+//! play). One per worker, reset by taking moves back, so a game
 //! allocates nothing.
 
-use board::{Cell, Outcome, Position, Side};
+use board::{Cell, Outcome, Overline, Position, Side};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
@@ -16,6 +17,8 @@ pub(crate) struct Game<'a> {
     empty: Vec<Cell>,
     /// `slot[dense index]`: where the cell sits in `empty`.
     slot: [u8; MAX_AREA],
+    /// Under renju with black to move: the empty cells black may play.
+    legal: Vec<Cell>,
 }
 
 impl<'a> Game<'a> {
@@ -27,6 +30,7 @@ impl<'a> Game<'a> {
             keys: space.empty(),
             empty: Vec::with_capacity(rules.area()),
             slot: [0; MAX_AREA],
+            legal: Vec::with_capacity(rules.area()),
         };
         game.reset();
         game
@@ -41,6 +45,8 @@ impl<'a> Game<'a> {
             self.slot[self.space.index(cell)] = self.empty.len() as u8;
             self.empty.push(cell);
         }
+        // Nothing is forbidden on the empty board.
+        self.legal.clone_from(&self.empty);
     }
 
     pub fn side(&self) -> Side {
@@ -51,8 +57,14 @@ impl<'a> Game<'a> {
         self.pos.outcome()
     }
 
-    pub fn empty(&self) -> &[Cell] {
-        &self.empty
+    /// The moves the side to move may play: the empty cells, less renju
+    /// black's forbidden points.
+    pub fn moves(&self) -> &[Cell] {
+        if self.renju_black() { &self.legal } else { &self.empty }
+    }
+
+    fn renju_black(&self) -> bool {
+        self.pos.rules().overline() == Overline::Renju && self.side() == Side::X
     }
 
     /// Plays `cell` (empty) for the side to move.
@@ -66,11 +78,18 @@ impl<'a> Game<'a> {
         if at < self.empty.len() {
             self.slot[self.space.index(last)] = at as u8;
         }
+        if self.renju_black() {
+            self.legal.clear();
+            let pos = &self.pos;
+            self.legal
+                .extend(self.empty.iter().filter(|&&cell| board::renju::forbidden(pos, cell).is_none()));
+        }
     }
 
-    /// A uniformly random empty cell.
+    /// A uniformly random move of [`Game::moves`].
     pub fn random_move(&self, rng: &mut SmallRng) -> Cell {
-        self.empty[rng.random_range(0..self.empty.len())]
+        let moves = self.moves();
+        moves[rng.random_range(0..moves.len())]
     }
 }
 
@@ -127,22 +146,32 @@ mod tests {
     use rand::SeedableRng;
 
     #[test]
-    fn random_games_keep_the_empty_list_and_keys_right() {
-        let space = KeySpace::new(Rules::tic_tac_toe(), true).unwrap();
-        let mut game = Game::new(&space);
-        let mut rng = SmallRng::seed_from_u64(1);
-        for _ in 0..200 {
-            game.reset();
-            while game.outcome().is_none() {
-                let cell = game.random_move(&mut rng);
-                game.play(cell);
-                let mut expected: Vec<Cell> = game.pos.empty_cells().iter().collect();
-                let mut listed = game.empty().to_vec();
-                expected.sort_by_key(|c| (c.y(), c.x()));
-                listed.sort_by_key(|c| (c.y(), c.x()));
-                assert_eq!(listed, expected);
-                assert_eq!(game.keys, space.keys_of(&game.pos));
+    fn random_games_keep_the_move_list_and_keys_right() {
+        let renju = Rules::new(8, 5, 5, Overline::Renju).unwrap();
+        let mut forbidden_met = 0;
+        for rules in [Rules::tic_tac_toe(), renju] {
+            let space = KeySpace::new(rules, true).unwrap();
+            let mut game = Game::new(&space);
+            let mut rng = SmallRng::seed_from_u64(1);
+            for _ in 0..300 {
+                game.reset();
+                while game.outcome().is_none() {
+                    let cell = game.random_move(&mut rng);
+                    game.play(cell);
+                    if game.outcome().is_some() {
+                        break;
+                    }
+                    let mut expected: Vec<Cell> = game.pos.legal_cells().iter().collect();
+                    let mut listed = game.moves().to_vec();
+                    expected.sort_by_key(|c| (c.y(), c.x()));
+                    listed.sort_by_key(|c| (c.y(), c.x()));
+                    assert_eq!(listed, expected);
+                    assert_eq!(game.keys, space.keys_of(&game.pos));
+                    forbidden_met +=
+                        usize::from(game.pos.legal_cells() != game.pos.empty_cells() && !game.pos.is_over());
+                }
             }
         }
+        assert!(forbidden_met > 0, "the renju games met forbidden points");
     }
 }

@@ -167,7 +167,7 @@ impl Agent for LearningAgent {
         }
         self.side = Some(pos.side_to_move());
         self.empty.clear();
-        self.empty.extend(pos.empty_cells().iter());
+        self.empty.extend(pos.legal_cells().iter());
         let (cell, analysis) = self.table.choose(pos, &self.empty, &mut self.rng);
         self.analysis = Some(analysis);
         Ok(cell)

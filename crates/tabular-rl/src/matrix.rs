@@ -161,9 +161,9 @@ impl WeightMatrix {
         let side = game.side().index();
         let (key, transform) = game.keys.canonical();
         let area = self.space.rules().area();
-        let row = self.row(side, key, transform, game.empty().iter().copied());
+        let row = self.row(side, key, transform, game.moves().iter().copied());
         let weights = &self.tables[side].weights[row * area..][..area];
-        let cell = draw(&self.space, self.params.precision, weights, transform, game.empty(), rng);
+        let cell = draw(&self.space, self.params.precision, weights, transform, game.moves(), rng);
         (cell, Choice { side, weight: row * area + self.space.image(transform, cell) })
     }
 
@@ -199,7 +199,7 @@ impl WeightMatrix {
         for (ply, cell) in record.cells().enumerate() {
             if ply >= record.opening.len() && pos.side_to_move() == side {
                 let (key, transform) = self.space.keys_of(&pos).canonical();
-                let row = self.row(side.index(), key, transform, pos.empty_cells().iter());
+                let row = self.row(side.index(), key, transform, pos.legal_cells().iter());
                 let area = self.space.rules().area();
                 choices.push(Choice {
                     side: side.index(),

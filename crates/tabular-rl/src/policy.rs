@@ -163,7 +163,7 @@ pub fn versus_random(policy: &dyn Policy, games: u64, seed: u64) -> VersusRandom
                             break outcome;
                         }
                         let cell = if game.side() == side {
-                            policy.choose(&game.pos, &game.keys, game.empty(), &mut rng)
+                            policy.choose(&game.pos, &game.keys, game.moves(), &mut rng)
                         } else {
                             game.random_move(&mut rng)
                         };
@@ -232,7 +232,7 @@ impl Agent for TabularAgent {
         }
         let keys = self.policy.space().keys_of(pos);
         self.empty.clear();
-        self.empty.extend(pos.empty_cells().iter());
+        self.empty.extend(pos.legal_cells().iter());
         let cell = self.policy.choose(pos, &keys, &self.empty, &mut self.rng);
         self.analysis = Some(analysis_of(&*self.policy, pos, &keys, &self.empty, cell));
         Ok(cell)

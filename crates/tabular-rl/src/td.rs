@@ -181,7 +181,7 @@ impl TdLearner {
                 game.play(game.random_move(rng));
                 continue;
             }
-            let (greedy, best) = self.greedy(&game.pos, &game.keys, game.empty(), rng);
+            let (greedy, best) = self.greedy(&game.pos, &game.keys, game.moves(), rng);
             let cell = if rng.random_bool(self.params.epsilon) { game.random_move(rng) } else { greedy };
             let after = self.space.key_after(&game.keys, cell, side);
             if let Some(previous) = pending[side.index()] {
@@ -219,7 +219,7 @@ impl TdLearner {
             }
             let keys = self.space.keys_of(&pos);
             empty.clear();
-            empty.extend(pos.empty_cells().iter());
+            empty.extend(pos.legal_cells().iter());
             if let Some(previous) = pending {
                 let reached = if self.params.q_learning {
                     self.greedy(&pos, &keys, &empty, &mut rng).1

@@ -579,15 +579,20 @@ fn renju_and_caro_play_in_matches_and_are_refused_where_only_plain_rules_are_mea
         "--json",
     ]);
     assert_eq!(value["pairings"][0]["forfeits"].as_u64(), Some(0), "{value}");
-    for args in [&["playouts", "--rules", "caro"][..], &["search", "--rules", "renju", "--depth", "2"]] {
-        let output = bench(args);
-        assert!(!output.status.success());
-        let error = String::from_utf8_lossy(&output.stderr);
-        assert!(error.contains("freestyle and exactly-k rules only"), "{error}");
+    let output = bench(&["playouts", "--rules", "caro"]);
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("freestyle and exactly-k rules only"), "{error}");
+    // The search by threats measures renju and caro, not caro-freestyle.
+    for rules in ["renju", "15,15,5,caro"] {
+        let output =
+            bench(&["search", "--rules", rules, "--depth", "2", "--positions", "2", "--eval", "threat"]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     }
-    let output = bench(&["match", "--rules", "renju", "--a", "alphabeta", "--b", "random", "--games", "2"]);
-    assert!(
-        String::from_utf8_lossy(&output.stderr)
-            .contains("renju is played by random, pattern, mcts, external")
-    );
+    let output = bench(&["search", "--rules", "15,15,5,caro-freestyle", "--depth", "2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("do not know caro-freestyle"));
+    let output = bench(&["match", "--rules", "renju", "--a", "perfect", "--b", "random", "--games", "2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains(
+        "renju is played by random, pattern, mcts, alphabeta, minimax, matrix, montecarlo, td, external"
+    ));
 }

@@ -40,7 +40,7 @@ const ANALYSIS_TIME: Duration = Duration::from_hours(1);
 /// The engine O gets when none is named, and the one analysis, hints and
 /// review fall back on where neither player is an engine that can:
 /// `alphabeta`, or `mcts` on the boards it does not play (k below 4 or
-/// above 8) and under renju and caro, or `pattern`.
+/// above 8, caro-freestyle), or `pattern`.
 #[must_use]
 pub fn default_engine(rules: Rules) -> Option<AgentSpec> {
     [DEFAULT_ENGINE, "mcts", "pattern"]

@@ -51,6 +51,6 @@ fn renju_starts_against_an_engine_that_plays_it() {
     let (_, stderr) = run(&["--rules", "renju"]);
     assert!(stderr.contains("is played in a terminal"), "{stderr}");
     // Named, an engine that cannot is a clear error.
-    let (success, stderr) = run(&["--rules", "renju", "--o", "alphabeta"]);
-    assert!(!success && stderr.contains("alphabeta cannot play 15,15,5,renju"), "{stderr}");
+    let (success, stderr) = run(&["--rules", "renju", "--o", "perfect"]);
+    assert!(!success && stderr.contains("perfect cannot play 15,15,5,renju"), "{stderr}");
 }

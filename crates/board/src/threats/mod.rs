@@ -224,15 +224,64 @@ impl CellClass {
 
 /// Rules whose threats are not tabled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("threat patterns need k from 1 to {MAX_THREAT_K}, got k = {0}")]
-pub struct UnsupportedThreatK(pub u8);
+pub enum UnsupportedThreats {
+    /// A k the tables do not reach.
+    #[error("threat patterns need k from 1 to {MAX_THREAT_K}, got k = {0}")]
+    K(u8),
+    /// A rule set whose fives a line's neighbourhood cannot decide.
+    #[error("threat patterns are not tabled for {} rules", .0.name())]
+    Rules(Overline),
+}
 
-/// The pattern table of one k and overline rule: by the marks within k
-/// cells on each side of the (empty) centre, its [`Pattern`].
+/// How one side's fives are judged along a line: what a pattern table is
+/// built for. Renju gives the two sides different ones (black exact,
+/// white freestyle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineRule {
+    /// k or more in a row.
+    Freestyle,
+    /// Exactly k in a row.
+    Exact,
+    /// Exactly k in a row, not closed at both ends by opponent marks (the
+    /// board's edge closes nothing).
+    Caro,
+}
+
+impl LineRule {
+    const ALL: [LineRule; 3] = [LineRule::Freestyle, LineRule::Exact, LineRule::Caro];
+
+    /// The line rules of X and O under `rules`.
+    fn of(rules: Rules) -> Result<[LineRule; 2], UnsupportedThreats> {
+        let k = rules.k();
+        if k == 0 || k > MAX_THREAT_K {
+            return Err(UnsupportedThreats::K(k));
+        }
+        Ok(match rules.overline() {
+            Overline::Freestyle => [LineRule::Freestyle; 2],
+            Overline::Exact => [LineRule::Exact; 2],
+            Overline::Renju => [LineRule::Exact, LineRule::Freestyle],
+            Overline::Caro => [LineRule::Caro; 2],
+            // A longer line's far end may lie past any neighbourhood.
+            overline @ Overline::CaroFreestyle => return Err(UnsupportedThreats::Rules(overline)),
+        })
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The pattern table of one k and line rule: by the marks within k cells
+/// on each side of the (empty) centre, its [`Pattern`].
 #[derive(Debug)]
 struct PatternTable {
     k: u32,
-    /// States of one side: `2^(k+1) − 1` (see [`side_state`]).
+    /// Whether a side state also says if the cell past its free ones is an
+    /// opponent mark (caro: a five closed at both ends does not win).
+    ends: bool,
+    rule: LineRule,
+    /// States of one side: `2^(k+1) − 1` (see [`side_state`]), twice
+    /// that with `ends`.
     side_states: usize,
     patterns: Vec<u8>,
 }
@@ -250,15 +299,43 @@ fn side_state(own: u32, blocked: u32, k: u32) -> usize {
 }
 
 impl PatternTable {
-    fn build(k: u32, exact: bool) -> PatternTable {
-        let side_states = (1_usize << (k + 1)) - 1;
-        let mut table = PatternTable { k, side_states, patterns: vec![u8::MAX; side_states * side_states] };
+    fn build(k: u32, rule: LineRule) -> PatternTable {
+        let ends = rule == LineRule::Caro;
+        let side_states = ((1_usize << (k + 1)) - 1) << usize::from(ends);
+        let mut table =
+            PatternTable { k, ends, rule, side_states, patterns: vec![u8::MAX; side_states * side_states] };
         // Fill by memoised recursion: a state's pattern follows from those
         // with one more own mark, which are fewer in number each time.
         for state in 0..table.patterns.len() {
-            table.solve(state, exact);
+            table.solve(state);
         }
         table
+    }
+
+    /// The state of one side of the centre (see [`side_state`]), with the
+    /// bit for an opponent's mark just past the free cells where the
+    /// table keeps it.
+    #[inline]
+    fn state(&self, own: u32, blocked: u32, opponent: u32) -> usize {
+        let state = side_state(own, blocked, self.k);
+        if self.ends {
+            let free = blocked.trailing_zeros().min(self.k);
+            2 * state + usize::from(free < self.k && opponent >> free & 1 == 1)
+        } else {
+            state
+        }
+    }
+
+    /// `(free cells, own bits, closed by the opponent)` of a side state.
+    fn decode_side(&self, state: usize) -> (u32, u32, bool) {
+        let (base, closed) = if self.ends { (state / 2, state % 2 == 1) } else { (state, false) };
+        let (free, own) = Self::decode(base);
+        (free, own, closed)
+    }
+
+    fn encode_side(&self, free: u32, own: u32, closed: bool) -> usize {
+        let base = Self::encode(free, own);
+        if self.ends { 2 * base + usize::from(closed) } else { base }
     }
 
     /// `(free cells, own bits)` of a side state.
@@ -271,30 +348,45 @@ impl PatternTable {
         ((1_usize << free) - 1) + own as usize
     }
 
-    fn solve(&mut self, state: usize, exact: bool) -> Pattern {
+    fn solve(&mut self, state: usize) -> Pattern {
         if self.patterns[state] != u8::MAX {
             return Pattern::from_index(self.patterns[state]);
         }
         let (left, right) = (state / self.side_states, state % self.side_states);
-        let ((left_free, left_own), (right_free, right_own)) = (Self::decode(left), Self::decode(right));
-        let run = left_own.trailing_ones() + right_own.trailing_ones() + 1;
-        let pattern = if run == self.k || (run > self.k && !exact) {
+        let (left_free, left_own, left_closed) = self.decode_side(left);
+        let (right_free, right_own, right_closed) = self.decode_side(right);
+        let (left_run, right_run) = (left_own.trailing_ones(), right_own.trailing_ones());
+        let run = left_run + right_run + 1;
+        // A run's end is closed when it reaches the opponent's mark.
+        let closed = |run: u32, free: u32, closed: bool| run == free && closed;
+        let five = match self.rule {
+            LineRule::Freestyle => run >= self.k,
+            LineRule::Exact => run == self.k,
+            LineRule::Caro => {
+                run == self.k
+                    && !(closed(left_run, left_free, left_closed)
+                        && closed(right_run, right_free, right_closed))
+            }
+        };
+        let pattern = if five {
             Pattern::Five
         } else {
             let mut fives = 0;
             let mut best = Pattern::None;
-            for (side, free, own) in [(0, left_free, left_own), (1, right_free, right_own)] {
+            for (side, free, own, closed) in
+                [(0, left_free, left_own, left_closed), (1, right_free, right_own, right_closed)]
+            {
                 for step in 0..free {
                     if own >> step & 1 == 1 {
                         continue;
                     }
-                    let more = Self::encode(free, own | 1 << step);
+                    let more = self.encode_side(free, own | 1 << step, closed);
                     let next = if side == 0 {
                         more * self.side_states + right
                     } else {
                         left * self.side_states + more
                     };
-                    match self.solve(next, exact) {
+                    match self.solve(next) {
                         Pattern::Five => fives += 1,
                         other => best = best.max(other.weaker()),
                     }
@@ -314,30 +406,28 @@ impl PatternTable {
     #[inline]
     fn lookup(&self, pos: &Position, side: Side, direction: Direction, cell: Cell) -> Pattern {
         let own = pos.line_bits(side, direction, cell);
-        let blocked =
-            pos.line_bits(side.opponent(), direction, cell) | !pos.rules().line_mask(direction, cell);
-        self.lookup_bits(own, blocked, direction.bit(cell))
+        let opponent = pos.line_bits(side.opponent(), direction, cell);
+        self.lookup_bits(own, opponent, !pos.rules().line_mask(direction, cell), direction.bit(cell))
     }
 
-    /// The pattern at bit `bit` of a line whose own marks are `own` and
-    /// whose opponent marks and off-board bits are `blocked`.
+    /// The pattern at bit `bit` of a line whose own marks are `own`, whose
+    /// opponent marks are `opponent` and whose off-board bits are `walls`.
     #[inline]
-    fn lookup_bits(&self, own: u32, blocked: u32, bit: u32) -> Pattern {
-        self.lookup_line(&LineWords::new(own, blocked), bit)
+    fn lookup_bits(&self, own: u32, opponent: u32, walls: u32, bit: u32) -> Pattern {
+        self.lookup_line(&LineWords::new(own, opponent, walls), bit)
     }
 
     /// The pattern at bit `bit` of `line`.
     #[inline]
     fn lookup_line(&self, line: &LineWords, bit: u32) -> Pattern {
         // Right: bit + 1 upwards, as bits 0, 1, …; past bit 31 is blocked.
-        let right = side_state((line.own >> (bit + 1)) as u32, (line.blocked >> (bit + 1)) as u32, self.k);
+        let up = |word: u64| (word >> (bit + 1)) as u32;
+        let right = self.state(up(line.own), up(line.blocked), up(line.opponent));
         // Left: bit − 1 downwards, which is upwards in the reversed words.
         let mirrored = 32 - bit;
-        let left = side_state(
-            (line.own_reversed >> mirrored) as u32,
-            (line.blocked_reversed >> mirrored) as u32,
-            self.k,
-        );
+        let down = |word: u64| (word >> mirrored) as u32;
+        let left =
+            self.state(down(line.own_reversed), down(line.blocked_reversed), down(line.opponent_reversed));
         Pattern::from_index(self.patterns[left * self.side_states + right])
     }
 }
@@ -347,19 +437,26 @@ impl PatternTable {
 /// the line.
 struct LineWords {
     own: u64,
+    /// Opponent marks and off-board bits.
     blocked: u64,
+    /// Opponent marks alone.
+    opponent: u64,
     own_reversed: u64,
     blocked_reversed: u64,
+    opponent_reversed: u64,
 }
 
 impl LineWords {
     #[inline]
-    fn new(own: u32, blocked: u32) -> LineWords {
+    fn new(own: u32, opponent: u32, walls: u32) -> LineWords {
+        let blocked = opponent | walls;
         LineWords {
             own: u64::from(own),
             blocked: u64::from(blocked) | !0 << 32,
+            opponent: u64::from(opponent),
             own_reversed: u64::from(own.reverse_bits()),
             blocked_reversed: u64::from(blocked.reverse_bits()) | !0 << 32,
+            opponent_reversed: u64::from(opponent.reverse_bits()),
         }
     }
 }
@@ -440,6 +537,47 @@ fn move_table() -> &'static [(i32, i32)] {
     })
 }
 
+/// Whether renju's black may not play a cell of these patterns, as its
+/// threats see it: no five, and two fours or two open threes (a double
+/// four or, but for RIF 9.3, a double three). What black's patterns are
+/// worth and how black's moves are ordered rest on it: black's cells of
+/// such shapes count for nothing, to black and to white. Whether a move
+/// may be played is [`Threats::forbidden`]'s exact answer.
+#[must_use]
+pub fn is_forbidden_shape(patterns: [Pattern; 4]) -> bool {
+    let fours = patterns.iter().filter(|&&p| matches!(p, Pattern::Four | Pattern::OpenFour)).count();
+    let threes = patterns.iter().filter(|&&p| p == Pattern::OpenThree).count();
+    !patterns.contains(&Pattern::Five) && (fours >= 2 || threes >= 2)
+}
+
+/// By [`Code`]: [`is_forbidden_shape`].
+fn forbidden_shapes() -> &'static [bool] {
+    static SHAPES: OnceLock<Vec<bool>> = OnceLock::new();
+    SHAPES.get_or_init(|| (0..CODES as Code).map(|code| is_forbidden_shape(unpack(code))).collect())
+}
+
+/// A table by [`Code`] with renju black's forbidden shapes set to `none`.
+fn without_forbidden_shapes<T: Copy>(table: &[T], none: T) -> Vec<T> {
+    let shapes = forbidden_shapes();
+    table.iter().enumerate().map(|(code, &entry)| if shapes[code] { none } else { entry }).collect()
+}
+
+/// The class and move tables of X and O under `rules`: renju's black's
+/// count its forbidden shapes as nothing.
+#[allow(clippy::type_complexity, reason = "two pairs of static tables")]
+fn side_tables(rules: Rules) -> ([&'static [(CellClass, u8)]; 2], [&'static [(i32, i32)]; 2]) {
+    static BLACK_CLASSES: OnceLock<Vec<(CellClass, u8)>> = OnceLock::new();
+    static BLACK_MOVES: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
+    if rules.overline() == Overline::Renju {
+        let classes =
+            BLACK_CLASSES.get_or_init(|| without_forbidden_shapes(class_table(), (CellClass::None, 0)));
+        let moves = BLACK_MOVES.get_or_init(|| without_forbidden_shapes(move_table(), (0, 0)));
+        ([classes, class_table()], [moves, move_table()])
+    } else {
+        ([class_table(); 2], [move_table(); 2])
+    }
+}
+
 /// By [`Code`]: the combined class, and the flags of the cell sets that
 /// tactics ask about.
 fn class_table() -> &'static [(CellClass, u8)] {
@@ -460,18 +598,17 @@ fn class_table() -> &'static [(CellClass, u8)] {
     })
 }
 
-/// The table for `rules`, built on first use.
-fn table(rules: Rules) -> Result<&'static PatternTable, UnsupportedThreatK> {
+/// The table of k and `rule`, built on first use.
+fn table(k: u8, rule: LineRule) -> &'static PatternTable {
     const TABLES: usize = MAX_THREAT_K as usize + 1;
-    static FREESTYLE: [OnceLock<PatternTable>; TABLES] = [const { OnceLock::new() }; TABLES];
-    static EXACT: [OnceLock<PatternTable>; TABLES] = [const { OnceLock::new() }; TABLES];
-    let k = rules.k();
-    if k == 0 || k > MAX_THREAT_K {
-        return Err(UnsupportedThreatK(k));
-    }
-    let exact = rules.overline() == Overline::Exact;
-    let tables = if exact { &EXACT } else { &FREESTYLE };
-    Ok(tables[usize::from(k)].get_or_init(|| PatternTable::build(u32::from(k), exact)))
+    static TABLES_BY_RULE: [[OnceLock<PatternTable>; TABLES]; LineRule::ALL.len()] =
+        [const { [const { OnceLock::new() }; TABLES] }; LineRule::ALL.len()];
+    TABLES_BY_RULE[rule.index()][usize::from(k)].get_or_init(|| PatternTable::build(u32::from(k), rule))
+}
+
+/// The tables of X and O under `rules`.
+fn tables(rules: Rules) -> Result<[&'static PatternTable; 2], UnsupportedThreats> {
+    Ok(LineRule::of(rules)?.map(|rule| table(rules.k(), rule)))
 }
 
 /// Both sides' patterns at a cell from its neighbourhood along one line,
@@ -497,7 +634,7 @@ const O_CODE: u64 = 2;
 const WALL_CODE: u64 = 3;
 
 impl WindowTable {
-    fn build(table: &PatternTable, radius: u32) -> WindowTable {
+    fn build([x_table, o_table]: [&PatternTable; 2], radius: u32) -> WindowTable {
         let cells = 2 * radius;
         let entries = (0..1_usize << (2 * cells))
             .map(|index| {
@@ -513,8 +650,8 @@ impl WindowTable {
                         _ => {}
                     }
                 }
-                let for_x = table.lookup_bits(x, o | walls, radius);
-                let for_o = table.lookup_bits(o, x | walls, radius);
+                let for_x = x_table.lookup_bits(x, o, walls, radius);
+                let for_o = o_table.lookup_bits(o, x, walls, radius);
                 for_x as u8 | (for_o as u8) << 3
             })
             .collect();
@@ -556,18 +693,24 @@ fn spread(word: u32) -> u64 {
 
 /// The window table for `rules`, built on first use; `None` where the
 /// neighbourhood is wider than [`MAX_WINDOW_RADIUS`].
-fn window_table(rules: Rules) -> Result<Option<&'static WindowTable>, UnsupportedThreatK> {
+fn window_table(rules: Rules) -> Result<Option<&'static WindowTable>, UnsupportedThreats> {
     const TABLES: usize = MAX_THREAT_K as usize + 1;
-    static FREESTYLE: [OnceLock<WindowTable>; TABLES] = [const { OnceLock::new() }; TABLES];
-    static EXACT: [OnceLock<WindowTable>; TABLES] = [const { OnceLock::new() }; TABLES];
-    let patterns = table(rules)?;
+    /// Freestyle, exact, renju, caro: the pairs of line rules.
+    const PAIRS: usize = 4;
+    static WINDOWS: [[OnceLock<WindowTable>; TABLES]; PAIRS] =
+        [const { [const { OnceLock::new() }; TABLES] }; PAIRS];
+    let pair = match LineRule::of(rules)? {
+        [LineRule::Freestyle, _] => 0,
+        [LineRule::Exact, LineRule::Exact] => 1,
+        [LineRule::Exact, _] => 2,
+        [LineRule::Caro, _] => 3,
+    };
     let radius = update_radius(rules);
     if radius > MAX_WINDOW_RADIUS {
         return Ok(None);
     }
-    let exact = rules.overline() == Overline::Exact;
-    let tables = if exact { &EXACT } else { &FREESTYLE };
-    Ok(Some(tables[usize::from(rules.k())].get_or_init(|| WindowTable::build(patterns, radius))))
+    let pair_tables = tables(rules)?;
+    Ok(Some(WINDOWS[pair][usize::from(rules.k())].get_or_init(|| WindowTable::build(pair_tables, radius))))
 }
 
 /// How far along a line a mark changes patterns: k cells, but under
@@ -579,14 +722,14 @@ fn update_radius(rules: Rules) -> u32 {
 /// The pattern of `side` at the empty `cell` in `direction`, by table.
 ///
 /// # Errors
-/// [`UnsupportedThreatK`] for k above [`MAX_THREAT_K`].
+/// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
 pub fn pattern_at(
     pos: &Position,
     side: Side,
     cell: Cell,
     direction: Direction,
-) -> Result<Pattern, UnsupportedThreatK> {
-    Ok(table(*pos.rules())?.lookup(pos, side, direction, cell))
+) -> Result<Pattern, UnsupportedThreats> {
+    Ok(tables(*pos.rules())?[side.index()].lookup(pos, side, direction, cell))
 }
 
 /// Every empty cell's patterns and class for both sides, with counts and
@@ -598,13 +741,15 @@ pub fn pattern_at(
 /// "where does the opponent win next" are then a cell-set read.
 #[derive(Clone)]
 pub struct Threats {
-    table: &'static PatternTable,
+    /// By side: its pattern table.
+    tables: [&'static PatternTable; 2],
     /// Where the neighbourhood is narrow enough: the fast lookup.
     window: Option<&'static WindowTable>,
-    class_table: &'static [(CellClass, u8)],
-    /// By [`Code`]: its share of [`Threats::move_score`] for the side that
-    /// plays there and for the side it blocks.
-    move_table: &'static [(i32, i32)],
+    /// By side, then [`Code`]: the class and the cell-set flags.
+    class_tables: [&'static [(CellClass, u8)]; 2],
+    /// By side, then [`Code`]: its share of [`Threats::move_score`] for
+    /// the side that plays there and for the side it blocks.
+    move_tables: [&'static [(i32, i32)]; 2],
     rules: Rules,
     /// By side, then cell slot: the four directions' patterns, packed.
     codes: [Vec<Code>; 2],
@@ -623,6 +768,9 @@ pub struct Threats {
     /// Values summed over the empty cells as they change, if an
     /// evaluation asked for them ([`Threats::with_values`]).
     values: Option<Arc<CodeValues>>,
+    /// By side: the values summed (renju's black's without its forbidden
+    /// shapes).
+    side_values: [Option<Arc<CodeValues>>; 2],
     /// By side: the sums of [`CodeValues::to_move`] and
     /// [`CodeValues::waiting`] over its cells' codes.
     value_sums: [[i32; 2]; 2],
@@ -657,14 +805,13 @@ impl Threats {
     /// The threats of `pos`, computed from scratch.
     ///
     /// # Errors
-    /// [`UnsupportedThreatK`] for k above [`MAX_THREAT_K`].
-    pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreatK> {
-        let table = table(*pos.rules())?;
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats {
-            table,
+            tables: tables(*pos.rules())?,
             window: window_table(*pos.rules())?,
-            class_table: class_table(),
-            move_table: move_table(),
+            class_tables: side_tables(*pos.rules()).0,
+            move_tables: side_tables(*pos.rules()).1,
             rules: *pos.rules(),
             codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
             pattern_counts: [[0; Pattern::NUM]; 2],
@@ -674,6 +821,7 @@ impl Threats {
             open_fours: [Bitboard::EMPTY; 2],
             open_threes: [Bitboard::EMPTY; 2],
             values: None,
+            side_values: [None, None],
             value_sums: [[0; 2]; 2],
             journal: Vec::new(),
             journal_moves: Vec::new(),
@@ -689,13 +837,19 @@ impl Threats {
     /// then reads its score in constant time.
     ///
     /// # Errors
-    /// [`UnsupportedThreatK`] for k above [`MAX_THREAT_K`].
-    pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreatK> {
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats::new(pos)?;
-        for s in 0..2 {
+        let black = if pos.rules().overline() == Overline::Renju {
+            Arc::new(values.without(|code| forbidden_shapes()[usize::from(code)]))
+        } else {
+            Arc::clone(&values)
+        };
+        for (s, side_values) in [black, Arc::clone(&values)].into_iter().enumerate() {
             threats.value_sums[s] = threats.codes[s].iter().fold([0, 0], |[to_move, waiting], &code| {
-                [to_move + values.to_move(code), waiting + values.waiting(code)]
+                [to_move + side_values.to_move(code), waiting + side_values.waiting(code)]
             });
+            threats.side_values[s] = Some(side_values);
         }
         threats.values = Some(values);
         Ok(threats)
@@ -833,8 +987,8 @@ impl Threats {
             let words = [pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell)];
             let empty = !(words[0] | words[1] | off_board);
             let lines = [
-                LineWords::new(words[0], words[1] | off_board),
-                LineWords::new(words[1], words[0] | off_board),
+                LineWords::new(words[0], words[1], off_board),
+                LineWords::new(words[1], words[0], off_board),
             ];
             let centre = direction.bit(cell) as i32;
             let (dx, dy) = direction.delta();
@@ -845,7 +999,7 @@ impl Threats {
                 }
                 let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
                 for (s, line) in lines.iter().enumerate() {
-                    let pattern = self.table.lookup_line(line, bit as u32) as Code;
+                    let pattern = self.tables[s].lookup_line(line, bit as u32) as Code;
                     if (self.codes[s][other.index()] >> (3 * d)) & 7 != pattern {
                         self.set_direction(s, other.index(), d, pattern);
                     }
@@ -873,7 +1027,7 @@ impl Threats {
         let empty = pos.get(cell).is_none();
         for side in Side::ALL {
             let patterns = if empty {
-                Direction::ALL.map(|direction| self.table.lookup(pos, side, direction, cell))
+                Direction::ALL.map(|direction| self.tables[side.index()].lookup(pos, side, direction, cell))
             } else {
                 [Pattern::None; 4]
             };
@@ -901,13 +1055,13 @@ impl Threats {
     /// slot `index`, whose patterns went from `old` to `code`.
     #[inline]
     fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
-        if let Some(values) = &self.values {
+        if let Some(values) = &self.side_values[s] {
             let sums = &mut self.value_sums[s];
             sums[0] += values.to_move(code) - values.to_move(old);
             sums[1] += values.waiting(code) - values.waiting(old);
         }
-        let (class, flags) = self.class_table[usize::from(code)];
-        let (old_class, old_flags) = self.class_table[usize::from(old)];
+        let (class, flags) = self.class_tables[s][usize::from(code)];
+        let (old_class, old_flags) = self.class_tables[s][usize::from(old)];
         if class != old_class {
             self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
             self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
@@ -947,8 +1101,10 @@ impl Threats {
     #[must_use]
     #[inline]
     pub fn move_score(&self, side: Side, cell: Cell) -> i32 {
-        let own = self.move_table[usize::from(self.codes[side.index()][cell.index()])].0;
-        let block = self.move_table[usize::from(self.codes[side.opponent().index()][cell.index()])].1;
+        let own = self.move_tables[side.index()][usize::from(self.codes[side.index()][cell.index()])].0;
+        let block = self.move_tables[side.opponent().index()]
+            [usize::from(self.codes[side.opponent().index()][cell.index()])]
+        .1;
         own + block
     }
 
@@ -956,7 +1112,7 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn class(&self, side: Side, cell: Cell) -> CellClass {
-        self.class_table[usize::from(self.codes[side.index()][cell.index()])].0
+        self.class_tables[side.index()][usize::from(self.codes[side.index()][cell.index()])].0
     }
 
     /// How many (empty cell, direction) pairs have `pattern` for `side`
@@ -1001,6 +1157,48 @@ impl Threats {
     #[must_use]
     pub fn open_three_cells(&self, side: Side) -> Bitboard {
         self.open_threes[side.index()]
+    }
+
+    /// Whether `side` may not play the empty `cell` of `pos`: under renju,
+    /// black's forbidden points ([`crate::renju`]); nothing else is ever
+    /// forbidden. Cheap where nothing could be: the exact test runs only
+    /// where black's patterns show two threes or fours, two fives on one
+    /// line, or a line of six.
+    #[inline]
+    #[must_use]
+    pub fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
+        if side != Side::X || self.rules.overline() != Overline::Renju {
+            return false;
+        }
+        let patterns = self.patterns(side, cell);
+        if patterns.contains(&Pattern::Five) {
+            return false; // five wins, whatever else the move makes
+        }
+        let threats = patterns.iter().filter(|&&pattern| pattern >= Pattern::OpenThree).count();
+        let suspect =
+            threats >= 2 || patterns.contains(&Pattern::OpenFour) || crate::renju::makes_overline(pos, cell);
+        suspect && crate::renju::forbidden(pos, cell).is_some()
+    }
+
+    /// Whether `cell` is of a shape renju's black may not play
+    /// ([`is_forbidden_shape`]) for `side`: never for white or under other
+    /// rules. One lookup: what a search asks first.
+    #[inline]
+    #[must_use]
+    pub fn forbidden_shape(&self, side: Side, cell: Cell) -> bool {
+        side == Side::X
+            && self.rules.overline() == Overline::Renju
+            && forbidden_shapes()[usize::from(self.code(side, cell))]
+    }
+
+    /// `cells` without those `side` may not play (see [`Threats::forbidden`]).
+    #[inline]
+    #[must_use]
+    pub fn playable(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
+        if side != Side::X || self.rules.overline() != Overline::Renju {
+            return cells;
+        }
+        cells.iter().filter(|&cell| !self.forbidden(pos, side, cell)).collect()
     }
 }
 
@@ -1093,6 +1291,73 @@ mod tests {
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.pattern(Side::X, at(rules, "i8"), Direction::Horizontal), Pattern::None);
         assert_eq!(threats.pattern(Side::X, at(rules, "d8"), Direction::Horizontal), Pattern::Five);
+    }
+
+    #[test]
+    fn renju_judges_each_side_by_its_own_line_rule() {
+        let rules = Rules::renju();
+        // X: e8 f8 g8 h8 _ j8, O the same on row 4: i8 is six for black
+        // (no five), i4 six for white (a five).
+        let pos = position(rules, &["e8", "e4", "f8", "f4", "g8", "g4", "h8", "h4", "j8", "j4", "a15"]);
+        let threats = Threats::new(&pos).unwrap();
+        let h = Direction::Horizontal;
+        assert_eq!(threats.pattern(Side::X, at(rules, "i8"), h), Pattern::None);
+        assert_eq!(threats.pattern(Side::X, at(rules, "d8"), h), Pattern::Five);
+        assert_eq!(threats.pattern(Side::O, at(rules, "i4"), h), Pattern::Five);
+        // i8 makes an overline: forbidden to black, who may play d8.
+        assert!(threats.forbidden(&pos, Side::X, at(rules, "i8")));
+        assert!(!threats.forbidden(&pos, Side::X, at(rules, "d8")));
+        assert!(!threats.forbidden(&pos, Side::O, at(rules, "i8")));
+        let cells = threats.playable(
+            &pos,
+            Side::X,
+            threats.five_cells(Side::X) | Bitboard::from_iter([at(rules, "i8")]),
+        );
+        assert!(!cells.contains(at(rules, "i8")) && cells.contains(at(rules, "d8")));
+    }
+
+    #[test]
+    fn black_double_threes_are_forbidden_under_renju() {
+        let rules = Rules::renju();
+        // X: h8 i8 on the row, k9 l10 on the diagonal through j8.
+        let pos = position(rules, &["h8", "a1", "i8", "a15", "k9", "o1", "l10", "o15"]);
+        let threats = Threats::new(&pos).unwrap();
+        let j8 = at(rules, "j8");
+        let open_threes = threats.patterns(Side::X, j8).iter().filter(|&&p| p == Pattern::OpenThree).count();
+        assert_eq!(open_threes, 2);
+        assert!(threats.forbidden_shape(Side::X, j8) && threats.forbidden(&pos, Side::X, j8));
+        // Black's forbidden shape counts for nothing: no class, no score,
+        // to black or to white.
+        assert_eq!(threats.class(Side::X, j8), CellClass::None);
+        let moves = ["h8", "a1", "i8", "a15", "k9", "o1", "l10", "o15"];
+        let freestyle = Threats::new(&position(Rules::gomoku15(), &moves)).unwrap();
+        assert_eq!(freestyle.class(Side::X, j8), CellClass::DoubleThree);
+        assert_eq!(threats.move_score(Side::X, j8), 0);
+        assert!(freestyle.move_score(Side::X, j8) > 150);
+        assert!(threats.move_score(Side::O, j8) < freestyle.move_score(Side::O, j8));
+        assert!(!threats.forbidden(&pos, Side::X, at(rules, "g8")));
+    }
+
+    #[test]
+    fn caro_fives_closed_at_both_ends_do_not_count() {
+        let rules = Rules::caro();
+        // X: e8 f8 g8 h8 between O's d8 and j8: i8 closes nothing open.
+        let pos = position(rules, &["e8", "d8", "f8", "j8", "g8", "a1", "h8", "a15"]);
+        let threats = Threats::new(&pos).unwrap();
+        let h = Direction::Horizontal;
+        assert_eq!(threats.pattern(Side::X, at(rules, "i8"), h), Pattern::None);
+        assert!(!pos.wins_at(at(rules, "i8"), Side::X));
+        // At the board's edge a five counts: the edge is no stone.
+        let pos = position(rules, &["b1", "f1", "c1", "a15", "d1", "o15", "e1", "o1"]);
+        let threats = Threats::new(&pos).unwrap();
+        assert_eq!(threats.pattern(Side::X, at(rules, "a1"), h), Pattern::Five);
+        assert!(pos.wins_at(at(rules, "a1"), Side::X));
+        // Caro with longer lines winning is not tabled.
+        let freestyle = Rules::caro().with_overline(Overline::CaroFreestyle);
+        assert_eq!(
+            Threats::new(&Position::new(freestyle)).unwrap_err(),
+            UnsupportedThreats::Rules(Overline::CaroFreestyle)
+        );
     }
 
     #[test]

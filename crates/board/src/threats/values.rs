@@ -66,6 +66,19 @@ impl CodeValues {
         Ok(CodeValues { to_move: to_move.into_boxed_slice(), waiting: waiting.into_boxed_slice() })
     }
 
+    /// These values with every code `drop` says set to nothing.
+    #[must_use]
+    pub fn without(&self, drop: impl Fn(Code) -> bool) -> CodeValues {
+        let keep = |table: &[i32]| -> Box<[i32]> {
+            table
+                .iter()
+                .enumerate()
+                .map(|(code, &value)| if drop(code as Code) { 0 } else { value })
+                .collect()
+        };
+        CodeValues { to_move: keep(&self.to_move), waiting: keep(&self.waiting) }
+    }
+
     /// What a cell of this code is worth to its side when that side moves next.
     #[inline]
     #[must_use]

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use board::threats::{CODES, CellClass, CodeValues, Pattern, Threats, code_of};
+use board::threats::{CODES, CellClass, CodeValues, Pattern, Threats, code_of, is_forbidden_shape};
 use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -251,6 +251,16 @@ fn largest_board_games_match_reference() {
     }
 }
 
+/// What a cell of a line holds, for the reference patterns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Own,
+    Empty,
+    Opponent,
+    /// Off the board.
+    Wall,
+}
+
 /// The pattern of `side` at the empty `cell` in `direction`, from the
 /// definitions: copy the line, try every move on it, and name the best
 /// result (see `board::threats`).
@@ -258,33 +268,40 @@ fn reference_pattern(pos: &Position, side: Side, cell: Cell, direction: Directio
     let rules = pos.rules();
     let k = i32::from(rules.k());
     let (dx, dy) = direction.delta();
-    // From −k to +k: Some(true) own, Some(false) empty, None blocked.
-    let mut line: Vec<Option<bool>> = (-k..=k)
+    let mut line: Vec<Mark> = (-k..=k)
         .map(|step| {
-            let at = rules.cell(i32::from(cell.x()) + dx * step, i32::from(cell.y()) + dy * step)?;
+            let Some(at) = rules.cell(i32::from(cell.x()) + dx * step, i32::from(cell.y()) + dy * step)
+            else {
+                return Mark::Wall;
+            };
             match pos.get(at) {
-                None => Some(false),
-                Some(mark) => (mark == side).then_some(true),
+                None => Mark::Empty,
+                Some(mark) if mark == side => Mark::Own,
+                Some(_) => Mark::Opponent,
             }
         })
         .collect();
-    line[k as usize] = Some(true);
-    reference_line(&mut line, k as usize, usize::from(rules.k()), rules.overline() == Overline::Exact, 3)
+    line[k as usize] = Mark::Own;
+    reference_line(&mut line, k as usize, (usize::from(rules.k()), rules.exact_for(side), rules.is_caro()), 3)
 }
 
 /// The pattern of the centre of `line` (own there), looking `moves` more
 /// moves ahead: a two needs three more to reach the five that defines it.
-fn reference_line(line: &mut [Option<bool>], centre: usize, k: usize, exact: bool, moves: u32) -> Pattern {
-    let own = |line: &[Option<bool>], i: usize| line[i] == Some(true);
+/// `rule` is k, whether exactly k wins and whether a five closed at both
+/// ends by the opponent does not (caro).
+fn reference_line(line: &mut [Mark], centre: usize, rule: (usize, bool, bool), moves: u32) -> Pattern {
+    let (k, exact, caro) = rule;
     let (mut lo, mut hi) = (centre, centre);
-    while lo > 0 && own(line, lo - 1) {
+    while lo > 0 && line[lo - 1] == Mark::Own {
         lo -= 1;
     }
-    while hi + 1 < line.len() && own(line, hi + 1) {
+    while hi + 1 < line.len() && line[hi + 1] == Mark::Own {
         hi += 1;
     }
     let run = hi - lo + 1;
-    if run == k || (run > k && !exact) {
+    let closed = |end: Option<usize>| end.is_some_and(|i| line.get(i) == Some(&Mark::Opponent));
+    let closed_both = closed(lo.checked_sub(1)) && closed(Some(hi + 1));
+    if (run == k || (run > k && !exact)) && !(caro && closed_both) {
         return Pattern::Five;
     }
     if moves == 0 {
@@ -294,11 +311,11 @@ fn reference_line(line: &mut [Option<bool>], centre: usize, k: usize, exact: boo
     for i in 0..line.len() {
         // An empty cell not cut off from the centre by a block.
         let between = if i < centre { &line[i..centre] } else { &line[centre..=i] };
-        if line[i] != Some(false) || between.iter().any(Option::is_none) {
+        if line[i] != Mark::Empty || between.iter().any(|&mark| matches!(mark, Mark::Opponent | Mark::Wall)) {
             continue;
         }
-        line[i] = Some(true);
-        match reference_line(line, centre, k, exact, moves - 1) {
+        line[i] = Mark::Own;
+        match reference_line(line, centre, rule, moves - 1) {
             Pattern::Five => fives += 1,
             Pattern::OpenFour => best = best.max(Pattern::OpenThree),
             Pattern::Four => best = best.max(Pattern::Three),
@@ -306,7 +323,7 @@ fn reference_line(line: &mut [Option<bool>], centre: usize, k: usize, exact: boo
             Pattern::Three => best = best.max(Pattern::Two),
             _ => {}
         }
-        line[i] = Some(false);
+        line[i] = Mark::Empty;
     }
     match fives {
         0 => best,
@@ -315,10 +332,15 @@ fn reference_line(line: &mut [Option<bool>], centre: usize, k: usize, exact: boo
     }
 }
 
+/// Rules the threat tables keep: freestyle and exactly k for k 3 to 6,
+/// renju and caro (k = 5 only).
 fn threat_rules() -> impl Strategy<Value = Rules> {
-    (4u32..=13, 4u32..=13, 3u32..=6, any::<bool>()).prop_map(|(w, h, k, exact)| {
-        let overline = if exact { Overline::Exact } else { Overline::Freestyle };
-        Rules::new(w, h, k.min(w.max(h)), overline).unwrap()
+    (4u32..=13, 4u32..=13, 3u32..=6, 0_usize..4).prop_map(|(w, h, k, rule)| {
+        let overline = [Overline::Freestyle, Overline::Exact, Overline::Renju, Overline::Caro][rule];
+        let plain = matches!(overline, Overline::Freestyle | Overline::Exact);
+        let k = if plain { k.min(w.max(h)) } else { 5 };
+        let (w, h) = if plain { (w, h) } else { (w.max(7), h.max(7)) };
+        Rules::new(w, h, k, overline).unwrap()
     })
 }
 
@@ -385,7 +407,9 @@ proptest! {
                     prop_assert_eq!(threats.class_count(side, class), fresh.class_count(side, class));
                 }
                 // The sums are those of the codes the fresh threats give.
-                let codes = || pos.empty_cells().iter().map(|cell| code_of(fresh.patterns(side, cell)));
+                // (Renju's black's forbidden shapes are worth nothing.)
+                let shape = |cell| side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(fresh.patterns(side, cell));
+                let codes = || pos.empty_cells().iter().filter(|&cell| !shape(cell)).map(|cell| code_of(fresh.patterns(side, cell)));
                 let to_move: i32 = codes().map(|code| values.to_move(code)).sum();
                 let waiting: i32 = codes().map(|code| values.waiting(code)).sum();
                 for tracker in [&threats, &journalled] {
@@ -393,6 +417,15 @@ proptest! {
                     prop_assert_eq!(tracker.value_sum(side, false), waiting);
                 }
                 prop_assert_eq!(fresh.value_sum(side, true), 0);
+            }
+            if rules.overline() == Overline::Renju {
+                // Black's forbidden points, the cheap tests first, are the exact test's.
+                for cell in pos.empty_cells() {
+                    let exact =
+                        board::renju::forbidden_among(&rules, pos.marks(Side::X), pos.marks(Side::O), cell);
+                    prop_assert_eq!(threats.forbidden(&pos, Side::X, cell), exact.is_some(), "{:?} in\n{}", cell, pos);
+                    prop_assert_eq!(board::renju::forbidden(&pos, cell), exact);
+                }
             }
             let empty: Vec<Cell> = pos.empty_cells().iter().collect();
             for _ in 0..4 {
@@ -403,9 +436,13 @@ proptest! {
                         prop_assert_eq!(patterns[i], reference_pattern(&pos, side, cell, direction),
                             "{:?} {:?} {:?} in\n{}", cell, side, direction, pos);
                     }
-                    prop_assert_eq!(threats.class(side, cell), CellClass::combine(patterns));
+                    // Renju's black's forbidden shapes are of no class.
+                    let shape = side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(patterns);
+                    let class = if shape { CellClass::None } else { CellClass::combine(patterns) };
+                    prop_assert_eq!(threats.class(side, cell), class);
                     // A five is exactly a win by the position's own test.
                     prop_assert_eq!(patterns.contains(&Pattern::Five), pos.wins_at(cell, side));
+                    prop_assert!(!threats.forbidden(&pos, Side::O, cell));
                 }
             }
         }

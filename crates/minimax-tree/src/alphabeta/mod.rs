@@ -127,7 +127,23 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// The cells a node's moves are drawn from.
     #[inline]
     fn candidate_cells(&self, pos: &Position) -> Bitboard {
+        // Never a point renju's black may not play.
         self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos)).cells(pos)
+    }
+
+    /// The candidate cells of a node of the threat search: renju's black's
+    /// forbidden points among them, passed over only when a move is about
+    /// to be tried (most are never tried: testing them all first would
+    /// cost more than the rest of the node).
+    fn node_cells(&self, pos: &Position) -> Bitboard {
+        self.config.candidates.unwrap_or_else(|| Candidates::for_board(pos)).empty_cells(pos)
+    }
+
+    /// Whether the side to move may not play `cell` (renju's black on a
+    /// forbidden point), by the threats' cheap test.
+    #[inline]
+    fn forbidden(&self, pos: &Position, cell: Cell) -> bool {
+        self.threats.as_ref().is_some_and(|threats| threats.forbidden(pos, pos.side_to_move(), cell))
     }
 
     /// Plays `cell`, keeping the threats up to date.

@@ -40,6 +40,9 @@ struct Node {
     cells: Bitboard,
     /// Whether late quiet moves may be searched shallower first.
     reducible: bool,
+    /// Whether `cells` may hold points the side to move may not play
+    /// (renju's black), to be passed over when tried.
+    check_forbidden: bool,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -98,6 +101,9 @@ impl<E: Evaluator> AlphaBeta<E> {
                 break;
             }
             let (cell, order) = picker::select(&mut moves, i);
+            if node.check_forbidden && self.forbidden(pos, cell) {
+                continue;
+            }
             // Quiet moves at shallow depth are not tried once one holds:
             // moves come best first, so the rest are quiet too.
             let quiet = picker::is_quiet(order);
@@ -152,12 +158,28 @@ impl<E: Evaluator> AlphaBeta<E> {
             alpha = alpha.max(score);
         }
         self.stack.put_moves(level, moves);
+        let Some(best_move) = best_move else {
+            // Every candidate was a forbidden point: the position as it stands.
+            return self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        };
+        self.remember(pos, &node, (original_alpha, beta), (best, best_move), ply);
+        best
+    }
+
+    /// Stores a searched node's result in the table, if there is one.
+    fn remember(
+        &self,
+        pos: &Position,
+        node: &Node,
+        window: (i32, i32),
+        (best, best_move): (i32, Cell),
+        ply: u32,
+    ) {
         if let Some(table) = &self.table {
             let (key, transform) = node.key;
-            let best_move = best_move.map(|cell| transform.apply(cell, pos.rules()));
-            table.record(key, (original_alpha, beta), (best, best_move), depth, ply);
+            let best_move = transform.apply(best_move, pos.rules());
+            table.record(key, window, (best, Some(best_move)), node.depth, ply);
         }
-        best
     }
 
     /// How many plies deeper a node's first move is searched: one if it is
@@ -200,7 +222,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let table_move = self.look_up(pos, key, depth, window, ply)?;
         let cells = self.candidate_cells(pos);
         let forced = if self.config.forced_moves { picker::plain_forced(pos, cells, ply)? } else { None };
-        Continue(Node { depth, key, table_move, forced, cells, reducible: false })
+        Continue(Node { depth, key, table_move, forced, cells, reducible: false, check_forbidden: false })
     }
 
     /// A threat-search node's rules before any move: wins and forced
@@ -221,6 +243,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         // deeper than the main search reaches.
         let threats = self.threats.as_mut().expect("threat search");
         if ply <= 2 && forced.is_none() && !threats.four_cells(pos.side_to_move()).is_empty() {
+            // (The threat search leaves out renju black's forbidden fours.)
             let win = self.threat_search.run(pos, threats, ThreatLimits::vcf(NEAR_ROOT_VCF_NODES));
             self.budget.nodes += win.nodes;
             if win.found() {
@@ -251,8 +274,10 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             depth
         };
-        let cells = self.candidate_cells(pos);
-        Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none() })
+        let cells = self.node_cells(pos);
+        let check_forbidden =
+            pos.side_to_move() == board::Side::X && pos.rules().overline() == board::Overline::Renju;
+        Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none(), check_forbidden })
     }
 
     /// The table's word on a node: `Break(score)` if a stored result
@@ -304,6 +329,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let me = pos.side_to_move();
         let opponent = me.opponent();
         let stand = self.evaluator.evaluate_threats(pos, threats).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        // (Renju's black's double threes are of no class: no bonus.)
         if self.config.double_three_bonus != 0
             && threats.class_count(me, CellClass::DoubleThree) > 0
             && threats.four_cells(opponent).is_empty()
@@ -344,7 +370,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let level = ply as usize;
         let mut list = std::mem::take(&mut self.stack.at(level).fours);
         list.clear();
-        list.extend(threats.four_cells(me));
+        list.extend(threats.playable(pos, me, threats.four_cells(me)));
         for &cell in &list {
             self.make(pos, cell);
             let score = -self.quiesce(pos, (-beta, -alpha), ply + 1, fours - 1);

@@ -106,11 +106,16 @@ impl MovePicker {
         let opponent = me.opponent();
         let open_fours = threats.open_four_cells(opponent);
         let facing_three = !open_fours.is_empty();
+        // (`cells` holds no forbidden point of renju's black already.)
         let allowed = if facing_three {
-            threats.four_cells(me) | three_defences(threats, opponent, open_fours)
+            threats.playable(pos, me, threats.four_cells(me) | three_defences(threats, opponent, open_fours))
         } else {
             cells
         };
+        // Renju's black: the cells of forbidden shapes (two threes or
+        // fours) are tested here, so that none takes the place of a move
+        // under the cut; the search passes over any other forbidden point
+        // (an overline) when it comes to it.
         moves.clear();
         for cell in allowed {
             let score = evaluator.score_move(threats, me, cell);
@@ -120,6 +125,9 @@ impl MovePicker {
                 // them so already): the cut and move-count pruning, which
                 // count moves in order, never drop one for a quiet move.
                 let noisy = threats.move_score(me, cell) >= QUIET_BELOW;
+                if threats.forbidden_shape(me, cell) && threats.forbidden(pos, me, cell) {
+                    continue;
+                }
                 moves.push((cell, if noisy { score.saturating_add(NOISY_FIRST) } else { score }));
             }
         }
@@ -249,8 +257,13 @@ pub(super) fn threat_forced(threats: &Threats, pos: &Position, ply: u32) -> Cont
     let mut blocks = threats.five_cells(opponent).iter();
     match (blocks.next(), blocks.next()) {
         (Some(_), Some(_)) => Break(-(MATE - (ply as i32 + 2))),
+        // Renju's black, forced onto a forbidden point, has lost.
+        (Some(block), None) if threats.forbidden(pos, me, block) => Break(-(MATE - (ply as i32 + 2))),
         (Some(block), None) => Continue(Some(block)),
-        (None, _) if !threats.open_four_cells(me).is_empty() && threats.four_cells(opponent).is_empty() => {
+        (None, _)
+            if !threats.playable(pos, me, threats.open_four_cells(me)).is_empty()
+                && threats.four_cells(opponent).is_empty() =>
+        {
             // An open four next, and the opponent has no four to delay it.
             Break(MATE - (ply as i32 + 3))
         }

@@ -34,7 +34,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let bar = score - self.config.singular_margin * depth as i32;
         let reduced = depth / 2;
         for &(cell, _) in moves {
-            if cell == table_move {
+            if cell == table_move || self.forbidden(pos, cell) {
                 continue;
             }
             self.make(pos, cell);

@@ -182,7 +182,7 @@ impl ThreatSearch {
         let defender_fives = threats.five_cells(pos, defender);
         let mut fives = defender_fives.iter();
         if let Some(block) = fives.next() {
-            if fives.next().is_some() {
+            if fives.next().is_some() || threats.forbidden(pos, attacker, block) {
                 return false;
             }
             // The block is forced; the attack goes on only if it was a
@@ -272,6 +272,8 @@ impl ThreatSearch {
         match (fives.next(), fives.next()) {
             // Two wins: only fours of its own can delay the loss.
             (Some(_), Some(_)) => replies.extend(threats.four_cells(pos, defender)),
+            // Renju's black, whose one block is forbidden, has lost.
+            (Some(block), None) if threats.forbidden(pos, defender, block) => {}
             (Some(block), None) => replies.push(block),
             (None, _) => {
                 let open_fours = threats.open_four_cells(pos, attacker);
@@ -306,7 +308,8 @@ impl ThreatSearch {
             }
         }
         if lost && replies.is_empty() {
-            // Two wins and no four to delay them: any reply, then a five.
+            // Two wins and no four to delay them (or one win and a
+            // forbidden block): any reply, then a five.
             self.line.push(attacker_fives.iter().next().expect("a five cell"));
             first_plies = self.line.len() as u32 + 1;
         }

@@ -27,6 +27,14 @@ pub trait ThreatView {
     /// The cells that may stop `attacker`'s open threes, whose open-four
     /// cells are `open_fours`.
     fn three_defences(&self, pos: &Position, attacker: Side, open_fours: Bitboard) -> Bitboard;
+    /// Whether `side` may not play the empty `cell`: renju's black on a
+    /// forbidden point. The cell sets above leave such cells out already
+    /// (a five is never forbidden).
+    fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
+        side == Side::X
+            && pos.rules().overline() == board::Overline::Renju
+            && board::renju::forbidden(pos, cell).is_some()
+    }
     /// `cell` was just played on `pos`.
     fn play(&mut self, pos: &Position, cell: Cell);
     /// The move on `cell` was just taken back from `pos`.
@@ -39,23 +47,27 @@ impl ThreatView for Threats {
         Threats::five_cells(self, side)
     }
     #[inline]
-    fn four_cells(&self, _: &Position, side: Side) -> Bitboard {
-        Threats::four_cells(self, side)
+    fn four_cells(&self, pos: &Position, side: Side) -> Bitboard {
+        self.playable(pos, side, Threats::four_cells(self, side))
     }
     #[inline]
-    fn open_four_cells(&self, _: &Position, side: Side) -> Bitboard {
-        Threats::open_four_cells(self, side)
+    fn open_four_cells(&self, pos: &Position, side: Side) -> Bitboard {
+        self.playable(pos, side, Threats::open_four_cells(self, side))
     }
     #[inline]
-    fn open_three_cells(&self, _: &Position, side: Side) -> Bitboard {
-        Threats::open_three_cells(self, side)
+    fn open_three_cells(&self, pos: &Position, side: Side) -> Bitboard {
+        self.playable(pos, side, Threats::open_three_cells(self, side))
     }
     #[inline]
     fn class(&self, _: &Position, side: Side, cell: Cell) -> CellClass {
         Threats::class(self, side, cell)
     }
-    fn three_defences(&self, _: &Position, attacker: Side, open_fours: Bitboard) -> Bitboard {
-        three_defences(self, attacker, open_fours)
+    fn three_defences(&self, pos: &Position, attacker: Side, open_fours: Bitboard) -> Bitboard {
+        self.playable(pos, attacker.opponent(), three_defences(self, attacker, open_fours))
+    }
+    #[inline]
+    fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
+        Threats::forbidden(self, pos, side, cell)
     }
     #[inline]
     fn play(&mut self, pos: &Position, cell: Cell) {

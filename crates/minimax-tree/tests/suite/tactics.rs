@@ -156,3 +156,69 @@ fn the_optional_selectivity_keeps_the_tactics() {
         assert!(result.value > minimax_tree::MATE - 100, "{config:?} {result:?}");
     }
 }
+
+fn renju(moves: &str) -> Position {
+    Position::from_moves(Rules::renju(), moves).unwrap()
+}
+
+#[test]
+fn renju_black_never_wins_through_a_forbidden_point() {
+    // g4 is a double four and j8 a double three: wins in freestyle,
+    // forbidden to black under renju.
+    for (moves, forbidden) in [(DOUBLE_FOUR, "g4"), (DOUBLE_THREE, "j8")] {
+        let pos = renju(moves);
+        let cell = pos.rules().parse_cell(forbidden).unwrap();
+        assert!(!pos.is_legal(cell));
+        let win = find_threat_win(&pos, ThreatLimits::vct(50_000));
+        assert!(!win.line.contains(&cell), "{forbidden}: {:?}", win.line);
+        let result = engine().search(&pos, &Limits::nodes(50_000));
+        let best = result.best_move.unwrap();
+        assert!(pos.is_legal(best), "{forbidden}: {result:?}");
+        // The line it means to play holds no forbidden move either.
+        let mut line = pos.clone();
+        for &step in &result.line {
+            line.play(step).unwrap_or_else(|error| panic!("{forbidden}: {error} in {result:?}"));
+        }
+    }
+}
+
+#[test]
+fn renju_white_may_play_what_black_may_not() {
+    // The double three of DOUBLE_THREE, white's: still a win.
+    let pos = renju("a1 h8 a15 i8 o1 j10 o15 j11 b1");
+    let result = engine().search(&pos, &Limits::nodes(100_000));
+    assert!(result.value > minimax_tree::MATE - 100, "{result:?}");
+}
+
+#[test]
+fn renju_white_wins_by_forcing_black_onto_a_forbidden_point() {
+    // Black: h8 i8 and k9 l10, so j8 is a double three; white j4 j5 j6,
+    // closed below by black's j3. White's j7 makes a four whose one
+    // block, j8, black may not play.
+    let moves = "h8 j4 i8 j5 k9 j6 l10 a1 j3";
+    let pos = renju(moves);
+    let win = find_threat_win(&pos, ThreatLimits::vcf(1_000));
+    assert_eq!(name(&pos, win.line[0]), "j7", "{:?}", win.line);
+    let result = engine().search(&pos, &Limits::nodes(20_000));
+    assert_eq!(name(&pos, result.best_move.unwrap()), "j7", "{result:?}");
+    assert!(result.value > minimax_tree::MATE - 100, "{result:?}");
+    // Freestyle black blocks there: no such win.
+    let free = position(moves);
+    let first = find_threat_win(&free, ThreatLimits::vcf(1_000)).line.first().map(|&c| name(&free, c));
+    assert_ne!(first.as_deref(), Some("j7"));
+}
+
+#[test]
+fn renju_candidates_and_minimax_leave_forbidden_points_out() {
+    use board::Agent;
+    for (moves, forbidden) in [(DOUBLE_FOUR, "g4"), (DOUBLE_THREE, "j8")] {
+        let pos = renju(moves);
+        let cell = pos.rules().parse_cell(forbidden).unwrap();
+        for candidates in [minimax_tree::Candidates::All, minimax_tree::Candidates::Near(2)] {
+            assert!(!candidates.cells(&pos).contains(cell), "{forbidden}");
+        }
+        let mut agent = minimax_tree::MinimaxAgent::new(OpenLines, 2, 1);
+        let best = agent.select_move(&pos, &Limits::none()).unwrap();
+        assert!(pos.is_legal(best), "{forbidden}: {}", name(&pos, best));
+    }
+}

@@ -58,6 +58,13 @@ impl EvalChoice {
             EvalChoice::Codes if !threat_k(rules) => {
                 Err(format!("the code evaluation needs k from 4 to 8, got k = {}", rules.k()))
             }
+            EvalChoice::Threat | EvalChoice::Codes | EvalChoice::Auto
+                if rules.overline() == board::Overline::CaroFreestyle =>
+            {
+                Err("its threat tables know freestyle, exactly-k, renju and caro, not caro-freestyle (a longer \
+                     line's far ends lie past the cells a table reads)"
+                    .to_owned())
+            }
             _ => Ok(()),
         }
     }
@@ -201,7 +208,7 @@ impl Evaluator for Evaluation {
         }
     }
 
-    fn threats(&self, pos: &Position) -> Result<board::threats::Threats, board::threats::UnsupportedThreatK> {
+    fn threats(&self, pos: &Position) -> Result<board::threats::Threats, board::threats::UnsupportedThreats> {
         match self {
             Evaluation::Lines(lines) => lines.threats(pos),
             Evaluation::Pattern(pattern) => pattern.threats(pos),
