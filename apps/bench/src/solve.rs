@@ -40,7 +40,6 @@ struct Report {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "solve")?;
     let pos = start_position(args.rules, args.position.as_deref())?;
     if !(1..=65_536).contains(&args.table_mib) {
         anyhow::bail!("--table-mib must be from 1 to 65536, got {}", args.table_mib);

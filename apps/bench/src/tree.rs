@@ -30,7 +30,6 @@ struct Report {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "tree")?;
     let clock = Instant::now();
     let tree = SymmetricTree::build(args.rules)?;
     let build_seconds = clock.elapsed().as_secs_f64();

@@ -183,8 +183,8 @@ impl Solver {
         if self.scan(pos).is_some() {
             self.order_dense(pos, None, &mut ordered);
         }
-        // Every empty cell, best-ordered first: the proof below decides.
-        for cell in pos.empty_cells() {
+        // Every legal cell, best-ordered first: the proof below decides.
+        for cell in pos.legal_cells() {
             if !ordered.iter().any(|&(known, _)| known == cell) {
                 ordered.push((cell, -1));
             }
@@ -245,13 +245,16 @@ impl Solver {
         let Some(scan) = self.scan(pos) else {
             return 1;
         };
-        if scan.threats >= 2 {
+        if scan.threats >= 2 || scan.block.is_some_and(|block| forbidden(pos, block)) {
             return -1;
         }
         // A side with no open segment left can never win, nor one whose
-        // open segments the other side can pair off.
-        let mut high: i8 = i8::from(!has_pairing(&self.own_segments));
-        let mut low: i8 = -i8::from(!has_pairing(&self.their_segments));
+        // open segments the other side can pair off (unless that side is
+        // renju's black, who may be kept off a pairing cell).
+        let renju = pos.rules().overline() == Overline::Renju;
+        let paired = |segments: &[u64]| if renju { segments.is_empty() } else { has_pairing(segments) };
+        let mut high: i8 = i8::from(!paired(&self.own_segments));
+        let mut low: i8 = -i8::from(!paired(&self.their_segments));
         let (key, transform) = self.marks.as_ref().expect("set by solve").canonical();
         let slot = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize & self.mask;
         let mut table_move = None;
@@ -329,7 +332,9 @@ impl Solver {
         let [x, o] = self.marks.as_ref().expect("set by solve").dense();
         let mover = pos.side_to_move();
         let (own, theirs) = if mover == board::Side::X { (x, o) } else { (o, x) };
-        let exact = pos.rules().overline() == Overline::Exact;
+        // Whether a full segment is a win only if the position says so
+        // (exactly k, renju, caro's closed ends).
+        let exact = pos.rules().overline() != Overline::Freestyle;
         let symmetries = self.marks.as_ref().expect("set").symmetries();
         self.own_segments.clear();
         self.their_segments.clear();
@@ -391,10 +396,21 @@ impl Solver {
             let index = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let cell = symmetries.cell(index);
+            if forbidden(pos, cell) {
+                continue;
+            }
             let score = if Some(cell) == table_move { i32::MAX } else { scores[index] };
             moves.push((cell, score));
         }
     }
+}
+
+/// Whether the side to move may not play `cell`: renju's black on a
+/// forbidden point.
+fn forbidden(pos: &Position, cell: Cell) -> bool {
+    pos.rules().overline() == Overline::Renju
+        && pos.side_to_move() == board::Side::X
+        && board::renju::forbidden(pos, cell).is_some()
 }
 
 /// Every k-cell segment of the board as a set of dense cell indices.

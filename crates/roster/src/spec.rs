@@ -11,18 +11,6 @@ use crate::engines::{ENGINES, EngineInfo};
 use crate::error::SpecError;
 use crate::options::Options;
 
-/// The engines that play renju and caro: by the legal moves alone
-/// (`random`; `pattern`, one ply of its pattern scores over the legal
-/// cells; `mcts`, its tree over the legal moves and plain random
-/// playouts through `Position`), by threat tables that know each side's
-/// rule (`alphabeta`; `minimax` over the legal candidates), by tables
-/// learned over the legal moves (`matrix`, `montecarlo`, `td`, on their
-/// boards of at most 40 cells), or through a brain that knows them
-/// (`external`). The small-board solvers (`tree`, `perfect`) play
-/// freestyle and exactly k only.
-const RULE_SETS_PLAYED_BY: [&str; 9] =
-    ["random", "pattern", "mcts", "alphabeta", "minimax", "matrix", "montecarlo", "td", "external"];
-
 /// An engine that cannot play the rules it was given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{spec} cannot play {rules}: {reason}")]
@@ -140,22 +128,15 @@ impl AgentSpec {
     }
 
     /// Whether the engine can play `rules`; an agent built for rules it
-    /// cannot play forfeits with the same reason at its first move.
+    /// cannot play forfeits with the same reason at its first move. Every
+    /// engine plays renju and caro (over `Position`'s legal moves, its win
+    /// test, and where it keeps them the threat tables of each side's
+    /// rule); what one cannot play — a board too large, caro-freestyle for
+    /// the threat tables — its own check says.
     ///
     /// # Errors
     /// [`Unsupported`] saying why not.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), Unsupported> {
-        if !rules.is_plain() && !RULE_SETS_PLAYED_BY.contains(&self.engine.name) {
-            return Err(Unsupported {
-                spec: self.text.clone(),
-                rules: rules.to_string(),
-                reason: format!(
-                    "it plays freestyle and exactly-k rules only; {} is played by {}",
-                    rules.overline().name(),
-                    RULE_SETS_PLAYED_BY.join(", ")
-                ),
-            });
-        }
         (self.rules_check)(rules).map_err(|reason| Unsupported {
             spec: self.text.clone(),
             rules: rules.to_string(),

@@ -165,6 +165,26 @@ proptest! {
         prop_assert_eq!(engine.search_depth(&pos, depth), expected, "depth {} in\n{}", depth, pos);
     }
 
+    /// Renju and caro (k = 5) on the solver's boards: 10×2 lets black make
+    /// overlines and two fours on one line, and caro's fives be closed.
+    #[test]
+    fn solver_equals_brute_force_under_renju_and_caro(
+        (w, h) in prop_oneof![Just((10u32, 2u32)), Just((2, 10)), Just((5, 4)), Just((7, 2))],
+        overline in prop_oneof![Just(Overline::Renju), Just(Overline::Caro), Just(Overline::CaroFreestyle)],
+        seed in any::<u64>(),
+        plies in 13usize..17,
+    ) {
+        let rules = Rules::new(w, h, 5, overline).unwrap();
+        let pos = random_position(rules, seed, plies);
+        prop_assume!(!pos.is_over());
+        let solution = Solver::new(1 << 20).solve(&pos, &board::Limits::none()).unwrap();
+        let expected = brute_force(&mut pos.clone());
+        prop_assert_eq!(value_for_mover(solution.value, pos.side_to_move()), expected, "\n{}", pos);
+        let mut after = pos.clone();
+        after.play(solution.best_move).unwrap();
+        prop_assert_eq!(-brute_force(&mut after), expected);
+    }
+
     #[test]
     fn solver_equals_brute_force(rules in small_rules(3), seed in any::<u64>(), plies in 0usize..6) {
         let pos = random_position(rules, seed, plies);

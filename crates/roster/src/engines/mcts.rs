@@ -66,7 +66,13 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     };
     match priors {
         Some(choice) => {
-            Ok(Built { maker, rules_check: Arc::new(move |rules: &board::Rules| choice.check(*rules)) })
+            // Under caro-freestyle, whose fives the threat tables do not
+            // keep, the priors' evaluation has none to read and ranks no
+            // move: the tree searches without priors there.
+            let check = move |rules: &board::Rules| {
+                if rules.overline() == board::Overline::CaroFreestyle { Ok(()) } else { choice.check(*rules) }
+            };
+            Ok(Built { maker, rules_check: Arc::new(check) })
         }
         None => Ok(Built::any_rules(maker)),
     }
