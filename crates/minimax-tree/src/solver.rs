@@ -245,7 +245,12 @@ impl Solver {
         let Some(scan) = self.scan(pos) else {
             return 1;
         };
-        if scan.threats >= 2 || scan.block.is_some_and(|block| forbidden(pos, block)) {
+        // Two wins to stop lose — but under caro one block may close the
+        // other five's far end: every move is tried there.
+        let caro = pos.rules().is_caro();
+        if (scan.threats >= 2 && !caro)
+            || (scan.threats == 1 && scan.block.is_some_and(|block| forbidden(pos, block)))
+        {
             return -1;
         }
         // A side with no open segment left can never win, nor one whose
@@ -278,7 +283,7 @@ impl Solver {
         }
         let mut moves = std::mem::take(&mut self.moves[depth]);
         moves.clear();
-        if let Some(block) = scan.block {
+        if let Some(block) = scan.block.filter(|_| scan.threats == 1) {
             moves.push((block, 0));
         } else {
             self.order_dense(pos, table_move, &mut moves);

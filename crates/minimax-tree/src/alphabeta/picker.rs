@@ -233,6 +233,9 @@ pub(super) fn plain_forced(pos: &Position, cells: Bitboard, ply: u32) -> Control
     match winning_cells(pos, side.opponent(), next_to(side.opponent())) {
         [None, _] => Continue(None),
         [Some(block), None] => Continue(Some(block)),
+        // Under caro one block may close the other five's far end: the
+        // search tries them.
+        [Some(_), Some(_)] if pos.rules().is_caro() => Continue(None),
         [Some(_), Some(_)] => Break(-(MATE - (ply as i32 + 2))),
     }
 }
@@ -255,13 +258,18 @@ pub(super) fn threat_forced(threats: &Threats, pos: &Position, ply: u32) -> Cont
         return Break(MATE - (ply as i32 + 1));
     }
     let mut blocks = threats.five_cells(opponent).iter();
+    // Under caro two fives need not win: blocking one end of a straight
+    // four closes the five at its other end. The search tries it.
+    let caro = pos.rules().is_caro();
     match (blocks.next(), blocks.next()) {
+        (Some(_), Some(_)) if caro => Continue(None),
         (Some(_), Some(_)) => Break(-(MATE - (ply as i32 + 2))),
         // Renju's black, forced onto a forbidden point, has lost.
         (Some(block), None) if threats.forbidden(pos, me, block) => Break(-(MATE - (ply as i32 + 2))),
         (Some(block), None) => Continue(Some(block)),
         (None, _)
-            if !threats.playable(pos, me, threats.open_four_cells(me)).is_empty()
+            if !caro
+                && !threats.playable(pos, me, threats.open_four_cells(me)).is_empty()
                 && threats.four_cells(opponent).is_empty() =>
         {
             // An open four next, and the opponent has no four to delay it.

@@ -188,7 +188,10 @@ impl<E: Evaluator> AlphaBeta<E> {
         if let [Some(win), _] = winning_cells(pos, mover, cells) {
             return Some(result(win, MATE - 1, vec![win], Reason::WinNow));
         }
-        if let [Some(block), second] = winning_cells(pos, mover.opponent(), cells) {
+        // (Two fives under caro: one block may close both; the search says.)
+        if let [Some(block), second] = winning_cells(pos, mover.opponent(), cells)
+            && !(second.is_some() && pos.rules().is_caro())
+        {
             let value = if second.is_some() {
                 -(MATE - 2)
             } else {

@@ -196,7 +196,11 @@ impl ThreatSearch {
             undo(pos, threats);
             return won;
         }
-        if !threats.open_four_cells(pos, attacker).is_empty() && threats.four_cells(pos, defender).is_empty()
+        // (Under caro an open four may be stopped: blocking one end closes
+        // the five at the other. It is played out as a four instead.)
+        if !pos.rules().is_caro()
+            && !threats.open_four_cells(pos, attacker).is_empty()
+            && threats.four_cells(pos, defender).is_empty()
         {
             // An open four the defender cannot answer with a four of its own.
             let four = threats.open_four_cells(pos, attacker).iter().next().expect("not empty");
@@ -270,8 +274,16 @@ impl ThreatSearch {
         let mut replies = self.list(level);
         let mut fives = attacker_fives.iter();
         match (fives.next(), fives.next()) {
-            // Two wins: only fours of its own can delay the loss.
-            (Some(_), Some(_)) => replies.extend(threats.four_cells(pos, defender)),
+            // Two wins: only fours of its own can delay the loss — and
+            // under caro a block that closes the other five's far end.
+            (Some(_), Some(_)) => {
+                let fours = threats.four_cells(pos, defender);
+                if pos.rules().is_caro() {
+                    replies.extend(attacker_fives | fours);
+                } else {
+                    replies.extend(fours);
+                }
+            }
             // Renju's black, whose one block is forbidden, has lost.
             (Some(block), None) if threats.forbidden(pos, defender, block) => {}
             (Some(block), None) => replies.push(block),

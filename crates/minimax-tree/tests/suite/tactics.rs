@@ -222,3 +222,22 @@ fn renju_candidates_and_minimax_leave_forbidden_points_out() {
         assert!(pos.is_legal(best), "{forbidden}: {}", name(&pos, best));
     }
 }
+
+#[test]
+fn caro_straight_four_next_to_a_stone_is_stopped_at_its_open_end() {
+    // X i9–i12 with both ends empty, but O on i7: blocking i13 leaves i8,
+    // whose five would be closed by O at both ends — no win under caro.
+    let moves = "h8 e8 h10 h7 i9 j8 g9 i7 i11 j12 i10 l10 i12";
+    let caro = Position::from_moves(Rules::caro(), moves).unwrap();
+    let result = engine().search(&caro, &Limits::nodes(20_000));
+    assert_eq!(name(&caro, result.best_move.unwrap()), "i13", "{result:?}");
+    assert!(result.value > -(minimax_tree::MATE - 100), "{result:?}");
+    let mut blocked = caro.clone();
+    blocked.play(caro.rules().parse_cell("i13").unwrap()).unwrap();
+    let win = find_threat_win(&blocked, ThreatLimits::vcf(20_000));
+    assert!(win.line.first().is_none_or(|&cell| name(&blocked, cell) != "i8"), "{:?}", win.line);
+    // In freestyle the same four wins.
+    let free = position(moves);
+    let result = engine().search(&free, &Limits::nodes(20_000));
+    assert!(result.value < -(minimax_tree::MATE - 100), "{result:?}");
+}
