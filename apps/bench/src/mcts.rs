@@ -164,7 +164,6 @@ fn speedup(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, f64) {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "mcts")?;
     if !(1..=100_000_000).contains(&args.iterations) {
         bail!("--iterations must be from 1 to 100000000, got {}", args.iterations);
     }

@@ -39,7 +39,6 @@ struct Report {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "perft")?;
     let start = start_position(args.rules, args.position.as_deref())?;
     let remaining = args.rules.area() - start.ply();
     let depth = match args.depth {

@@ -85,7 +85,6 @@ fn play_for(start: &Position, until: Instant, games: Option<u64>, seed: u64) -> 
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    crate::report::check_plain_rules(args.rules, "playouts")?;
     check_threads(args.threads)?;
     let duration =
         Duration::try_from_secs_f64(args.seconds).ok().filter(|d| !d.is_zero()).ok_or_else(|| {

@@ -92,7 +92,7 @@ pub fn check_plain_rules(rules: board::Rules, what: &str) -> Result<()> {
     if !rules.is_plain() {
         anyhow::bail!(
             "bench {what} measures freestyle and exactly-k rules only, not {rules}; \
-             renju and caro are measured by `bench search`, `solve`, `tree` and `match`"
+             renju and caro are measured by `bench search`, `solve`, `tree`, `perft`, `playouts`, `mcts` and `match`"
         );
     }
     Ok(())

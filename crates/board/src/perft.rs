@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Cell, Outcome, Position, Side};
+use crate::{Cell, Outcome, Overline, Position, Side};
 
 /// Counts of the game tree below a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,15 +38,21 @@ fn walk(pos: &mut Position, depth: usize, counts: &mut Perft) {
         Some(Outcome::Win(Side::O)) => counts.o_wins += 1,
         Some(Outcome::Draw) => counts.draws += 1,
         None if depth + 1 < counts.nodes_per_depth.len() => {
+            // Renju's black may not play its forbidden points.
+            let renju_black = pos.rules().overline() == Overline::Renju && pos.side_to_move() == Side::X;
             for y in 0..pos.rules().height() {
                 // Each child is undone before the next, so the row read
                 // here stays the row to walk.
                 let mut empty = pos.empty_row(y);
                 while empty != 0 {
-                    pos.play_unchecked(Cell::new(empty.trailing_zeros() as u8, y));
+                    let cell = Cell::new(empty.trailing_zeros() as u8, y);
+                    empty &= empty - 1;
+                    if renju_black && crate::renju::forbidden(pos, cell).is_some() {
+                        continue;
+                    }
+                    pos.play_unchecked(cell);
                     walk(pos, depth + 1, counts);
                     pos.undo();
-                    empty &= empty - 1;
                 }
             }
         }
@@ -67,6 +73,37 @@ mod tests {
         assert_eq!(counts.x_wins, 131_184);
         assert_eq!(counts.o_wins, 77_904);
         assert_eq!(counts.draws, 46_080);
+    }
+
+    /// The tree by `legal_moves`, slowly: what perft must count.
+    fn count(pos: &mut Position, depth: usize, nodes: &mut [u64]) {
+        nodes[depth] += 1;
+        if depth + 1 < nodes.len() {
+            for cell in pos.legal_moves().collect::<Vec<_>>() {
+                pos.play(cell).unwrap();
+                count(pos, depth + 1, nodes);
+                pos.undo();
+            }
+        }
+    }
+
+    #[test]
+    fn renju_and_caro_count_the_legal_moves() {
+        // Black (X) to move with forbidden points: a double three at c3
+        // on 6×6 (b3 d3 … and c2 c4 …): some cells are left out.
+        for rules in
+            [Rules::new(6, 6, 5, Overline::Renju).unwrap(), Rules::new(6, 6, 5, Overline::Caro).unwrap()]
+        {
+            let start = Position::from_moves(rules, "b3 a6 d3 f6 c2 a1 c5 f1").unwrap();
+            let counts = perft(&start, 3);
+            let mut nodes = vec![0; 4];
+            count(&mut start.clone(), 0, &mut nodes);
+            assert_eq!(counts.nodes_per_depth, nodes, "{rules}");
+        }
+        let renju =
+            Position::from_moves(Rules::new(6, 6, 5, Overline::Renju).unwrap(), "b3 a6 d3 f6 c2 a1 c5 f1")
+                .unwrap();
+        assert!(renju.legal_move_count() < 28, "black has forbidden points here");
     }
 
     #[test]

@@ -457,11 +457,15 @@ impl Position {
     /// Under renju with black to move, whether every empty cell is
     /// forbidden to black. The RIF lets a player pass, and two passes
     /// draw; a pass is not a move here, so such a position is a draw at
-    /// once. Cheap: the first cell black may play ends the scan, and it is
-    /// nearly always the first one looked at.
+    /// once. Cheap: a cell that cannot be forbidden at all ends the scan
+    /// (nearly always among the first looked at); the exact test runs
+    /// only if there is none.
     fn black_is_shut_out(&self) -> bool {
-        self.black_has_forbidden_points()
-            && self.empty_cells().iter().all(|cell| crate::renju::forbidden(self, cell).is_some())
+        self.black_has_forbidden_points() && {
+            let empty = self.empty_cells();
+            empty.iter().all(|cell| crate::renju::may_be_forbidden(self, cell))
+                && empty.iter().all(|cell| crate::renju::forbidden(self, cell).is_some())
+        }
     }
 
     /// Takes back the last move and returns it; `None` if no move was played.

@@ -579,10 +579,18 @@ fn renju_and_caro_play_in_matches_and_are_refused_where_only_plain_rules_are_mea
         "--json",
     ]);
     assert_eq!(value["pairings"][0]["forfeits"].as_u64(), Some(0), "{value}");
-    let output = bench(&["playouts", "--rules", "caro"]);
+    let output = bench(&["eval", "--rules", "caro"]);
     assert!(!output.status.success());
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("freestyle and exactly-k rules only"), "{error}");
+    // Playouts and perft follow the rule set.
+    for args in [
+        &["playouts", "--rules", "renju", "--seconds", "0.2"][..],
+        &["perft", "--rules", "7,7,5,caro", "--depth", "2"],
+    ] {
+        let output = bench(args);
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
     // The search by threats measures renju and caro, not caro-freestyle.
     for rules in ["renju", "15,15,5,caro"] {
         let output =
