@@ -182,12 +182,13 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
 fn the_learners_play_renju_and_caro_on_their_boards() {
     let renju = Rules::new(8, 5, 5, Overline::Renju).unwrap();
     let caro = Rules::new(8, 5, 5, Overline::Caro).unwrap();
+    let mut forbidden_met = 0;
     for rules in [renju, caro] {
         for name in ["matrix", "montecarlo", "td"] {
             let learner = spec(&format!("{name}:games=3000")).unwrap();
             learner.check_rules(&rules).unwrap();
             let random = spec("random").unwrap();
-            for seed in 0..6 {
+            for seed in 0..12 {
                 let mut agents = [learner.build(seed), random.build(seed + 100)];
                 if seed % 2 == 1 {
                     agents.swap(0, 1);
@@ -195,7 +196,14 @@ fn the_learners_play_renju_and_caro_on_their_boards() {
                 let [x, o] = &mut agents;
                 let record = play_game(rules, [&mut **x, &mut **o], &[], &Limits::none()).unwrap();
                 assert!(record.forfeit.is_none(), "{name} on {rules}: {:?}", record.forfeit);
+                // Count the positions where black had a point it may not play.
+                let mut pos = board::Position::new(rules);
+                for cell in record.cells() {
+                    forbidden_met += usize::from(pos.legal_cells() != pos.empty_cells());
+                    pos.play(cell).unwrap();
+                }
             }
         }
     }
+    assert!(forbidden_met > 0, "the renju games met black's forbidden points");
 }

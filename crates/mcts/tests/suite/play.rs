@@ -123,13 +123,9 @@ fn the_classic_tries_moves_in_cell_order_and_breaks_ties_to_the_first() {
 
 #[test]
 fn plays_renju_and_caro_by_their_rules() {
-    use board::Cell;
     // Black's double three at 7,7 is refused; the tree never offers it.
     let rules = Rules::renju();
-    let mut pos = Position::new(rules);
-    for (x, y) in [(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)] {
-        pos.play(Cell::new(x, y)).unwrap();
-    }
+    let pos = Position::from_moves(rules, "f8 a1 g8 o1 h6 a15 h7 o15").unwrap();
     let mut mcts = MctsAgent::new(MctsConfig { iterations: 3_000, ..MctsConfig::default() }, 1);
     let chosen = mcts.select_move(&pos, &Limits::none()).unwrap();
     assert!(pos.is_legal(chosen), "{chosen:?}");

@@ -137,10 +137,7 @@ fn under_renju_black_never_plays_a_forbidden_point() {
     use board::{Cell, Outcome, Position, RandomAgent, play_game};
     // Black's double three at 7,7 is the point its patterns like best.
     let rules = Rules::renju();
-    let mut pos = Position::new(rules);
-    for (x, y) in [(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)] {
-        pos.play(Cell::new(x, y)).unwrap();
-    }
+    let pos = Position::from_moves(rules, "f8 a1 g8 o1 h6 a15 h7 o15").unwrap();
     let mut free = Position::new(Rules::gomoku15());
     for &cell in pos.moves() {
         free.play(cell).unwrap();
