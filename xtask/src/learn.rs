@@ -43,7 +43,7 @@ pub struct Pipeline {
     /// Rounds of self-play, tuning and SPRT.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: u32,
-    /// Self-play games a round [default: threat 2000, codes 16000].
+    /// Self-play games a round [default: threat 2000, codes 10000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
     /// Nodes a move in self-play.
@@ -55,9 +55,13 @@ pub struct Pipeline {
     /// The most games an SPRT plays (at most 20,000).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=20_000))]
     max_games: u64,
-    /// Epochs of each fit [default: threat 40, codes 20].
+    /// Epochs of each fit [default: threat 40, codes 12].
     #[arg(long)]
     epochs: Option<u32>,
+    /// Adam's step size in each fit [default: threat 1, codes 0.1: the
+    /// code family's fit swings from epoch to epoch at larger steps].
+    #[arg(long)]
+    learning_rate: Option<f64>,
     /// With the code family: how much of each position's target is its
     /// search score's winning chance (see `trainer tune --score-weight`).
     #[arg(long, default_value_t = 0.5)]
@@ -68,20 +72,21 @@ pub struct Pipeline {
 }
 
 impl Family {
-    /// Self-play games a round and epochs a fit when not given: the code
-    /// family has 660 weights to the threat family's 38.
-    fn defaults(self) -> (u64, u32) {
+    /// Self-play games a round, epochs a fit and its step size when not
+    /// given: the code family has 2,002 weights to the threat family's 38.
+    fn defaults(self) -> (u64, u32, f64) {
         match self {
-            Family::Threat => (2000, 40),
-            Family::Codes => (16_000, 20),
+            Family::Threat => (2000, 40, 1.0),
+            Family::Codes => (10_000, 12, 0.1),
         }
     }
 }
 
 pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
-    let (default_games, default_epochs) = family.defaults();
+    let (default_games, default_epochs, default_rate) = family.defaults();
     let games_a_round = pipeline.games.unwrap_or(default_games);
     let epochs = pipeline.epochs.unwrap_or(default_epochs);
+    let learning_rate = pipeline.learning_rate.unwrap_or(default_rate);
     run_step(
         "build the trainer and the bench app",
         cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),
@@ -112,6 +117,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         let tuned = here.join("tune");
         let mut tune = trainer();
         tune.args(["tune", "--json", "--family", family.name(), "--epochs", &epochs.to_string()]);
+        tune.args(["--learning-rate", &learning_rate.to_string()]);
         if family == Family::Codes {
             tune.args(["--score-weight", &pipeline.score_weight.to_string()]);
         }

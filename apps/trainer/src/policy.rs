@@ -11,7 +11,7 @@
 
 use board::threats::Threats;
 use board::{Position, Rules, Side};
-use pattern_eval::{MovePolicy, SHAPES, shape};
+use pattern_eval::{MovePolicy, PLAIN_SHAPES, plain_shape};
 use rayon::prelude::*;
 
 use crate::selfplay::GameData;
@@ -99,7 +99,7 @@ fn positions_of(game: &GameData, rules: Rules) -> PolicyData {
                             chosen = Some(candidates.len());
                         }
                         let shapes = (threats.code(me, candidate), threats.code(me.opponent(), candidate));
-                        candidates.push((shape(shapes.0) as u16, shape(shapes.1) as u16));
+                        candidates.push((plain_shape(shapes.0) as u16, plain_shape(shapes.1) as u16));
                     }
                 }
                 if let Some(chosen) = chosen.filter(|_| candidates.len() > 1) {
@@ -149,8 +149,11 @@ fn evaluate(
         .par_iter()
         .map(|&start| {
             let (mut loss, mut right) = (0.0, 0);
-            let (mut grad_made, mut grad_taken) =
-                if gradient { (vec![0.0; SHAPES], vec![0.0; SHAPES]) } else { (Vec::new(), Vec::new()) };
+            let (mut grad_made, mut grad_taken) = if gradient {
+                (vec![0.0; PLAIN_SHAPES], vec![0.0; PLAIN_SHAPES])
+            } else {
+                (Vec::new(), Vec::new())
+            };
             let mut logits = Vec::new();
             for i in start..(start + CHUNK).min(data.len()) {
                 let candidates = data.candidates(i);
@@ -176,7 +179,7 @@ fn evaluate(
         .collect();
     let n = data.len().max(1) as f64;
     let (mut loss, mut right) = (0.0, 0);
-    let (mut grad_made, mut grad_taken) = (vec![0.0; SHAPES], vec![0.0; SHAPES]);
+    let (mut grad_made, mut grad_taken) = (vec![0.0; PLAIN_SHAPES], vec![0.0; PLAIN_SHAPES]);
     for (part_loss, part_right, part_made, part_taken) in parts {
         loss += part_loss;
         right += part_right;
@@ -224,14 +227,14 @@ pub fn fit(train: &PolicyData, validation: &PolicyData, steps: u32, rate: f64) -
         evaluate(validation, (&made, &taken), scale, false).0,
     );
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-12);
-    let mut moments = vec![(0.0, 0.0); 2 * SHAPES];
+    let mut moments = vec![(0.0, 0.0); 2 * PLAIN_SHAPES];
     for step in 1..=steps {
         let (_, grad_made, grad_taken) = evaluate(train, (&made, &taken), scale, true);
         let params = made.iter_mut().chain(taken.iter_mut());
         let grads = grad_made.iter().chain(&grad_taken);
         for (index, ((param, &grad), moment)) in params.zip(grads).zip(&mut moments).enumerate() {
             // The empty shape stays 0: a move that makes or blocks nothing.
-            if index % SHAPES == 0 {
+            if index % PLAIN_SHAPES == 0 {
                 continue;
             }
             moment.0 = beta1 * moment.0 + (1.0 - beta1) * grad;

@@ -1,7 +1,7 @@
 //! Fitting an evaluation's weights to self-play games (the method chess
 //! engines call Texel tuning), for the two families whose score is a
 //! weighted count: the threat family (38 pattern and class counts) and
-//! the code family (a count per cell shape, 660 of them).
+//! the code family (a count per cell shape, 2,002 of them).
 //!
 //! Every quiet position of the games — neither side with a five to make,
 //! so the static evaluation means what it says — becomes a sample: its

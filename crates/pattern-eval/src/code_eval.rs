@@ -1,9 +1,10 @@
-//! The code family: every empty cell's four line patterns for a side
-//! (its *code*, see [`board::threats::Code`]) looked up in a table of
-//! values, summed over the board, for the side to move and for its
+//! The code family: every empty cell's four fine line patterns for a
+//! side (its *code*, see [`board::threats::Code`]) looked up in a table
+//! of values, summed over the board, for the side to move and for its
 //! opponent. The order of the four directions does not matter, so a
-//! value belongs to a *shape* — the patterns as a multiset, such as
-//! "open three+two" — and there are 330 shapes a side.
+//! value belongs to a *shape* — the fine patterns as a multiset, such as
+//! "strong three+two+two" — and there are 1,001 shapes a side (330
+//! *plain shapes* of the eight tactical patterns).
 //!
 //! It generalises the threat family, whose pattern and class counts are
 //! sums over cells of what each cell's code holds: [`CodeWeights::from_threat`]
@@ -17,18 +18,23 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use board::threats::{CODES, CellClass, Code, CodeValues, Pattern, Threats, UnsupportedThreats, patterns_of};
+use board::threats::{
+    CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats, UnsupportedThreats, fine_patterns_of,
+};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::move_policy::MovePolicy;
 use crate::threat_eval::ThreatWeights;
-use crate::weights::{
-    FORMAT, MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name,
-};
+use crate::weights::{MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
 
-/// How many shapes there are: multisets of four of the eight patterns.
-pub const SHAPES: usize = 330;
+/// How many shapes there are: multisets of four of the eleven fine
+/// patterns.
+pub const SHAPES: usize = 1001;
+
+/// How many plain shapes there are: multisets of four of the eight
+/// patterns (what a move policy and a format-1 weights file name).
+pub const PLAIN_SHAPES: usize = 330;
 
 /// The code family's weights: by shape, what a cell of that shape is
 /// worth to its side when it moves next (`to_move`) and when the
@@ -42,7 +48,9 @@ pub struct CodeWeights {
 }
 
 /// The file: each table as a map from shape name to value, with the
-/// format version and the family, so that it reads by itself.
+/// format version and the family, so that it reads by itself. Format 2
+/// names shapes of fine patterns; format 1, plain shapes, each worth the
+/// same in every fine shape it splits into.
 #[derive(Serialize, Deserialize)]
 struct CodeWeightsFile {
     format: u32,
@@ -53,36 +61,51 @@ struct CodeWeightsFile {
 
 const FAMILY: &str = "codes";
 
-/// Every shape's patterns, strongest first within a shape, in shape
-/// order: the index of a shape is its place here.
-pub(crate) fn shapes() -> &'static [[Pattern; 4]] {
-    static SHAPES_LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
-    SHAPES_LIST.get_or_init(|| {
-        let mut list = Vec::with_capacity(SHAPES);
-        for a in 0..Pattern::NUM {
-            for b in 0..=a {
-                for c in 0..=b {
-                    for d in 0..=c {
-                        list.push([a, b, c, d].map(|i| Pattern::from_index(i as u8)));
-                    }
+/// The format version code weights are written in.
+const CODE_FORMAT: u32 = 2;
+
+/// The multisets of four of `patterns` (ordered weakest first), strongest
+/// first within a multiset, the all-weakest first: a shape's index is its
+/// place here.
+fn multisets<P: Copy>(patterns: &[P]) -> Vec<[P; 4]> {
+    let mut list = Vec::new();
+    for a in 0..patterns.len() {
+        for b in 0..=a {
+            for c in 0..=b {
+                for d in 0..=c {
+                    list.push([a, b, c, d].map(|i| patterns[i]));
                 }
             }
         }
-        list
-    })
+    }
+    list
 }
 
-/// By code: its shape's index.
-fn shape_of_code() -> &'static [u16] {
-    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+/// Every shape's fine patterns, in shape order.
+pub(crate) fn shapes() -> &'static [[FinePattern; 4]] {
+    static LIST: OnceLock<Vec<[FinePattern; 4]>> = OnceLock::new();
+    LIST.get_or_init(|| multisets(&FinePattern::ALL))
+}
+
+/// Every plain shape's patterns, in plain shape order.
+pub(crate) fn plain_shapes() -> &'static [[Pattern; 4]] {
+    static LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
+    LIST.get_or_init(|| multisets(&Pattern::ALL))
+}
+
+/// By code: its shape's and its plain shape's indices.
+fn shapes_of_code() -> &'static [(u16, u16)] {
+    static TABLE: OnceLock<Vec<(u16, u16)>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let index: BTreeMap<[Pattern; 4], u16> =
+        let fine: BTreeMap<[FinePattern; 4], u16> =
             shapes().iter().enumerate().map(|(i, &shape)| (shape, i as u16)).collect();
-        (0..CODES)
+        let plain: BTreeMap<[Pattern; 4], u16> =
+            plain_shapes().iter().enumerate().map(|(i, &shape)| (shape, i as u16)).collect();
+        (0..=Code::MAX)
             .map(|code| {
-                let mut patterns = patterns_of(code as Code);
+                let mut patterns = fine_patterns_of(code);
                 patterns.sort_unstable_by(|a, b| b.cmp(a));
-                index[&patterns]
+                (fine[&patterns], plain[&patterns.map(FinePattern::pattern)])
             })
             .collect()
     })
@@ -92,51 +115,98 @@ fn shape_of_code() -> &'static [u16] {
 #[inline]
 #[must_use]
 pub fn shape(code: Code) -> usize {
-    usize::from(shape_of_code()[usize::from(code)])
+    usize::from(shapes_of_code()[usize::from(code)].0)
 }
 
-/// The name of shape `index`: its patterns, strongest first, joined by
-/// `+`, leaving out "none" (`""` for the empty shape).
+/// The plain shape of a code: its patterns as a multiset.
+#[inline]
+#[must_use]
+pub fn plain_shape(code: Code) -> usize {
+    usize::from(shapes_of_code()[usize::from(code)].1)
+}
+
+/// The name of shape `index`: its fine patterns, strongest first, joined
+/// by `+`, leaving out "none" (`""` for the empty shape).
 ///
 /// # Panics
 /// If `index` is not below [`SHAPES`].
 #[must_use]
 pub fn shape_name(index: usize) -> String {
     let names: Vec<&str> =
-        shapes()[index].iter().filter(|&&p| p != Pattern::None).map(|&p| p.name()).collect();
+        shapes()[index].iter().filter(|&&p| p != FinePattern::None).map(|&p| p.name()).collect();
     names.join("+")
 }
 
-/// The shape a name stands for.
-fn shape_named(name: &str) -> Option<usize> {
-    (0..SHAPES).find(|&index| shape_name(index) == name)
+/// The name of plain shape `index`: its patterns, strongest first,
+/// joined by `+`, leaving out "none" (`""` for the empty shape).
+///
+/// # Panics
+/// If `index` is not below [`PLAIN_SHAPES`].
+#[must_use]
+pub fn plain_shape_name(index: usize) -> String {
+    let names: Vec<&str> =
+        plain_shapes()[index].iter().filter(|&&p| p != Pattern::None).map(|&p| p.name()).collect();
+    names.join("+")
 }
 
-/// A table by shape as a file writes it: shape name to value, the empty
-/// shape left out.
-pub(crate) fn names_of_table(table: &[i32]) -> BTreeMap<String, i32> {
-    (1..SHAPES).map(|index| (shape_name(index), table[index])).collect()
+/// Names of shapes of one vocabulary: how many there are and each one's
+/// name.
+#[derive(Clone, Copy)]
+pub(crate) struct Vocabulary {
+    pub(crate) len: usize,
+    pub(crate) name: fn(usize) -> String,
 }
 
-/// A table by shape from a file's map `name` (the empty shape 0): every
-/// other shape named once.
-pub(crate) fn table_from_names(name: &str, named: &BTreeMap<String, i32>) -> Result<Vec<i32>, WeightsError> {
-    let mut table = vec![0; SHAPES];
-    for (shape, &value) in named {
-        let index = shape_named(shape)
-            .filter(|&index| index > 0)
-            .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
-        table[index] = value;
+/// Shapes of fine patterns.
+pub(crate) const FINE: Vocabulary = Vocabulary { len: SHAPES, name: shape_name };
+/// Shapes of patterns.
+pub(crate) const PLAIN: Vocabulary = Vocabulary { len: PLAIN_SHAPES, name: plain_shape_name };
+
+impl Vocabulary {
+    /// The shape a name stands for.
+    fn named(self, name: &str) -> Option<usize> {
+        (0..self.len).find(|&index| (self.name)(index) == name)
     }
-    if named.len() == SHAPES - 1 {
-        Ok(table)
-    } else {
-        Err(WeightsError::CodeJson(format!(
-            "{name} gives {} shapes, not every one of the {}",
-            named.len(),
-            SHAPES - 1
-        )))
+
+    /// A table by shape as a file writes it: shape name to value, the
+    /// empty shape left out.
+    pub(crate) fn names_of_table(self, table: &[i32]) -> BTreeMap<String, i32> {
+        (1..self.len).map(|index| ((self.name)(index), table[index])).collect()
     }
+
+    /// A table by shape from a file's map `name` (the empty shape 0):
+    /// every other shape named once.
+    pub(crate) fn table_from_names(
+        self,
+        name: &str,
+        named: &BTreeMap<String, i32>,
+    ) -> Result<Vec<i32>, WeightsError> {
+        let mut table = vec![0; self.len];
+        for (shape, &value) in named {
+            let index = self
+                .named(shape)
+                .filter(|&index| index > 0)
+                .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
+            table[index] = value;
+        }
+        if named.len() == self.len - 1 {
+            Ok(table)
+        } else {
+            Err(WeightsError::CodeJson(format!(
+                "{name} gives {} shapes, not every one of the {}",
+                named.len(),
+                self.len - 1
+            )))
+        }
+    }
+}
+
+/// A table by plain shape spread over the shapes: each shape worth its
+/// plain shape's value.
+fn spread_plain(table: &[i32]) -> Vec<i32> {
+    let plain: BTreeMap<[Pattern; 4], usize> =
+        plain_shapes().iter().enumerate().map(|(i, &shape)| (shape, i)).collect();
+    shapes().iter().map(|shape| table[plain[&shape.map(FinePattern::pattern)]]).collect()
 }
 
 /// The cells a move ranking looks at: within two of a mark, or the centre
@@ -182,7 +252,7 @@ impl CodeWeights {
             lines + cell
         };
         let table = |patterns: &[i32], classes: &[i32]| -> Vec<i32> {
-            shapes().iter().map(|&shape| value(patterns, classes, shape)).collect()
+            shapes().iter().map(|&shape| value(patterns, classes, shape.map(FinePattern::pattern))).collect()
         };
         CodeWeights {
             to_move: table(&threat.own_patterns, &threat.own_classes),
@@ -243,23 +313,27 @@ impl CodeWeights {
 
     fn file(&self) -> CodeWeightsFile {
         CodeWeightsFile {
-            format: FORMAT,
+            format: CODE_FORMAT,
             family: FAMILY.to_owned(),
-            to_move: names_of_table(&self.to_move),
-            waiting: names_of_table(&self.waiting),
+            to_move: FINE.names_of_table(&self.to_move),
+            waiting: FINE.names_of_table(&self.waiting),
         }
     }
 
     fn from_file(file: &CodeWeightsFile) -> Result<CodeWeights, WeightsError> {
-        if file.format != FORMAT {
-            return Err(WeightsError::Format { found: file.format });
-        }
         if file.family != FAMILY {
             return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
         }
+        let table = |name: &str, named: &BTreeMap<String, i32>| match file.format {
+            1 => PLAIN.table_from_names(name, named).map(|table| spread_plain(&table)),
+            CODE_FORMAT => FINE.table_from_names(name, named),
+            other => Err(WeightsError::CodeJson(format!(
+                "code weights format {other} is not supported (this build reads formats 1 and {CODE_FORMAT})"
+            ))),
+        };
         let weights = CodeWeights {
-            to_move: table_from_names("to_move", &file.to_move)?,
-            waiting: table_from_names("waiting", &file.waiting)?,
+            to_move: table("to_move", &file.to_move)?,
+            waiting: table("waiting", &file.waiting)?,
         };
         weights.check()?;
         Ok(weights)
@@ -445,6 +519,7 @@ mod tests {
     use super::*;
     use crate::ThreatEvaluator;
     use board::Rules;
+    use board::threats::code_of_fine;
     use rand::rngs::SmallRng;
     use rand::{RngExt, SeedableRng};
 
@@ -457,7 +532,39 @@ mod tests {
         assert_eq!(shape_name(shape(code)), "open three+two+two");
         let turned = board::threats::code_of([Pattern::OpenThree, Pattern::Two, Pattern::Two, Pattern::None]);
         assert_eq!(shape(code), shape(turned));
-        assert!((0..SHAPES).all(|index| shape_named(&shape_name(index)) == Some(index)));
+        assert!((0..SHAPES).all(|index| FINE.named(&shape_name(index)) == Some(index)));
+        assert_eq!(plain_shapes().len(), PLAIN_SHAPES);
+        assert!((0..PLAIN_SHAPES).all(|index| PLAIN.named(&plain_shape_name(index)) == Some(index)));
+        // Fine patterns tell apart what plain ones do not.
+        let none = FinePattern::None;
+        let strong = code_of_fine([FinePattern::StrongThree, FinePattern::OpenTwo3, none, none]);
+        let open = code_of_fine([FinePattern::OpenThree, FinePattern::OpenTwo, none, none]);
+        assert_ne!(shape(strong), shape(open));
+        assert_eq!(plain_shape(strong), plain_shape(open));
+        assert_eq!(shape_name(shape(strong)), "strong three+open two/3");
+        assert_eq!(plain_shape_name(plain_shape(strong)), "open three+open two");
+    }
+
+    #[test]
+    fn format_1_files_give_each_fine_shape_its_plain_shape_value() {
+        let plain: Vec<i32> = (0..PLAIN_SHAPES).map(|index| index as i32 * 3).collect();
+        let file = CodeWeightsFile {
+            format: 1,
+            family: FAMILY.to_owned(),
+            to_move: PLAIN.names_of_table(&plain),
+            waiting: PLAIN.names_of_table(&plain),
+        };
+        let weights = CodeWeights::from_json(&serde_json::to_string(&file).unwrap()).unwrap();
+        for code in [0, 1, 0x0017, 0x8721, 0xa000, 0x3456] {
+            assert_eq!(weights.to_move[shape(code)], plain[plain_shape(code)], "code {code:#x}");
+        }
+        // Written again, they are format 2 and read back the same.
+        assert!(weights.to_json().contains("\"format\": 2"));
+        assert_eq!(CodeWeights::from_json(&weights.to_json()).unwrap(), weights);
+        let future = weights.to_json().replace("\"format\": 2", "\"format\": 3");
+        assert!(
+            CodeWeights::from_json(&future).unwrap_err().to_string().contains("format 3 is not supported")
+        );
     }
 
     #[test]

@@ -54,7 +54,9 @@ mod threat_eval;
 mod weights;
 mod window;
 
-pub use code_eval::{CodeEvaluator, CodeWeights, SHAPES, shape, shape_name};
+pub use code_eval::{
+    CodeEvaluator, CodeWeights, PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name,
+};
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::{GreedyAgent, greedy_options};
 pub use incremental::PatternBoard;

@@ -15,10 +15,10 @@ use std::path::Path;
 use board::threats::{CODES, Code, code_of, move_parts};
 use serde::{Deserialize, Serialize};
 
-use crate::code_eval::{SHAPES, names_of_table, shape, shape_name, shapes, table_from_names};
+use crate::code_eval::{PLAIN, PLAIN_SHAPES, plain_shape, plain_shape_name, plain_shapes};
 use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, is_bincode, read_by_name, write_atomically};
 
-/// By shape: a move's worth for the side that plays there (`made`, by
+/// By plain shape (a cell's patterns as a multiset): a move's worth for the side that plays there (`made`, by
 /// its shape) and against the side whose shape it takes (`taken`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovePolicy {
@@ -44,7 +44,8 @@ impl MovePolicy {
     /// shape: it depends on a cell's patterns, not their directions.
     #[must_use]
     pub fn hand_set() -> MovePolicy {
-        let parts: Vec<(i32, i32)> = shapes().iter().map(|&patterns| move_parts(code_of(patterns))).collect();
+        let parts: Vec<(i32, i32)> =
+            plain_shapes().iter().map(|&patterns| move_parts(code_of(patterns))).collect();
         MovePolicy {
             made: parts.iter().map(|part| part.0).collect(),
             taken: parts.iter().map(|part| part.1).collect(),
@@ -56,7 +57,7 @@ impl MovePolicy {
     pub fn by_code(&self) -> Vec<(i32, i32)> {
         (0..CODES)
             .map(|code| {
-                let index = shape(code as Code);
+                let index = plain_shape(code as Code);
                 (self.made[index], self.taken[index])
             })
             .collect()
@@ -69,19 +70,19 @@ impl MovePolicy {
     /// [`WeightsError`] naming what is wrong.
     pub fn check(&self) -> Result<(), WeightsError> {
         for (name, table) in [("made", &self.made), ("taken", &self.taken)] {
-            if table.len() != SHAPES {
+            if table.len() != PLAIN_SHAPES {
                 return Err(WeightsError::CodeJson(format!(
-                    "{name} has {} values, not {SHAPES}",
+                    "{name} has {} values, not {PLAIN_SHAPES}",
                     table.len()
                 )));
             }
             if table[0] != 0 {
                 return Err(WeightsError::CodeJson(format!("{name}: the empty shape must be 0")));
             }
-            if let Some(index) = (1..SHAPES).find(|&index| !(1..=MAX_WEIGHT).contains(&table[index])) {
+            if let Some(index) = (1..PLAIN_SHAPES).find(|&index| !(1..=MAX_WEIGHT).contains(&table[index])) {
                 return Err(WeightsError::CodeJson(format!(
                     "{name}: shape {} is {}, not from 1 to {MAX_WEIGHT}",
-                    shape_name(index),
+                    plain_shape_name(index),
                     table[index]
                 )));
             }
@@ -98,8 +99,8 @@ impl MovePolicy {
         let file = MovePolicyFile {
             format: FORMAT,
             family: FAMILY.to_owned(),
-            made: names_of_table(&self.made),
-            taken: names_of_table(&self.taken),
+            made: PLAIN.names_of_table(&self.made),
+            taken: PLAIN.names_of_table(&self.taken),
         };
         serde_json::to_string_pretty(&file).expect("a policy serialises")
     }
@@ -118,8 +119,8 @@ impl MovePolicy {
             return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
         }
         let policy = MovePolicy {
-            made: table_from_names("made", &file.made)?,
-            taken: table_from_names("taken", &file.taken)?,
+            made: PLAIN.table_from_names("made", &file.made)?,
+            taken: PLAIN.table_from_names("taken", &file.taken)?,
         };
         policy.check()?;
         Ok(policy)

@@ -129,6 +129,146 @@ impl Pattern {
     }
 }
 
+/// A [`Pattern`] told apart further, for evaluations that learn a value
+/// per cell shape: tactics need only the eight patterns, a learned table
+/// can tell open twos and threes apart by how many moves take them a
+/// step further. Ordered from weakest to strongest; each belongs to one
+/// pattern ([`FinePattern::pattern`]), in the same order.
+///
+/// (Telling a none with room for a five from one without was tried: it
+/// changes a third more codes a move, mostly on cells far from the
+/// fight, and slowed the tracker more than the other refinements
+/// together.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum FinePattern {
+    /// [`Pattern::None`] (a marked cell's, too).
+    None = 0,
+    /// [`Pattern::Two`].
+    Two,
+    /// An open two that one or two moves make an open three.
+    OpenTwo,
+    /// An open two that three moves make an open three.
+    OpenTwo3,
+    /// An open two that four or more moves make an open three.
+    OpenTwo4,
+    /// [`Pattern::Three`].
+    Three,
+    /// An open three that one move makes an open four.
+    OpenThree,
+    /// An open three that two or more moves make an open four.
+    StrongThree,
+    /// [`Pattern::Four`].
+    Four,
+    /// [`Pattern::OpenFour`].
+    OpenFour,
+    /// [`Pattern::Five`].
+    Five,
+}
+
+impl FinePattern {
+    /// Every fine pattern, weakest first.
+    pub const ALL: [FinePattern; 11] = [
+        FinePattern::None,
+        FinePattern::Two,
+        FinePattern::OpenTwo,
+        FinePattern::OpenTwo3,
+        FinePattern::OpenTwo4,
+        FinePattern::Three,
+        FinePattern::OpenThree,
+        FinePattern::StrongThree,
+        FinePattern::Four,
+        FinePattern::OpenFour,
+        FinePattern::Five,
+    ];
+    /// How many fine patterns there are.
+    pub const NUM: usize = 11;
+
+    /// The fine pattern with this index in [`FinePattern::ALL`] (indices
+    /// past the last, which no code holds, read as the last).
+    #[inline]
+    #[must_use]
+    pub const fn from_index(index: u8) -> FinePattern {
+        let index = index as usize;
+        FinePattern::ALL[if index < FinePattern::NUM { index } else { FinePattern::NUM - 1 }]
+    }
+
+    /// The pattern it refines.
+    #[inline]
+    #[must_use]
+    pub const fn pattern(self) -> Pattern {
+        match self {
+            FinePattern::None => Pattern::None,
+            FinePattern::Two => Pattern::Two,
+            FinePattern::OpenTwo | FinePattern::OpenTwo3 | FinePattern::OpenTwo4 => Pattern::OpenTwo,
+            FinePattern::Three => Pattern::Three,
+            FinePattern::OpenThree | FinePattern::StrongThree => Pattern::OpenThree,
+            FinePattern::Four => Pattern::Four,
+            FinePattern::OpenFour => Pattern::OpenFour,
+            FinePattern::Five => Pattern::Five,
+        }
+    }
+
+    /// The lower-case name, such as `strong three`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            FinePattern::None => "none",
+            FinePattern::Two => "two",
+            FinePattern::OpenTwo => "open two",
+            FinePattern::OpenTwo3 => "open two/3",
+            FinePattern::OpenTwo4 => "open two/4",
+            FinePattern::Three => "three",
+            FinePattern::OpenThree => "open three",
+            FinePattern::StrongThree => "strong three",
+            FinePattern::Four => "four",
+            FinePattern::OpenFour => "open four",
+            FinePattern::Five => "five",
+        }
+    }
+
+    /// What a line whose best next move makes `best` is, told apart by
+    /// how that line's next moves went: `open_threes` and `open_fours`
+    /// of them make those.
+    const fn refine(best: Pattern, open_threes: u32, open_fours: u32) -> FinePattern {
+        match best {
+            Pattern::None => FinePattern::None,
+            Pattern::Two => FinePattern::Two,
+            Pattern::OpenTwo => match open_threes {
+                0..=2 => FinePattern::OpenTwo,
+                3 => FinePattern::OpenTwo3,
+                _ => FinePattern::OpenTwo4,
+            },
+            Pattern::Three => FinePattern::Three,
+            Pattern::OpenThree if open_fours >= 2 => FinePattern::StrongThree,
+            Pattern::OpenThree => FinePattern::OpenThree,
+            Pattern::Four => FinePattern::Four,
+            Pattern::OpenFour => FinePattern::OpenFour,
+            Pattern::Five => FinePattern::Five,
+        }
+    }
+}
+
+impl Pattern {
+    /// The fine pattern that stands for this pattern where only the
+    /// pattern is known ([`code_of`]): open two and open three as their
+    /// plainest, the others as themselves.
+    #[inline]
+    #[must_use]
+    pub const fn plainest(self) -> FinePattern {
+        match self {
+            Pattern::None => FinePattern::None,
+            Pattern::Two => FinePattern::Two,
+            Pattern::OpenTwo => FinePattern::OpenTwo,
+            Pattern::Three => FinePattern::Three,
+            Pattern::OpenThree => FinePattern::OpenThree,
+            Pattern::Four => FinePattern::Four,
+            Pattern::OpenFour => FinePattern::OpenFour,
+            Pattern::Five => FinePattern::Five,
+        }
+    }
+}
+
 /// What a move on an empty cell makes over its four directions. Ordered
 /// from weakest to strongest threat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -272,7 +412,7 @@ impl LineRule {
 }
 
 /// The pattern table of one k and line rule: by the marks within k cells
-/// on each side of the (empty) centre, its [`Pattern`].
+/// on each side of the (empty) centre, its [`FinePattern`].
 #[derive(Debug)]
 struct PatternTable {
     k: u32,
@@ -348,9 +488,9 @@ impl PatternTable {
         ((1_usize << free) - 1) + own as usize
     }
 
-    fn solve(&mut self, state: usize) -> Pattern {
+    fn solve(&mut self, state: usize) -> FinePattern {
         if self.patterns[state] != u8::MAX {
-            return Pattern::from_index(self.patterns[state]);
+            return FinePattern::from_index(self.patterns[state]);
         }
         let (left, right) = (state / self.side_states, state % self.side_states);
         let (left_free, left_own, left_closed) = self.decode_side(left);
@@ -369,9 +509,9 @@ impl PatternTable {
             }
         };
         let pattern = if five {
-            Pattern::Five
+            FinePattern::Five
         } else {
-            let mut fives = 0;
+            let (mut fives, mut open_fours, mut open_threes) = (0, 0, 0);
             let mut best = Pattern::None;
             for (side, free, own, closed) in
                 [(0, left_free, left_own, left_closed), (1, right_free, right_own, right_closed)]
@@ -386,40 +526,45 @@ impl PatternTable {
                     } else {
                         left * self.side_states + more
                     };
-                    match self.solve(next) {
+                    match self.solve(next).pattern() {
                         Pattern::Five => fives += 1,
-                        other => best = best.max(other.weaker()),
+                        other => {
+                            open_fours += u32::from(other == Pattern::OpenFour);
+                            open_threes += u32::from(other == Pattern::OpenThree);
+                            best = best.max(other.weaker());
+                        }
                     }
                 }
             }
             match fives {
-                0 => best,
-                1 => Pattern::Four,
-                _ => Pattern::OpenFour,
+                0 => FinePattern::refine(best, open_threes, open_fours),
+                1 => FinePattern::Four,
+                _ => FinePattern::OpenFour,
             }
         };
         self.patterns[state] = pattern as u8;
         pattern
     }
 
-    /// The pattern of `side` at the empty `cell` in `direction`.
+    /// The fine pattern of `side` at the empty `cell` in `direction`.
     #[inline]
-    fn lookup(&self, pos: &Position, side: Side, direction: Direction, cell: Cell) -> Pattern {
+    fn lookup(&self, pos: &Position, side: Side, direction: Direction, cell: Cell) -> FinePattern {
         let own = pos.line_bits(side, direction, cell);
         let opponent = pos.line_bits(side.opponent(), direction, cell);
         self.lookup_bits(own, opponent, !pos.rules().line_mask(direction, cell), direction.bit(cell))
     }
 
-    /// The pattern at bit `bit` of a line whose own marks are `own`, whose
-    /// opponent marks are `opponent` and whose off-board bits are `walls`.
+    /// The fine pattern at bit `bit` of a line whose own marks are `own`,
+    /// whose opponent marks are `opponent` and whose off-board bits are
+    /// `walls`.
     #[inline]
-    fn lookup_bits(&self, own: u32, opponent: u32, walls: u32, bit: u32) -> Pattern {
+    fn lookup_bits(&self, own: u32, opponent: u32, walls: u32, bit: u32) -> FinePattern {
         self.lookup_line(&LineWords::new(own, opponent, walls), bit)
     }
 
-    /// The pattern at bit `bit` of `line`.
+    /// The fine pattern at bit `bit` of `line`.
     #[inline]
-    fn lookup_line(&self, line: &LineWords, bit: u32) -> Pattern {
+    fn lookup_line(&self, line: &LineWords, bit: u32) -> FinePattern {
         // Right: bit + 1 upwards, as bits 0, 1, …; past bit 31 is blocked.
         let up = |word: u64| (word >> (bit + 1)) as u32;
         let right = self.state(up(line.own), up(line.blocked), up(line.opponent));
@@ -428,7 +573,7 @@ impl PatternTable {
         let down = |word: u64| (word >> mirrored) as u32;
         let left =
             self.state(down(line.own_reversed), down(line.blocked_reversed), down(line.opponent_reversed));
-        Pattern::from_index(self.patterns[left * self.side_states + right])
+        FinePattern::from_index(self.patterns[left * self.side_states + right])
     }
 }
 
@@ -461,19 +606,31 @@ impl LineWords {
     }
 }
 
-/// A cell's four patterns packed 3 bits each, direction `d` (in
-/// [`Direction::ALL`] order) at bits `3d..3d + 3`: the index of
-/// the class table and of [`CodeValues`].
+/// A cell's four fine patterns packed 4 bits each, direction `d` (in
+/// [`Direction::ALL`] order) at bits `4d..4d + 4`: the index of the class
+/// and move tables and of [`CodeValues`]. A code's [`Pattern`]s are its
+/// fine patterns' ([`FinePattern::pattern`]).
 pub type Code = u16;
 
 /// How many codes there are: every [`Code`] is below this.
-pub const CODES: usize = 1 << 12;
+pub const CODES: usize = 1 << 16;
 
-/// The code of a cell whose four directions have these patterns.
+/// Bits a direction takes in a [`Code`].
+const CODE_BITS: usize = 4;
+
+/// The code of a cell whose four directions have these patterns, each as
+/// its plainest fine pattern ([`Pattern::plainest`]).
 #[inline]
 #[must_use]
 pub fn code_of(patterns: [Pattern; 4]) -> Code {
-    patterns.iter().rev().fold(0, |code, &pattern| code << 3 | pattern as Code)
+    code_of_fine(patterns.map(Pattern::plainest))
+}
+
+/// The code of a cell whose four directions have these fine patterns.
+#[inline]
+#[must_use]
+pub fn code_of_fine(patterns: [FinePattern; 4]) -> Code {
+    patterns.iter().rev().fold(0, |code, &pattern| code << CODE_BITS | pattern as Code)
 }
 
 /// The four patterns a code packs, in [`Direction::ALL`] order.
@@ -481,6 +638,19 @@ pub fn code_of(patterns: [Pattern; 4]) -> Code {
 #[must_use]
 pub fn patterns_of(code: Code) -> [Pattern; 4] {
     unpack(code)
+}
+
+/// The four fine patterns a code packs, in [`Direction::ALL`] order.
+#[inline]
+#[must_use]
+pub fn fine_patterns_of(code: Code) -> [FinePattern; 4] {
+    [0, 4, 8, 12].map(|shift| FinePattern::from_index(((code >> shift) & 15) as u8))
+}
+
+/// The fine pattern of direction `d` in `code`.
+#[inline]
+fn field(code: Code, d: usize) -> Code {
+    (code >> (CODE_BITS * d)) & 15
 }
 
 /// The bit of [`Code`]s' flags for cells that make a five…
@@ -495,7 +665,37 @@ const OPEN_THREE_FLAG: u8 = 8;
 /// The patterns packed in `code`.
 #[inline]
 fn unpack(code: Code) -> [Pattern; 4] {
-    [0, 3, 6, 9].map(|shift| Pattern::from_index((code >> shift) as u8))
+    fine_patterns_of(code).map(FinePattern::pattern)
+}
+
+/// How many plain codes there are: four patterns, 3 bits each.
+const PLAIN_CODES: usize = 1 << 12;
+
+/// The patterns a plain code packs.
+fn unpack_plain(plain: usize) -> [Pattern; 4] {
+    [0, 3, 6, 9].map(|shift| Pattern::ALL[(plain >> shift) & 7])
+}
+
+/// By two fine patterns (a byte of a [`Code`]): their patterns, 3 bits
+/// each.
+const PLAIN_OF_BYTE: [u16; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let low = FinePattern::from_index(byte as u8 & 15).pattern() as u16;
+        let high = FinePattern::from_index(byte as u8 >> 4).pattern() as u16;
+        table[byte] = low | high << 3;
+        byte += 1;
+    }
+    table
+};
+
+/// The *plain code* of `code`: its four patterns packed 3 bits each, the
+/// index of the tables that tactics read (class, flags, move score),
+/// which are then 4,096 entries and stay in the nearest cache.
+#[inline]
+fn plain_code(code: Code) -> usize {
+    usize::from(PLAIN_OF_BYTE[usize::from(code & 0xff)] | PLAIN_OF_BYTE[usize::from(code >> 8)] << 6)
 }
 
 /// The hand-set move score's two parts for a cell of `code`: what the
@@ -505,10 +705,10 @@ fn unpack(code: Code) -> [Pattern; 4] {
 #[inline]
 #[must_use]
 pub fn move_parts(code: Code) -> (i32, i32) {
-    move_table()[usize::from(code)]
+    move_table()[plain_code(code)]
 }
 
-/// By [`Code`]: what a move there is worth to the side whose code it is
+/// By plain code: what a move there is worth to the side whose code it is
 /// (what it makes in each direction, a double threat's bonus) and to the
 /// side that plays there against it (what it takes away, half that
 /// bonus) — the two parts of [`Threats::move_score`], so that a score is
@@ -520,9 +720,9 @@ fn move_table() -> &'static [(i32, i32)] {
     const BLOCK_MOVE: [i32; Pattern::NUM] = [0, 1, 4, 5, 18, 22, 150, 10_000];
     static MOVES: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
     MOVES.get_or_init(|| {
-        (0..1 << 12)
-            .map(|code| {
-                let patterns = unpack(code);
+        (0..PLAIN_CODES)
+            .map(|plain| {
+                let patterns = unpack_plain(plain);
                 let bonus = match CellClass::combine(patterns) {
                     CellClass::DoubleThree => 150,
                     CellClass::FourThree => 500,
@@ -550,13 +750,13 @@ pub fn is_forbidden_shape(patterns: [Pattern; 4]) -> bool {
     !patterns.contains(&Pattern::Five) && (fours >= 2 || threes >= 2)
 }
 
-/// By [`Code`]: [`is_forbidden_shape`].
+/// By plain code: [`is_forbidden_shape`].
 fn forbidden_shapes() -> &'static [bool] {
     static SHAPES: OnceLock<Vec<bool>> = OnceLock::new();
-    SHAPES.get_or_init(|| (0..CODES as Code).map(|code| is_forbidden_shape(unpack(code))).collect())
+    SHAPES.get_or_init(|| (0..PLAIN_CODES).map(|plain| is_forbidden_shape(unpack_plain(plain))).collect())
 }
 
-/// A table by [`Code`] with renju black's forbidden shapes set to `none`.
+/// A table by plain code with renju black's forbidden shapes set to `none`.
 fn without_forbidden_shapes<T: Copy>(table: &[T], none: T) -> Vec<T> {
     let shapes = forbidden_shapes();
     table.iter().enumerate().map(|(code, &entry)| if shapes[code] { none } else { entry }).collect()
@@ -578,14 +778,14 @@ fn side_tables(rules: Rules) -> ([&'static [(CellClass, u8)]; 2], [&'static [(i3
     }
 }
 
-/// By [`Code`]: the combined class, and the flags of the cell sets that
-/// tactics ask about.
+/// By plain code: the combined class, and the flags of the cell sets
+/// that tactics ask about.
 fn class_table() -> &'static [(CellClass, u8)] {
     static CLASSES: OnceLock<Vec<(CellClass, u8)>> = OnceLock::new();
     CLASSES.get_or_init(|| {
-        (0..1 << 12)
-            .map(|code| {
-                let patterns = unpack(code);
+        (0..PLAIN_CODES)
+            .map(|plain| {
+                let patterns = unpack_plain(plain);
                 let has = |pattern: Pattern| patterns.contains(&pattern);
                 let flag = |on: bool, flag: u8| if on { flag } else { 0 };
                 let flags = flag(has(Pattern::Five), FIVE_FLAG)
@@ -617,7 +817,7 @@ fn tables(rules: Rules) -> Result<[&'static PatternTable; 2], UnsupportedThreats
 /// The neighbourhood is the `radius` cells on each side of the (empty)
 /// centre, 2 bits a cell (empty, X, O, off the board); a side's pattern
 /// depends on nothing further (freestyle: k − 1 cells, exact: k). The
-/// entry holds X's pattern in bits 0–2 and O's in bits 3–5.
+/// entry holds X's fine pattern in bits 0–3 and O's in bits 4–7.
 #[derive(Debug)]
 struct WindowTable {
     radius: u32,
@@ -652,7 +852,7 @@ impl WindowTable {
                 }
                 let for_x = x_table.lookup_bits(x, o, walls, radius);
                 let for_o = o_table.lookup_bits(o, x, walls, radius);
-                for_x as u8 | (for_o as u8) << 3
+                for_x as u8 | (for_o as u8) << 4
             })
             .collect();
         WindowTable { radius, entries }
@@ -668,7 +868,7 @@ impl WindowTable {
         (u128::from(line) << pad) | ((1 << pad) - 1) | (!0_u128 << (64 + pad))
     }
 
-    /// Both sides' patterns (see [`WindowTable`]) at bit `bit` of a line
+    /// Both sides' fine patterns (see [`WindowTable`]) at bit `bit` of a line
     /// packed by [`WindowTable::pack`].
     #[inline]
     fn lookup(&self, packed: u128, bit: u32) -> u8 {
@@ -729,6 +929,19 @@ pub fn pattern_at(
     cell: Cell,
     direction: Direction,
 ) -> Result<Pattern, UnsupportedThreats> {
+    Ok(fine_pattern_at(pos, side, cell, direction)?.pattern())
+}
+
+/// The fine pattern of `side` at the empty `cell` in `direction`, by table.
+///
+/// # Errors
+/// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+pub fn fine_pattern_at(
+    pos: &Position,
+    side: Side,
+    cell: Cell,
+    direction: Direction,
+) -> Result<FinePattern, UnsupportedThreats> {
     Ok(tables(*pos.rules())?[side.index()].lookup(pos, side, direction, cell))
 }
 
@@ -841,7 +1054,7 @@ impl Threats {
     pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats::new(pos)?;
         let black = if pos.rules().overline() == Overline::Renju {
-            Arc::new(values.without(|code| forbidden_shapes()[usize::from(code)]))
+            Arc::new(values.without(|code| forbidden_shapes()[plain_code(code)]))
         } else {
             Arc::clone(&values)
         };
@@ -870,8 +1083,8 @@ impl Threats {
         self.value_sums[side.index()][usize::from(!to_move)]
     }
 
-    /// The code of `side` at `cell`: its four patterns packed (0 on a
-    /// marked cell).
+    /// The code of `side` at `cell`: its four fine patterns packed (0 on
+    /// a marked cell).
     #[inline]
     #[must_use]
     pub fn code(&self, side: Side, cell: Cell) -> Code {
@@ -957,8 +1170,8 @@ impl Threats {
                     continue;
                 };
                 for s in 0..2 {
-                    let pattern = Code::from(entry >> (3 * s)) & 7;
-                    let old = (self.codes[s][index] >> (3 * d)) & 7;
+                    let pattern = Code::from(entry >> (4 * s)) & 15;
+                    let old = field(self.codes[s][index], d);
                     if old != pattern {
                         if JOURNAL {
                             self.journal.push(Change {
@@ -1000,7 +1213,7 @@ impl Threats {
                 let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
                 for (s, line) in lines.iter().enumerate() {
                     let pattern = self.tables[s].lookup_line(line, bit as u32) as Code;
-                    if (self.codes[s][other.index()] >> (3 * d)) & 7 != pattern {
+                    if field(self.codes[s][other.index()], d) != pattern {
                         self.set_direction(s, other.index(), d, pattern);
                     }
                 }
@@ -1008,16 +1221,18 @@ impl Threats {
         }
     }
 
-    /// Stores one direction's new pattern of `side` at `cell`: the hot
-    /// path of [`Threats::update`], so it touches only what that changes.
+    /// Stores one direction's new fine pattern of `side` at `cell`: the
+    /// hot path of [`Threats::update`], so it touches only what that
+    /// changes.
     #[inline]
-    fn set_direction(&mut self, s: usize, index: usize, d: usize, pattern: Code) {
+    fn set_direction(&mut self, s: usize, index: usize, d: usize, fine: Code) {
         let old = self.codes[s][index];
-        let shift = 3 * d;
-        let before = usize::from((old >> shift) & 7);
+        let shift = CODE_BITS * d;
+        let before = usize::from(PLAIN_OF_BYTE[usize::from(field(old, d))]);
+        let after = usize::from(PLAIN_OF_BYTE[usize::from(fine)]);
         self.pattern_counts[s][before] -= u32::from(before != 0);
-        self.pattern_counts[s][usize::from(pattern)] += u32::from(pattern != 0);
-        let code = old & !(7 << shift) | pattern << shift;
+        self.pattern_counts[s][after] += u32::from(after != 0);
+        let code = old & !(15 << shift) | fine << shift;
         self.codes[s][index] = code;
         self.reclassify(s, index, old, code);
     }
@@ -1029,21 +1244,21 @@ impl Threats {
             let patterns = if empty {
                 Direction::ALL.map(|direction| self.tables[side.index()].lookup(pos, side, direction, cell))
             } else {
-                [Pattern::None; 4]
+                [FinePattern::None; 4]
             };
             self.set(side.index(), cell, patterns);
         }
     }
 
-    /// Stores `side`'s patterns of `cell`, keeping counts and sets.
+    /// Stores `side`'s fine patterns of `cell`, keeping counts and sets.
     #[inline]
-    fn set(&mut self, s: usize, cell: Cell, patterns: [Pattern; 4]) {
+    fn set(&mut self, s: usize, cell: Cell, patterns: [FinePattern; 4]) {
         let old = self.codes[s][cell.index()];
-        let code = code_of(patterns);
+        let code = code_of_fine(patterns);
         if old == code {
             return;
         }
-        for (before, after) in unpack(old).into_iter().zip(patterns) {
+        for (before, after) in unpack(old).into_iter().zip(patterns.map(FinePattern::pattern)) {
             self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
             self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
         }
@@ -1051,17 +1266,18 @@ impl Threats {
         self.reclassify(s, cell.index(), old, code);
     }
 
-    /// The class, class counts and cell sets of side `s` at the cell of
-    /// slot `index`, whose patterns went from `old` to `code`.
+    /// The value sums, class, class counts and cell sets of side `s` at
+    /// the cell of slot `index`, whose code went from `old` to `code`.
     #[inline]
     fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
         if let Some(values) = &self.side_values[s] {
             let sums = &mut self.value_sums[s];
-            sums[0] += values.to_move(code) - values.to_move(old);
-            sums[1] += values.waiting(code) - values.waiting(old);
+            let (new, old) = (values.both(code), values.both(old));
+            sums[0] += new[0] - old[0];
+            sums[1] += new[1] - old[1];
         }
-        let (class, flags) = self.class_tables[s][usize::from(code)];
-        let (old_class, old_flags) = self.class_tables[s][usize::from(old)];
+        let (class, flags) = self.class_tables[s][plain_code(code)];
+        let (old_class, old_flags) = self.class_tables[s][plain_code(old)];
         if class != old_class {
             self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
             self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
@@ -1082,7 +1298,8 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn pattern(&self, side: Side, cell: Cell, direction: Direction) -> Pattern {
-        Pattern::from_index((self.codes[side.index()][cell.index()] >> (3 * direction as usize)) as u8)
+        FinePattern::from_index(field(self.codes[side.index()][cell.index()], direction as usize) as u8)
+            .pattern()
     }
 
     /// The four patterns of `side` at `cell`, in [`Direction::ALL`] order.
@@ -1090,6 +1307,14 @@ impl Threats {
     #[must_use]
     pub fn patterns(&self, side: Side, cell: Cell) -> [Pattern; 4] {
         unpack(self.codes[side.index()][cell.index()])
+    }
+
+    /// The four fine patterns of `side` at `cell`, in [`Direction::ALL`]
+    /// order (none on a marked cell).
+    #[inline]
+    #[must_use]
+    pub fn fine_patterns(&self, side: Side, cell: Cell) -> [FinePattern; 4] {
+        fine_patterns_of(self.codes[side.index()][cell.index()])
     }
 
     /// How promising `cell` is for `side` to play, hand-set: what it makes
@@ -1101,9 +1326,9 @@ impl Threats {
     #[must_use]
     #[inline]
     pub fn move_score(&self, side: Side, cell: Cell) -> i32 {
-        let own = self.move_tables[side.index()][usize::from(self.codes[side.index()][cell.index()])].0;
+        let own = self.move_tables[side.index()][plain_code(self.codes[side.index()][cell.index()])].0;
         let block = self.move_tables[side.opponent().index()]
-            [usize::from(self.codes[side.opponent().index()][cell.index()])]
+            [plain_code(self.codes[side.opponent().index()][cell.index()])]
         .1;
         own + block
     }
@@ -1112,7 +1337,7 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn class(&self, side: Side, cell: Cell) -> CellClass {
-        self.class_tables[side.index()][usize::from(self.codes[side.index()][cell.index()])].0
+        self.class_tables[side.index()][plain_code(self.codes[side.index()][cell.index()])].0
     }
 
     /// How many (empty cell, direction) pairs have `pattern` for `side`
@@ -1188,7 +1413,7 @@ impl Threats {
     pub fn forbidden_shape(&self, side: Side, cell: Cell) -> bool {
         side == Side::X
             && self.rules.overline() == Overline::Renju
-            && forbidden_shapes()[usize::from(self.code(side, cell))]
+            && forbidden_shapes()[plain_code(self.code(side, cell))]
     }
 
     /// `cells` without those `side` may not play (see [`Threats::forbidden`]).
@@ -1246,15 +1471,53 @@ mod tests {
         score + bonus(own) + bonus(theirs) / 2
     }
 
+    /// Every code of plainest fine patterns, one for each four patterns.
+    fn plain_codes() -> Vec<Code> {
+        (0..1_u16 << 12)
+            .map(|bits| code_of([0, 3, 6, 9].map(|shift| Pattern::ALL[usize::from(bits >> shift) & 7])))
+            .collect()
+    }
+
     #[test]
     fn the_move_table_scores_as_the_patterns_do() {
         let table = move_table();
-        for own in (0..CODES as Code).step_by(7) {
-            for theirs in 0..CODES as Code {
-                let by_table = table[usize::from(own)].0 + table[usize::from(theirs)].1;
+        let codes = plain_codes();
+        for &own in codes.iter().step_by(7) {
+            for &theirs in &codes {
+                let by_table = table[plain_code(own)].0 + table[plain_code(theirs)].1;
                 assert_eq!(by_table, move_score_by_patterns(own, theirs), "codes {own}, {theirs}");
             }
         }
+        // A fine code's plain code packs its patterns.
+        for code in 0..=Code::MAX {
+            assert_eq!(unpack_plain(plain_code(code)), patterns_of(code), "code {code}");
+        }
+    }
+
+    #[test]
+    fn fine_patterns_tell_apart_what_patterns_do_not() {
+        let rules = Rules::gomoku15();
+        let h = Direction::Horizontal;
+        // X: g8 h8 i8 with room on both sides: f8 and j8 each make an open
+        // four, so g8's row is a strong three; O's d8 leaves one.
+        let pos = position(rules, &["h8", "a1", "i8", "a15"]);
+        let threats = Threats::new(&pos).unwrap();
+        assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::StrongThree);
+        let pos = position(rules, &["h8", "e8", "i8", "a15", "l8", "o15"]);
+        let threats = Threats::new(&pos).unwrap();
+        assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenThree);
+        assert_eq!(threats.pattern(Side::X, at(rules, "g8"), h), Pattern::OpenThree);
+        // X's lone h8 with room all round: g8 makes an open two that four
+        // moves (e8, f8, i8, j8) make an open three; by O's e8 fewer do.
+        let pos = position(rules, &["h8", "a1"]);
+        let threats = Threats::new(&pos).unwrap();
+        assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenTwo4);
+        let pos = position(rules, &["h8", "e8"]);
+        let threats = Threats::new(&pos).unwrap();
+        assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenTwo);
+        assert_eq!(threats.pattern(Side::X, at(rules, "g8"), h), Pattern::OpenTwo);
+        // Marked cells: all dead, code 0.
+        assert_eq!(threats.code(Side::X, at(rules, "h8")), 0);
     }
 
     #[test]

@@ -17,8 +17,12 @@ pub const MAX_CODE_VALUE: i32 = 1_000_000;
 /// and every marked cell) is worth nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeValues {
-    to_move: Box<[i32]>,
-    waiting: Box<[i32]>,
+    /// By code: the to-move and waiting values side by side, so that a
+    /// change reads one cache line. (Numbering codes densely and keeping
+    /// only the distinct pairs, about a thousand for an evaluation by
+    /// shape, halved the first-level cache misses but cost more
+    /// instructions than the misses did.)
+    pairs: Box<[[i32; 2]]>,
 }
 
 /// Values that a tracker cannot sum.
@@ -63,34 +67,40 @@ impl CodeValues {
                 return Err(CodeValuesError::TooLarge { code, value });
             }
         }
-        Ok(CodeValues { to_move: to_move.into_boxed_slice(), waiting: waiting.into_boxed_slice() })
+        Ok(CodeValues { pairs: to_move.into_iter().zip(waiting).map(|(a, b)| [a, b]).collect() })
     }
 
     /// These values with every code `drop` says set to nothing.
     #[must_use]
     pub fn without(&self, drop: impl Fn(Code) -> bool) -> CodeValues {
-        let keep = |table: &[i32]| -> Box<[i32]> {
-            table
-                .iter()
-                .enumerate()
-                .map(|(code, &value)| if drop(code as Code) { 0 } else { value })
-                .collect()
-        };
-        CodeValues { to_move: keep(&self.to_move), waiting: keep(&self.waiting) }
+        let pairs = self
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(code, &pair)| if drop(code as Code) { [0, 0] } else { pair })
+            .collect();
+        CodeValues { pairs }
     }
 
     /// What a cell of this code is worth to its side when that side moves next.
     #[inline]
     #[must_use]
     pub fn to_move(&self, code: Code) -> i32 {
-        self.to_move[usize::from(code)]
+        self.pairs[usize::from(code)][0]
     }
 
     /// What a cell of this code is worth to its side when the opponent moves next.
     #[inline]
     #[must_use]
     pub fn waiting(&self, code: Code) -> i32 {
-        self.waiting[usize::from(code)]
+        self.pairs[usize::from(code)][1]
+    }
+
+    /// Both values of a cell of this code: to move, then waiting.
+    #[inline]
+    #[must_use]
+    pub fn both(&self, code: Code) -> [i32; 2] {
+        self.pairs[usize::from(code)]
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use board::threats::{CODES, CellClass, CodeValues, Pattern, Threats, code_of, is_forbidden_shape};
+use board::threats::{CODES, CellClass, CodeValues, FinePattern, Pattern, Threats, is_forbidden_shape};
 use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -265,6 +265,50 @@ enum Mark {
 /// definitions: copy the line, try every move on it, and name the best
 /// result (see `board::threats`).
 fn reference_pattern(pos: &Position, side: Side, cell: Cell, direction: Direction) -> Pattern {
+    let (mut line, centre, rule) = reference_setup(pos, side, cell, direction);
+    reference_line(&mut line, centre, rule, 3)
+}
+
+/// The fine pattern of `side` at the empty `cell` in `direction`, from
+/// the definitions: the pattern, with open twos and threes told apart by
+/// how many moves make them an open three or four.
+fn reference_fine_pattern(pos: &Position, side: Side, cell: Cell, direction: Direction) -> FinePattern {
+    let (mut line, centre, rule) = reference_setup(pos, side, cell, direction);
+    let pattern = reference_line(&mut line, centre, rule, 3);
+    let mut moves_making = |target: Pattern| {
+        let mut count = 0;
+        for i in 0..line.len() {
+            let between = if i < centre { &line[i..centre] } else { &line[centre..=i] };
+            if line[i] != Mark::Empty
+                || between.iter().any(|&mark| matches!(mark, Mark::Opponent | Mark::Wall))
+            {
+                continue;
+            }
+            line[i] = Mark::Own;
+            count += u32::from(reference_line(&mut line, centre, rule, 2) == target);
+            line[i] = Mark::Empty;
+        }
+        count
+    };
+    match pattern {
+        Pattern::OpenTwo => match moves_making(Pattern::OpenThree) {
+            0..=2 => FinePattern::OpenTwo,
+            3 => FinePattern::OpenTwo3,
+            _ => FinePattern::OpenTwo4,
+        },
+        Pattern::OpenThree if moves_making(Pattern::OpenFour) >= 2 => FinePattern::StrongThree,
+        other => other.plainest(),
+    }
+}
+
+/// The line of `side` through `cell` in `direction`, k cells each side,
+/// with the centre's index and the rule `reference_line` needs.
+fn reference_setup(
+    pos: &Position,
+    side: Side,
+    cell: Cell,
+    direction: Direction,
+) -> (Vec<Mark>, usize, (usize, bool, bool)) {
     let rules = pos.rules();
     let k = i32::from(rules.k());
     let (dx, dy) = direction.delta();
@@ -282,7 +326,7 @@ fn reference_pattern(pos: &Position, side: Side, cell: Cell, direction: Directio
         })
         .collect();
     line[k as usize] = Mark::Own;
-    reference_line(&mut line, k as usize, (usize::from(rules.k()), rules.exact_for(side), rules.is_caro()), 3)
+    (line, k as usize, (usize::from(rules.k()), rules.exact_for(side), rules.is_caro()))
 }
 
 /// The pattern of the centre of `line` (own there), looking `moves` more
@@ -385,7 +429,8 @@ proptest! {
             let fresh = Threats::new(&pos).unwrap();
             for side in Side::ALL {
                 for cell in pos.empty_cells() {
-                    prop_assert_eq!(journalled.patterns(side, cell), fresh.patterns(side, cell));
+                    prop_assert_eq!(journalled.code(side, cell), fresh.code(side, cell));
+                    prop_assert_eq!(threats.code(side, cell), fresh.code(side, cell));
                     prop_assert_eq!(journalled.class(side, cell), fresh.class(side, cell));
                 }
                 prop_assert_eq!(journalled.four_cells(side), fresh.four_cells(side));
@@ -409,7 +454,7 @@ proptest! {
                 // The sums are those of the codes the fresh threats give.
                 // (Renju's black's forbidden shapes are worth nothing.)
                 let shape = |cell| side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(fresh.patterns(side, cell));
-                let codes = || pos.empty_cells().iter().filter(|&cell| !shape(cell)).map(|cell| code_of(fresh.patterns(side, cell)));
+                let codes = || pos.empty_cells().iter().filter(|&cell| !shape(cell)).map(|cell| fresh.code(side, cell));
                 let to_move: i32 = codes().map(|code| values.to_move(code)).sum();
                 let waiting: i32 = codes().map(|code| values.waiting(code)).sum();
                 for tracker in [&threats, &journalled] {
@@ -432,9 +477,13 @@ proptest! {
                 let Some(&cell) = empty.get(rng.random_range(0..empty.len().max(1))) else { break };
                 for side in Side::ALL {
                     let patterns = threats.patterns(side, cell);
+                    let fine = threats.fine_patterns(side, cell);
                     for (i, direction) in Direction::ALL.into_iter().enumerate() {
                         prop_assert_eq!(patterns[i], reference_pattern(&pos, side, cell, direction),
                             "{:?} {:?} {:?} in\n{}", cell, side, direction, pos);
+                        prop_assert_eq!(fine[i], reference_fine_pattern(&pos, side, cell, direction),
+                            "{:?} {:?} {:?} in\n{}", cell, side, direction, pos);
+                        prop_assert_eq!(fine[i].pattern(), patterns[i]);
                     }
                     // Renju's black's forbidden shapes are of no class.
                     let shape = side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(patterns);
