@@ -22,7 +22,7 @@ use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, is_bincode, read_by_name,
 /// its shape) and against the side whose shape it takes (`taken`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovePolicy {
-    /// By shape ([`shape_name`] order), for the side that moves.
+    /// By plain shape ([`plain_shape_name`] order), for the side that moves.
     pub made: Vec<i32>,
     /// By shape, for the side it is played against.
     pub taken: Vec<i32>,
