@@ -320,10 +320,17 @@ impl ThreatSearch {
             }
         }
         if lost && replies.is_empty() {
-            // Two wins and no four to delay them (or one win and a
-            // forbidden block): any reply, then a five.
-            self.line.push(attacker_fives.iter().next().expect("a five cell"));
-            first_plies = self.line.len() as u32 + 1;
+            // Nothing to play against: two wins and no four to delay them,
+            // or renju's black whose every block is forbidden. Any reply,
+            // then a five — or, against an open three, an open four and
+            // then a five.
+            if let Some(five) = attacker_fives.iter().next() {
+                self.line.push(five);
+                first_plies = self.line.len() as u32 + 1;
+            } else if let Some(open_four) = threats.open_four_cells(pos, attacker).iter().next() {
+                self.line.push(open_four);
+                first_plies = self.line.len() as u32 + 3;
+            }
         }
         self.win_plies = first_plies;
         self.lists[level] = replies;

@@ -1,7 +1,7 @@
 //! Tactics: positions with a known win by fours, a win through threes, and
 //! a defence against such a win; each must be found within a node limit.
 
-use board::{Cell, Limits, Position, Rules};
+use board::{Cell, Limits, Position, Rules, Side};
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason, ThreatLimits, find_threat_win};
 
 fn position(moves: &str) -> Position {
@@ -240,4 +240,29 @@ fn caro_straight_four_next_to_a_stone_is_stopped_at_its_open_end() {
     let free = position(moves);
     let result = engine().search(&free, &Limits::nodes(20_000));
     assert!(result.value < -(minimax_tree::MATE - 100), "{result:?}");
+}
+
+#[test]
+fn renju_black_whose_every_block_is_forbidden_loses_to_an_open_three() {
+    // From a renju self-play game: white to move makes an open three
+    // whose every block is forbidden to black, who has no four to play
+    // first. The threat search stopped there, looking for a five to show
+    // (a panic in self-play); it is a win.
+    let text = ".............../.........x...../........x.ox.../........oo.o.../........x..x.../\
+                ......x.xxxoxo./........x..ox../........o.xo.../........xooo.../........o..x.../\
+                .......o......./......o......../.....x........./.............../...............";
+    let pos = Position::from_one_line(Rules::renju(), text).unwrap();
+    assert_eq!(pos.side_to_move(), Side::O);
+    let win = find_threat_win(&pos, ThreatLimits::vct(200_000));
+    assert!(win.found(), "{win:?}");
+    // White's three, then (black having no move that helps) its open four.
+    assert_eq!(win.line.len(), 2, "{win:?}");
+    let mut after = pos.clone();
+    after.play(win.line[0]).unwrap();
+    let threats = board::threats::Threats::new(&after).unwrap();
+    assert!(threats.open_four_cells(Side::O).contains(win.line[1]), "{win:?}");
+    assert_eq!(win.plies, 5, "three, any reply, open four, any reply, five");
+    // The engine plays it (it must block there anyway).
+    let result = engine().search(&pos, &Limits::nodes(50_000));
+    assert_eq!(result.best_move, Some(win.line[0]), "{result:?}");
 }
