@@ -90,12 +90,12 @@ pub enum FamilyWeights {
 }
 
 impl FamilyWeights {
-    /// The family's embedded defaults.
+    /// The family's embedded defaults for `rules`.
     #[must_use]
-    pub fn default_for(family: TuneFamily) -> FamilyWeights {
+    pub fn default_for(family: TuneFamily, rules: &board::Rules) -> FamilyWeights {
         match family {
             TuneFamily::Threat => FamilyWeights::Threat(ThreatWeights::default()),
-            TuneFamily::Codes => FamilyWeights::Codes(CodeWeights::default()),
+            TuneFamily::Codes => FamilyWeights::Codes(CodeWeights::default_for(rules)),
         }
     }
 

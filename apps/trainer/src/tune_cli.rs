@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let clock = Instant::now();
-    let data = load(&args.data, args.family)?;
+    let (data, rules) = load(&args.data, args.family)?;
     let positions = data.train.len() + data.validation.len();
     if data.train.is_empty() || data.validation.is_empty() {
         bail!("the data hold too few games ({positions} quiet positions): play more with trainer selfplay");
@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> Result<()> {
         regularization: args.regularization,
         score_weight: args.score_weight,
     };
-    let mut tuner = resume_or_start(args, config, &data, &checkpoint)?;
+    let mut tuner = resume_or_start(args, config, &data, rules, &checkpoint)?;
     let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:30} epoch {pos}/{len}  {msg}").expect("a valid template"),
@@ -152,7 +152,13 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// The fit the checkpoint holds, checked against the settings and data
 /// given, or a new one from `--start`.
-fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: &Path) -> Result<Tuner> {
+fn resume_or_start(
+    args: &Args,
+    config: TuneConfig,
+    data: &Dataset,
+    rules: Rules,
+    checkpoint: &Path,
+) -> Result<Tuner> {
     Ok(if args.resume {
         let text = board::files::read_to_string(checkpoint)
             .with_context(|| format!("cannot read {}", checkpoint.display()))?;
@@ -188,16 +194,16 @@ fn resume_or_start(args: &Args, config: TuneConfig, data: &Dataset, checkpoint: 
         let start = match &args.start {
             Some(path) => FamilyWeights::load(args.family, path)
                 .with_context(|| format!("--start {}", path.display()))?,
-            None => FamilyWeights::default_for(args.family),
+            None => FamilyWeights::default_for(args.family, &rules),
         };
         Tuner::new(config, &start, data)
     })
 }
 
 /// The games of every file, checked to be of one rule set, as samples.
-fn load(paths: &[PathBuf], family: TuneFamily) -> Result<Dataset> {
+fn load(paths: &[PathBuf], family: TuneFamily) -> Result<(Dataset, Rules)> {
     let (games, rules) = load_games(paths)?;
-    Ok(Dataset::from_games(&games, rules, family))
+    Ok((Dataset::from_games(&games, rules, family), rules))
 }
 
 /// The games of every file, checked to be of one rule set, numbered

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 use board::threats::{
     CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats, UnsupportedThreats, fine_patterns_of,
 };
-use board::{Cell, Evaluator, Position};
+use board::{Cell, Evaluator, Overline, Position, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::move_policy::MovePolicy;
@@ -226,6 +226,10 @@ pub(crate) fn cells_near_marks(pos: &Position) -> board::Bitboard {
 /// codes`; the provenance file beside them says how they were made).
 const CODES_5: Option<&str> = Some(include_str!("../weights/codes-5.json"));
 
+/// The embedded defaults for renju, made as [`CODES_5`] were from renju
+/// self-play and accepted by an SPRT under renju against them.
+const CODES_5_RENJU: Option<&str> = Some(include_str!("../weights/codes-5-renju.json"));
+
 impl Default for CodeWeights {
     fn default() -> CodeWeights {
         static DEFAULT: OnceLock<CodeWeights> = OnceLock::new();
@@ -239,6 +243,23 @@ impl Default for CodeWeights {
 }
 
 impl CodeWeights {
+    /// The embedded weights for `rules`: renju's own where it has them,
+    /// else the [`Default`] ones (fitted to freestyle gomoku).
+    #[must_use]
+    pub fn default_for(rules: &Rules) -> CodeWeights {
+        static RENJU: OnceLock<Option<CodeWeights>> = OnceLock::new();
+        let renju = || {
+            RENJU.get_or_init(|| {
+                CODES_5_RENJU
+                    .map(|text| CodeWeights::from_json(text).expect("the embedded renju weights load"))
+            })
+        };
+        match rules.overline() {
+            Overline::Renju => renju().clone().unwrap_or_default(),
+            _ => CodeWeights::default(),
+        }
+    }
+
     /// The code weights that score every position as `threat` does: a
     /// cell's value is what its patterns and its class add to the threat
     /// family's counts.
@@ -543,6 +564,15 @@ mod tests {
         assert_eq!(plain_shape(strong), plain_shape(open));
         assert_eq!(shape_name(shape(strong)), "strong three+open two/3");
         assert_eq!(plain_shape_name(plain_shape(strong)), "open three+open two");
+    }
+
+    #[test]
+    fn renju_has_weights_of_its_own() {
+        assert_eq!(CodeWeights::default_for(&Rules::gomoku15()), CodeWeights::default());
+        assert_eq!(CodeWeights::default_for(&Rules::caro()), CodeWeights::default());
+        let renju = CodeWeights::default_for(&Rules::renju());
+        assert_ne!(renju, CodeWeights::default());
+        assert_eq!(CodeWeights::from_json(&renju.to_json()).unwrap(), renju);
     }
 
     #[test]

@@ -103,17 +103,15 @@ impl EvalChoice {
             _ => None,
         };
         let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
+        let codes =
+            || CodeEvaluator::new(code_weights.cloned().unwrap_or_else(|| CodeWeights::default_for(&rules)));
         match self {
             EvalChoice::OpenLines => Evaluation::Lines(OpenLines),
             EvalChoice::Pattern(family) => PatternEvaluator::default_for(family, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
             EvalChoice::Threat => Evaluation::Threat(threat()),
-            EvalChoice::Codes => {
-                Evaluation::Codes(CodeEvaluator::new(code_weights.cloned().unwrap_or_default()))
-            }
-            EvalChoice::Auto if threat_k(rules) => {
-                Evaluation::Codes(CodeEvaluator::new(code_weights.cloned().unwrap_or_default()))
-            }
+            EvalChoice::Codes => Evaluation::Codes(codes()),
+            EvalChoice::Auto if threat_k(rules) => Evaluation::Codes(codes()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
         }
@@ -250,4 +248,23 @@ pub fn evaluation(name: &str, rules: Rules) -> Result<Evaluation, SpecError> {
         name.parse().map_err(|()| error(format!("expected {}", eval_option(EvalChoice::Auto).expected())))?;
     choice.check(rules).map_err(error)?;
     Ok(choice.evaluator(rules, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_code_family_takes_the_weights_of_its_rules() {
+        for rules in [Rules::gomoku15(), Rules::renju()] {
+            for choice in [EvalChoice::Auto, EvalChoice::Codes] {
+                let Evaluation::Codes(evaluator) = choice.evaluator(rules, None) else {
+                    panic!("{rules}: {} is not the code family", choice.name());
+                };
+                assert_eq!(evaluator.weights(), &CodeWeights::default_for(&rules), "{rules}");
+            }
+        }
+        // Renju has its own.
+        assert_ne!(CodeWeights::default_for(&Rules::renju()), CodeWeights::default_for(&Rules::gomoku15()));
+    }
 }
