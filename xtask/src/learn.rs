@@ -69,6 +69,10 @@ pub struct Pipeline {
     /// Keep the accepted weights in target/ instead of installing them.
     #[arg(long)]
     no_export: bool,
+    /// Learn renju's table (`codes` only): renju self-play, openings and
+    /// SPRT, installed as `weights/codes-5-renju.json`.
+    #[arg(long)]
+    renju: bool,
 }
 
 impl Family {
@@ -83,6 +87,9 @@ impl Family {
 }
 
 pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
+    if pipeline.renju && family != Family::Codes {
+        bail!("--renju learns the code family's renju table: use `cargo xtask train codes --renju`");
+    }
     let (default_games, default_epochs, default_rate) = family.defaults();
     let games_a_round = pipeline.games.unwrap_or(default_games);
     let epochs = pipeline.epochs.unwrap_or(default_epochs);
@@ -91,10 +98,15 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         "build the trainer and the bench app",
         cargo().args(["build", "--release", "--quiet", "--package", "trainer", "--package", "bench"]),
     )?;
-    let dir = target_dir().join("train").join(family.name());
+    let (rules, openings, name) = if pipeline.renju {
+        ("15,15,5,renju", "openings/renju15.txt", format!("{}-5-renju", family.name()))
+    } else {
+        ("15,15,5", "openings/gomoku15.txt", format!("{}-5", family.name()))
+    };
+    let dir = target_dir().join("train").join(&name);
     let settings = format!("{:?}", (games_a_round, epochs, pipeline));
     start_or_go_on(&dir, &settings)?;
-    let openings = workspace_root().join("openings/gomoku15.txt");
+    let openings = workspace_root().join(openings);
     // The weights the rounds play with: the embedded ones until a round's are accepted.
     let mut current: Option<PathBuf> = None;
     let mut data = Vec::new();
@@ -105,7 +117,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         let engine = spec(family, current.as_deref());
         let games = here.join("games.selfplay");
         let mut selfplay = trainer();
-        selfplay.args(["selfplay", "--engine", &engine, "--threads", "2", "--json"]);
+        selfplay.args(["selfplay", "--rules", rules, "--engine", &engine, "--threads", "2", "--json"]);
         selfplay.args(["--games", &games_a_round.to_string(), "--nodes", &pipeline.nodes.to_string()]);
         selfplay.args(["--seed", &round.to_string(), "--openings"]).arg(&openings).arg("--out").arg(&games);
         if games.exists() {
@@ -134,7 +146,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         let new = tuned.join("weights.json");
         let records = here.join("sprt.jsonl");
         let mut sprt = Command::new(target_dir().join("release").join("bench"));
-        sprt.args(["match", "--rules", "15,15,5", "--a", &spec(family, Some(&new)), "--b", &engine]);
+        sprt.args(["match", "--rules", rules, "--a", &spec(family, Some(&new)), "--b", &engine]);
         sprt.args(["--nodes", &pipeline.sprt_nodes.to_string(), "--games", &pipeline.max_games.to_string()]);
         sprt.args(["--sprt", "0,10", "--threads", "2", "--json", "--openings"]).arg(&openings);
         sprt.arg("--records").arg(&records);
@@ -176,7 +188,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         (Some(weights), true) => {
             println!("==> accepted weights: {} (--no-export: not installed)", weights.display());
         }
-        (Some(weights), false) => install(family, weights, &provenance)?,
+        (Some(weights), false) => install(&name, weights, &provenance)?,
     }
     Ok(())
 }
@@ -238,20 +250,20 @@ fn elo_text(elo: &Value) -> String {
 /// Installs `weights` (an SPRT accepted them) as `pattern-eval`'s embedded
 /// weights of `family` through `trainer weights`, which checks them, with
 /// the provenance beside them; the replaced file is kept in target/.
-fn install(family: Family, weights: &Path, provenance: &Value) -> Result<()> {
+fn install(name: &str, weights: &Path, provenance: &Value) -> Result<()> {
     let folder = workspace_root().join("crates/pattern-eval/weights");
-    let target = folder.join(format!("{}-5.json", family.name()));
+    let target = folder.join(format!("{name}.json"));
     let backup = target_dir().join("weights-backup");
     std::fs::create_dir_all(&backup).with_context(|| format!("cannot create {}", backup.display()))?;
     let seconds =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |t| t.as_secs());
-    let kept = backup.join(format!("{seconds}-{}-5.json", family.name()));
+    let kept = backup.join(format!("{seconds}-{name}.json"));
     std::fs::copy(&target, &kept).with_context(|| format!("cannot keep a copy of {}", target.display()))?;
     let dir = weights.parent().context("the weights are in a folder")?;
     let mut check = trainer();
     check.arg("weights").arg(dir).arg("--install").arg(&target);
     json_of("install the accepted weights", &mut check)?;
-    let provenance_file = folder.join(format!("{}-5.provenance.json", family.name()));
+    let provenance_file = folder.join(format!("{name}.provenance.json"));
     write_atomically(&provenance_file, &serde_json::to_string_pretty(provenance)?)?;
     println!(
         "installed {} as {} (provenance beside it); the replaced weights are kept in {}; commit both files",
@@ -287,6 +299,19 @@ mod tests {
         let kept: Vec<_> = std::fs::read_dir(&base).unwrap().filter_map(Result::ok).collect();
         assert_eq!(kept.len(), 2, "the old run kept beside the new");
         std::fs::remove_dir_all(base).unwrap();
+    }
+
+    #[test]
+    fn renju_is_learned_for_the_code_family_only() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            pipeline: Pipeline,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(["train", "--renju"]).unwrap();
+        assert!(cli.pipeline.renju);
+        let error = run(Family::Threat, &cli.pipeline).unwrap_err();
+        assert!(error.to_string().contains("train codes --renju"), "{error}");
     }
 
     #[test]
