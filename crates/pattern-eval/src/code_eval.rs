@@ -163,9 +163,9 @@ pub(crate) const FINE: Vocabulary = Vocabulary { len: SHAPES, name: shape_name }
 pub(crate) const PLAIN: Vocabulary = Vocabulary { len: PLAIN_SHAPES, name: plain_shape_name };
 
 impl Vocabulary {
-    /// The shape a name stands for.
-    fn named(self, name: &str) -> Option<usize> {
-        (0..self.len).find(|&index| (self.name)(index) == name)
+    /// Every shape by its name.
+    fn indices(self) -> BTreeMap<String, usize> {
+        (0..self.len).map(|index| ((self.name)(index), index)).collect()
     }
 
     /// A table by shape as a file writes it: shape name to value, the
@@ -182,9 +182,11 @@ impl Vocabulary {
         named: &BTreeMap<String, i32>,
     ) -> Result<Vec<i32>, WeightsError> {
         let mut table = vec![0; self.len];
+        let indices = self.indices();
         for (shape, &value) in named {
-            let index = self
-                .named(shape)
+            let index = indices
+                .get(shape)
+                .copied()
                 .filter(|&index| index > 0)
                 .ok_or_else(|| WeightsError::CodeJson(format!("{name} names no shape {shape:?}")))?;
             table[index] = value;
@@ -553,9 +555,10 @@ mod tests {
         assert_eq!(shape_name(shape(code)), "open three+two+two");
         let turned = board::threats::code_of([Pattern::OpenThree, Pattern::Two, Pattern::Two, Pattern::None]);
         assert_eq!(shape(code), shape(turned));
-        assert!((0..SHAPES).all(|index| FINE.named(&shape_name(index)) == Some(index)));
+        let (fine, plain) = (FINE.indices(), PLAIN.indices());
+        assert!((0..SHAPES).all(|index| fine[&shape_name(index)] == index));
         assert_eq!(plain_shapes().len(), PLAIN_SHAPES);
-        assert!((0..PLAIN_SHAPES).all(|index| PLAIN.named(&plain_shape_name(index)) == Some(index)));
+        assert!((0..PLAIN_SHAPES).all(|index| plain[&plain_shape_name(index)] == index));
         // Fine patterns tell apart what plain ones do not.
         let none = FinePattern::None;
         let strong = code_of_fine([FinePattern::StrongThree, FinePattern::OpenTwo3, none, none]);
