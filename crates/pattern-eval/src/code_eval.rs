@@ -247,6 +247,9 @@ impl Default for CodeWeights {
 impl CodeWeights {
     /// The embedded weights for `rules`: renju's own where it has them,
     /// else the [`Default`] ones (fitted to freestyle gomoku).
+    ///
+    /// # Panics
+    /// Never: the embedded files load (a unit test reads each).
     #[must_use]
     pub fn default_for(rules: &Rules) -> CodeWeights {
         static RENJU: OnceLock<Option<CodeWeights>> = OnceLock::new();
