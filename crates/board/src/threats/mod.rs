@@ -749,7 +749,7 @@ impl Threats {
     pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats::new(pos)?;
         let black = if pos.rules().overline() == Overline::Renju {
-            Arc::new(values.without(|code| forbidden_shapes()[plain_code(code)]))
+            values.for_renju_black()
         } else {
             Arc::clone(&values)
         };
@@ -1316,6 +1316,20 @@ mod tests {
             Threats::new(&Position::new(freestyle)).unwrap_err(),
             UnsupportedThreats::Rules(Overline::CaroFreestyle)
         );
+    }
+
+    #[test]
+    fn renju_black_values_are_made_once_per_table() {
+        let rules = Rules::renju();
+        let pos = position(rules, &["h8", "a1", "i8", "a15", "k9", "o1", "l10", "o15"]);
+        let values = Arc::new(CodeValues::new(vec![0; CODES], vec![0; CODES]).unwrap());
+        let (first, second) = (
+            Threats::with_values(&pos, Arc::clone(&values)).unwrap(),
+            Threats::with_values(&pos, values).unwrap(),
+        );
+        let black = |threats: &Threats| Arc::clone(threats.side_values[0].as_ref().unwrap());
+        assert!(Arc::ptr_eq(&black(&first), &black(&second)), "one table for every tracker");
+        assert!(!Arc::ptr_eq(&black(&first), first.values().unwrap()), "black's differs from the given");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 
 use thiserror::Error;
 
-use super::{CODES, Code};
+use std::sync::{Arc, OnceLock};
+
+use super::{CODES, Code, forbidden_shapes, plain_code};
 
 /// The most a code may be worth, either way: a sum over every cell of a
 /// 32 × 32 board stays far inside an `i32`.
@@ -15,7 +17,7 @@ pub const MAX_CODE_VALUE: i32 = 1_000_000;
 /// side: once for when that side moves next (`to_move`) and once for when
 /// its opponent does (`waiting`). The code 0 (nothing in any direction,
 /// and every marked cell) is worth nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct CodeValues {
     /// By code: the to-move and waiting values side by side, so that a
     /// change reads one cache line. (Numbering codes densely and keeping
@@ -23,7 +25,18 @@ pub struct CodeValues {
     /// shape, halved the first-level cache misses but cost more
     /// instructions than the misses did.)
     pairs: Box<[[i32; 2]]>,
+    /// These values with renju black's forbidden shapes worth nothing,
+    /// made once for every tracker that sums them under renju.
+    renju_black: OnceLock<Arc<CodeValues>>,
 }
+
+impl PartialEq for CodeValues {
+    fn eq(&self, other: &CodeValues) -> bool {
+        self.pairs == other.pairs
+    }
+}
+
+impl Eq for CodeValues {}
 
 /// Values that a tracker cannot sum.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -67,7 +80,8 @@ impl CodeValues {
                 return Err(CodeValuesError::TooLarge { code, value });
             }
         }
-        Ok(CodeValues { pairs: to_move.into_iter().zip(waiting).map(|(a, b)| [a, b]).collect() })
+        let pairs = to_move.into_iter().zip(waiting).map(|(a, b)| [a, b]).collect();
+        Ok(CodeValues { pairs, renju_black: OnceLock::new() })
     }
 
     /// These values with every code `drop` says set to nothing.
@@ -79,7 +93,16 @@ impl CodeValues {
             .enumerate()
             .map(|(code, &pair)| if drop(code as Code) { [0, 0] } else { pair })
             .collect();
-        CodeValues { pairs }
+        CodeValues { pairs, renju_black: OnceLock::new() }
+    }
+
+    /// These values as renju's black sums them: its forbidden shapes
+    /// worth nothing. Made on first use and kept.
+    pub(super) fn for_renju_black(&self) -> Arc<CodeValues> {
+        Arc::clone(
+            self.renju_black
+                .get_or_init(|| Arc::new(self.without(|code| forbidden_shapes()[plain_code(code)]))),
+        )
     }
 
     /// What a cell of this code is worth to its side when that side moves next.
