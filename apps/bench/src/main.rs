@@ -1,9 +1,11 @@
 //! `bench`: throughput and perft figures of the mnk engines, printed as a
 //! table or, with `--json`, as one JSON object on stdout.
 
+mod agree;
 mod analyze;
 mod eval;
 mod games;
+mod losses;
 mod mcts;
 mod openings;
 mod perft;
@@ -46,6 +48,12 @@ enum Command {
     Merge(games::MergeArgs),
     /// Ask one engine for its move in a position and show its analysis.
     Analyze(analyze::Args),
+    /// How often an engine plays a file's reference moves (or, with
+    /// --make, such a file made from the games of some runs).
+    Agree(agree::Args),
+    /// Why each game a player lost was lost, from the values both engines
+    /// recorded (a Markdown table).
+    Losses(losses::Args),
     /// How each opening of some runs went for X (from their records), and
     /// the openings neither colour always wins.
     Openings(openings::Args),
@@ -75,6 +83,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tournament(args) => tournament::run(&args),
         Command::Merge(args) => games::merge(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Agree(args) => agree::run(&args),
+        Command::Losses(args) => losses::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -2,6 +2,7 @@
 //! bars, learning curves as CSV and SVG, and the tables and weights the
 //! engines load.
 
+mod calibrate;
 mod ga;
 mod plot;
 mod policy_cli;
@@ -44,6 +45,8 @@ enum Command {
     Policy(policy_cli::Args),
     /// Check the weights a run wrote, and install them where told.
     Weights(weights::Args),
+    /// What engines' values mean in winning chances, fitted to game results.
+    Calibrate(calibrate::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,5 +65,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => selfplay_cli::merge(&args),
         Command::Tune(args) => tune_cli::run(&args),
         Command::Policy(args) => policy_cli::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
     }
 }

@@ -1,0 +1,220 @@
+//! `bench losses`: why each game a player lost was lost, from the values
+//! both engines recorded move by move (`bench match --records`; a Gomocup
+//! brain's values come from its `MESSAGE` lines). For each lost game: the
+//! ply where the winner's value for itself first passed a clear win, the
+//! loser's value and depth at its move before, the ply where the loser
+//! first saw it was lost, and the kind of loss:
+//!
+//! - `threat unseen`: the winner had proven a win (a forced sequence)
+//!   while the loser still valued its position above a clear loss;
+//! - `misjudged`: the winner's evaluation passed a clear win with no proof
+//!   yet, while the loser still valued its position above a clear loss;
+//! - `seen lost`: the loser valued it a clear loss by then too;
+//! - `forfeit`: lost on time or by an illegal or missing move;
+//! - `no turning point`: the winner's value never passed a clear win.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use board::{GameRecord, Outcome, Side, Thought};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Records files of `bench match` runs.
+    #[arg(required = true, num_args = 1..)]
+    records: Vec<PathBuf>,
+    /// The player whose losses are read: part of its name as the records
+    /// give it (its engine spec).
+    #[arg(long)]
+    player: String,
+    /// The winner's value (on its own scale) that counts as a clear win.
+    #[arg(long, default_value_t = 300.0)]
+    clear: f64,
+    /// The loser's value (on its own scale) that counts as a clear loss, negated.
+    #[arg(long, default_value_t = 300.0)]
+    loser_clear: f64,
+}
+
+/// What the moves of one lost game say.
+#[derive(Clone, Debug, PartialEq)]
+struct Loss {
+    kind: &'static str,
+    /// The ply (stones on the board before the move) the winner first saw
+    /// a clear win at, and its value then (`+M7` for a proven win).
+    turning: Option<(usize, String)>,
+    /// The loser's value and depth at its last move before the turning point.
+    loser_then: Option<(String, String)>,
+    /// The ply the loser first valued the game a clear loss at.
+    loser_saw: Option<usize>,
+    plies: usize,
+}
+
+/// A recorded value as text: `+M7` / `-M6` for a proof.
+fn value_text(thought: &Thought) -> String {
+    match (thought.win_in, thought.value) {
+        (Some(plies), _) if plies > 0 => format!("+M{plies}"),
+        (Some(plies), _) => format!("-M{}", -plies),
+        (None, Some(value)) => format!("{value:.0}"),
+        (None, None) => "?".to_owned(),
+    }
+}
+
+/// Reads why `loser` lost `record`.
+fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
+    let start = record.opening.len();
+    let plies = start + record.moves.len();
+    let mover = |i: usize| if (start + i) % 2 == 0 { Side::X } else { Side::O };
+    let winner_sees =
+        |t: &Thought| t.win_in.is_some_and(|p| p > 0) || t.value.is_some_and(|v| v >= args.clear);
+    let loser_sees =
+        |t: &Thought| t.win_in.is_some_and(|p| p < 0) || t.value.is_some_and(|v| v <= -args.loser_clear);
+    let thoughts = record.moves.iter().enumerate().filter_map(|(i, m)| m.thought.map(|t| (i, t)));
+    let turning = thoughts.clone().find(|&(i, t)| mover(i) != loser && winner_sees(&t));
+    let loser_saw =
+        thoughts.clone().find(|&(i, t)| mover(i) == loser && loser_sees(&t)).map(|(i, _)| start + i);
+    let before = |limit: usize| thoughts.clone().filter(|&(i, _)| mover(i) == loser && i < limit).last();
+    let loser_then = turning.and_then(|(i, _)| before(i)).map(|(_, t)| {
+        let depth = match (t.depth, t.selective_depth) {
+            (Some(d), Some(s)) => format!("{d}-{s}"),
+            (Some(d), None) => d.to_string(),
+            _ => "?".to_owned(),
+        };
+        (value_text(&t), depth)
+    });
+    let kind = if record.forfeit.is_some() {
+        "forfeit"
+    } else if let Some((i, t)) = turning {
+        if loser_saw.is_some_and(|saw| saw <= start + i) {
+            "seen lost"
+        } else if t.win_in.is_some() {
+            "threat unseen"
+        } else {
+            "misjudged"
+        }
+    } else {
+        "no turning point"
+    };
+    Loss { kind, turning: turning.map(|(i, t)| (start + i, value_text(&t))), loser_then, loser_saw, plies }
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let mut table = String::new();
+    let mut kinds: Vec<(&'static str, usize)> = Vec::new();
+    let (mut games, mut lost) = (0, 0);
+    for path in &args.records {
+        for line in arena::read_records(path).with_context(|| format!("cannot read {}", path.display()))? {
+            let record = &line.record;
+            let Some(index) = record.players.iter().position(|name| name.contains(&args.player)) else {
+                continue;
+            };
+            games += 1;
+            let side = if index == 0 { Side::X } else { Side::O };
+            if record.outcome != Outcome::Win(side.opponent()) {
+                continue;
+            }
+            lost += 1;
+            let loss = read_loss(record, side, args);
+            match kinds.iter_mut().find(|(kind, _)| *kind == loss.kind) {
+                Some((_, count)) => *count += 1,
+                None => kinds.push((loss.kind, 1)),
+            }
+            let opening: Vec<String> =
+                record.opening.iter().map(|c| c.name(&record.rules).to_string()).collect();
+            let (turning_ply, turning_value) = loss.turning.clone().unwrap_or((0, "-".to_owned()));
+            let (value, depth) = loss.loser_then.clone().unwrap_or(("-".to_owned(), "-".to_owned()));
+            let _ = writeln!(
+                table,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                line.game,
+                opening.join(" "),
+                if side == Side::X { "X" } else { "O" },
+                if loss.turning.is_some() { turning_ply.to_string() } else { "-".to_owned() },
+                turning_value,
+                value,
+                depth,
+                loss.loser_saw.map_or_else(|| "-".to_owned(), |p| p.to_string()),
+                loss.plies,
+                loss.kind
+            );
+        }
+    }
+    if games == 0 {
+        bail!("no game in the records has a player whose name contains {:?}", args.player);
+    }
+    println!(
+        "{lost} of {games} games lost by {:?}; a clear win at +{}, a clear loss at -{}.",
+        args.player, args.clear, args.loser_clear
+    );
+    println!();
+    println!(
+        "| game | opening | as | turning ply | winner's value | our value | our depth | we saw it at | plies | kind |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    print!("{table}");
+    println!();
+    for (kind, count) in kinds {
+        println!("{kind}: {count}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{Cell, MoveRecord, Rules};
+
+    fn args() -> Args {
+        Args { records: Vec::new(), player: "ours".to_owned(), clear: 300.0, loser_clear: 300.0 }
+    }
+
+    /// A game X lost, with each move's (value, win_in) for its mover.
+    fn game(thoughts: &[(Option<f64>, Option<i32>)]) -> GameRecord {
+        let rules: Rules = "15,15,5".parse().unwrap();
+        let moves = thoughts
+            .iter()
+            .enumerate()
+            .map(|(i, &(value, win_in))| MoveRecord {
+                thought: Some(Thought {
+                    depth: Some(10),
+                    selective_depth: Some(20),
+                    value,
+                    win_in,
+                    nodes: 1,
+                }),
+                ..MoveRecord::new(Cell::new(i as u8, 0), 1)
+            })
+            .collect();
+        GameRecord {
+            rules,
+            players: ["ours".to_owned(), "theirs".to_owned()],
+            opening: Vec::new(),
+            moves,
+            outcome: Outcome::Win(Side::O),
+            forfeit: None,
+            swap: None,
+            learning_errors: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_proven_win_we_valued_as_fine_is_an_unseen_threat() {
+        let record = game(&[(Some(50.0), None), (Some(-20.0), None), (Some(400.0), None), (None, Some(9))]);
+        let loss = read_loss(&record, Side::X, &args());
+        assert_eq!(loss.kind, "threat unseen");
+        assert_eq!(loss.turning, Some((3, "+M9".to_owned())));
+        assert_eq!(loss.loser_then, Some(("400".to_owned(), "10-20".to_owned())));
+        assert_eq!(loss.loser_saw, None);
+    }
+
+    #[test]
+    fn an_evaluation_past_a_clear_win_is_a_misjudgement_unless_we_saw_it_first() {
+        let misjudged = game(&[(Some(50.0), None), (Some(350.0), None), (Some(100.0), None)]);
+        assert_eq!(read_loss(&misjudged, Side::X, &args()).kind, "misjudged");
+        let seen = game(&[(Some(-500.0), None), (Some(350.0), None)]);
+        let loss = read_loss(&seen, Side::X, &args());
+        assert_eq!((loss.kind, loss.loser_saw), ("seen lost", Some(0)));
+        let flat = game(&[(Some(10.0), None), (Some(10.0), None)]);
+        assert_eq!(read_loss(&flat, Side::X, &args()).kind, "no turning point");
+    }
+}
