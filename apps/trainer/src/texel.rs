@@ -19,7 +19,7 @@
 
 use board::threats::{CellClass, Threats};
 use board::{Position, Rules};
-use pattern_eval::{CodeEvaluator, CodeWeights, SHAPES, THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
+use pattern_eval::{CodeEvaluator, CodeWeights, THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -45,7 +45,7 @@ impl TuneFamily {
     pub const fn len(self) -> usize {
         match self {
             TuneFamily::Threat => THREAT_FEATURES,
-            TuneFamily::Codes => 2 * SHAPES,
+            TuneFamily::Codes => CodeWeights::LEN,
         }
     }
 

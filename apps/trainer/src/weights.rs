@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use pattern_eval::{CodeWeights, SHAPES, THREAT_FEATURES, ThreatWeights, Weights};
+use pattern_eval::{CodeWeights, THREAT_FEATURES, ThreatWeights, Weights};
 
 use roster::write_file;
 
@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> Result<()> {
         if let Some(target) = &args.install {
             write_file(target, &(codes.to_json() + "\n"))?;
         }
-        println!("{}", serde_json::json!({ "family": "codes", "k": K, "values": 2 * SHAPES }));
+        println!("{}", serde_json::json!({ "family": "codes", "k": K, "values": CodeWeights::LEN }));
         return Ok(());
     }
     let weights = checked(&args.dir)?;

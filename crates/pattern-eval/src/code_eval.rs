@@ -12,7 +12,9 @@
 //! same, and a fit to games ([`CodeEvaluator::features`]) can then give
 //! each shape a value of its own. A search that keeps its
 //! [`Threats`] made by [`Evaluator::threats`] gets the score in constant
-//! time: the tracker sums the values as codes change.
+//! time: the tracker sums the values as codes change. Beside the cells,
+//! a value by [threat mask](crate::threat_mask) — which strong threats
+//! each side holds — says what a sum of cells cannot (format 3).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -26,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::move_policy::MovePolicy;
 use crate::threat_eval::ThreatWeights;
+use crate::threat_mask::{MASKS, mask, mask_name};
 use crate::weights::{MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
 
 /// How many shapes there are: multisets of four of the eleven fine
@@ -38,21 +41,38 @@ pub const PLAIN_SHAPES: usize = 330;
 
 /// The code family's weights: by shape, what a cell of that shape is
 /// worth to its side when it moves next (`to_move`) and when the
-/// opponent does (`waiting`, counted against it).
+/// opponent does (`waiting`, counted against it); and by threat mask,
+/// what the strong threats the two sides hold are worth together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeWeights {
     /// By shape ([`shape_name`] order), for the side to move.
     pub to_move: Vec<i32>,
     /// By shape, for the side that waits.
     pub waiting: Vec<i32>,
+    /// By threat mask ([`mask_name`] order), for the side to move: all
+    /// zero in weights fitted before masks.
+    pub masks: Vec<i32>,
 }
 
 /// The file: each table as a map from shape name to value, with the
-/// format version and the family, so that it reads by itself. Format 2
-/// names shapes of fine patterns; format 1, plain shapes, each worth the
-/// same in every fine shape it splits into.
+/// format version and the family, so that it reads by itself. Format 3
+/// adds the masks (by mask name, those worth 0 left out); format 2 names
+/// shapes of fine patterns; format 1, plain shapes, each worth the same
+/// in every fine shape it splits into.
 #[derive(Serialize, Deserialize)]
 struct CodeWeightsFile {
+    format: u32,
+    family: String,
+    to_move: BTreeMap<String, i32>,
+    waiting: BTreeMap<String, i32>,
+    #[serde(default)]
+    masks: BTreeMap<String, i32>,
+}
+
+/// A file of formats 1 and 2 as bincode wrote it: without masks (bincode
+/// reads fields by position, so the old layout needs its own type).
+#[derive(Deserialize)]
+struct CodeWeightsFileWithoutMasks {
     format: u32,
     family: String,
     to_move: BTreeMap<String, i32>,
@@ -62,7 +82,7 @@ struct CodeWeightsFile {
 const FAMILY: &str = "codes";
 
 /// The format version code weights are written in.
-const CODE_FORMAT: u32 = 2;
+const CODE_FORMAT: u32 = 3;
 
 /// The multisets of four of `patterns` (ordered weakest first), strongest
 /// first within a multiset, the all-weakest first: a shape's index is its
@@ -283,32 +303,64 @@ impl CodeWeights {
         CodeWeights {
             to_move: table(&threat.own_patterns, &threat.own_classes),
             waiting: table(&threat.opponent_patterns, &threat.opponent_classes),
+            masks: vec![0; MASKS],
         }
     }
 
-    /// Every weight in one vector: the side to move's shapes, then the
-    /// waiting side's. The evaluation is its dot product with
+    /// How many weights [`CodeWeights::to_vector`] gives.
+    pub const LEN: usize = 2 * SHAPES + MASKS;
+
+    /// Every weight in one vector: the side to move's shapes, the waiting
+    /// side's, then the masks. The evaluation is its dot product with
     /// [`CodeEvaluator::features`].
     #[must_use]
     pub fn to_vector(&self) -> Vec<i32> {
-        self.to_move.iter().chain(&self.waiting).copied().collect()
+        self.to_move.iter().chain(&self.waiting).chain(&self.masks).copied().collect()
     }
 
-    /// The weights of a vector in [`CodeWeights::to_vector`]'s order.
+    /// The weights of a vector in [`CodeWeights::to_vector`]'s order (or
+    /// without its masks, which are then worth 0).
     ///
     /// # Errors
     /// [`WeightsError`] if it is not two tables of [`SHAPES`] values each
-    /// within ±[`MAX_WEIGHT`], the empty shape worth 0.
+    /// (and [`MASKS`] more) within ±[`MAX_WEIGHT`], the empty shape worth 0.
     pub fn from_vector(vector: &[i32]) -> Result<CodeWeights, WeightsError> {
-        if vector.len() != 2 * SHAPES {
-            return Err(WeightsError::CodeJson(format!("{} weights, not {}", vector.len(), 2 * SHAPES)));
-        }
-        let weights = CodeWeights { to_move: vector[..SHAPES].to_vec(), waiting: vector[SHAPES..].to_vec() };
+        let masks = match vector.len() {
+            Self::LEN => vector[2 * SHAPES..].to_vec(),
+            len if len == 2 * SHAPES => vec![0; MASKS],
+            len => {
+                return Err(WeightsError::CodeJson(format!(
+                    "{len} weights, not {} (or {} without masks)",
+                    Self::LEN,
+                    2 * SHAPES
+                )));
+            }
+        };
+        let weights = CodeWeights {
+            to_move: vector[..SHAPES].to_vec(),
+            waiting: vector[SHAPES..2 * SHAPES].to_vec(),
+            masks,
+        };
         weights.check()?;
         Ok(weights)
     }
 
+    /// Whether any mask is worth something (weights fitted before masks
+    /// are not, and their evaluation skips them).
+    #[must_use]
+    pub fn has_masks(&self) -> bool {
+        self.masks.iter().any(|&value| value != 0)
+    }
+
     fn check(&self) -> Result<(), WeightsError> {
+        if self.masks.len() != MASKS {
+            return Err(WeightsError::CodeJson(format!("{} masks, not {MASKS}", self.masks.len())));
+        }
+        if let Some((index, &value)) =
+            self.masks.iter().enumerate().find(|(_, value)| value.abs() > MAX_WEIGHT)
+        {
+            return Err(WeightsError::OutOfRange { index: 2 * SHAPES + index, value: i64::from(value) });
+        }
         for (name, table) in [("to_move", &self.to_move), ("waiting", &self.waiting)] {
             if table.len() != SHAPES {
                 return Err(WeightsError::CodeJson(format!(
@@ -343,6 +395,10 @@ impl CodeWeights {
             family: FAMILY.to_owned(),
             to_move: FINE.names_of_table(&self.to_move),
             waiting: FINE.names_of_table(&self.waiting),
+            masks: (0..MASKS)
+                .filter(|&m| self.masks[m] != 0)
+                .map(|m| (mask_name(m), self.masks[m]))
+                .collect(),
         }
     }
 
@@ -352,14 +408,31 @@ impl CodeWeights {
         }
         let table = |name: &str, named: &BTreeMap<String, i32>| match file.format {
             1 => PLAIN.table_from_names(name, named).map(|table| spread_plain(&table)),
-            CODE_FORMAT => FINE.table_from_names(name, named),
+            2 | CODE_FORMAT => FINE.table_from_names(name, named),
             other => Err(WeightsError::CodeJson(format!(
-                "code weights format {other} is not supported (this build reads formats 1 and {CODE_FORMAT})"
+                "code weights format {other} is not supported (this build reads formats 1 to {CODE_FORMAT})"
             ))),
         };
+        if file.format < CODE_FORMAT && !file.masks.is_empty() {
+            return Err(WeightsError::CodeJson(format!(
+                "format {} has no masks, but the file gives some",
+                file.format
+            )));
+        }
+        let mut masks = vec![0; MASKS];
+        if !file.masks.is_empty() {
+            let by_name: BTreeMap<String, usize> = (0..MASKS).map(|m| (mask_name(m), m)).collect();
+            for (name, &value) in &file.masks {
+                let index = by_name
+                    .get(name)
+                    .ok_or_else(|| WeightsError::CodeJson(format!("masks names no mask {name:?}")))?;
+                masks[*index] = value;
+            }
+        }
         let weights = CodeWeights {
             to_move: table("to_move", &file.to_move)?,
             waiting: table("waiting", &file.waiting)?,
+            masks,
         };
         weights.check()?;
         Ok(weights)
@@ -395,7 +468,18 @@ impl CodeWeights {
     /// # Errors
     /// [`WeightsError`] if the bytes are not such a file.
     pub fn from_bincode(bytes: &[u8]) -> Result<CodeWeights, WeightsError> {
-        CodeWeights::from_file(&decode_sealed(bytes)?)
+        // A file of format 3 read as the old layout leaves its masks over,
+        // which the reader refuses; so the old layout is tried first.
+        match decode_sealed::<CodeWeightsFileWithoutMasks>(bytes) {
+            Ok(old) if old.format < CODE_FORMAT => CodeWeights::from_file(&CodeWeightsFile {
+                format: old.format,
+                family: old.family,
+                to_move: old.to_move,
+                waiting: old.waiting,
+                masks: BTreeMap::new(),
+            }),
+            _ => CodeWeights::from_file(&decode_sealed(bytes)?),
+        }
     }
 
     /// Reads a weights file: bincode if the name ends in `.bin`, else JSON.
@@ -423,6 +507,8 @@ impl CodeWeights {
 pub struct CodeEvaluator {
     weights: CodeWeights,
     values: Arc<CodeValues>,
+    /// The masks' values, where any is worth something.
+    masks: Option<Arc<[i32]>>,
     /// A learned move policy by code (see [`MovePolicy`]), else the
     /// hand-set move score.
     moves: Option<Arc<Vec<(i32, i32)>>>,
@@ -439,7 +525,8 @@ impl CodeEvaluator {
     #[must_use]
     pub fn new(weights: CodeWeights) -> CodeEvaluator {
         let values = Arc::new(weights.values());
-        CodeEvaluator { weights, values, moves: None }
+        let masks = weights.has_masks().then(|| Arc::from(weights.masks.as_slice()));
+        CodeEvaluator { weights, values, masks, moves: None }
     }
 
     /// The same evaluator scoring moves by `policy` instead of the
@@ -458,11 +545,13 @@ impl CodeEvaluator {
     /// What the evaluation of `pos` counts, for its side to move, as
     /// (index in [`CodeWeights::to_vector`], count) pairs, indices
     /// ascending: the evaluation is the sum of count × weight (the
-    /// waiting side's counts negative). For fitting the weights to games.
+    /// waiting side's counts negative, the position's mask counted once).
+    /// For fitting the weights to games.
     #[must_use]
     pub fn features(pos: &Position, threats: &Threats) -> Vec<(u16, i16)> {
         let me = pos.side_to_move();
-        let mut counts = vec![0_i16; 2 * SHAPES];
+        let mut counts = vec![0_i16; CodeWeights::LEN];
+        counts[2 * SHAPES + mask(threats, me)] = 1;
         for cell in pos.empty_cells() {
             counts[shape(threats.code(me, cell))] += 1;
             counts[SHAPES + shape(threats.code(me.opponent(), cell))] -= 1;
@@ -481,13 +570,21 @@ impl CodeEvaluator {
     /// pass over the empty cells.
     fn score_by_cells(&self, pos: &Position, threats: &Threats) -> i32 {
         let me = pos.side_to_move();
-        pos.empty_cells()
+        let cells: i32 = pos
+            .empty_cells()
             .iter()
             .map(|cell| {
                 self.values.to_move(threats.code(me, cell))
                     - self.values.waiting(threats.code(me.opponent(), cell))
             })
-            .sum()
+            .sum();
+        cells + self.mask_value(threats, pos.side_to_move())
+    }
+
+    /// The value of the position's threat mask for `me`, the side to move.
+    #[inline]
+    fn mask_value(&self, threats: &Threats, me: board::Side) -> i32 {
+        self.masks.as_ref().map_or(0, |masks| masks[mask(threats, me)])
     }
 }
 
@@ -530,6 +627,7 @@ impl Evaluator for CodeEvaluator {
             Some(values) if Arc::ptr_eq(values, &self.values) => {
                 let me = pos.side_to_move();
                 threats.value_sum(me, true) - threats.value_sum(me.opponent(), false)
+                    + self.mask_value(threats, me)
             }
             _ => self.score_by_cells(pos, threats),
         }
@@ -589,17 +687,18 @@ mod tests {
             family: FAMILY.to_owned(),
             to_move: PLAIN.names_of_table(&plain),
             waiting: PLAIN.names_of_table(&plain),
+            masks: BTreeMap::new(),
         };
         let weights = CodeWeights::from_json(&serde_json::to_string(&file).unwrap()).unwrap();
         for code in [0, 1, 0x0017, 0x8721, 0xa000, 0x3456] {
             assert_eq!(weights.to_move[shape(code)], plain[plain_shape(code)], "code {code:#x}");
         }
-        // Written again, they are format 2 and read back the same.
-        assert!(weights.to_json().contains("\"format\": 2"));
+        // Written again, they are format 3 and read back the same.
+        assert!(weights.to_json().contains("\"format\": 3"));
         assert_eq!(CodeWeights::from_json(&weights.to_json()).unwrap(), weights);
-        let future = weights.to_json().replace("\"format\": 2", "\"format\": 3");
+        let future = weights.to_json().replace("\"format\": 3", "\"format\": 4");
         assert!(
-            CodeWeights::from_json(&future).unwrap_err().to_string().contains("format 3 is not supported")
+            CodeWeights::from_json(&future).unwrap_err().to_string().contains("format 4 is not supported")
         );
     }
 
@@ -631,6 +730,63 @@ mod tests {
                 assert_eq!(dot, expected);
             }
         }
+    }
+
+    #[test]
+    fn masks_add_their_value_kept_or_by_cells_and_round_trip_in_format_3() {
+        let mut weights = CodeWeights::default();
+        assert!(!weights.has_masks(), "the embedded weights were fitted before masks");
+        // The waiting side's open three (an open four and a four to make)
+        // is worth −500 to the mover.
+        let three_waiting = 1 << 1 | 1 << 3;
+        weights.masks[three_waiting] = -500;
+        let plain = CodeEvaluator::new(CodeWeights::default());
+        let masked = CodeEvaluator::new(weights.clone());
+        let rules = Rules::gomoku15();
+        let pos = Position::from_moves(rules, "g8 a1 h8 o15 i8").unwrap();
+        let fresh = Threats::new(&pos).unwrap();
+        assert_eq!(crate::threat_mask::mask(&fresh, pos.side_to_move()), three_waiting);
+        let kept = masked.threats(&pos).unwrap();
+        assert_eq!(masked.evaluate_threats(&pos, &kept), plain.evaluate(&pos) - 500);
+        assert_eq!(masked.evaluate_threats(&pos, &fresh), plain.evaluate(&pos) - 500);
+        // The features count the mask once, so the fit sees it.
+        let features = CodeEvaluator::features(&pos, &fresh);
+        let vector = weights.to_vector();
+        let dot: i32 = features.iter().map(|&(i, count)| vector[usize::from(i)] * i32::from(count)).sum();
+        assert_eq!(dot, masked.evaluate(&pos));
+        // Format 3 keeps the masks, in JSON and bincode, by name.
+        assert!(weights.to_json().contains("\"mover -, waiting open four+four\": -500"));
+        assert_eq!(CodeWeights::from_json(&weights.to_json()).unwrap(), weights);
+        assert_eq!(CodeWeights::from_bincode(&weights.to_bincode()).unwrap(), weights);
+        assert_eq!(CodeWeights::from_vector(&weights.to_vector()).unwrap(), weights);
+        let wrong = weights.to_json().replace("mover -, waiting open four+four", "mover -, waiting six");
+        assert!(CodeWeights::from_json(&wrong).unwrap_err().to_string().contains("no mask"));
+    }
+
+    #[test]
+    fn format_2_files_load_in_json_and_bincode_with_no_masks() {
+        let weights = CodeWeights::default();
+        let file = CodeWeightsFileWithoutMasksOut {
+            format: 2,
+            family: FAMILY.to_owned(),
+            to_move: FINE.names_of_table(&weights.to_move),
+            waiting: FINE.names_of_table(&weights.waiting),
+        };
+        let json = serde_json::to_string(&file).unwrap();
+        assert_eq!(CodeWeights::from_json(&json).unwrap(), weights);
+        let bytes = crate::weights::encode_sealed(&file);
+        assert_eq!(CodeWeights::from_bincode(&bytes).unwrap(), weights);
+        let with_masks = json.replacen('{', "{\"masks\": {\"mover -, waiting -\": 3},", 1);
+        assert!(CodeWeights::from_json(&with_masks).unwrap_err().to_string().contains("has no masks"));
+    }
+
+    /// The layout formats 1 and 2 were written in.
+    #[derive(Serialize)]
+    struct CodeWeightsFileWithoutMasksOut {
+        format: u32,
+        family: String,
+        to_move: BTreeMap<String, i32>,
+        waiting: BTreeMap<String, i32>,
     }
 
     #[test]

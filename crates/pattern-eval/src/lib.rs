@@ -51,6 +51,7 @@ mod incremental;
 mod move_policy;
 mod table;
 mod threat_eval;
+pub mod threat_mask;
 mod weights;
 mod window;
 
