@@ -14,7 +14,8 @@ use tui::{App, Level, Player, Setup};
 #[derive(Debug, Parser)]
 #[command(name = "mnk-tui", version, about = "Play and watch the mnk engines in the terminal")]
 struct Cli {
-    /// Rules as W,H,K or W,H,K,exact, or a preset (tictactoe, five8x8, gomoku15, gomoku20).
+    /// Rules as W,H,K or W,H,K,RULE (RULE: freestyle, exact, renju, caro or
+    /// caro-freestyle), or a preset: tictactoe, five8x8, gomoku15, gomoku20, renju, caro.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// Who plays X: human, or an engine spec such as alphabeta:ms=500.

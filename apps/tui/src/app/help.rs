@@ -12,7 +12,7 @@ use crate::ui::centred;
 
 /// The keys, for the help overlay and the bottom line.
 pub const KEYS: &[(&str, &str)] = &[
-    ("arrows", "move the cursor"),
+    ("arrows / h j k l", "move the cursor (letters until a digit is typed)"),
     ("Enter / Space", "place a mark at the cursor"),
     ("h8 Enter", "place a mark by its coordinate"),
     ("mouse click", "place a mark on the cell clicked"),

@@ -114,6 +114,9 @@ pub struct App {
     paused: bool,
     /// Whether the person asked to quit (once, with the game unsaved).
     quit: Quit,
+    /// `L` or `O` pressed once with the game unsaved: pressed again, it
+    /// goes ahead and the game is lost.
+    discard_asked: Option<char>,
     /// Moves made or taken back since the game was last saved or loaded.
     dirty: bool,
     /// Which game of its SGF collection the game is, when it came from one
@@ -194,6 +197,7 @@ impl App {
             numbers: false,
             paused: false,
             quit: Quit::No,
+            discard_asked: None,
             dirty: false,
             game_in_file: None,
             typed: String::new(),
@@ -514,6 +518,10 @@ impl App {
         }
         if key.code != KeyCode::Esc && key.code != KeyCode::Char('Q') && self.quit == Quit::Asked {
             self.quit = Quit::No;
+        }
+        // `L` or `O` twice in a row throws an unsaved game away.
+        if self.discard_asked.is_some_and(|asked| key.code != KeyCode::Char(asked)) {
+            self.discard_asked = None;
         }
         match &self.mode {
             Mode::Menu(_) => dialog::key(self, key),

@@ -31,6 +31,9 @@ pub struct Prompt {
     pub purpose: Purpose,
     /// The name so far (for opening, a game number may follow it).
     pub text: String,
+    /// The name is still the one filled in, selected: typing replaces it,
+    /// Backspace clears it, an arrow key keeps it for editing.
+    pub selected: bool,
     /// The name named an existing file to save over, and Enter was
     /// pressed once: again overwrites it.
     pub(super) confirm: bool,

@@ -22,15 +22,16 @@ impl App {
         }
     }
 
-    /// A letter or digit: part of a typed coordinate; `hjkl` also move.
+    /// A letter or digit: part of a typed coordinate. Until a digit is
+    /// typed, `h j k l` also move the cursor, on every press, and only the
+    /// last letters are kept (as many as a column's name has on this
+    /// board), so that `l l l h8` moves three times and then reads `h8`.
     fn type_char(&mut self, c: char) {
-        if c.is_ascii_lowercase() && self.typed.chars().any(|t| t.is_ascii_digit()) {
-            self.typed.clear();
-        }
-        if self.typed.len() < 6 {
-            self.typed.push(c);
-        }
-        if c.is_ascii_lowercase() && self.typed.len() == 1 {
+        let has_digit = self.typed.chars().any(|t| t.is_ascii_digit());
+        if c.is_ascii_lowercase() {
+            if has_digit {
+                self.typed.clear();
+            }
             match c {
                 'h' => self.step(-1, 0),
                 'l' => self.step(1, 0),
@@ -38,6 +39,13 @@ impl App {
                 'j' => self.step(0, 1),
                 _ => {}
             }
+            let letters = if self.setup.rules.width() > 26 { 2 } else { 1 };
+            while self.typed.chars().count() >= letters {
+                self.typed.remove(0);
+            }
+        }
+        if self.typed.len() < 6 {
+            self.typed.push(c);
         }
     }
 
@@ -69,6 +77,22 @@ impl App {
         } else {
             self.quit = super::Quit::Yes;
         }
+    }
+
+    /// Whether `key` (`L` or `O`) may replace the game now: at once if
+    /// nothing is unsaved, else on its second press in a row, the first
+    /// saying what would be lost.
+    fn may_discard(&mut self, key: char, what: &str) -> bool {
+        if !self.dirty || self.pos.ply() == 0 || self.discard_asked == Some(key) {
+            self.discard_asked = None;
+            return true;
+        }
+        self.discard_asked = Some(key);
+        self.message = format!(
+            "the game is not saved: {key} again {what} and loses it, S saves to {}",
+            self.file.display()
+        );
+        false
     }
 }
 
@@ -107,9 +131,17 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             });
         }
         KeyCode::Char('S') => app.save(),
-        KeyCode::Char('L') => app.load(),
+        KeyCode::Char('L') => {
+            if app.may_discard('L', &format!("loads {}", app.file.display())) {
+                app.load();
+            }
+        }
         KeyCode::Char('W') => super::prompt::open(app, super::mode::Purpose::SaveAs),
-        KeyCode::Char('O') => super::prompt::open(app, super::mode::Purpose::Open),
+        KeyCode::Char('O') => {
+            if app.may_discard('O', "opens another file") {
+                super::prompt::open(app, super::mode::Purpose::Open);
+            }
+        }
         KeyCode::Char('P') => {
             app.paused = !app.paused;
             app.say(if app.paused { "paused: P to go on, . for one move" } else { "going on" });

@@ -1,12 +1,14 @@
 //! A file name asked for over the game: `W` saves the game under a new
 //! name (JSON, or SGF for a name ending in `.sgf`, where a collection
 //! keeps its other games), `O` opens a file (`games.sgf 3`: its third
-//! game). Enter does it, Esc cancels.
+//! game). The current name is filled in, selected: typing replaces it,
+//! Backspace or Ctrl-U clears it, an arrow key keeps it to edit. Enter
+//! does it, Esc cancels.
 
 use std::path::PathBuf;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
@@ -20,13 +22,13 @@ use crate::ui::centred;
 /// The longest name the prompt takes.
 const MAX_NAME: usize = 1000;
 
-/// Opens the prompt, the current file's name (and game) typed in.
+/// Opens the prompt, the current file's name (and game) filled in and selected.
 pub(super) fn open(app: &mut App, purpose: Purpose) {
     let mut text = app.file.display().to_string();
     if let (Purpose::Open, Some(game)) = (purpose, app.game_in_file) {
         text = format!("{text} {game}");
     }
-    app.mode = Mode::Prompt(Prompt { purpose, text, confirm: false });
+    app.mode = Mode::Prompt(Prompt { purpose, text, selected: true, confirm: false });
 }
 
 /// A key in the prompt.
@@ -37,14 +39,32 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             app.mode = Mode::Playing;
             app.say("cancelled");
         }
+        // Ctrl-U clears the line, as in a shell.
+        KeyCode::Char('u' | 'U') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            prompt.text.clear();
+            prompt.selected = false;
+            prompt.confirm = false;
+        }
         KeyCode::Backspace => {
-            prompt.text.pop();
+            if prompt.selected {
+                prompt.text.clear();
+            } else {
+                prompt.text.pop();
+            }
+            prompt.selected = false;
             prompt.confirm = false;
         }
-        KeyCode::Char(c) if !c.is_control() && prompt.text.len() < MAX_NAME => {
-            prompt.text.push(c);
+        KeyCode::Char(c) if !c.is_control() && !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            if prompt.selected {
+                prompt.text.clear();
+                prompt.selected = false;
+            }
+            if prompt.text.len() < MAX_NAME {
+                prompt.text.push(c);
+            }
             prompt.confirm = false;
         }
+        KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => prompt.selected = false,
         KeyCode::Enter => {
             let (purpose, text, confirm) = (prompt.purpose, prompt.text.trim().to_owned(), prompt.confirm);
             if text.is_empty() {
@@ -110,11 +130,16 @@ pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt) {
         }
         Purpose::Open => (" open ", "JSON or SGF; `games.sgf 3` opens the third game of a collection"),
     };
+    let name = if prompt.selected {
+        Line::from(vec![Span::styled(prompt.text.clone(), Style::new().reversed()), Span::raw(" ")])
+    } else {
+        Line::from(format!("{}█", prompt.text))
+    };
     let lines = vec![
-        Line::from(format!("{}█", prompt.text)),
+        name,
         Line::from(""),
         Line::from(Span::styled(help, Style::new().fg(Color::DarkGray))),
-        Line::from("Enter: do it   Esc: cancel"),
+        Line::from("Enter: do it   Esc: cancel   typing replaces the name, → edits it, Ctrl-U clears"),
     ];
     let rect = centred(area, area.width.saturating_sub(4).clamp(20, 90), 8);
     frame.render_widget(Clear, rect);

@@ -471,3 +471,89 @@ fn the_level_caps_what_an_engine_searches_and_is_kept_in_the_game_file() {
     let error = bad.setup(Duration::from_secs(1)).unwrap_err().to_string();
     assert!(error.contains("unknown level \"grandmaster\"") && error.contains("beginner"), "{error}");
 }
+
+/// The text the open prompt holds, and whether it is still selected.
+fn prompt_text(app: &App) -> (String, bool) {
+    match app.mode() {
+        tui::app::Mode::Prompt(prompt) => (prompt.text.clone(), prompt.selected),
+        other => panic!("no prompt open: {other:?}"),
+    }
+}
+
+#[test]
+fn a_name_prompt_starts_selected_so_typing_replaces_it_and_ctrl_u_clears() {
+    use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    let current = app.file().display().to_string();
+    press(&mut app, KeyCode::Char('W'));
+    assert_eq!(prompt_text(&app), (current.clone(), true));
+    for c in "renju-test.sgf".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!(prompt_text(&app), ("renju-test.sgf".to_owned(), false), "typing replaced the name");
+    app.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert_eq!(prompt_text(&app), (String::new(), false), "Ctrl-U cleared it and typed no u");
+    press(&mut app, KeyCode::Esc);
+    // An arrow keeps the name to edit; Backspace on a selected name clears it.
+    press(&mut app, KeyCode::Char('O'));
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(prompt_text(&app).0, format!("{current}x"));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('W'));
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(prompt_text(&app), (String::new(), false));
+    assert!(screen(&mut app, 100, 30).contains("Ctrl-U clears"));
+}
+
+#[test]
+fn h_j_k_l_move_on_every_press_until_a_digit_and_a_coordinate_still_places() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    let start = app.cursor();
+    for c in "lll".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!((app.cursor().x(), app.cursor().y()), (start.x() + 3, start.y()));
+    assert_eq!(app.typed(), "l", "only the last letter is kept");
+    press(&mut app, KeyCode::Char('j'));
+    press(&mut app, KeyCode::Char('k'));
+    press(&mut app, KeyCode::Char('h'));
+    assert_eq!((app.cursor().x(), app.cursor().y()), (start.x() + 2, start.y()));
+    // A letter then digits is a coordinate: `h8` Enter places at h8.
+    type_text(&mut app, "h8");
+    assert_eq!(
+        app.pos().moves().first().map(|c| c.name(&Rules::gomoku15()).to_string()).as_deref(),
+        Some("h8")
+    );
+    assert!(tui::app::KEYS.iter().any(|(keys, _)| keys.contains("h j k l")));
+}
+
+#[test]
+fn open_and_load_ask_before_throwing_away_an_unsaved_game() {
+    let saved = temp("ask-before-loading.json");
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    app.loaded_from(saved.clone());
+    type_text(&mut app, "h8");
+    press(&mut app, KeyCode::Char('S'));
+    type_text(&mut app, "i9");
+    assert_eq!(app.pos().ply(), 2);
+    // L asks first; another key forgets the question; L L loads.
+    press(&mut app, KeyCode::Char('L'));
+    assert!(app.message().contains("not saved: L again"), "{}", app.message());
+    assert_eq!(app.pos().ply(), 2);
+    press(&mut app, KeyCode::Char('#'));
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.pos().ply(), 2, "the question was forgotten, so L asked again");
+    press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.pos().ply(), 1, "the saved game came back");
+    // O asks too, then opens the prompt; with nothing unsaved it opens at once.
+    type_text(&mut app, "i9");
+    press(&mut app, KeyCode::Char('O'));
+    assert!(matches!(app.mode(), tui::Mode::Playing), "asked, not opened");
+    press(&mut app, KeyCode::Char('O'));
+    assert!(matches!(app.mode(), tui::Mode::Prompt(_)));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('S'));
+    press(&mut app, KeyCode::Char('O'));
+    assert!(matches!(app.mode(), tui::Mode::Prompt(_)), "saved: no question");
+}
