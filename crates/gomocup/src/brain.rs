@@ -63,7 +63,8 @@ struct State<'a> {
     timeout_turn: Option<u64>,
     time_left: Option<u64>,
     max_memory: Option<u64>,
-    /// `END` or the end of input arrived while the engine thought.
+    /// `END` arrived while the engine thought (the end of input lets it
+    /// answer first).
     quit: bool,
 }
 
@@ -146,7 +147,7 @@ where
         }
         let reply = state.handle(command, &lines, &mut pending);
         if state.quit {
-            // END, or the end of input, came while the engine thought.
+            // END came while the engine thought.
             return Ok(());
         }
         if let Some(reply) = reply {
@@ -480,7 +481,9 @@ impl State<'_> {
                     Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("END") => self.quit = true,
                     Ok(incoming) => pending.push_back(incoming),
                     Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => self.quit = true,
+                    // The end of input (`printf 'START 15\r\nBEGIN\r\n' | pbrain-mnk`)
+                    // lets the search finish and answer; then the brain ends.
+                    Err(RecvTimeoutError::Disconnected) => break,
                 }
             }
             if self.quit {
