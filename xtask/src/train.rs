@@ -49,11 +49,20 @@ pub fn run(args: Args) -> Result<()> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // The GA writes a folder (weights, log, plot, checkpoint); the learners a table.
     let out = if learner == "ga" { dir.join("ga") } else { dir.join(format!("{learner}.table")) };
+    // A GA run stopped before goes on where it was, as the pipelines do
+    // (the trainer refuses, saying why, if it was started with other settings).
+    let resume = learner == "ga"
+        && out.join("checkpoint.json").exists()
+        && !passed.args.iter().any(|arg| arg == "--resume");
+    if resume {
+        println!("==> going on with the GA run in {} (delete the folder to start anew)", out.display());
+    }
     run_step(
         &format!("train {learner} into {}", out.display()),
         cargo()
             .args(["run", "--release", "--quiet", "--package", "trainer", "--", learner, "--out"])
             .arg(&out)
-            .args(&passed.args),
+            .args(&passed.args)
+            .args(resume.then_some("--resume")),
     )
 }

@@ -9,7 +9,6 @@ use anyhow::{Context, Result};
 use arena::sprt::Sprt;
 use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Shard, Summary};
 use board::{Limits, Rules};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use roster::AgentSpec;
 use serde::Serialize;
 
@@ -18,7 +17,8 @@ use crate::report::check_threads;
 /// Arena settings common to matches and tournaments.
 #[derive(Debug, clap::Args)]
 pub struct GameArgs {
-    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a
+    /// preset such as renju; e.g. 3,3,3 or 15,15,5.
     #[arg(long, default_value = "3,3,3")]
     pub rules: Rules,
     /// Games per pairing; each opening is played twice, colours swapped.
@@ -141,8 +141,7 @@ impl GameArgs {
         self.check_outputs()?;
         let shard = self.shard.unwrap_or_default();
         let games = shard.games_of(plan.schedule().len() as u64);
-        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-        bar.set_style(ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"));
+        let bar = roster::Progress::new(games, "games");
         let mut played: Vec<arena::GameLine> = Vec::new();
         let keep = self.sgf.is_some() && self.records.is_none();
         let mut progress = |live: &Live<'_>| {
@@ -160,7 +159,7 @@ impl GameArgs {
             ..RunOptions::default()
         };
         let summary = arena::run(plan, options)?;
-        bar.finish_and_clear();
+        bar.finish();
         if let Some(path) = &self.sgf {
             // Every game of a resumed run is in its records, not only those played now.
             if let Some(records) = &self.records {

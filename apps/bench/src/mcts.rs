@@ -6,7 +6,6 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use board::Agent as _;
 use board::{Limits, Position, Rules};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mcts::{MctsAgent, MctsConfig};
 use serde::Serialize;
 
@@ -22,7 +21,7 @@ enum Playout {
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a preset such as renju.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// Iterations per search (all trees together).
@@ -135,7 +134,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 /// Iterations per second of classic UCB1 from `start`, the median of
 /// `--repeat` searches, and the tree size (all trees together).
-fn rate(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, usize) {
+fn rate(start: &Position, args: &Args, bar: &roster::Progress) -> (f64, usize) {
     let mut timed = Timed::new(args, args.threads, start);
     let mut rates = Vec::with_capacity(args.repeat);
     let mut nodes = 0;
@@ -150,7 +149,7 @@ fn rate(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, usize) {
 
 /// One thread's median rate from `start`, and the median ratio of the
 /// threaded rate to it over `--repeat` alternating pairs.
-fn speedup(start: &Position, args: &Args, bar: &ProgressBar) -> (f64, f64) {
+fn speedup(start: &Position, args: &Args, bar: &roster::Progress) -> (f64, f64) {
     let mut one = Timed::new(args, 1, start);
     let mut many = Timed::new(args, args.threads, start);
     let (mut rates, mut ratios) = (Vec::new(), Vec::new());
@@ -177,10 +176,7 @@ pub fn run(args: &Args) -> Result<()> {
     // Searches of many iterations take a while: say how far along we are
     // (on a terminal only; stderr, so --json output stays clean).
     let searches = args.repeat * if args.speedup { 4 } else { 2 };
-    let bar = ProgressBar::with_draw_target(Some(searches as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} searches  {msg}").expect("a valid template"),
-    );
+    let bar = roster::Progress::new(searches as u64, "searches");
     bar.set_message("empty board");
     let (empty, nodes) = rate(&Position::new(args.rules), args, &bar);
     let (one_thread, speedup) = if args.speedup {
@@ -196,7 +192,7 @@ pub fn run(args: &Args) -> Result<()> {
         Ok(positions) => rate(&positions[0], args, &bar).0,
         Err(_) => empty,
     };
-    bar.finish_and_clear();
+    bar.finish();
     let report = Report {
         rules: args.rules.to_string(),
         iterations: args.iterations,

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use arena::Shard;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pattern_eval::{Family, Weights};
 use trainer::evolve::shards::{Launcher, Sharding, play_shard};
 use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
@@ -209,10 +208,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let sharding = sharding(args)?;
     let pool = pool(args.threads)?;
-    let bar = ProgressBar::with_draw_target(Some(u64::from(run.generations())), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} generation {pos}/{len}  {msg}").expect("a valid template"),
-    );
+    let bar = roster::Progress::new(u64::from(run.generations()), "generations");
     bar.set_position(run.log().len() as u64);
     let clock = Instant::now();
     while !run.is_done() {
@@ -228,7 +224,7 @@ pub fn run(args: &Args) -> Result<()> {
         bar.set_position(u64::from(figures.generation) + 1);
         bar.set_message(format!("max {:.3} mean {:.3}", figures.max, figures.mean));
     }
-    bar.finish_and_clear();
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
     let weights = run.champion();
     write_file(&args.out.join("weights.json"), &(weights.to_json() + "\n"))?;

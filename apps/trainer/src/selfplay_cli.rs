@@ -7,12 +7,11 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use arena::Shard;
 use board::Rules;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use trainer::selfplay::{Played, Run, Settings, merge as merge_shards, play};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a preset such as renju.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// The engine, as a roster spec.
@@ -101,10 +100,7 @@ pub fn run(args: &Args) -> Result<()> {
         resume: args.resume,
         shard,
     };
-    let bar = ProgressBar::with_draw_target(Some(shard.games_of(args.games)), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}").expect("a valid template"),
-    );
+    let bar = roster::Progress::new(shard.games_of(args.games), "games");
     let clock = Instant::now();
     let mut update = |played: &Played| {
         let seconds = clock.elapsed().as_secs_f64().max(1e-9);
@@ -116,7 +112,7 @@ pub fn run(args: &Args) -> Result<()> {
         ));
     };
     let played = play(&run, &mut update)?;
-    bar.finish_and_clear();
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
     let report = serde_json::json!({
         "out": args.out.display().to_string(),

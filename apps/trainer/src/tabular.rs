@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use board::{Rules, mix_seed};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use tabular_rl::{
     KeySpace, MatrixParams, Opponent, Policy, ScoreTable, Seat, Table, TdLearner, TdParams, TrainingBlock,
@@ -278,10 +277,7 @@ fn run(name: &'static str, common: &Common, learner: Learner) -> Result<()> {
 }
 
 fn train(name: &'static str, common: &Common, mut learner: Learner) -> Result<()> {
-    let bar = ProgressBar::with_draw_target(Some(common.games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}").expect("a valid template"),
-    );
+    let bar = roster::Progress::new(common.games, "games");
     let checkpoint_every = common.games.div_ceil(10).max(1);
     let mut rows = Vec::new();
     let mut training = TrainingBlock::default();
@@ -308,7 +304,7 @@ fn train(name: &'static str, common: &Common, mut learner: Learner) -> Result<()
             block.learner.percent(block.learner.wins)
         ));
     }
-    bar.finish_and_clear();
+    bar.finish();
     let results = versus_random(learner.policy(), common.eval_games, mix_seed(common.seed, u64::MAX));
     let entries = learner.entries();
     let table = learner.into_table();

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use board::Rules;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use trainer::selfplay::DataFile;
 use trainer::texel::{DataPrint, Dataset, FamilyWeights, TuneConfig, TuneFamily, Tuner};
 
@@ -94,10 +93,7 @@ pub fn run(args: &Args) -> Result<()> {
         score_weight: args.score_weight,
     };
     let mut tuner = resume_or_start(args, config, &data, rules, &checkpoint)?;
-    let bar = ProgressBar::with_draw_target(Some(u64::from(args.epochs)), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} epoch {pos}/{len}  {msg}").expect("a valid template"),
-    );
+    let bar = roster::Progress::new(u64::from(args.epochs), "epochs");
     bar.set_position(u64::from(tuner.epoch));
     let fit_clock = Instant::now();
     let first_epoch = tuner.epoch;
@@ -107,7 +103,7 @@ pub fn run(args: &Args) -> Result<()> {
         bar.set_position(u64::from(tuner.epoch));
         bar.set_message(format!("loss {train:.5}, validation {validation:.5}"));
     }
-    bar.finish_and_clear();
+    bar.finish();
     let epochs_run = tuner.epoch - first_epoch;
     let fit_seconds = fit_clock.elapsed().as_secs_f64();
     let weights =
