@@ -13,7 +13,8 @@ use roster::AgentSpec;
 #[derive(Debug, Parser)]
 #[command(name = "mnk", version, about = "Watch two mnk engines play one game, move by move")]
 struct Args {
-    /// Rules as W,H,K or W,H,K,exact, or a preset: tictactoe, five8x8, gomoku15, gomoku20.
+    /// Rules as W,H,K or W,H,K,RULE (RULE: freestyle, exact, renju, caro or
+    /// caro-freestyle), or a preset: tictactoe, five8x8, gomoku15, gomoku20, renju, caro.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// Engine spec for X.

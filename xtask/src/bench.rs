@@ -69,7 +69,8 @@ pub struct Args {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     seconds: u64,
     /// A saved run (such as a copy of target/bench/latest.json) to compare
-    /// with: each figure's headline rate is printed as a ratio to its.
+    /// with: each figure's headline rate is printed as a ratio to the
+    /// same figure in that run.
     #[arg(long, value_name = "FILE")]
     baseline: Option<std::path::PathBuf>,
 }

@@ -14,7 +14,8 @@ use crate::report::{emit, row, start_position};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5 (an SGF game
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a
+    /// preset such as renju; e.g. 3,3,3 or 15,15,5 (an SGF game
     /// gives its own).
     #[arg(long, required_unless_present = "sgf")]
     rules: Option<Rules>,

@@ -13,7 +13,8 @@ const MAX_DEFAULT_DEPTH: usize = 10;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a
+    /// preset such as renju; e.g. 3,3,3 or 15,15,5.
     #[arg(long, default_value = "3,3,3")]
     rules: Rules,
     /// Plies to count; by default to the end of the game (small boards only).

@@ -12,7 +12,8 @@ use crate::report::{check_threads, emit, percent, row, start_position, thousands
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact, e.g. 3,3,3 or 15,15,5.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a
+    /// preset such as renju; e.g. 3,3,3 or 15,15,5.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// How long to play, in seconds.

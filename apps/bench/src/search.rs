@@ -12,7 +12,7 @@ use crate::report::{emit, middle_games, row, thousands};
 #[derive(Debug, clap::Args)]
 #[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct Args {
-    /// Rules as W,H,K or W,H,K,exact.
+    /// Rules as W,H,K or W,H,K,RULE (exact, renju, caro, caro-freestyle), or a preset such as renju.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
     /// Search each position to this depth.

@@ -101,7 +101,12 @@ impl fmt::Display for Live<'_> {
             elo_text(self.pairing.elo.as_ref())
         )?;
         if let Some(sprt) = self.sprt {
-            write!(f, "  LLR {:.2} ({:.2}, {:.2})", sprt.llr, sprt.lower, sprt.upper)?;
+            write!(
+                f,
+                "  LLR {:.2} {}",
+                sprt.llr,
+                crate::summary::llr_place(sprt.llr, sprt.lower, sprt.upper)
+            )?;
         }
         Ok(())
     }

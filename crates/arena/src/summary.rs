@@ -275,14 +275,13 @@ impl fmt::Display for Summary {
         if let Some(sprt) = &self.sprt {
             writeln!(
                 f,
-                "SPRT H0 elo ≤ {} vs H1 elo ≥ {} (alpha {}, beta {}): LLR {:.3} in ({:.3}, {:.3}) after {} games: {}",
+                "SPRT H0 elo ≤ {} vs H1 elo ≥ {} (alpha {}, beta {}): LLR {:.3} {} after {} games: {}",
                 sprt.test.elo0,
                 sprt.test.elo1,
                 sprt.test.alpha,
                 sprt.test.beta,
                 sprt.llr,
-                sprt.lower,
-                sprt.upper,
+                llr_place(sprt.llr, sprt.lower, sprt.upper),
                 sprt.games,
                 match sprt.decision {
                     Decision::Continue => "undecided",
@@ -296,5 +295,29 @@ impl fmt::Display for Summary {
             write!(f, "{}", self.rating_list())?;
         }
         Ok(())
+    }
+}
+
+/// Where an LLR stands against the SPRT's bounds, in words: inside them
+/// (`in (-2.944, 2.944)`), or which one it crossed (`≥ upper bound 2.944`).
+pub(crate) fn llr_place(llr: f64, lower: f64, upper: f64) -> String {
+    if llr >= upper {
+        format!("≥ upper bound {upper:.3}")
+    } else if llr <= lower {
+        format!("≤ lower bound {lower:.3}")
+    } else {
+        format!("in ({lower:.3}, {upper:.3})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::llr_place;
+
+    #[test]
+    fn a_decided_llr_says_which_bound_it_crossed() {
+        assert_eq!(llr_place(3.073, -2.944, 2.944), "≥ upper bound 2.944");
+        assert_eq!(llr_place(-3.0, -2.944, 2.944), "≤ lower bound -2.944");
+        assert_eq!(llr_place(0.5, -2.944, 2.944), "in (-2.944, 2.944)");
     }
 }
