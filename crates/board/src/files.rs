@@ -94,11 +94,32 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// Writes `bytes` to a temporary file beside `path` (`.NAME.tmp`), flushes
 /// it to the disk, then renames it over `path`: a reader never sees half a
 /// file, an old file is replaced only by a whole new one, and a failed
-/// write (a full disk) leaves no temporary file behind.
+/// write (a full disk) leaves no temporary file behind. Only a regular file
+/// or a new name is written: a device, a FIFO, a socket or a folder at
+/// `path` is refused (a rename would replace `/dev/full` with a file), and
+/// a symbolic link is written through, to the file it names.
 ///
 /// # Errors
-/// If the file cannot be written or renamed.
+/// If `path` is not a regular file or a new name, or the file cannot be
+/// written or renamed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            target = std::fs::canonicalize(path).or_else(|_| std::fs::read_link(path))?;
+            target.as_path()
+        }
+        _ => path,
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a regular file ({}): refusing to replace it", path.display(), kind_of(&meta)),
+            ));
+        }
+        _ => {}
+    }
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
@@ -114,6 +135,28 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     written
+}
+
+/// What a file that is not a regular one is, in words.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() { "a folder" } else { "not a regular file" }
 }
 
 /// An exclusive hold on an output file, for as long as it lives: see
@@ -167,6 +210,39 @@ mod tests {
         let mut zeros = io::BufReader::new(io::repeat(0));
         assert!(read_line_limited(&mut zeros, &mut buffer, 1 << 16).is_err());
         assert!(buffer.len() <= (1 << 16) + 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_never_replaced_and_links_are_written_through() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = std::env::temp_dir().join(format!("board-devices-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A socket stands for any node that is not a regular file.
+        let socket = dir.join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let error = write_atomically(&socket, b"x").unwrap_err();
+        assert!(error.to_string().contains("not a regular file (a socket)"), "{error}");
+        assert!(std::fs::symlink_metadata(&socket).unwrap().file_type().is_socket(), "still a socket");
+        if Path::new("/dev/null").exists() {
+            let link = dir.join("null");
+            std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+            let error = write_atomically(&link, b"x").unwrap_err();
+            assert!(error.to_string().contains("a character device"), "{error}");
+            assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        }
+        let folder = dir.join("folder");
+        std::fs::create_dir_all(&folder).unwrap();
+        assert!(write_atomically(&folder, b"x").unwrap_err().to_string().contains("a folder"));
+        // A link to a regular file: the file gets the bytes, the link stays.
+        let real = dir.join("real.json");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
