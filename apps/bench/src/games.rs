@@ -94,6 +94,7 @@ impl GameArgs {
     /// The plan for these engines in this format.
     pub fn plan(&self, specs: &[AgentSpec], format: Format, sprt: Option<Sprt>) -> Result<Plan> {
         check_threads(self.threads)?;
+        self.opening.check(&self.rules).map_err(anyhow::Error::msg)?;
         for spec in specs {
             spec.check_rules(&self.rules)?;
         }

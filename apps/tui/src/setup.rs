@@ -154,6 +154,7 @@ impl Setup {
     /// # Errors
     /// The reason one cannot.
     pub fn check(&self) -> Result<(), String> {
+        self.opening.check(&self.rules)?;
         for player in &self.players {
             if let Player::Engine(spec) = player {
                 spec.check_rules(&self.rules).map_err(|err| err.to_string())?;

@@ -37,6 +37,30 @@ impl OpeningRule {
     pub fn is_swap(self) -> bool {
         self != OpeningRule::None
     }
+
+    /// Whether a game under this rule can be played on the board of
+    /// `rules`: a swap opening needs three stones near the centre that make
+    /// no line (and, for swap2, room for two more and a game after them).
+    ///
+    /// # Errors
+    /// A sentence saying why the board cannot hold it.
+    pub fn check(self, rules: &Rules) -> Result<(), String> {
+        let stones = match self {
+            OpeningRule::None => return Ok(()),
+            OpeningRule::Swap1 => 3,
+            OpeningRule::Swap2 => 5,
+        };
+        if candidate_openings(*rules).is_empty() || rules.area() <= stones {
+            return Err(format!(
+                "the {}x{} board (k = {}) is too small for a {self} opening: it needs {stones} stones that \
+                 make no line near the centre, and room to play on",
+                rules.width(),
+                rules.height(),
+                rules.k()
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for OpeningRule {
@@ -246,6 +270,20 @@ pub fn opening_position(rules: Rules, stones: &[Cell]) -> Result<Position, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boards_too_small_for_a_swap_opening_are_refused_up_front() {
+        for text in ["2,2,2", "1,1,1", "1,5,5,renju"] {
+            let rules: Rules = text.parse().unwrap();
+            let error = OpeningRule::Swap2.check(&rules).unwrap_err();
+            assert!(error.contains("too small for a swap2 opening"), "{text}: {error}");
+            assert_eq!(OpeningRule::None.check(&rules), Ok(()));
+        }
+        for rules in [Rules::gomoku15(), Rules::renju(), "7,7,5".parse().unwrap()] {
+            assert_eq!(OpeningRule::Swap2.check(&rules), Ok(()), "{rules}");
+            assert_eq!(OpeningRule::Swap1.check(&rules), Ok(()), "{rules}");
+        }
+    }
     use crate::{Analysis, ScoreKind};
 
     /// Plays the first legal cell and says the side to move wins with the

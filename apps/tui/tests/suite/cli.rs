@@ -36,6 +36,8 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--clock", "300+x"][..], "the increment is not a number"),
         (&["--load", FIXTURE, "--game", "17"][..], "holds 16 game(s), not game 17"),
         (&["--game", "2"][..], "--load"),
+        (&["--rules", "2,2,2", "--opening", "swap2"][..], "too small for a swap2 opening"),
+        (&["--rules", "1,5,5,renju", "--opening", "swap1"][..], "too small for a swap1 opening"),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");
