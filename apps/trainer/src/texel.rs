@@ -462,6 +462,11 @@ pub struct Tuner {
     pub data: DataPrint,
 }
 
+/// The most Adam steps a fit may have taken: far beyond any real fit
+/// (a million positions in batches of one for a thousand epochs), and
+/// within what the step's bias correction counts.
+const MAX_STEPS: u64 = 1 << 30;
+
 impl Tuner {
     /// Checks a fit read from a checkpoint: a weight and two moments per
     /// feature, every number finite and the weights within what the
@@ -491,6 +496,12 @@ impl Tuner {
         }
         if !(self.k.is_finite() && self.k > 0.0) {
             return Err(format!("the scale K is {}", self.k));
+        }
+        if self.steps > MAX_STEPS {
+            return Err(format!("{} steps, more than a fit takes ({MAX_STEPS} at most)", self.steps));
+        }
+        if let Some(bad) = self.losses.iter().find(|(train, validation)| !(train.is_finite() && validation.is_finite())) {
+            return Err(format!("a loss of {bad:?}"));
         }
         if self.second_moment.iter().any(|&value| value < 0.0) {
             return Err("a negative second moment".to_owned());
@@ -587,8 +598,8 @@ impl Tuner {
     fn step(&mut self, gradient: &[f64]) {
         const BETA1: f64 = 0.9;
         const BETA2: f64 = 0.999;
-        self.steps += 1;
-        let t = self.steps as i32;
+        self.steps = self.steps.saturating_add(1);
+        let t = i32::try_from(self.steps).unwrap_or(i32::MAX);
         let moments = self.first_moment.iter_mut().zip(&mut self.second_moment);
         for ((weight, &g), (first, second)) in self.weights.iter_mut().zip(gradient).zip(moments) {
             *first = BETA1 * *first + (1.0 - BETA1) * g;
@@ -605,6 +616,10 @@ impl Tuner {
     /// [`pattern_eval::WeightsError`] if they do not make weights of the
     /// family (a fit that ran away).
     pub fn rounded(&self) -> Result<FamilyWeights, pattern_eval::WeightsError> {
+        // A NaN would round to 0 and make weights that look whole.
+        if let Some((index, _)) = self.weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
+            return Err(pattern_eval::WeightsError::OutOfRange { index, value: i64::MAX });
+        }
         let vector: Vec<i32> = self.weights.iter().map(|w| w.round() as i32).collect();
         FamilyWeights::from_vector(self.family, &vector)
     }
@@ -684,9 +699,20 @@ mod tests {
         let mut huge = tuner.clone();
         huge.weights[5] = 1e308;
         assert!(huge.check().unwrap_err().contains("beyond what the evaluation holds"));
+        let endless = Tuner { steps: u64::MAX, ..tuner.clone() };
+        assert!(endless.check().unwrap_err().contains("more than a fit takes"));
+        let mut lost = tuner.clone();
+        lost.losses.push((f64::NAN, 0.5));
+        assert!(lost.check().unwrap_err().contains("a loss of"));
+        // A step at the most steps there are stays finite, never NaN.
+        let mut last = Tuner { steps: u64::MAX, ..tuner.clone() };
+        last.epoch(&data);
+        assert!(last.weights.iter().all(|w| w.is_finite()));
         let mut nan = tuner;
+        nan.weights[1] = f64::NAN;
+        assert!(nan.rounded().is_err(), "NaN weights never round to zeros");
         nan.second_moment[2] = f64::NAN;
-        assert!(nan.check().unwrap_err().contains("second moments hold NaN"));
+        assert!(nan.check().unwrap_err().contains("hold NaN"));
     }
 
     #[test]

@@ -99,6 +99,14 @@ pub fn run(args: &Args) -> Result<()> {
     let first_epoch = tuner.epoch;
     while tuner.epoch < args.epochs {
         let (train, validation) = tuner.epoch(&data);
+        // A fit that diverged is not kept: the last checkpoint stays.
+        if let Err(why) = tuner.check() {
+            bail!(
+                "the fit diverged at epoch {} ({why}; loss {train}, validation {validation}): nothing was written \
+                 — try a smaller --learning-rate",
+                tuner.epoch
+            );
+        }
         write_file(&checkpoint, &serde_json::to_string(&tuner).expect("the fit serialises"))?;
         bar.set_position(u64::from(tuner.epoch));
         bar.set_message(format!("loss {train:.5}, validation {validation:.5}"));
