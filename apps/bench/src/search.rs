@@ -250,8 +250,15 @@ fn read_positions(path: &std::path::Path, rules: board::Rules) -> Result<Vec<boa
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
         .map(|(i, line)| {
-            board::Position::from_one_line(rules, line)
-                .with_context(|| format!("{}:{}: not a position on {rules}", path.display(), i + 1))
+            let pos = board::Position::from_one_line(rules, line)
+                .with_context(|| format!("{}:{}: not a position on {rules}", path.display(), i + 1))?;
+            match pos.outcome() {
+                // As `bench analyze` does: a finished game has no move to search.
+                Some(outcome) => {
+                    bail!("{}:{}: the game is over ({outcome:?}): nothing to search", path.display(), i + 1)
+                }
+                None => Ok(pos),
+            }
         })
         .collect::<Result<Vec<_>>>()?;
     if positions.is_empty() {

@@ -500,7 +500,9 @@ impl Tuner {
         if self.steps > MAX_STEPS {
             return Err(format!("{} steps, more than a fit takes ({MAX_STEPS} at most)", self.steps));
         }
-        if let Some(bad) = self.losses.iter().find(|(train, validation)| !(train.is_finite() && validation.is_finite())) {
+        if let Some(bad) =
+            self.losses.iter().find(|(train, validation)| !(train.is_finite() && validation.is_finite()))
+        {
             return Err(format!("a loss of {bad:?}"));
         }
         if self.second_moment.iter().any(|&value| value < 0.0) {

@@ -115,7 +115,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Ok(meta) if !meta.is_file() => {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!("{} is not a regular file ({}): refusing to replace it", path.display(), kind_of(&meta)),
+                format!(
+                    "{} is not a regular file ({}): refusing to replace it",
+                    path.display(),
+                    kind_of(&meta)
+                ),
             ));
         }
         _ => {}

@@ -86,6 +86,34 @@ pub enum SetupError {
         /// The side with the line.
         side: Side,
     },
+    /// Renju's black has more than five in a row: a move it may never make.
+    #[error("black has an overline through {cell}, which renju forbids black to make: no game reaches this")]
+    ForbiddenOverline {
+        /// A stone of the overline, zero-based `x,y`.
+        cell: Cell,
+    },
+}
+
+/// The longest run of `marks` through `cell` in any direction (a scan:
+/// for setup only).
+fn longest_run(rules: &Rules, marks: Bitboard, cell: Cell) -> usize {
+    Direction::ALL
+        .into_iter()
+        .map(|direction| {
+            let (dx, dy) = direction.delta();
+            let count = |sign: i32| {
+                (1..)
+                    .take_while(|&i| {
+                        rules
+                            .cell(i32::from(cell.x()) + sign * i * dx, i32::from(cell.y()) + sign * i * dy)
+                            .is_some_and(|next| marks.contains(next))
+                    })
+                    .count()
+            };
+            1 + count(1) + count(-1)
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 /// The k (or more) marks in a row that won a game.
@@ -499,6 +527,11 @@ impl Position {
         if x_count != o_count && x_count != o_count + 1 {
             return Err(SetupError::Counts { x: x_count, o: o_count });
         }
+        if rules.overline() == Overline::Renju
+            && let Some(cell) = x.iter().find(|&cell| longest_run(&rules, x, cell) > usize::from(rules.k()))
+        {
+            return Err(SetupError::ForbiddenOverline { cell });
+        }
         let pos = Position::with_marks(rules, x, o);
         let last_mover = pos.side_to_move().opponent();
         match Side::ALL.map(|side| pos.find_winning_line(side)) {
@@ -774,6 +807,28 @@ mod tests {
         let rules = Rules::new(2, 2, 1, Overline::Freestyle).unwrap();
         let pos = play_all(rules, &["a1"]);
         assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
+    }
+
+    #[test]
+    fn renju_black_overlines_cannot_be_set_up_and_white_ones_win() {
+        let rules = Rules::renju();
+        let cells =
+            |names: &[&str]| -> Bitboard { names.iter().map(|n| rules.parse_cell(n).unwrap()).collect() };
+        let six = cells(&["a15", "b15", "c15", "d15", "e15", "f15"]);
+        let scattered = cells(&["a1", "c1", "e1", "g1", "i1", "k1"]);
+        let error = Position::from_setup(rules, six, scattered).unwrap_err();
+        assert!(matches!(error, SetupError::ForbiddenOverline { .. }), "{error}");
+        assert!(error.to_string().contains("renju forbids"), "{error}");
+        let rows = ["xxxxxx.........", "o.o.o.o.o......"].into_iter().chain(["..............."; 13]);
+        let error = Position::from_one_line(rules, &rows.collect::<Vec<_>>().join("/")).unwrap_err();
+        assert!(error.to_string().contains("renju forbids"), "{error}");
+        // Under freestyle the same stones are a finished game, not an impossible one.
+        let freestyle =
+            Position::from_setup(Rules::gomoku15(), six, cells(&["a1", "c1", "e1", "g1", "i1"])).unwrap();
+        assert_eq!(freestyle.outcome(), Some(Outcome::Win(Side::X)));
+        // White's six wins under renju.
+        let white = Position::from_setup(rules, cells(&["a1", "c1", "e1", "g1", "i1", "k1"]), six).unwrap();
+        assert_eq!(white.outcome(), Some(Outcome::Win(Side::O)));
     }
 
     #[test]

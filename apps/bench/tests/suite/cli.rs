@@ -606,3 +606,27 @@ fn renju_and_caro_play_in_matches_and_are_refused_where_only_plain_rules_are_mea
         "{error}"
     );
 }
+
+#[test]
+fn positions_no_game_reaches_and_finished_games_are_refused_where_positions_are_read() {
+    let rows = |first: &str, second: &str| {
+        [first, second].into_iter().chain(["..............."; 13]).collect::<Vec<_>>().join("/")
+    };
+    let six = rows("xxxxxx.........", "o.o.o.o.o......");
+    let output =
+        bench(&["analyze", "--rules", "renju", "--position", &six, "--engine", "alphabeta", "--depth", "2"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("renju forbids"));
+    let finished = rows("xxxxx..........", "oooo...........");
+    let file = std::env::temp_dir().join(format!("bench-finished-{}.txt", std::process::id()));
+    for (rules, line, says) in [("15,15,5", &finished, "the game is over"), ("renju", &six, "renju forbids")]
+    {
+        std::fs::write(&file, format!("{line}\n")).unwrap();
+        let output =
+            bench(&["search", "--rules", rules, "--depth", "2", "--positions-in", file.to_str().unwrap()]);
+        assert!(!output.status.success(), "{rules}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{rules}: {stderr}");
+    }
+    std::fs::remove_file(&file).unwrap();
+}
