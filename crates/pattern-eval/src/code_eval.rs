@@ -29,11 +29,17 @@ use serde::{Deserialize, Serialize};
 use crate::move_policy::MovePolicy;
 use crate::threat_eval::ThreatWeights;
 use crate::threat_mask::{MASKS, mask, mask_name};
-use crate::weights::{MAX_WEIGHT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
+use crate::weights::{WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
 
 /// How many shapes there are: multisets of four of the eleven fine
 /// patterns.
 pub const SHAPES: usize = 1001;
+
+/// The largest value a shape or a mask may have. A position sums a value
+/// a cell for each side, so on the largest board (32 × 32, two sides) the
+/// sum stays below 2^24, the score the evaluations keep for a forced
+/// block, and far below every win score; the fitted tables use about half.
+pub const MAX_CODE_WEIGHT: i32 = 8_000;
 
 /// How many plain shapes there are: multisets of four of the eight
 /// patterns (what a move policy and a format-1 weights file name).
@@ -323,7 +329,7 @@ impl CodeWeights {
     ///
     /// # Errors
     /// [`WeightsError`] if it is not two tables of [`SHAPES`] values each
-    /// (and [`MASKS`] more) within ±[`MAX_WEIGHT`], the empty shape worth 0.
+    /// (and [`MASKS`] more) within ±[`MAX_CODE_WEIGHT`], the empty shape worth 0.
     pub fn from_vector(vector: &[i32]) -> Result<CodeWeights, WeightsError> {
         let masks = match vector.len() {
             Self::LEN => vector[2 * SHAPES..].to_vec(),
@@ -357,7 +363,7 @@ impl CodeWeights {
             return Err(WeightsError::CodeJson(format!("{} masks, not {MASKS}", self.masks.len())));
         }
         if let Some((index, &value)) =
-            self.masks.iter().enumerate().find(|(_, value)| value.abs() > MAX_WEIGHT)
+            self.masks.iter().enumerate().find(|(_, value)| value.abs() > MAX_CODE_WEIGHT)
         {
             return Err(WeightsError::OutOfRange { index: 2 * SHAPES + index, value: i64::from(value) });
         }
@@ -375,7 +381,7 @@ impl CodeWeights {
                 )));
             }
             if let Some((index, &value)) =
-                table.iter().enumerate().find(|(_, value)| value.abs() > MAX_WEIGHT)
+                table.iter().enumerate().find(|(_, value)| value.abs() > MAX_CODE_WEIGHT)
             {
                 return Err(WeightsError::OutOfRange { index, value: i64::from(value) });
             }
@@ -804,7 +810,7 @@ mod tests {
         assert!(CodeWeights::from_json(&other).unwrap_err().to_string().contains("family"));
         assert!(CodeWeights::from_vector(&[1; 3]).is_err());
         let mut huge = weights.to_vector();
-        huge[4] = MAX_WEIGHT + 1;
+        huge[4] = MAX_CODE_WEIGHT + 1;
         assert!(CodeWeights::from_vector(&huge).is_err());
         let dir = std::env::temp_dir().join(format!("code-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
