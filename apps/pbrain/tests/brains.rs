@@ -226,3 +226,21 @@ fn a_brain_that_does_not_know_swap2board_stops_the_run() {
     assert!(error.contains("unknown.sh") && error.contains("cannot play swap2 openings"), "{error}");
     assert!(error.contains("\"UNKNOWN\" to SWAP2BOARD"), "{error}");
 }
+
+#[test]
+fn a_brain_that_puts_a_stone_off_the_board_forfeits_that_game_and_the_run_goes_on() {
+    let wrong = script("off-board.sh", "echo 99,99 7,7 8,8");
+    let plan = Plan {
+        opening_rule: OpeningRule::Swap2,
+        limits: Limits::nodes(200),
+        ..Plan::new(
+            Rules::gomoku15(),
+            vec![entrant("random"), entrant(&format!("external:path={}", wrong.display()))],
+            2,
+        )
+    };
+    let summary = run(&plan, RunOptions::default()).unwrap();
+    let pairing = &summary.pairings[0];
+    assert_eq!(pairing.results.games(), 2, "{summary}");
+    assert!(pairing.forfeits >= 1, "{summary}");
+}

@@ -320,6 +320,12 @@ impl ExternalAgent {
         }
         match reply.split_whitespace().map(parse_cell).collect::<Result<Vec<Cell>, _>>() {
             Ok(put) if !put.is_empty() => Ok(Swap2Answer::Put(put)),
+            // Stones it put wrong (off the board, say) lose this game only;
+            // an answer of no stones at all (UNKNOWN, ERROR) means the brain
+            // cannot play swap2, and the run stops.
+            Err(error) if reply.contains(',') => {
+                Err(self.failed(&format!("answered {reply:?} to SWAP2BOARD: {error}")))
+            }
             _ => Err(AgentError::unsupported(
                 rules,
                 format!("{}: cannot play swap2 openings: it answered {reply:?} to SWAP2BOARD", self.name),
