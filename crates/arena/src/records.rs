@@ -210,6 +210,16 @@ fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLi
         } else if !text.trim().is_empty() {
             let line: GameLine = serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
             line.record.check().map_err(|reason| corrupt(format!("game {}: {reason}", line.game)))?;
+            // The run's opening rule decides whether a game has a swap record.
+            if let Some(rule) = header.as_ref().map(|header: &RunHeader| header.opening_rule)
+                && rule.is_swap() != line.record.swap.is_some()
+            {
+                return Err(corrupt(format!(
+                    "game {}: the run's opening rule is {rule}, but the game {} a swap record",
+                    line.game,
+                    if line.record.swap.is_some() { "has" } else { "lacks" }
+                )));
+            }
             games.push(line);
         }
         length += read as u64;

@@ -158,6 +158,13 @@ impl GameRecord {
             if put != self.opening {
                 return Err("its swap opening's stones are not its opening".to_owned());
             }
+            let derived = swap.first_player_colour(self.forfeit.as_ref().map(|forfeit| forfeit.side))?;
+            if derived != swap.opener {
+                return Err(format!(
+                    "its swap record says the first player ended as {}, but its steps give {derived}",
+                    swap.opener
+                ));
+            }
         }
         match (&self.forfeit, pos.outcome()) {
             (None, Some(outcome)) if outcome == self.outcome => Ok(()),

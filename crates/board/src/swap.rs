@@ -124,6 +124,44 @@ pub struct SwapRecord {
     pub steps: Vec<SwapStep>,
 }
 
+impl SwapRecord {
+    /// The colour the first player ended with, as the steps give it: the
+    /// last `Took` is its own choice or the other player's (the players
+    /// decide in turn from the first). A phase that ended without a choice
+    /// was lost by the player whose turn it was, who is then the side that
+    /// forfeited (`forfeited`).
+    ///
+    /// # Errors
+    /// If the steps are not a swap opening's: stones put out of turn, a
+    /// choice before any stones, or no choice and no forfeit.
+    pub fn first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
+        let mut stones = 0;
+        for (i, step) in self.steps.iter().enumerate() {
+            let seat = i % 2;
+            match step {
+                SwapStep::Put(put) => {
+                    let expected = if i == 0 { 3 } else { 2 };
+                    if put.len() != expected || i > 1 || (i == 1 && self.rule != OpeningRule::Swap2) {
+                        return Err(format!("its swap steps put {} stones at step {}", put.len(), i + 1));
+                    }
+                    stones += put.len();
+                }
+                SwapStep::Took(side) if stones > 0 && i + 1 == self.steps.len() => {
+                    return Ok(if seat == 0 { *side } else { side.opponent() });
+                }
+                SwapStep::Took(_) => {
+                    return Err(format!("its swap steps choose a colour out of turn (step {})", i + 1));
+                }
+            }
+        }
+        // No choice: the player whose turn it was lost the phase, as the
+        // side to move then, so the first player is that side or the other.
+        let seat = self.steps.len() % 2;
+        let side = forfeited.ok_or("its swap steps end without a choice of colour, and no one forfeited")?;
+        Ok(if seat == 0 { side } else { side.opponent() })
+    }
+}
+
 /// Stones put beside or near the centre, for a proposal: black at the
 /// centre, white next to it (straight or diagonal), black within this
 /// many cells of the centre.

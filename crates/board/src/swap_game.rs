@@ -250,6 +250,22 @@ mod tests {
     }
 
     #[test]
+    fn a_record_whose_swap_says_another_colour_than_its_steps_is_refused() {
+        let (mut first, mut second) =
+            (Scripted::new("first", &[]), Scripted::new("second", &[SwapChoice::Swap]));
+        let record = play(OpeningRule::Swap2, &mut first, &mut second);
+        let mut flipped = record.clone();
+        flipped.swap.as_mut().unwrap().opener = Side::X;
+        assert!(flipped.check().unwrap_err().contains("its steps give O"), "{:?}", flipped.check());
+        let mut chosen_otherwise = record.clone();
+        chosen_otherwise.swap.as_mut().unwrap().steps[1] = SwapStep::Took(Side::O);
+        assert!(chosen_otherwise.check().is_err());
+        let mut no_choice = record;
+        no_choice.swap.as_mut().unwrap().steps.pop();
+        assert!(no_choice.check().unwrap_err().contains("without a choice"));
+    }
+
+    #[test]
     fn a_swap_gives_the_first_player_o_to_move() {
         let (mut first, mut second) =
             (Scripted::new("first", &[]), Scripted::new("second", &[SwapChoice::Swap]));

@@ -56,7 +56,8 @@ mod weights;
 mod window;
 
 pub use code_eval::{
-    CodeEvaluator, CodeWeights, MAX_CODE_WEIGHT, PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name,
+    CodeEvaluator, CodeWeights, MAX_CODE_WEIGHT, PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape,
+    shape_name,
 };
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::{GreedyAgent, greedy_options};

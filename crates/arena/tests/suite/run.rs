@@ -265,6 +265,37 @@ fn records_altered_by_hand_are_refused_on_resume() {
 }
 
 #[test]
+fn swap_records_altered_by_hand_are_refused() {
+    let path = temp_file("swap-altered.jsonl");
+    let plan = Plan {
+        games: 6,
+        opening_rule: board::OpeningRule::Swap2,
+        openings: Openings::Empty,
+        ..Plan::new(Rules::gomoku15(), vec![random("a"), random("b")], 6)
+    };
+    run(&plan, RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let game: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let opener = game["swap"]["opener"].as_str().unwrap().to_owned();
+    let mut flipped = game.clone();
+    flipped["swap"]["opener"] = serde_json::json!(if opener == "X" { "O" } else { "X" });
+    let mut removed = game.clone();
+    removed.as_object_mut().unwrap().remove("swap");
+    for (altered, says) in [(flipped, "its steps give"), (removed, "lacks a swap record")] {
+        let altered = text.replacen(lines[1], &altered.to_string(), 1);
+        assert_ne!(altered, text);
+        fs::write(&path, &altered).unwrap();
+        let error = read_records(&path).unwrap_err().to_string();
+        assert!(error.contains(says), "{error}");
+        let error = run(&plan, RunOptions { records: Some(&path), resume: true, ..RunOptions::default() })
+            .unwrap_err();
+        assert!(matches!(error, ArenaError::Corrupt { .. }), "{error}");
+    }
+    let _ = fs::remove_file(path);
+}
+
+#[test]
 fn two_runs_never_write_one_records_file() {
     let path = temp_file("shared.jsonl");
     let held = board::files::lock_output(&path).unwrap();
