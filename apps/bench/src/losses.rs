@@ -64,7 +64,7 @@ fn value_text(thought: &Thought) -> String {
 fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
     let start = record.opening.len();
     let plies = start + record.moves.len();
-    let mover = |i: usize| if (start + i) % 2 == 0 { Side::X } else { Side::O };
+    let mover = |i: usize| if (start + i).is_multiple_of(2) { Side::X } else { Side::O };
     let winner_sees =
         |t: &Thought| t.win_in.is_some_and(|p| p > 0) || t.value.is_some_and(|v| v >= args.clear);
     let loser_sees =
@@ -73,7 +73,7 @@ fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
     let turning = thoughts.clone().find(|&(i, t)| mover(i) != loser && winner_sees(&t));
     let loser_saw =
         thoughts.clone().find(|&(i, t)| mover(i) == loser && loser_sees(&t)).map(|(i, _)| start + i);
-    let before = |limit: usize| thoughts.clone().filter(|&(i, _)| mover(i) == loser && i < limit).last();
+    let before = |limit: usize| thoughts.clone().rfind(|&(i, _)| mover(i) == loser && i < limit);
     let loser_then = turning.and_then(|(i, _)| before(i)).map(|(_, t)| {
         let depth = match (t.depth, t.selective_depth) {
             (Some(d), Some(s)) => format!("{d}-{s}"),
@@ -114,28 +114,28 @@ pub fn run(args: &Args) -> Result<()> {
                 continue;
             }
             lost += 1;
-            let loss = read_loss(record, side, args);
-            match kinds.iter_mut().find(|(kind, _)| *kind == loss.kind) {
+            let why = read_loss(record, side, args);
+            match kinds.iter_mut().find(|(kind, _)| *kind == why.kind) {
                 Some((_, count)) => *count += 1,
-                None => kinds.push((loss.kind, 1)),
+                None => kinds.push((why.kind, 1)),
             }
             let opening: Vec<String> =
                 record.opening.iter().map(|c| c.name(&record.rules).to_string()).collect();
-            let (turning_ply, turning_value) = loss.turning.clone().unwrap_or((0, "-".to_owned()));
-            let (value, depth) = loss.loser_then.clone().unwrap_or(("-".to_owned(), "-".to_owned()));
+            let (turning_ply, turning_value) = why.turning.clone().unwrap_or((0, "-".to_owned()));
+            let (value, depth) = why.loser_then.clone().unwrap_or(("-".to_owned(), "-".to_owned()));
             let _ = writeln!(
                 table,
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 line.game,
                 opening.join(" "),
                 if side == Side::X { "X" } else { "O" },
-                if loss.turning.is_some() { turning_ply.to_string() } else { "-".to_owned() },
+                if why.turning.is_some() { turning_ply.to_string() } else { "-".to_owned() },
                 turning_value,
                 value,
                 depth,
-                loss.loser_saw.map_or_else(|| "-".to_owned(), |p| p.to_string()),
-                loss.plies,
-                loss.kind
+                why.loser_saw.map_or_else(|| "-".to_owned(), |p| p.to_string()),
+                why.plies,
+                why.kind
             );
         }
     }
@@ -168,7 +168,7 @@ mod tests {
         Args { records: Vec::new(), player: "ours".to_owned(), clear: 300.0, loser_clear: 300.0 }
     }
 
-    /// A game X lost, with each move's (value, win_in) for its mover.
+    /// A game X lost, with each move's (value, `win_in`) for its mover.
     fn game(thoughts: &[(Option<f64>, Option<i32>)]) -> GameRecord {
         let rules: Rules = "15,15,5".parse().unwrap();
         let moves = thoughts

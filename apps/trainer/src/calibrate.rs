@@ -124,10 +124,16 @@ fn score_of(outcome: Outcome, side: Side) -> f64 {
     }
 }
 
+/// A position of a game, with the side to move's score in that game.
+type Valued = (Position, f64);
+
+/// Each player's samples, by its name.
+type ByPlayer = BTreeMap<String, Vec<Sample>>;
+
 /// The samples of the records: each player's own values (by its name as
 /// the records give it), and the positions to value afresh.
-fn read_samples(args: &Args) -> Result<(BTreeMap<String, Vec<Sample>>, Vec<(Position, f64)>)> {
-    let mut by_player: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
+fn read_samples(args: &Args) -> Result<(ByPlayer, Vec<Valued>)> {
+    let mut by_player = ByPlayer::new();
     let mut positions = Vec::new();
     for path in &args.records {
         let games = arena::read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -164,7 +170,7 @@ fn read_samples(args: &Args) -> Result<(BTreeMap<String, Vec<Sample>>, Vec<(Posi
 }
 
 /// Every position valued by `engine` (proven results left out).
-fn value_afresh(args: &Args, engine: &AgentSpec, positions: &[(Position, f64)]) -> Result<Vec<Sample>> {
+fn value_afresh(args: &Args, engine: &AgentSpec, positions: &[Valued]) -> Result<Vec<Sample>> {
     let limits = Limits { time: args.ms.map(Duration::from_millis), nodes: args.nodes, ..Limits::none() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.max(1)).build()?;
     let values: Vec<Result<Option<Sample>>> = pool.install(|| {

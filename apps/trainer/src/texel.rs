@@ -707,9 +707,9 @@ mod tests {
         lost.losses.push((f64::NAN, 0.5));
         assert!(lost.check().unwrap_err().contains("a loss of"));
         // A step at the most steps there are stays finite, never NaN.
-        let mut last = Tuner { steps: u64::MAX, ..tuner.clone() };
-        last.epoch(&data);
-        assert!(last.weights.iter().all(|w| w.is_finite()));
+        let mut saturated = Tuner { steps: u64::MAX, ..tuner.clone() };
+        saturated.epoch(&data);
+        assert!(saturated.weights.iter().all(|w| w.is_finite()));
         let mut nan = tuner;
         nan.weights[1] = f64::NAN;
         assert!(nan.rounded().is_err(), "NaN weights never round to zeros");

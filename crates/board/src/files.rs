@@ -163,6 +163,34 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() { "a folder" } else { "not a regular file" }
 }
 
+/// The hold on `path` that this program already has, shared, or a new
+/// one ([`lock_output`]): parts of one program that write the same file
+/// (the tables of two engine specs naming one file) share the hold, while
+/// another program is refused. The hold ends when the last part drops it.
+///
+/// # Errors
+/// As [`lock_output`].
+pub fn lock_output_shared(path: &Path) -> io::Result<std::sync::Arc<OutputLock>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, PoisonError, Weak};
+    static HELD: Mutex<Option<HashMap<std::path::PathBuf, Weak<OutputLock>>>> = Mutex::new(None);
+    // The folder's real path, so that two spellings of one file meet.
+    let key = match (path.parent().filter(|p| !p.as_os_str().is_empty()), path.file_name()) {
+        (Some(dir), Some(name)) => {
+            std::fs::canonicalize(dir).map_or_else(|_| path.to_owned(), |dir| dir.join(name))
+        }
+        _ => std::env::current_dir().map_or_else(|_| path.to_owned(), |dir| dir.join(path)),
+    };
+    let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+    let held = held.get_or_insert_with(HashMap::new);
+    if let Some(lock) = held.get(&key).and_then(Weak::upgrade) {
+        return Ok(lock);
+    }
+    let lock = Arc::new(lock_output(path)?);
+    held.insert(key, Arc::downgrade(&lock));
+    Ok(lock)
+}
+
 /// An exclusive hold on an output file, for as long as it lives: see
 /// [`lock_output`].
 #[derive(Debug)]

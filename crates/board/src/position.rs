@@ -96,13 +96,14 @@ pub enum SetupError {
 
 /// The longest run of `marks` through `cell` in any direction (a scan:
 /// for setup only).
-fn longest_run(rules: &Rules, marks: Bitboard, cell: Cell) -> usize {
+fn longest_run(rules: Rules, marks: Bitboard, cell: Cell) -> usize {
+    let reach = i32::from(rules.width().max(rules.height()));
     Direction::ALL
         .into_iter()
         .map(|direction| {
             let (dx, dy) = direction.delta();
             let count = |sign: i32| {
-                (1..)
+                (1..reach)
                     .take_while(|&i| {
                         rules
                             .cell(i32::from(cell.x()) + sign * i * dx, i32::from(cell.y()) + sign * i * dy)
@@ -528,7 +529,7 @@ impl Position {
             return Err(SetupError::Counts { x: x_count, o: o_count });
         }
         if rules.overline() == Overline::Renju
-            && let Some(cell) = x.iter().find(|&cell| longest_run(&rules, x, cell) > usize::from(rules.k()))
+            && let Some(cell) = x.iter().find(|&cell| longest_run(rules, x, cell) > usize::from(rules.k()))
         {
             return Err(SetupError::ForbiddenOverline { cell });
         }

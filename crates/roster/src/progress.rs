@@ -28,6 +28,9 @@ impl Progress {
     }
 
     /// As [`Progress::new`], with the choice of a bar made by the caller.
+    ///
+    /// # Panics
+    /// Never: the bar's template is fixed and valid.
     #[must_use]
     pub fn to(total: u64, units: &str, terminal: bool) -> Progress {
         if terminal {

@@ -207,3 +207,14 @@ fn the_learners_play_renju_and_caro_on_their_boards() {
     }
     assert!(forbidden_met > 0, "the renju games met black's forbidden points");
 }
+
+#[test]
+fn a_second_program_learning_into_the_same_table_is_refused_before_it_plays() {
+    let file = TempTable::new("held");
+    // Another program's hold on the file, as a second `bench match` or game would take it.
+    let other = board::files::lock_output(&file.0).unwrap();
+    let error = spec(&format!("matrix:learn=true,games=0,table={}", file.0.display())).unwrap_err();
+    assert!(error.contains("another program is writing"), "{error}");
+    drop(other);
+    assert!(spec(&format!("matrix:learn=true,games=0,table={}", file.0.display())).is_ok());
+}

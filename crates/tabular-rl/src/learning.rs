@@ -42,6 +42,9 @@ pub struct LearningTable {
     path: Option<PathBuf>,
     rules: Rules,
     state: Mutex<Learned>,
+    /// The hold on the file, taken before any game: a second program
+    /// learning into the same file is refused before it plays, not after.
+    _lock: Option<Arc<board::files::OutputLock>>,
 }
 
 #[derive(Debug)]
@@ -52,11 +55,23 @@ struct Learned {
 
 impl LearningTable {
     /// Learning goes on from `table`; with `path`, the table is saved
-    /// there after every game it learns from.
-    #[must_use]
-    pub fn new(table: Table, path: Option<PathBuf>) -> LearningTable {
+    /// there after every game it learns from, and the file is held from now
+    /// on: no other program may learn into it while this table lives (other
+    /// tables of this program share the hold).
+    ///
+    /// # Errors
+    /// [`TableError::Io`] if another program holds the file ("another
+    /// program is writing"), or its lock cannot be made.
+    pub fn new(table: Table, path: Option<PathBuf>) -> Result<LearningTable, TableError> {
         let rules = table.space().rules();
-        LearningTable { path, rules, state: Mutex::new(Learned { table, games: 0 }) }
+        let lock = match &path {
+            Some(path) => Some(
+                board::files::lock_output_shared(path)
+                    .map_err(|source| TableError::Io { path: path.display().to_string(), source })?,
+            ),
+            None => None,
+        };
+        Ok(LearningTable { path, rules, state: Mutex::new(Learned { table, games: 0 }), _lock: lock })
     }
 
     /// The rules the table is for.
@@ -207,7 +222,7 @@ mod tests {
 
     #[test]
     fn agents_sharing_a_table_learn_each_finished_game_once() {
-        let table = Arc::new(LearningTable::new(fresh_matrix(), None));
+        let table = Arc::new(LearningTable::new(fresh_matrix(), None).unwrap());
         let rules = Rules::tic_tac_toe();
         for game in 1..=5 {
             let mut learner = LearningAgent::new("matrix", Arc::clone(&table), game);
@@ -224,7 +239,7 @@ mod tests {
 
     #[test]
     fn an_agent_that_did_not_move_learns_nothing_and_other_rules_are_refused() {
-        let table = Arc::new(LearningTable::new(fresh_matrix(), None));
+        let table = Arc::new(LearningTable::new(fresh_matrix(), None).unwrap());
         let mut agent = LearningAgent::new("matrix", Arc::clone(&table), 0);
         let record = crate::game::record_of(Rules::tic_tac_toe(), &[], "a1 b2 b1 c1 c2 a3");
         agent.game_over(&record).unwrap();

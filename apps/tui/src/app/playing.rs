@@ -131,16 +131,10 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             });
         }
         KeyCode::Char('S') => app.save(),
-        KeyCode::Char('L') => {
-            if app.may_discard('L', &format!("loads {}", app.file.display())) {
-                app.load();
-            }
-        }
+        KeyCode::Char('L') if app.may_discard('L', &format!("loads {}", app.file.display())) => app.load(),
         KeyCode::Char('W') => super::prompt::open(app, super::mode::Purpose::SaveAs),
-        KeyCode::Char('O') => {
-            if app.may_discard('O', "opens another file") {
-                super::prompt::open(app, super::mode::Purpose::Open);
-            }
+        KeyCode::Char('O') if app.may_discard('O', "opens another file") => {
+            super::prompt::open(app, super::mode::Purpose::Open);
         }
         KeyCode::Char('P') => {
             app.paused = !app.paused;

@@ -162,7 +162,9 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         });
         let maker: Maker = if learn {
             let name = options.text();
-            let shared = Arc::new(LearningTable::new(table, path.map(PathBuf::from)));
+            let shared = Arc::new(LearningTable::new(table, path.map(PathBuf::from)).map_err(|err| {
+                SpecError::Unusable { engine: learner, option: "table", reason: err.to_string() }
+            })?);
             Arc::new(move |game_seed| -> Box<dyn Agent> {
                 Box::new(LearningAgent::new(name.clone(), Arc::clone(&shared), mix_seed(seed, game_seed)))
             })
@@ -188,7 +190,15 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         let name = options.text();
         let shared: SharedLearning = Arc::new(Mutex::new(None));
         let path = path.map(PathBuf::from);
+        // The file is held from now on, before any game, as a table read
+        // from a file is: a second program learning into it is refused here.
+        let held = path
+            .as_deref()
+            .map(board::files::lock_output_shared)
+            .transpose()
+            .map_err(|error| unusable(error.to_string()))?;
         Arc::new(move |game_seed| -> Box<dyn Agent> {
+            let _held = &held;
             Box::new(LearnsHere {
                 name: name.clone(),
                 start,
@@ -230,7 +240,10 @@ impl LearnsHere {
             } else {
                 let Start { learner, symmetric, games, seed } = self.start;
                 let table = fresh_table(learner, rules, symmetric, games, seed)?;
-                let table = Arc::new(LearningTable::new(table, self.path.clone()));
+                let table = Arc::new(
+                    LearningTable::new(table, self.path.clone())
+                        .map_err(|err| AgentError::failed(err.to_string()))?,
+                );
                 *shared = Some(Arc::clone(&table));
                 table
             };
