@@ -213,8 +213,61 @@ enum Body {
     Td { params: TdParams, values: Vec<(u64, (f32, u32))> },
 }
 
+/// Checks what a table without a checksum can be checked for: keys the
+/// writer sorted, each one a position (base 3, one digit a cell, the two
+/// sides' counts at most one apart) of the board, and finite numbers.
+fn check_keys(space: &KeySpace, keys: impl Iterator<Item = u64>) -> Result<(), String> {
+    let area = space.rules().area() as u32;
+    let mut last = None;
+    for key in keys {
+        if last.is_some_and(|last| key <= last) {
+            return Err("its keys are out of order or repeated".to_owned());
+        }
+        last = Some(key);
+        let mut rest = key;
+        let mut counts = [0_u32; 3];
+        for _ in 0..area {
+            counts[(rest % 3) as usize] += 1;
+            rest /= 3;
+        }
+        if rest != 0 || counts[1].abs_diff(counts[2]) > 1 {
+            return Err(format!("a key ({key}) is no position of {}", space.rules()));
+        }
+    }
+    Ok(())
+}
+
+/// An error if any of `values` is not finite.
+fn check_finite(what: &str, values: impl IntoIterator<Item = f64>) -> Result<(), String> {
+    match values.into_iter().find(|value| !value.is_finite()) {
+        Some(bad) => Err(format!("{what} holds {bad}")),
+        None => Ok(()),
+    }
+}
+
 impl Body {
+    /// What can be checked without a checksum (format 1 has none).
+    fn check(&self, space: &KeySpace) -> Result<(), String> {
+        match self {
+            Body::Matrix { params, x, o } => {
+                check_finite("its parameters", [params.precision, params.step_learn, params.step_coef])?;
+                for rows in [x, o] {
+                    check_keys(space, rows.iter().map(|(key, _)| *key))?;
+                    check_finite("a weight", rows.iter().flat_map(|(_, weights)| weights.iter().copied()))?;
+                }
+            }
+            Body::Scores(entries) => check_keys(space, entries.iter().map(|(key, _)| *key))?,
+            Body::Td { params, values } => {
+                check_finite("its parameters", [params.alpha, params.gamma, params.epsilon])?;
+                check_keys(space, values.iter().map(|(key, _)| *key))?;
+                check_finite("a value", values.iter().map(|(_, (value, _))| f64::from(*value)))?;
+            }
+        }
+        Ok(())
+    }
+
     fn into_table(self, space: KeySpace) -> Result<Table, String> {
+        self.check(&space)?;
         Ok(match self {
             Body::Matrix { params, x, o } => {
                 let area = space.rules().area();
