@@ -570,8 +570,19 @@ impl Mcts {
             };
             node = child;
         }
-        // Copy the subtree into a fresh arena, children kept contiguous.
-        let mut fresh = vec![self.nodes[node]];
+        // Copy the subtree into a fresh arena, children kept contiguous,
+        // allocated once at its size: while the old arena is read, the two
+        // take at most twice the node limit (growth by doubling could
+        // take three times), which the memory a manager allows counts on.
+        let mut size = 0usize;
+        let mut stack = vec![node];
+        while let Some(index) = stack.pop() {
+            size += 1;
+            let parent = self.nodes[index];
+            stack.extend((0..usize::from(parent.count)).map(|i| parent.first as usize + i));
+        }
+        let mut fresh = Vec::with_capacity(size);
+        fresh.push(self.nodes[node]);
         let mut queue = std::collections::VecDeque::from([(node, 0usize)]);
         while let Some((old_index, new_index)) = queue.pop_front() {
             let parent = self.nodes[old_index];
@@ -585,6 +596,7 @@ impl Mcts {
             }
             fresh[new_index].first = first as u32;
         }
+        debug_assert_eq!(fresh.len(), size);
         self.nodes = fresh;
         true
     }

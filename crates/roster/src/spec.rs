@@ -89,16 +89,18 @@ impl AgentSpec {
 
     /// The same spec with the memory its engine's tables and trees take
     /// brought within `bytes` (a manager's `max_memory`): half of it for
-    /// the alpha-beta table (`tt_mb`), three quarters for the Monte-Carlo
-    /// trees (`tree_mb`); a spec that asks for less keeps its own, and
-    /// engines without a table or tree are unchanged.
+    /// the alpha-beta table (`tt_mb`), three eighths for the Monte-Carlo
+    /// trees (`tree_mb`: reusing a subtree copies it while the old tree is
+    /// read, so a tree may briefly take twice its share); a spec that asks
+    /// for less keeps its own, and engines without a table or tree are
+    /// unchanged.
     ///
     /// # Errors
     /// [`SpecError`] if the spec no longer reads (never for one that did).
     pub fn within_memory(&self, bytes: u64) -> Result<AgentSpec, SpecError> {
         let (option, share) = match self.engine.name {
             "alphabeta" => ("tt_mb", bytes / 2),
-            "mcts" | "uct" => ("tree_mb", bytes / 4 * 3),
+            "mcts" | "uct" => ("tree_mb", bytes / 8 * 3),
             _ => return Ok(self.clone()),
         };
         let (_, given) = self.text.split_once(':').unwrap_or((&self.text, ""));
@@ -399,9 +401,9 @@ mod memory_tests {
         // Room enough: the spec stays as it is.
         assert_eq!(within("alphabeta", 1024).text(), "alphabeta");
         assert_eq!(within("alphabeta:tt_mb=8", 64).text(), "alphabeta:tt_mb=8");
-        // Three quarters for the Monte-Carlo trees.
-        assert_eq!(within("mcts:ms=100", 64).text(), "mcts:ms=100,tree_mb=48");
-        assert_eq!(within("uct", 16).text(), "uct:tree_mb=12");
+        // Three eighths for the Monte-Carlo trees (a reuse briefly holds two).
+        assert_eq!(within("mcts:ms=100", 64).text(), "mcts:ms=100,tree_mb=24");
+        assert_eq!(within("uct", 16).text(), "uct:tree_mb=6");
         // Engines without either are unchanged; a tiny budget still leaves 1 MiB.
         assert_eq!(within("random", 1).text(), "random");
         assert_eq!(
