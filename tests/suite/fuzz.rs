@@ -43,8 +43,10 @@ proptest! {
     }
 
     #[test]
-    fn one_line_positions_read_or_refuse(text in near("[xo.]{0,5}(/[xo.]{0,5}){0,5}"), k in 1_u32..=5) {
-        let rules = Rules::new(5, 5, k, board::Overline::Freestyle).unwrap();
+    fn one_line_positions_read_or_refuse(text in near("[xo.]{0,7}(/[xo.]{0,7}){0,7}"), k in 1_u32..=5, renju in any::<bool>()) {
+        // Renju (k = 5 only): black overlines are refused as unreachable.
+        let overline = if renju && k == 5 { board::Overline::Renju } else { board::Overline::Freestyle };
+        let rules = Rules::new(7, 7, k, overline).unwrap();
         if let Ok(pos) = Position::from_one_line(rules, &text) {
             prop_assert_eq!(Position::from_one_line(rules, &pos.to_one_line()).unwrap().to_one_line(), pos.to_one_line());
         }
@@ -103,7 +105,7 @@ proptest! {
     }
 
     #[test]
-    fn code_weights_read_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..600), text in near("\\{\"format\": ?[0-9], ?\"family\": ?\"codes\", ?\"to_move\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}, ?\"waiting\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}\\}")) {
+    fn code_weights_read_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..600), text in near("\\{\"format\": ?[0-9], ?\"family\": ?\"codes\", ?\"to_move\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}, ?\"waiting\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}(, ?\"masks\": ?\\{(\"mover [a-z+ -]{0,12}, waiting [a-z+ -]{0,8}\": ?-?[0-9]{1,7},?){0,3}\\})?\\}")) {
         let _ = pattern_eval::CodeWeights::from_json(&text);
         let _ = pattern_eval::CodeWeights::from_bincode(&bytes);
     }

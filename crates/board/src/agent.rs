@@ -523,9 +523,13 @@ pub struct Analysis {
 }
 
 /// The scale that turns an evaluation into a winning chance, σ(K · v):
-/// the K that `trainer tune` fitted to self-play games for the threat
-/// evaluation (0.0020–0.0023; see pattern-eval's weight provenance).
-pub const EVALUATION_SCALE: f64 = 0.0022;
+/// the K that `trainer calibrate` fitted for `alphabeta`'s search values
+/// (100,000 nodes) to how 3,413 positions of strong self-play ended (the
+/// sparring partner against itself at 200 ms a move, from the even
+/// openings): 1/1130. It was 0.0022 (1/455), fitted to the static threat
+/// evaluation on our own self-play, which made search values promise 2.5
+/// times the odds that strong play delivers.
+pub const EVALUATION_SCALE: f64 = 1.0 / 1130.0;
 
 impl Analysis {
     /// The analysis of a chosen move: `best` alone in the line, scores in
@@ -630,8 +634,11 @@ mod tests {
         let evaluation =
             |value| Analysis { value: Some(value), best_move: Some(cell), ..Analysis::default() };
         assert_eq!(evaluation(0.0).win_chance(), Some(0.5));
-        assert!(evaluation(1000.0).win_chance().unwrap() > 0.85);
-        assert!(evaluation(-1000.0).win_chance().unwrap() < 0.15);
+        // The value worth odds of e : 1 is worth e / (1 + e).
+        let e = std::f64::consts::E;
+        assert!((evaluation(1130.0).win_chance().unwrap() - e / (1.0 + e)).abs() < 1e-9);
+        assert!(evaluation(3000.0).win_chance().unwrap() > 0.9);
+        assert!(evaluation(-3000.0).win_chance().unwrap() < 0.1);
         assert_eq!(Analysis { win_in: Some(3), ..evaluation(0.0) }.win_chance(), Some(1.0));
         assert_eq!(Analysis { win_in: Some(-4), ..evaluation(0.0) }.win_chance(), Some(0.0));
         let mean = Analysis { score_kind: ScoreKind::VisitShare, ..evaluation(0.625) };
