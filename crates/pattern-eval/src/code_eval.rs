@@ -677,6 +677,12 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_freestyle_weights_have_masks_and_renju_s_none_yet() {
+        assert!(CodeWeights::default().has_masks());
+        assert!(!CodeWeights::default_for(&Rules::renju()).has_masks());
+    }
+
+    #[test]
     fn renju_has_weights_of_its_own() {
         assert_eq!(CodeWeights::default_for(&Rules::gomoku15()), CodeWeights::default());
         assert_eq!(CodeWeights::default_for(&Rules::caro()), CodeWeights::default());
@@ -740,13 +746,15 @@ mod tests {
 
     #[test]
     fn masks_add_their_value_kept_or_by_cells_and_round_trip_in_format_3() {
-        let mut weights = CodeWeights::default();
-        assert!(!weights.has_masks(), "the embedded weights were fitted before masks");
+        // The embedded shapes without masks, then one mask given a value.
+        let unmasked = CodeWeights { masks: vec![0; MASKS], ..CodeWeights::default() };
+        assert!(!unmasked.has_masks());
+        let mut weights = unmasked.clone();
         // The waiting side's open three (an open four and a four to make)
         // is worth −500 to the mover.
         let three_waiting = 1 << 1 | 1 << 3;
         weights.masks[three_waiting] = -500;
-        let plain = CodeEvaluator::new(CodeWeights::default());
+        let plain = CodeEvaluator::new(unmasked);
         let masked = CodeEvaluator::new(weights.clone());
         let rules = Rules::gomoku15();
         let pos = Position::from_moves(rules, "g8 a1 h8 o15 i8").unwrap();
@@ -771,7 +779,7 @@ mod tests {
 
     #[test]
     fn format_2_files_load_in_json_and_bincode_with_no_masks() {
-        let weights = CodeWeights::default();
+        let weights = CodeWeights { masks: vec![0; MASKS], ..CodeWeights::default() };
         let file = CodeWeightsFileWithoutMasksOut {
             format: 2,
             family: FAMILY.to_owned(),
