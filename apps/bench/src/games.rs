@@ -142,12 +142,12 @@ impl GameArgs {
         self.check_outputs()?;
         let shard = self.shard.unwrap_or_default();
         let games = shard.games_of(plan.schedule().len() as u64);
-        let bar = roster::Progress::new(games, "games");
+        let bar = roster::Progress::counted_in_message(games);
         let mut played: Vec<arena::GameLine> = Vec::new();
         let keep = self.sgf.is_some() && self.records.is_none();
         let mut progress = |live: &Live<'_>| {
-            bar.set_position(live.done);
             bar.set_message(live.to_string());
+            bar.set_position(live.done);
             if keep {
                 played.push(live.game.clone());
             }

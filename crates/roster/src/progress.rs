@@ -27,7 +27,16 @@ impl Progress {
         Progress::to(total, units, std::io::stderr().is_terminal())
     }
 
-    /// As [`Progress::new`], with the choice of a bar made by the caller.
+    /// Progress whose message says the count itself (the arena's live
+    /// line: `37/100  a vs b: +10 =5 -2 …`): the bar and the plain line
+    /// show the message alone.
+    #[must_use]
+    pub fn counted_in_message(total: u64) -> Progress {
+        Progress::to(total, "", std::io::stderr().is_terminal())
+    }
+
+    /// As [`Progress::new`], with the choice of a bar made by the caller;
+    /// empty `units` means the message carries the count.
     ///
     /// # Panics
     /// Never: the bar's template is fixed and valid.
@@ -35,10 +44,12 @@ impl Progress {
     pub fn to(total: u64, units: &str, terminal: bool) -> Progress {
         if terminal {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {units}  {{msg}}"))
-                    .expect("a valid template"),
-            );
+            let template = if units.is_empty() {
+                "{bar:30} {msg}".to_owned()
+            } else {
+                format!("{{bar:30}} {{pos}}/{{len}} {units}  {{msg}}")
+            };
+            bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
             Progress { bar, plain: None }
         } else {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
@@ -67,6 +78,9 @@ impl Progress {
     #[must_use]
     pub fn line(&self) -> String {
         let units = self.plain.as_ref().map_or("", |(units, _)| units.as_str());
+        if units.is_empty() {
+            return self.bar.message();
+        }
         let total = self.bar.length().unwrap_or(0);
         let message = self.bar.message();
         let gap = if message.is_empty() { "" } else { "  " };
@@ -104,5 +118,9 @@ mod tests {
         progress.set_message("+2 =0 -1");
         progress.inc(1);
         assert_eq!(progress.line(), "4/10 games  +2 =0 -1");
+        let own = Progress::to(10, "", false);
+        own.set_message("4/10  a vs b: +2 =0 -2");
+        own.set_position(4);
+        assert_eq!(own.line(), "4/10  a vs b: +2 =0 -2");
     }
 }
