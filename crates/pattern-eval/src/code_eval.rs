@@ -77,7 +77,7 @@ struct CodeWeightsFile {
 
 /// A file of formats 1 and 2 as bincode wrote it: without masks (bincode
 /// reads fields by position, so the old layout needs its own type).
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct CodeWeightsFileWithoutMasks {
     format: u32,
     family: String,
@@ -780,7 +780,7 @@ mod tests {
     #[test]
     fn format_2_files_load_in_json_and_bincode_with_no_masks() {
         let weights = CodeWeights { masks: vec![0; MASKS], ..CodeWeights::default() };
-        let file = CodeWeightsFileWithoutMasksOut {
+        let file = CodeWeightsFileWithoutMasks {
             format: 2,
             family: FAMILY.to_owned(),
             to_move: FINE.names_of_table(&weights.to_move),
@@ -792,15 +792,6 @@ mod tests {
         assert_eq!(CodeWeights::from_bincode(&bytes).unwrap(), weights);
         let with_masks = json.replacen('{', "{\"masks\": {\"mover -, waiting -\": 3},", 1);
         assert!(CodeWeights::from_json(&with_masks).unwrap_err().to_string().contains("has no masks"));
-    }
-
-    /// The layout formats 1 and 2 were written in.
-    #[derive(Serialize)]
-    struct CodeWeightsFileWithoutMasksOut {
-        format: u32,
-        family: String,
-        to_move: BTreeMap<String, i32>,
-        waiting: BTreeMap<String, i32>,
     }
 
     #[test]
