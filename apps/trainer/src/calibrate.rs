@@ -103,9 +103,10 @@ pub fn fit_scale(samples: &[Sample]) -> f64 {
 pub fn curve(samples: &[Sample], scale: f64, bins: usize) -> Vec<(f64, f64)> {
     let mut sorted = samples.to_vec();
     sorted.sort_by(|a, b| a.value.total_cmp(&b.value));
-    let size = sorted.len().div_ceil(bins.max(1)).max(1);
-    sorted
-        .chunks(size)
+    let (n, bins) = (sorted.len(), bins.max(1));
+    (0..bins)
+        .map(|bin| &sorted[bin * n / bins..(bin + 1) * n / bins])
+        .filter(|group| !group.is_empty())
         .map(|group| {
             let n = group.len() as f64;
             let predicted = group.iter().map(|s| chance(s.value, scale)).sum::<f64>() / n;
