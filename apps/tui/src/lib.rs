@@ -13,6 +13,7 @@ pub mod record;
 pub mod review;
 pub mod setup;
 pub mod ui;
+pub mod widgets;
 
 use std::time::Duration;
 

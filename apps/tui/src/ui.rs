@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use board::{Analysis, Cell, CellScore, ScoreKind, Side};
+use board::{Cell, CellScore, Side};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -11,8 +11,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Mode, draw_help, draw_menu, draw_prompt, draw_review, panel_lines};
-use crate::clock::Clocks;
 use crate::geometry::{PANEL, PANEL_ROWS, layout};
+use crate::widgets::{FORBIDDEN_MARK, RAMP};
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -99,9 +99,6 @@ fn heat_scores(app: &App) -> &[CellScore] {
 /// The heat map's digits on empty cells, worst fifth to best.
 const FIFTHS: [&str; 5] = ["1", "2", "3", "4", "5"];
 
-/// The heat map's colours, worst to best.
-pub(crate) const RAMP: [Color; 5] = [Color::Blue, Color::Cyan, Color::Green, Color::Yellow, Color::Red];
-
 /// Heat-map fifths of the empty cells from the last analysis, by rank:
 /// 4 the best fifth (red, and the digit 5 on the cell), 0 the worst
 /// (blue, 1), so that one proven loss among ordinary scores does not paint
@@ -120,47 +117,6 @@ fn heat(app: &App) -> HashMap<Cell, usize> {
     }
     colours
 }
-
-/// A score as people read it, by its kind: a chance or a share in
-/// percent, an evaluation as a number (or a win in N).
-fn shown(score: f64, kind: ScoreKind) -> String {
-    match kind {
-        ScoreKind::WinRate | ScoreKind::VisitShare | ScoreKind::Probability => percent(score),
-        ScoreKind::Evaluation | ScoreKind::Tally => board::format_score(score, kind),
-    }
-}
-
-/// What the last analysis says of the cursor's cell, labelled: `cursor
-/// i9: eval -328`, `cursor i9: visits 2%, mean 24%`.
-fn cursor_line(app: &App, analysis: &Analysis) -> String {
-    let find = |scores: &[CellScore]| scores.iter().find(|s| s.cell == app.cursor()).map(|s| s.score);
-    let mut text = format!("cursor {}:", app.cursor().name(&app.setup().rules));
-    match find(&analysis.scores) {
-        Some(score) => {
-            let shown = shown(score, analysis.score_kind);
-            let _ = match analysis.score_kind {
-                ScoreKind::Evaluation => write!(text, " eval {shown}"),
-                ScoreKind::Probability => write!(text, " chosen {shown}"),
-                ScoreKind::VisitShare => write!(text, " visits {shown}"),
-                ScoreKind::WinRate => write!(text, " expects {shown}"),
-                ScoreKind::Tally => write!(text, " tally {shown}"),
-            };
-        }
-        None => text.push_str(" not scored"),
-    }
-    if let Some(mean) = find(&analysis.values) {
-        let _ = write!(text, ", mean {}", percent(mean));
-    }
-    match analysis.proof(app.cursor()) {
-        Some(true) => text.push_str(" proven win"),
-        Some(false) => text.push_str(" proven loss"),
-        None => {}
-    }
-    text
-}
-
-/// The mark of a point black may not play under renju.
-pub const FORBIDDEN_MARK: &str = "×";
 
 fn board_lines(app: &App) -> Vec<Line<'static>> {
     let rules = app.setup().rules;
@@ -236,86 +192,4 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     }
     lines.push(column_letters(app));
     lines
-}
-
-/// What the last analysis says: best move and value, depth and nodes,
-/// the line, and the cursor's cell.
-pub(crate) fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static>> {
-    let rules = app.setup().rules;
-    let mut lines = Vec::new();
-    let name = |cell: &Cell| cell.name(&rules).to_string();
-    // A proven result reads as one; an evaluation as a number beside the
-    // winning chance it stands for; a Monte-Carlo mean or a learner's
-    // expected score as the chance it is.
-    let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
-        (Some(plies), _) if plies > 0 => format!("win in {plies}"),
-        (Some(plies), _) => format!("loss in {}", -plies),
-        (None, Some(true)) => "proven win".to_owned(),
-        (None, Some(false)) => "proven loss".to_owned(),
-        (None, None) => match (analysis.value, analysis.score_kind) {
-            (Some(v), ScoreKind::Evaluation) => {
-                let chance =
-                    analysis.win_chance().map_or(String::new(), |c| format!(" ({} to win)", percent(c)));
-                format!("{}{chance}", board::format_score(v, ScoreKind::Evaluation))
-            }
-            (Some(v), ScoreKind::VisitShare | ScoreKind::WinRate) => format!("{} expected", percent(v)),
-            (Some(v), kind) => shown(v, kind),
-            (None, _) => "-".to_owned(),
-        },
-    };
-    lines.push(Line::from(format!(
-        "best {}  value {value} for {}",
-        analysis.best_move.as_ref().map_or("-".to_owned(), name),
-        app.analysis_side().mark().to_ascii_uppercase(),
-    )));
-    let depth = match (analysis.depth, analysis.selective_depth) {
-        (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
-        (Some(depth), None) => depth.to_string(),
-        _ => "-".to_owned(),
-    };
-    lines.push(Line::from(format!("depth {depth}  nodes {}", analysis.nodes)));
-    let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
-    lines.push(Line::from(format!("line {}", line.join(" "))));
-    lines.push(Line::from(cursor_line(app, analysis)));
-    lines
-}
-
-/// A box of `width` × `height` in the middle of `area`.
-pub(crate) fn centred(area: Rect, width: u16, height: u16) -> Rect {
-    let width = width.min(area.width);
-    let height = height.min(area.height);
-    Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height }
-}
-
-/// A side's clock: time left, and the move's time left under a turn limit.
-pub(crate) fn clock_line(clocks: &Clocks, side: board::Side, to_move: bool, fallen: bool) -> Line<'static> {
-    let now = std::time::Instant::now();
-    let left = clocks.left(side, now);
-    let mut text = format!("   clock {}", Clocks::show(left));
-    if to_move && clocks.control.turn.is_some() {
-        let _ = write!(text, "  move {}", Clocks::show(clocks.for_this_move(side, now)));
-    }
-    let style = if fallen {
-        Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
-    } else if to_move {
-        Style::new().add_modifier(Modifier::BOLD)
-    } else {
-        Style::new().fg(Color::Gray)
-    };
-    let flag = if fallen { "  flag fell" } else { "" };
-    Line::from(Span::styled(format!("{text}{flag}"), style))
-}
-
-/// 1234567 as `1.2M`.
-pub(crate) fn si(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
-    }
-}
-
-/// A chance as a percentage.
-pub(crate) fn percent(chance: f64) -> String {
-    format!("{:.0}%", chance * 100.0)
 }

@@ -596,6 +596,18 @@ impl Position {
         None
     }
 
+    /// The cells a move ranking looks at: the empty cells within two of a
+    /// mark, or the centre of an empty board.
+    #[must_use]
+    pub fn cells_near_marks(&self) -> Bitboard {
+        let occupied = self.occupied();
+        if occupied.is_empty() {
+            std::iter::once(Cell::new(self.rules.width() / 2, self.rules.height() / 2)).collect()
+        } else {
+            occupied.dilate(&self.rules).dilate(&self.rules) & self.empty_cells()
+        }
+    }
+
     /// The hash this position would have after `transform`.
     #[must_use]
     pub fn transformed_hash(&self, transform: Transform) -> u64 {

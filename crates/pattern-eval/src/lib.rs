@@ -49,20 +49,19 @@ mod greedy;
 mod hand_set;
 mod incremental;
 mod move_policy;
+mod shapes;
 mod table;
 mod threat_eval;
 pub mod threat_mask;
 mod weights;
 mod window;
 
-pub use code_eval::{
-    CodeEvaluator, CodeWeights, MAX_CODE_WEIGHT, PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape,
-    shape_name,
-};
+pub use code_eval::{CodeEvaluator, CodeWeights, MAX_CODE_WEIGHT};
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::{GreedyAgent, greedy_options};
 pub use incremental::PatternBoard;
 pub use move_policy::MovePolicy;
+pub use shapes::{PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name};
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
 pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
 pub use weights::{FORMAT, MAX_WEIGHT, Weights, WeightsError};

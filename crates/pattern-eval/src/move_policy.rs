@@ -15,7 +15,7 @@ use std::path::Path;
 use board::threats::{CODES, Code, code_of, move_parts};
 use serde::{Deserialize, Serialize};
 
-use crate::code_eval::{PLAIN, PLAIN_SHAPES, plain_shape, plain_shape_name, plain_shapes};
+use crate::shapes::{PLAIN, PLAIN_SHAPES, plain_shape, plain_shape_name, plain_shapes};
 use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, is_bincode, read_by_name, write_atomically};
 
 /// By plain shape (a cell's patterns as a multiset): a move's worth for the side that plays there (`made`, by

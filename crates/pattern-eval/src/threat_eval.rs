@@ -233,7 +233,7 @@ impl Evaluator for ThreatEvaluator {
         let Ok(threats) = Threats::new(pos) else { return };
         let me = pos.side_to_move();
         let w = &self.weights;
-        for cell in crate::code_eval::cells_near_marks(pos) {
+        for cell in pos.cells_near_marks() {
             let own = threats.patterns(me, cell);
             let theirs = threats.patterns(me.opponent(), cell);
             let score: i32 = own

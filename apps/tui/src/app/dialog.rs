@@ -14,7 +14,7 @@ use board::OpeningRule;
 
 use crate::menu::{CLOCKS, Menu, OPENINGS, Outcome, PRESETS, Row, TIMES};
 use crate::setup::Level;
-use crate::ui::centred;
+use crate::widgets::centred;
 
 impl App {
     /// The new-game dialog, if it is open.

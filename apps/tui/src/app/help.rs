@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::App;
 use super::mode::Mode;
-use crate::ui::centred;
+use crate::widgets::centred;
 
 /// The keys, for the help overlay and the bottom line.
 pub const KEYS: &[(&str, &str)] = &[

@@ -6,12 +6,14 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use board::Side;
+use std::fmt::Write as _;
+
+use board::{Analysis, Cell, CellScore, ScoreKind, Side};
 
 use super::{App, Heat, Player};
 use crate::engine::Purpose;
 use crate::setup::Level;
-use crate::ui::{RAMP, analysis_lines, clock_line, si};
+use crate::widgets::{RAMP, clock_line, percent, si};
 
 impl App {
     /// Moves the cursor, staying on the board.
@@ -157,7 +159,7 @@ fn rule_lines(app: &App) -> Vec<Line<'static>> {
     if app.setup.rules.overline() == board::Overline::Renju {
         lines.push(Line::from(format!(
             "renju: {} black may not play there (overline, double four, double three)",
-            crate::ui::FORBIDDEN_MARK
+            crate::widgets::FORBIDDEN_MARK
         )));
     }
     if app.swap_phase().is_some() {
@@ -275,4 +277,84 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
         lines.push(Line::from(pair.clone()));
     }
     lines
+}
+
+/// What the last analysis says: best move and value, depth and nodes,
+/// the line, and the cursor's cell.
+pub(crate) fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static>> {
+    let rules = app.setup().rules;
+    let mut lines = Vec::new();
+    let name = |cell: &Cell| cell.name(&rules).to_string();
+    // A proven result reads as one; an evaluation as a number beside the
+    // winning chance it stands for; a Monte-Carlo mean or a learner's
+    // expected score as the chance it is.
+    let value = match (analysis.win_in, analysis.best_move.and_then(|best| analysis.proof(best))) {
+        (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+        (Some(plies), _) => format!("loss in {}", -plies),
+        (None, Some(true)) => "proven win".to_owned(),
+        (None, Some(false)) => "proven loss".to_owned(),
+        (None, None) => match (analysis.value, analysis.score_kind) {
+            (Some(v), ScoreKind::Evaluation) => {
+                let chance =
+                    analysis.win_chance().map_or(String::new(), |c| format!(" ({} to win)", percent(c)));
+                format!("{}{chance}", board::format_score(v, ScoreKind::Evaluation))
+            }
+            (Some(v), ScoreKind::VisitShare | ScoreKind::WinRate) => format!("{} expected", percent(v)),
+            (Some(v), kind) => shown(v, kind),
+            (None, _) => "-".to_owned(),
+        },
+    };
+    lines.push(Line::from(format!(
+        "best {}  value {value} for {}",
+        analysis.best_move.as_ref().map_or("-".to_owned(), name),
+        app.analysis_side().mark().to_ascii_uppercase(),
+    )));
+    let depth = match (analysis.depth, analysis.selective_depth) {
+        (Some(depth), Some(selective)) => format!("{depth}/{selective}"),
+        (Some(depth), None) => depth.to_string(),
+        _ => "-".to_owned(),
+    };
+    lines.push(Line::from(format!("depth {depth}  nodes {}", analysis.nodes)));
+    let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
+    lines.push(Line::from(format!("line {}", line.join(" "))));
+    lines.push(Line::from(cursor_line(app, analysis)));
+    lines
+}
+
+/// A score as people read it, by its kind: a chance or a share in
+/// percent, an evaluation as a number (or a win in N).
+fn shown(score: f64, kind: ScoreKind) -> String {
+    match kind {
+        ScoreKind::WinRate | ScoreKind::VisitShare | ScoreKind::Probability => percent(score),
+        ScoreKind::Evaluation | ScoreKind::Tally => board::format_score(score, kind),
+    }
+}
+
+/// What the last analysis says of the cursor's cell, labelled: `cursor
+/// i9: eval -328`, `cursor i9: visits 2%, mean 24%`.
+fn cursor_line(app: &App, analysis: &Analysis) -> String {
+    let find = |scores: &[CellScore]| scores.iter().find(|s| s.cell == app.cursor()).map(|s| s.score);
+    let mut text = format!("cursor {}:", app.cursor().name(&app.setup().rules));
+    match find(&analysis.scores) {
+        Some(score) => {
+            let shown = shown(score, analysis.score_kind);
+            let _ = match analysis.score_kind {
+                ScoreKind::Evaluation => write!(text, " eval {shown}"),
+                ScoreKind::Probability => write!(text, " chosen {shown}"),
+                ScoreKind::VisitShare => write!(text, " visits {shown}"),
+                ScoreKind::WinRate => write!(text, " expects {shown}"),
+                ScoreKind::Tally => write!(text, " tally {shown}"),
+            };
+        }
+        None => text.push_str(" not scored"),
+    }
+    if let Some(mean) = find(&analysis.values) {
+        let _ = write!(text, ", mean {}", percent(mean));
+    }
+    match analysis.proof(app.cursor()) {
+        Some(true) => text.push_str(" proven win"),
+        Some(false) => text.push_str(" proven loss"),
+        None => {}
+    }
+    text
 }

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use super::mode::{Mode, Prompt, Purpose};
 use super::{App, FileClaim};
 use crate::record;
-use crate::ui::centred;
+use crate::widgets::centred;
 
 /// The longest name the prompt takes.
 const MAX_NAME: usize = 1000;

@@ -12,7 +12,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 use super::App;
 use super::mode::Mode;
 use crate::review::Review;
-use crate::ui::percent;
+use crate::widgets::percent;
 
 impl App {
     /// `V`: reviews the game, or leaves the review at the game's end.
