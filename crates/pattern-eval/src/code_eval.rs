@@ -42,7 +42,7 @@ pub const MAX_CODE_WEIGHT: i32 = 8_000;
 /// what the strong threats the two sides hold are worth together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeWeights {
-    /// By shape ([`shape_name`] order), for the side to move.
+    /// By shape ([`shape_name`](crate::shape_name) order), for the side to move.
     pub to_move: Vec<i32>,
     /// By shape, for the side that waits.
     pub waiting: Vec<i32>,
