@@ -55,7 +55,8 @@ pub struct Pipeline {
     /// The most games an SPRT plays (at most 20,000).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=20_000))]
     max_games: u64,
-    /// Epochs of each fit [default: threat 40, codes 12].
+    /// Epochs of each fit [default: threat 40, codes 100: the threat
+    /// masks move a few units a step, and 12 epochs left them near 0].
     #[arg(long)]
     epochs: Option<u32>,
     /// Adam's step size in each fit [default: threat 1, codes 0.1: the
@@ -81,7 +82,7 @@ impl Family {
     fn defaults(self) -> (u64, u32, f64) {
         match self {
             Family::Threat => (2000, 40, 1.0),
-            Family::Codes => (10_000, 12, 0.1),
+            Family::Codes => (10_000, 100, 0.1),
         }
     }
 }

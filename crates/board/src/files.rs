@@ -106,7 +106,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target;
     let path = match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
-            target = std::fs::canonicalize(path).or_else(|_| std::fs::read_link(path))?;
+            // A link to a file not made yet names it relative to the link's folder.
+            target = std::fs::canonicalize(path).or_else(|_| {
+                std::fs::read_link(path)
+                    .map(|to| path.parent().map_or_else(|| to.clone(), |dir| dir.join(&to)))
+            })?;
             target.as_path()
         }
         _ => path,
@@ -274,6 +278,12 @@ mod tests {
         write_atomically(&link, b"new").unwrap();
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        // A link to a file not made yet, named relative to the link's folder.
+        let dangling = dir.join("dangling.json");
+        std::os::unix::fs::symlink("made-later.json", &dangling).unwrap();
+        write_atomically(&dangling, b"made").unwrap();
+        assert_eq!(std::fs::read(dir.join("made-later.json")).unwrap(), b"made");
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
