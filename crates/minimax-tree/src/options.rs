@@ -145,6 +145,42 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             config.table_extension,
             "on the principal line, the table's move a ply deeper every this many plies of the line (0: off)",
         ),
+        EngineOption::new(
+            "lmp_unimproving",
+            OptionKind::Whole { min: 1, max: 1000 },
+            config.lmp_unimproving_percent,
+            "the moves move-count pruning keeps where the static value is not above the one two plies up, in percent of the others (the reference keeps 50)",
+        ),
+        EngineOption::new(
+            "futility",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.futility_depth,
+            "reverse futility up to this many plies left (0: off): a static value above beta by the margin returns at once",
+        ),
+        EngineOption::new(
+            "futility_margin",
+            OptionKind::Whole { min: 0, max: 100_000 },
+            config.futility_margin,
+            "reverse futility's margin a ply, in the evaluation's units",
+        ),
+        EngineOption::new(
+            "razor",
+            OptionKind::Whole { min: 0, max: 1000 },
+            config.razor_percent,
+            "razoring below 2.6 plies left (0: off): a static value below alpha by this percent of the reference's margin is searched by fours only",
+        ),
+        EngineOption::new(
+            "fail_high",
+            OptionKind::Whole { min: 0, max: 1000 },
+            config.fail_high_percent,
+            "fail-high reduction (0: off): at a cut node above beta by this percent of the reference's margin, every move but a four a ply shallower",
+        ),
+        EngineOption::new(
+            "log_lmr",
+            OptionKind::Whole { min: 0, max: 1000 },
+            config.log_reduction_percent,
+            "late-move reductions of ln(depth)·ln(move number) plies times this percent, in fractions of a ply (0: whole plies for late quiet moves)",
+        ),
     ]
 }
 

@@ -69,8 +69,11 @@ pub struct AlphaBetaConfig {
     /// ply shallower (0: off).
     pub iir_depth: u32,
     /// Singular extension from this many plies left (0: off): the table's
-    /// move is searched a ply deeper when no other move comes within
-    /// [`AlphaBetaConfig::singular_margin`] per ply of its score.
+    /// move is searched a ply deeper (two off the principal line when the
+    /// others fall far short) when no other move comes within
+    /// [`AlphaBetaConfig::singular_margin`] per ply of its score; when one
+    /// does and the bar is at or above beta, the node is cut (multi-cut);
+    /// when only the table's score is, the move goes 1.5 plies shallower.
     pub singular_depth: u32,
     /// The margin of the singular extension, per ply of depth.
     pub singular_margin: i32,
@@ -85,6 +88,30 @@ pub struct AlphaBetaConfig {
     /// On the principal line, the table's move is searched a ply deeper
     /// at every this many plies of the line (0: off): 1/N of a ply a ply.
     pub table_extension: u32,
+    /// The moves move-count pruning keeps at a node that is not improving
+    /// (its static value not above the one two plies up), in percent of
+    /// what it keeps elsewhere (100: the same; the reference keeps 50).
+    pub lmp_unimproving_percent: u32,
+    /// Reverse futility up to this many plies left (0: off): a node off
+    /// the principal line whose static value is above beta by
+    /// [`AlphaBetaConfig::futility_margin`] a ply (of the depth below
+    /// the child, one less when improving) returns it at once.
+    pub futility_depth: u32,
+    /// Reverse futility's margin a ply, in the evaluation's units.
+    pub futility_margin: i32,
+    /// Razoring (0: off): with less than 2.6 plies left, off the principal
+    /// line, a static value below alpha by this percent of the
+    /// reference's margin (scaled to our evaluation) is searched by fours
+    /// only.
+    pub razor_percent: u32,
+    /// Fail-high reduction (0: off): at a cut node whose static value is
+    /// above beta by this percent of the reference's margin (scaled),
+    /// every move but a four is searched a ply shallower.
+    pub fail_high_percent: u32,
+    /// Late-move reductions of ln(depth) · ln(move number) plies times
+    /// this percent, in fractions of a ply, for every move after the
+    /// first (0: whole plies for late quiet moves, as before).
+    pub log_reduction_percent: u32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -117,10 +144,16 @@ impl Default for AlphaBetaConfig {
             reduce_noisy: 0,
             iir_depth: 0,
             singular_depth: 0,
-            singular_margin: 4,
+            singular_margin: 8,
             quiet_pruning: 0,
             history_reductions: 0,
             table_extension: 0,
+            lmp_unimproving_percent: 100,
+            futility_depth: 0,
+            futility_margin: 540,
+            razor_percent: 0,
+            fail_high_percent: 0,
+            log_reduction_percent: 0,
             threads: 1,
         }
     }

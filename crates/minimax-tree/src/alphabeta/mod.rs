@@ -4,11 +4,14 @@
 //! before the main search. One file a part:
 //!
 //! - `config` — [`AlphaBetaConfig`], every setting;
+//! - `depth` — depth in sixteenths of a ply;
 //! - `root` — the rules before any search, iterative deepening, one
 //!   iteration over the root moves, the check against threat wins;
 //! - `node` — the search itself below the root: one move loop, by
 //!   threats or plain, and the quiescence search by fours;
 //! - `picker` — which moves a node tries, in what order;
+//! - `selectivity` — improving, reverse futility, razoring, fail-high
+//!   and late-move reductions, by the static value;
 //! - `singular` — the singular extension of a table move;
 //! - `stack` — what each ply keeps (moves, killers, fours);
 //! - `table` — the transposition table;
@@ -19,10 +22,12 @@
 
 mod agent;
 mod config;
+mod depth;
 mod node;
 mod picker;
 mod result;
 mod root;
+mod selectivity;
 mod singular;
 mod stack;
 mod table;
@@ -43,6 +48,7 @@ use crate::candidates::Candidates;
 use crate::open_lines::OpenLines;
 use crate::threat_search::ThreatSearch;
 use picker::MovePicker;
+use selectivity::Reductions;
 use stack::Stack;
 use table::Table;
 use time::Budget;
@@ -56,6 +62,7 @@ pub struct AlphaBeta<E = OpenLines> {
     /// The engines of the other threads, sharing the evaluator and table.
     helpers: Vec<AlphaBeta<E>>,
     picker: MovePicker,
+    reductions: Reductions,
     stack: Stack,
     budget: Budget,
     /// The deepest ply reached in the current search.
@@ -82,6 +89,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             table,
             helpers: Vec::new(),
             picker: MovePicker::new(),
+            reductions: Reductions::new(),
             stack: Stack::default(),
             budget: Budget::new(),
             selective_depth: 0,
@@ -237,5 +245,40 @@ mod tests {
         assert_eq!(search(&win, on.clone(), 5).0, MATE - 7);
         let (pruned, unpruned) = (search(&quiet, on, 6).1, search(&quiet, off, 6).1);
         assert!(pruned < unpruned, "{pruned} nodes with move-count pruning, {unpruned} without");
+    }
+
+    #[test]
+    fn each_selectivity_step_keeps_the_forced_win_and_changes_the_tree() {
+        use board::Rules;
+        let win = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
+        // A middle game of a match against the sparring partner, undecided.
+        let quiet = Position::from_moves(
+            Rules::gomoku15(),
+            "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14 g12 e12 f11",
+        )
+        .unwrap();
+        let search = |pos: &Position, config: &AlphaBetaConfig, depth: u32| {
+            let mut engine =
+                AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..config.clone() });
+            let value = engine.search_depth(pos, depth);
+            (value, engine.nodes())
+        };
+        let base = AlphaBetaConfig::default();
+        let steps = [
+            // (Open lines score in small units: a small margin.)
+            AlphaBetaConfig { futility_depth: 8, futility_margin: 5, ..base.clone() },
+            AlphaBetaConfig { razor_percent: 2, ..base.clone() },
+            AlphaBetaConfig { fail_high_percent: 2, ..base.clone() },
+            AlphaBetaConfig { log_reduction_percent: 100, ..base.clone() },
+            AlphaBetaConfig { lmp_unimproving_percent: 50, ..base.clone() },
+            AlphaBetaConfig { singular_depth: 3, ..base.clone() },
+        ];
+        let (value, plain) = search(&quiet, &base, 7);
+        assert!(value.abs() < MATE_BOUND, "{value}");
+        for step in &steps {
+            assert_eq!(search(&win, step, 5).0, MATE - 7, "{step:?}");
+            let (_, nodes) = search(&quiet, step, 7);
+            assert_ne!(nodes, plain, "{step:?} searched the same tree");
+        }
     }
 }

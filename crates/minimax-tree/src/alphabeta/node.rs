@@ -10,26 +10,21 @@ use board::threats::CellClass;
 use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
 
 use super::AlphaBeta;
+use super::depth::{Depth, PLY, plies, whole_plies};
 use super::picker;
 use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
+use super::selectivity::fail_high_margin;
+use super::singular::Singularity;
 use crate::threat_search::ThreatLimits;
 
 /// Positions a VCF near the root may visit.
 const NEAR_ROOT_VCF_NODES: u64 = 300;
 
-/// The moves a quiet node off the principal line tries with `depth`
-/// plies left, under move-count pruning: 3 + depth^1.32, scaled by
-/// `percent`, at least two.
-fn late_move_count(depth: u32, percent: u32) -> usize {
-    let count = 3 + f64::from(depth).powf(1.32) as usize;
-    (count * percent as usize / 100).max(2)
-}
-
 /// A node to be searched move by move: what its rules and the table
 /// left of it.
-struct Node {
-    /// Plies left, extensions included.
-    depth: u32,
+pub(super) struct Node {
+    /// Depth left, extensions included.
+    pub(super) depth: Depth,
     /// The table's key and the transform to its coordinates.
     key: (u64, Transform),
     /// The move the table remembers, on the real board.
@@ -38,23 +33,27 @@ struct Node {
     forced: Option<Cell>,
     /// The candidate cells.
     cells: Bitboard,
-    /// Whether late quiet moves may be searched shallower first.
-    reducible: bool,
+    /// Whether late moves may be searched shallower first (a node of the
+    /// threat search with no forced reply).
+    pub(super) reducible: bool,
     /// Whether `cells` may hold points the side to move may not play
     /// (renju's black), to be passed over when tried.
     check_forbidden: bool,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
-    /// The value of `pos` for the side to move, searched `depth` plies
-    /// within `(alpha, beta)`, `ply` plies below the root.
+    /// The value of `pos` for the side to move, searched `depth` (in
+    /// sixteenths of a ply) within `(alpha, beta)`, `ply` plies below the
+    /// root; `cut` when the node is expected to fail high (a null-window
+    /// search's child, or an expected all node's).
     pub(super) fn negamax(
         &mut self,
         pos: &mut Position,
-        depth: u32,
+        depth: Depth,
         mut alpha: i32,
         beta: i32,
         ply: u32,
+        cut: bool,
     ) -> i32 {
         self.selective_depth = self.selective_depth.max(ply);
         if self.budget.visit() {
@@ -71,27 +70,32 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let depth = node.depth;
         let principal = beta > alpha.saturating_add(1);
+        let value = self.static_value(pos, &node, ply);
+        if !principal && let Some(score) = self.prune_by_value(pos, &node, (alpha, beta), value, ply) {
+            return score;
+        }
+        // A cut node far above beta: its quiet moves a ply shallower.
+        let fail_high = self.config.fail_high_percent;
+        let likely_fail_high = fail_high > 0
+            && cut
+            && !principal
+            && value
+                .value
+                .is_some_and(|stand| stand >= beta.saturating_add(fail_high_margin(depth, fail_high)));
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
         self.pick(pos, &node, level, &mut moves);
 
         let original_alpha = alpha;
-        let late_moves = if node.reducible && !principal && depth <= self.config.late_move_pruning {
-            late_move_count(depth, self.config.late_move_percent)
-        } else {
-            usize::MAX
-        };
-        // The table's move, a ply deeper when it is singular.
-        let singular = match node.table_move {
-            Some(table_move)
-                if self.config.singular_depth > 0
-                    && node.reducible
-                    && depth >= self.config.singular_depth
-                    && ply > 0 =>
-            {
-                self.singular(pos, node.key.0, (table_move, &moves), depth, ply).then_some(table_move)
+        let late_moves = self.move_count_limit(&node, principal, value.improving);
+        // The table's move, deeper when it is singular.
+        let singular = match self.singularity(pos, &node, &moves, ply, (principal, beta)) {
+            Singularity::Cut(score) => {
+                self.stack.put_moves(level, moves);
+                return score;
             }
-            _ => None,
+            Singularity::Extend(extension) => node.table_move.map(|table_move| (table_move, extension)),
+            Singularity::Plain => None,
         };
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -111,32 +115,27 @@ impl<E: Evaluator> AlphaBeta<E> {
                 && i >= 1
                 && !principal
                 && node.reducible
-                && depth <= self.config.quiet_pruning
+                && depth <= plies(self.config.quiet_pruning)
                 && best > -MATE_BOUND
             {
                 break;
             }
+            // A likely fail high: every move but a four a ply shallower.
+            let shallower = if likely_fail_high && !self.makes_four(pos, cell) { PLY } else { 0 };
             self.make(pos, cell);
-            // Late quiet moves are searched shallower first.
-            let reduction = if node.reducible && i >= 2 && depth >= 3 && quiet {
-                let history = self.config.history_reductions;
-                let unproven = history > 0 && depth >= history.max(4) && !self.picker.has_cut(cell);
-                1 + u32::from(i >= 6 && depth >= 4) + u32::from(unproven)
-            } else {
-                // Late moves that make or block a three, where configured.
-                let noisy = self.config.reduce_noisy;
-                u32::from(node.reducible && noisy > 0 && i >= noisy && depth >= 4)
-            };
+            // Late moves are searched shallower first.
+            let reduction = self.reduction(&node, (i, quiet, cell), (principal, cut), value.improving);
+            let child = depth - PLY - shallower;
             let score = if i == 0 {
                 let extension = self.extension(&node, cell, (principal, singular), ply);
-                -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1)
+                -self.negamax(pos, child + extension, -beta, -alpha, ply + 1, !principal && !cut)
             } else {
-                let mut probe = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -self.negamax(pos, child - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if probe > alpha && reduction > 0 && !self.budget.stopped() {
-                    probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    probe = -self.negamax(pos, child, -alpha - 1, -alpha, ply + 1, !cut);
                 }
                 if probe > alpha && probe < beta && !self.budget.stopped() {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax(pos, child, -beta, -alpha, ply + 1, false)
                 } else {
                     probe
                 }
@@ -152,7 +151,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             if score >= beta {
                 self.stack.add_killer(level, cell);
-                self.picker.record_cutoff(cell, depth);
+                self.picker.record_cutoff(cell, whole_plies(depth));
                 break;
             }
             alpha = alpha.max(score);
@@ -164,6 +163,29 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         self.remember(pos, &node, (original_alpha, beta), (best, best_move), ply);
         best
+    }
+
+    /// What the singular test says of the node's table move, where it
+    /// applies (see [`AlphaBetaConfig::singular_depth`](super::AlphaBetaConfig)).
+    fn singularity(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        moves: &[(Cell, i32)],
+        ply: u32,
+        (principal, beta): (bool, i32),
+    ) -> Singularity {
+        match node.table_move {
+            Some(table_move)
+                if self.config.singular_depth > 0
+                    && node.reducible
+                    && node.depth >= plies(self.config.singular_depth)
+                    && ply > 0 =>
+            {
+                self.singular(pos, node.key.0, (table_move, moves), (node.depth, ply), (principal, beta))
+            }
+            _ => Singularity::Plain,
+        }
     }
 
     /// Stores a searched node's result in the table, if there is one.
@@ -182,21 +204,26 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
     }
 
-    /// How many plies deeper a node's first move is searched: one if it is
-    /// the singular table move, or the table's move on the principal line
-    /// at every `table_extension`th ply of it (a fraction of a ply a ply,
-    /// in whole plies).
+    /// How much deeper a node's first move is searched: as the singular
+    /// test says of the table move, else a ply for the table's move on
+    /// the principal line at every `table_extension`th ply of it (a
+    /// fraction of a ply a ply, in whole plies).
     fn extension(
         &self,
         node: &Node,
         cell: Cell,
-        (principal, singular): (bool, Option<Cell>),
+        (principal, singular): (bool, Option<(Cell, Depth)>),
         ply: u32,
-    ) -> u32 {
+    ) -> Depth {
+        if let Some((table_move, extension)) = singular
+            && table_move == cell
+        {
+            return extension;
+        }
         let every = self.config.table_extension;
         let on_line =
             principal && node.table_move == Some(cell) && every > 0 && (ply + 1).is_multiple_of(every);
-        u32::from(singular == Some(cell) || on_line)
+        PLY * Depth::from(on_line)
     }
 
     /// A plain node's rules before any move: the game's end, the static
@@ -205,7 +232,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn enter_plain(
         &mut self,
         pos: &Position,
-        depth: u32,
+        depth: Depth,
         window: (i32, i32),
         ply: u32,
     ) -> ControlFlow<i32, Node> {
@@ -215,7 +242,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 Outcome::Draw => 0,
             });
         }
-        if depth == 0 {
+        if depth <= 0 {
             return Break(self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT));
         }
         let key = self.key(pos);
@@ -231,12 +258,12 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn enter_by_threats(
         &mut self,
         pos: &mut Position,
-        depth: u32,
+        depth: Depth,
         window: (i32, i32),
         ply: u32,
     ) -> ControlFlow<i32, Node> {
         let forced = picker::threat_forced(self.threats.as_ref().expect("threat search"), pos, ply)?;
-        if depth == 0 && forced.is_none() {
+        if depth <= 0 && forced.is_none() {
             return Break(self.quiesce(pos, window, ply, self.config.quiescence_fours));
         }
         // Near the root, a win by fours is looked for outright: cheap, and
@@ -254,9 +281,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         let depth = match forced {
             Some(_) if ply < 2 * self.budget.depth_done + 16 => {
                 if self.config.extend_forced {
-                    depth + 1
+                    depth + PLY
                 } else {
-                    depth.max(1)
+                    depth.max(PLY)
                 }
             }
             _ => depth,
@@ -268,9 +295,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         let depth = if self.config.iir_depth > 0
             && table_move.is_none()
             && forced.is_none()
-            && depth >= self.config.iir_depth
+            && depth >= plies(self.config.iir_depth)
         {
-            depth - 1
+            depth - PLY
         } else {
             depth
         };
@@ -287,7 +314,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         &self,
         pos: &Position,
         (key, transform): (u64, Transform),
-        depth: u32,
+        depth: Depth,
         window: (i32, i32),
         ply: u32,
     ) -> ControlFlow<i32, Option<Cell>> {
@@ -316,7 +343,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 moves,
             );
         } else {
-            let ranked = node.depth >= self.config.rank_depth;
+            let ranked = node.depth >= plies(self.config.rank_depth);
             self.picker.order_plain(&*self.evaluator, (pos, node.cells), ranked, remembered, moves);
         }
     }
@@ -324,7 +351,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// The static score of a threat-search position for the side to move:
     /// the evaluation, raised when it can make a double three that the
     /// opponent cannot answer with a four or an open three.
-    fn static_score(&self, pos: &Position) -> i32 {
+    pub(super) fn static_score(&self, pos: &Position) -> i32 {
         let threats = self.threats.as_ref().expect("threat search");
         let me = pos.side_to_move();
         let opponent = me.opponent();
@@ -343,7 +370,13 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The leaves of the threat search: the static score, unless the side
     /// to move does better by fours (each answered by its one block).
-    fn quiesce(&mut self, pos: &mut Position, (mut alpha, beta): (i32, i32), ply: u32, fours: u32) -> i32 {
+    pub(super) fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        (mut alpha, beta): (i32, i32),
+        ply: u32,
+        fours: u32,
+    ) -> i32 {
         self.selective_depth = self.selective_depth.max(ply);
         if self.budget.visit() {
             return 0;

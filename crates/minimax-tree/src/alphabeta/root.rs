@@ -10,6 +10,7 @@ use board::threats::Threats;
 use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
 
 use super::AlphaBeta;
+use super::depth::plies;
 use super::picker::MovePicker;
 use super::result::{AlphaBetaReport, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, Reason};
 use super::time::{aspiration_window, unsettled};
@@ -76,7 +77,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.begin(&Limits::none(), None, None);
         self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
         let mut work = pos.clone();
-        self.negamax(&mut work, depth, -INFINITY, INFINITY, 0)
+        self.negamax(&mut work, plies(depth), -INFINITY, INFINITY, 0, false)
     }
 
     /// Iterative deepening over the root moves `root` (best first), up to
@@ -139,14 +140,15 @@ impl<E: Evaluator> AlphaBeta<E> {
         let mut alpha = low;
         let mut best = -INFINITY;
         let mut scores = Vec::with_capacity(root.len());
+        let child = plies(depth - 1);
         for (i, &(cell, _)) in root.iter().enumerate() {
             self.make(pos, cell);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -high, -alpha, 1)
+                -self.negamax(pos, child, -high, -alpha, 1, false)
             } else {
-                let probe = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                let probe = -self.negamax(pos, child, -alpha - 1, -alpha, 1, true);
                 if probe > alpha && probe < high && !self.budget.stopped() {
-                    -self.negamax(pos, depth - 1, -high, -alpha, 1)
+                    -self.negamax(pos, child, -high, -alpha, 1, false)
                 } else {
                     probe
                 }

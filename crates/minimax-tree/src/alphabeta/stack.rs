@@ -13,6 +13,8 @@ pub(super) struct Ply {
     pub(super) killers: [Option<Cell>; 2],
     /// The fours the quiescence search tries here.
     pub(super) fours: Vec<Cell>,
+    /// The static value of the node searched here last, where read.
+    pub(super) static_value: Option<i32>,
 }
 
 /// Every ply's state, by ply from the root.

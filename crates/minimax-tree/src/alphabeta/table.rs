@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use board::Cell;
 
+use super::depth::{Depth, MAX_STORED, plies};
 use super::result::MATE_BOUND;
 
 /// What a stored score says about the true value.
@@ -28,7 +29,8 @@ pub(crate) struct Entry {
     pub(crate) score: i32,
     /// The best move found, in the key's coordinates.
     pub(crate) best: Option<Cell>,
-    pub(crate) depth: u8,
+    /// The depth searched, in sixteenths of a ply (see `depth`).
+    pub(crate) depth: u16,
     pub(crate) bound: Bound,
     /// The search that stored it, modulo 64.
     pub(crate) age: u8,
@@ -37,7 +39,7 @@ pub(crate) struct Entry {
 /// A table of `2^n` entries, each slot holding the deepest (or newest)
 /// result that hashed to it, shared by the threads of a search without
 /// locks. A slot is two words: the key XOR the data, then the data
-/// (score, move, depth, bound and age packed), so a slot torn by two
+/// (score 32 bits, move 11, depth 13, bound 2 and age 6 packed), so a slot torn by two
 /// threads writing at once fails the key check instead of lying. All
 /// zero is empty, so a fresh table is zeroed memory the system hands out
 /// lazily.
@@ -61,7 +63,7 @@ impl Entry {
         let best = self.best.map_or(0, |cell| cell.index() as u64 + 1);
         let data = u64::from(self.score as u32)
             | best << 32
-            | u64::from(self.depth) << 48
+            | u64::from(self.depth) << 43
             | bound << 56
             | u64::from(self.age & 63) << 58;
         [self.key, data]
@@ -74,12 +76,12 @@ impl Entry {
             3 => Bound::Upper,
             _ => return None,
         };
-        let best = ((data >> 32) & 0xffff) as usize;
+        let best = ((data >> 32) & 0x7ff) as usize;
         Some(Entry {
             key,
             score: data as u32 as i32,
             best: best.checked_sub(1).and_then(Cell::from_index),
-            depth: (data >> 48) as u8,
+            depth: ((data >> 43) & MAX_STORED as u64) as u16,
             bound,
             age: (data >> 58) as u8,
         })
@@ -128,7 +130,9 @@ impl Table {
         let age = self.age.load(Ordering::Relaxed);
         if let Some(old) = Entry::unpack(self.read(entry.key)) {
             let same = old.key == entry.key;
-            if (same && old.depth > entry.depth) || (!same && old.age == age && old.depth > entry.depth + 2) {
+            if (same && old.depth > entry.depth)
+                || (!same && old.age == age && i32::from(old.depth) > i32::from(entry.depth) + plies(2))
+            {
                 return;
             }
         }
@@ -150,7 +154,7 @@ impl Table {
         *self.age.get_mut() = 0;
     }
 
-    /// The table's word on a node `depth` plies deep searched within
+    /// The table's word on a node `depth` (sixteenths of a ply) deep searched within
     /// `(alpha, beta)`, `ply` plies from the root: `Break(score)` if a
     /// stored result decides it, else the stored move (in the key's
     /// coordinates), if any, to try first.
@@ -158,14 +162,14 @@ impl Table {
     pub(crate) fn look_up(
         &self,
         key: u64,
-        depth: u32,
+        depth: Depth,
         (alpha, beta): (i32, i32),
         ply: u32,
     ) -> ControlFlow<i32, Option<Cell>> {
         let Some(entry) = self.probe(key) else {
             return Continue(None);
         };
-        if u32::from(entry.depth) >= depth {
+        if Depth::from(entry.depth) >= depth {
             let score = from_table(entry.score, ply);
             match entry.bound {
                 Bound::Exact => return Break(score),
@@ -178,7 +182,7 @@ impl Table {
     }
 
     /// Stores a node's result: its best score and move (in the key's
-    /// coordinates), searched `depth` plies deep within `(alpha, beta)`,
+    /// coordinates), searched `depth` (sixteenths of a ply) deep within `(alpha, beta)`,
     /// `ply` plies from the root.
     #[inline]
     pub(crate) fn record(
@@ -186,7 +190,7 @@ impl Table {
         key: u64,
         (alpha, beta): (i32, i32),
         (best, best_move): (i32, Option<Cell>),
-        depth: u32,
+        depth: Depth,
         ply: u32,
     ) {
         let bound = if best <= alpha {
@@ -201,7 +205,7 @@ impl Table {
             key,
             score: to_table(best, ply),
             best: best_move,
-            depth: depth.min(255) as u8,
+            depth: depth.clamp(0, MAX_STORED) as u16,
             bound,
             age: 0,
         });
@@ -244,35 +248,35 @@ mod tests {
     fn keeps_deeper_results_of_the_same_position() {
         let mut table = Table::new(1 << 10);
         assert!(table.len().is_power_of_two() && table.len() * 16 <= 1 << 10);
-        let entry = Entry { key: 7, score: 3, best: None, depth: 5, bound: Bound::Exact, age: 0 };
+        let entry = Entry { key: 7, score: 3, best: None, depth: 5 * 16, bound: Bound::Exact, age: 0 };
         let full = Entry {
             key: 9,
             score: -2_000_000_000,
             best: Some(Cell::new(31, 31)),
-            depth: 255,
+            depth: MAX_STORED as u16,
             bound: Bound::Upper,
             age: 63,
         };
         let back = Entry::unpack(full.pack()).unwrap();
         assert_eq!(
             (back.key, back.score, back.best, back.depth, back.bound, back.age),
-            (9, full.score, full.best, 255, Bound::Upper, 63)
+            (9, full.score, full.best, MAX_STORED as u16, Bound::Upper, 63)
         );
         table.store(entry);
-        table.store(Entry { depth: 2, score: 9, ..entry });
+        table.store(Entry { depth: 2 * 16, score: 9, ..entry });
         assert_eq!(table.probe(7).unwrap().score, 3);
-        table.store(Entry { depth: 6, score: 1, ..entry });
+        table.store(Entry { depth: 6 * 16, score: 1, ..entry });
         assert_eq!(table.probe(7).unwrap().score, 1);
         assert!(table.probe(8).is_none());
         // Another position in the same slot: a much deeper entry of this
         // search stays, one of an earlier search gives way.
         let other = 7 + table.len() as u64;
-        table.store(Entry { key: other, depth: 2, ..entry });
-        assert_eq!(table.probe(7).unwrap().depth, 6);
+        table.store(Entry { key: other, depth: 2 * 16, ..entry });
+        assert_eq!(table.probe(7).unwrap().depth, 6 * 16);
         table.new_search();
-        table.store(Entry { key: other, depth: 2, ..entry });
+        table.store(Entry { key: other, depth: 2 * 16, ..entry });
         assert!(table.probe(7).is_none());
-        assert_eq!(table.probe(other).unwrap().depth, 2);
+        assert_eq!(table.probe(other).unwrap().depth, 2 * 16);
         table.clear();
         assert!(table.probe(7).is_none());
     }

@@ -75,6 +75,12 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         quiet_pruning: options.get("quiet_prune")?,
         history_reductions: options.get("history_lmr")?,
         table_extension: options.get("table_ext")?,
+        lmp_unimproving_percent: options.get("lmp_unimproving")?,
+        futility_depth: options.get("futility")?,
+        futility_margin: options.get("futility_margin")?,
+        razor_percent: options.get("razor")?,
+        fail_high_percent: options.get("fail_high")?,
+        log_reduction_percent: options.get("log_lmr")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
