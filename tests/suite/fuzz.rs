@@ -34,7 +34,7 @@ proptest! {
 
     #[test]
     fn coordinates_read_or_refuse(text in near("[a-zA-Z]{0,3}[0-9]{0,3}|[0-9]{1,2},[0-9]{1,2}"), size in 1_u32..=32) {
-        let rules = Rules::new(size, size, 1, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(size, size, 1, board::RuleSet::Freestyle).unwrap();
         if let Ok(cell) = rules.parse_cell(&text) {
             prop_assert!(rules.contains(cell));
             prop_assert_eq!(rules.parse_cell(&cell.name(&rules).to_string()).unwrap(), cell);
@@ -45,8 +45,8 @@ proptest! {
     #[test]
     fn one_line_positions_read_or_refuse(text in near("[xo.]{0,7}(/[xo.]{0,7}){0,7}"), k in 1_u32..=5, renju in any::<bool>()) {
         // Renju (k = 5 only): black overlines are refused as unreachable.
-        let overline = if renju && k == 5 { board::Overline::Renju } else { board::Overline::Freestyle };
-        let rules = Rules::new(7, 7, k, overline).unwrap();
+        let rule_set = if renju && k == 5 { board::RuleSet::Renju } else { board::RuleSet::Freestyle };
+        let rules = Rules::new(7, 7, k, rule_set).unwrap();
         if let Ok(pos) = Position::from_one_line(rules, &text) {
             prop_assert_eq!(Position::from_one_line(rules, &pos.to_one_line()).unwrap().to_one_line(), pos.to_one_line());
         }

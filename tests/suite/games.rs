@@ -2,15 +2,15 @@
 //! `board::play_game` on the boards `tests/suite/arena.rs` does not cover (15×15,
 //! an exact-k board, 1×1), and every record holds up.
 
-use board::{GameRecord, Limits, Overline, Rules, play_game};
+use board::{GameRecord, Limits, RuleSet, Rules, play_game};
 use roster::{AgentSpec, ENGINES};
 
 /// Boards beyond the 3×3 and 8×8 that `tests/suite/arena.rs` plays.
 fn boards() -> Vec<Rules> {
     vec![
         Rules::gomoku15(),
-        Rules::new(7, 4, 4, Overline::Exact).expect("valid rules"),
-        Rules::new(1, 1, 1, Overline::Freestyle).expect("valid rules"),
+        Rules::new(7, 4, 4, RuleSet::Exact).expect("valid rules"),
+        Rules::new(1, 1, 1, RuleSet::Freestyle).expect("valid rules"),
     ]
 }
 

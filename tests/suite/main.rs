@@ -3,3 +3,4 @@
 mod arena;
 mod fuzz;
 mod games;
+mod old_files;

@@ -139,7 +139,7 @@ impl Solved {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if args.rules.overline() == board::Overline::CaroFreestyle {
+    if !board::threats::tables_rule_set(args.rules) {
         bail!("bench search measures the search by threats, whose tables do not know caro-freestyle");
     }
     if args.depth.is_none() && args.ms.is_none() {

@@ -126,10 +126,7 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
         app.pos().moves().iter().enumerate().map(|(i, &cell)| (cell, i + 1)).collect();
     let label = Style::new().fg(Color::DarkGray);
     // Renju: black's forbidden points while black is to move.
-    let forbidden: Vec<Cell> = if app.pos().rules().overline() == board::Overline::Renju
-        && app.pos().side_to_move() == Side::X
-        && !app.over()
-    {
+    let forbidden: Vec<Cell> = if !app.pos().may_play_every_empty_cell() && !app.over() {
         board::renju::forbidden_points(app.pos()).into_iter().map(|(cell, _)| cell).collect()
     } else {
         Vec::new()

@@ -45,8 +45,7 @@ fn play_undo(c: &mut Criterion) {
 fn threats_update(c: &mut Criterion) {
     let start = middle_game();
     let moves: Vec<Cell> = start.legal_moves().take(32).collect();
-    for rules in [Rules::gomoku15(), Rules::gomoku15().with_overline(board::Overline::Exact), Rules::renju()]
-    {
+    for rules in [Rules::gomoku15(), Rules::gomoku15().with_rule_set(board::RuleSet::Exact), Rules::renju()] {
         let mut pos = Position::new(rules);
         for &cell in start.moves() {
             pos.play_unchecked(cell);

@@ -250,7 +250,7 @@ mod tests {
         let centre: Bitboard = std::iter::once(Cell::new(1, 1)).collect();
         assert_eq!(centre.dilate(&rules), Bitboard::full(&rules));
         let edge: Bitboard = std::iter::once(Cell::new(31, 31)).collect();
-        let big = Rules::new(32, 32, 5, crate::Overline::Freestyle).unwrap();
+        let big = Rules::new(32, 32, 5, crate::RuleSet::Freestyle).unwrap();
         assert_eq!(edge.dilate(&big).count(), 4);
     }
 }

@@ -220,7 +220,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Overline;
+    use crate::RuleSet;
 
     #[test]
     fn packs_coordinates() {
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn wide_boards_use_two_letters() {
-        let rules = Rules::new(32, 32, 5, Overline::Freestyle).unwrap();
+        let rules = Rules::new(32, 32, 5, RuleSet::Freestyle).unwrap();
         for cell in rules.cells() {
             let name = cell.name(&rules).to_string();
             assert_eq!(rules.parse_cell(&name), Ok(cell), "{name}");

@@ -52,7 +52,7 @@ pub use lines::Direction;
 pub use perft::{Perft, perft};
 pub use position::{MoveError, Position, SetupError, WinningLine};
 pub use random::{Playout, RandomAgent, random_playout};
-pub use rules::{MAX_SIZE, Overline, Rules, RulesError};
+pub use rules::{MAX_SIZE, RuleSet, Rules, RulesError};
 pub use side::{Outcome, Side};
 pub use swap::{
     OpeningRule, SwapChoice, SwapRecord, SwapStep, candidate_openings, choose_by_judging, opening_position,

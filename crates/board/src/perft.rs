@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Cell, Outcome, Overline, Position, Side};
+use crate::{Cell, Outcome, Position, RuleSet, Side};
 
 /// Counts of the game tree below a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,7 +39,7 @@ fn walk(pos: &mut Position, depth: usize, counts: &mut Perft) {
         Some(Outcome::Draw) => counts.draws += 1,
         None if depth + 1 < counts.nodes_per_depth.len() => {
             // Renju's black may not play its forbidden points.
-            let renju_black = pos.rules().overline() == Overline::Renju && pos.side_to_move() == Side::X;
+            let renju_black = pos.rules().rule_set() == RuleSet::Renju && pos.side_to_move() == Side::X;
             for y in 0..pos.rules().height() {
                 // Each child is undone before the next, so the row read
                 // here stays the row to walk.
@@ -92,7 +92,7 @@ mod tests {
         // Black (X) to move with forbidden points: a double three at c3
         // on 6×6 (b3 d3 … and c2 c4 …): some cells are left out.
         for rules in
-            [Rules::new(6, 6, 5, Overline::Renju).unwrap(), Rules::new(6, 6, 5, Overline::Caro).unwrap()]
+            [Rules::new(6, 6, 5, RuleSet::Renju).unwrap(), Rules::new(6, 6, 5, RuleSet::Caro).unwrap()]
         {
             let start = Position::from_moves(rules, "b3 a6 d3 f6 c2 a1 c5 f1").unwrap();
             let counts = perft(&start, 3);
@@ -101,7 +101,7 @@ mod tests {
             assert_eq!(counts.nodes_per_depth, nodes, "{rules}");
         }
         let renju =
-            Position::from_moves(Rules::new(6, 6, 5, Overline::Renju).unwrap(), "b3 a6 d3 f6 c2 a1 c5 f1")
+            Position::from_moves(Rules::new(6, 6, 5, RuleSet::Renju).unwrap(), "b3 a6 d3 f6 c2 a1 c5 f1")
                 .unwrap();
         assert!(renju.legal_move_count() < 28, "black has forbidden points here");
     }

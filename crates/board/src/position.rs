@@ -4,7 +4,7 @@ use thiserror::Error;
 
 use crate::bitboard::Cells;
 use crate::lines::{Lines, WinTest};
-use crate::{Bitboard, Cell, Direction, Outcome, Overline, Rules, Side, Transform, zobrist};
+use crate::{Bitboard, Cell, Direction, Outcome, RuleSet, Rules, Side, Transform, zobrist};
 
 /// Why a move cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -334,16 +334,29 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn is_legal(&self, cell: Cell) -> bool {
-        !self.is_over()
-            && self.rules.contains(cell)
-            && self.get(cell).is_none()
-            && !(self.black_has_forbidden_points() && crate::renju::forbidden(self, cell).is_some())
+        !self.is_over() && self.rules.contains(cell) && self.get(cell).is_none() && !self.is_forbidden(cell)
+    }
+
+    /// Whether the side to move may play every empty cell: false for
+    /// renju's black, who has forbidden points ([`Position::is_forbidden`]).
+    #[inline]
+    #[must_use]
+    pub fn may_play_every_empty_cell(&self) -> bool {
+        !self.rules.forbids(self.side_to_move())
+    }
+
+    /// Whether the side to move may not play the empty `cell`: a forbidden
+    /// point of renju's black ([`crate::renju`]).
+    #[inline]
+    #[must_use]
+    pub fn is_forbidden(&self, cell: Cell) -> bool {
+        self.black_has_forbidden_points() && crate::renju::forbidden(self, cell).is_some()
     }
 
     /// Whether the side to move is renju's black, who has forbidden points.
     #[inline]
     fn black_has_forbidden_points(&self) -> bool {
-        self.rules.overline() == Overline::Renju && self.side_to_move() == Side::X
+        !self.may_play_every_empty_cell()
     }
 
     /// Black's forbidden points now, under renju.
@@ -528,7 +541,7 @@ impl Position {
         if x_count != o_count && x_count != o_count + 1 {
             return Err(SetupError::Counts { x: x_count, o: o_count });
         }
-        if rules.overline() == Overline::Renju
+        if rules.rule_set() == RuleSet::Renju
             && let Some(cell) = x.iter().find(|&cell| longest_run(rules, x, cell) > usize::from(rules.k()))
         {
             return Err(SetupError::ForbiddenOverline { cell });
@@ -799,7 +812,7 @@ mod tests {
 
     #[test]
     fn exact_overline_is_not_a_win() {
-        let exact = Rules::new(9, 2, 4, Overline::Exact).unwrap();
+        let exact = Rules::new(9, 2, 4, RuleSet::Exact).unwrap();
         // x: a2 b2 c2 e2, o: a1 b1 c1 ... then x d2 makes five: not a win under exact.
         let mut pos = play_all(exact, &["a2", "a1", "b2", "b1", "e2", "i1"]);
         // It is x's turn after six moves.
@@ -809,7 +822,7 @@ mod tests {
         pos.play(exact.parse_cell("h1").unwrap()).unwrap();
         pos.play(exact.parse_cell("d2").unwrap()).unwrap();
         assert_eq!(pos.outcome(), None, "a2..e2 is five, an overline");
-        let free = Rules::new(9, 2, 4, Overline::Freestyle).unwrap();
+        let free = Rules::new(9, 2, 4, RuleSet::Freestyle).unwrap();
         let pos = play_all(free, &["a2", "a1", "b2", "b1", "e2", "i1", "c2", "h1", "d2"]);
         assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
         assert_eq!(pos.winning_line().unwrap().len, 5);
@@ -817,7 +830,7 @@ mod tests {
 
     #[test]
     fn k_one_wins_at_once() {
-        let rules = Rules::new(2, 2, 1, Overline::Freestyle).unwrap();
+        let rules = Rules::new(2, 2, 1, RuleSet::Freestyle).unwrap();
         let pos = play_all(rules, &["a1"]);
         assert_eq!(pos.outcome(), Some(Outcome::Win(Side::X)));
     }
@@ -875,7 +888,7 @@ mod tests {
 
     #[test]
     fn line_masks_cover_the_board_lines() {
-        let rules = Rules::new(5, 3, 3, Overline::Freestyle).unwrap();
+        let rules = Rules::new(5, 3, 3, RuleSet::Freestyle).unwrap();
         for cell in rules.cells() {
             for direction in Direction::ALL {
                 let (dx, dy) = direction.delta();

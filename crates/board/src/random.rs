@@ -52,7 +52,7 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
 fn rule_set_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     scratch.clear();
     scratch.extend(pos.empty_cells().iter());
-    let renju = pos.rules().overline() == crate::Overline::Renju;
+    let renju = pos.rules().rule_set() == crate::RuleSet::Renju;
     let mut left = scratch.len();
     let mut played = 0u32;
     let outcome = loop {
@@ -207,11 +207,11 @@ impl Agent for RandomAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Overline, Rules, Side};
+    use crate::{RuleSet, Rules, Side};
 
     #[test]
     fn playouts_leave_the_position_as_it_was() {
-        let rules = Rules::gomoku15().with_overline(Overline::Exact);
+        let rules = Rules::gomoku15().with_rule_set(RuleSet::Exact);
         let mut pos = Position::new(rules);
         pos.play(Cell::new(7, 7)).unwrap();
         let start = pos.clone();
@@ -228,8 +228,7 @@ mod tests {
     #[test]
     fn playout_outcomes_are_those_of_real_games() {
         // Replaying the playout's moves through `play` must give its outcome.
-        for rules in [Rules::tic_tac_toe(), Rules::five_8x8(), Rules::new(6, 4, 4, Overline::Exact).unwrap()]
-        {
+        for rules in [Rules::tic_tac_toe(), Rules::five_8x8(), Rules::new(6, 4, 4, RuleSet::Exact).unwrap()] {
             let mut pos = Position::new(rules);
             let mut scratch = Vec::new();
             for seed in 0..200 {

@@ -1,5 +1,5 @@
 //! The rules of an m,n,k-game: board size, line length, and which lines
-//! win (the overline rule, or the renju and caro rule sets).
+//! win (the rule set: freestyle, exactly k, renju or caro).
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +16,7 @@ pub const MAX_SIZE: u8 = 32;
 /// sets of gomoku tournaments that say more (five in a row only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Overline {
+pub enum RuleSet {
     /// k or more in a row wins (freestyle gomoku, tic-tac-toe).
     #[default]
     Freestyle,
@@ -34,18 +34,18 @@ pub enum Overline {
     CaroFreestyle,
 }
 
-impl Overline {
+impl RuleSet {
     /// The number the Gomocup protocol's `INFO rule` and SGF's `RU` give
     /// it: 0 freestyle, 1 exactly five, 4 renju, and 9 caro (Piskvork's
     /// caro with exactly five).
     #[must_use]
     pub const fn rule_number(self) -> u64 {
         match self {
-            Overline::Freestyle => 0,
-            Overline::Exact => 1,
-            Overline::Renju => 4,
-            Overline::CaroFreestyle => 8,
-            Overline::Caro => 9,
+            RuleSet::Freestyle => 0,
+            RuleSet::Exact => 1,
+            RuleSet::Renju => 4,
+            RuleSet::CaroFreestyle => 8,
+            RuleSet::Caro => 9,
         }
     }
 
@@ -57,13 +57,13 @@ impl Overline {
     ///
     /// # Errors
     /// A value we do not play, and which we do.
-    pub fn from_rule_number(rule: u64) -> Result<Overline, String> {
+    pub fn from_rule_number(rule: u64) -> Result<RuleSet, String> {
         match rule {
-            0 | 5 | 6 => Ok(Overline::Freestyle),
-            1 => Ok(Overline::Exact),
-            2 | 4 => Ok(Overline::Renju),
-            8 => Ok(Overline::CaroFreestyle),
-            9 => Ok(Overline::Caro),
+            0 | 5 | 6 => Ok(RuleSet::Freestyle),
+            1 => Ok(RuleSet::Exact),
+            2 | 4 => Ok(RuleSet::Renju),
+            8 => Ok(RuleSet::CaroFreestyle),
+            9 => Ok(RuleSet::Caro),
             _ => {
                 Err("not a rule we play: 0 freestyle, 1 exactly five, 2 or 4 renju, 8 caro (five or more), \
                       9 caro (exactly five), 5 and 6 freestyle with swap1 and swap2"
@@ -76,11 +76,11 @@ impl Overline {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Overline::Freestyle => "freestyle",
-            Overline::Exact => "exact",
-            Overline::Renju => "renju",
-            Overline::Caro => "caro",
-            Overline::CaroFreestyle => "caro-freestyle",
+            RuleSet::Freestyle => "freestyle",
+            RuleSet::Exact => "exact",
+            RuleSet::Renju => "renju",
+            RuleSet::Caro => "caro",
+            RuleSet::CaroFreestyle => "caro-freestyle",
         }
     }
 }
@@ -125,7 +125,7 @@ pub enum RulesError {
     },
 }
 
-/// Board size, line length and overline rule of one m,n,k-game.
+/// Board size, line length and rule set of one m,n,k-game.
 ///
 /// Always valid: every constructor checks `1 ≤ width, height ≤ 32` and
 /// `1 ≤ k ≤ max(width, height)`.
@@ -135,7 +135,7 @@ pub struct Rules {
     width: u8,
     height: u8,
     k: u8,
-    overline: Overline,
+    rule_set: RuleSet,
 }
 
 impl Rules {
@@ -144,7 +144,7 @@ impl Rules {
     /// # Errors
     /// [`RulesError`] if a size is outside `1..=32` or `k` outside
     /// `1..=max(width, height)`.
-    pub fn new(width: u32, height: u32, k: u32, overline: Overline) -> Result<Rules, RulesError> {
+    pub fn new(width: u32, height: u32, k: u32, rule_set: RuleSet) -> Result<Rules, RulesError> {
         for (what, value) in [("width", width), ("height", height)] {
             if value == 0 || value > u32::from(MAX_SIZE) {
                 return Err(RulesError::BadSize { what, value });
@@ -154,10 +154,10 @@ impl Rules {
         if k == 0 || k > u32::from(max) {
             return Err(RulesError::BadK { k, max });
         }
-        if !matches!(overline, Overline::Freestyle | Overline::Exact) && k != 5 {
-            return Err(RulesError::NotFive { rule: overline.name(), k });
+        if !matches!(rule_set, RuleSet::Freestyle | RuleSet::Exact) && k != 5 {
+            return Err(RulesError::NotFive { rule: rule_set.name(), k });
         }
-        Ok(Rules { width: width as u8, height: height as u8, k: k as u8, overline })
+        Ok(Rules { width: width as u8, height: height as u8, k: k as u8, rule_set })
     }
 
     /// Tic-tac-toe: 3×3, three in a row.
@@ -185,25 +185,25 @@ impl Rules {
     }
 
     const fn preset(width: u8, height: u8, k: u8) -> Rules {
-        Rules { width, height, k, overline: Overline::Freestyle }
+        Rules { width, height, k, rule_set: RuleSet::Freestyle }
     }
 
     /// Renju on 15×15, the RIF's board.
     #[must_use]
     pub const fn renju() -> Rules {
-        Rules { overline: Overline::Renju, ..Rules::preset(15, 15, 5) }
+        Rules { rule_set: RuleSet::Renju, ..Rules::preset(15, 15, 5) }
     }
 
     /// Caro on 15×15.
     #[must_use]
     pub const fn caro() -> Rules {
-        Rules { overline: Overline::Caro, ..Rules::preset(15, 15, 5) }
+        Rules { rule_set: RuleSet::Caro, ..Rules::preset(15, 15, 5) }
     }
 
-    /// The same rules with another overline rule.
+    /// The same rules with another rule set.
     #[must_use]
-    pub const fn with_overline(self, overline: Overline) -> Rules {
-        Rules { overline, ..self }
+    pub const fn with_rule_set(self, rule_set: RuleSet) -> Rules {
+        Rules { rule_set, ..self }
     }
 
     /// Number of columns.
@@ -230,8 +230,8 @@ impl Rules {
     /// Which lines win.
     #[inline]
     #[must_use]
-    pub const fn overline(&self) -> Overline {
-        self.overline
+    pub const fn rule_set(&self) -> RuleSet {
+        self.rule_set
     }
 
     /// Whether `side` wins only with exactly k in a row (an overline does
@@ -239,18 +239,41 @@ impl Rules {
     #[inline]
     #[must_use]
     pub const fn exact_for(&self, side: crate::Side) -> bool {
-        match self.overline {
-            Overline::Freestyle | Overline::CaroFreestyle => false,
-            Overline::Exact | Overline::Caro => true,
-            Overline::Renju => matches!(side, crate::Side::X),
+        match self.rule_set {
+            RuleSet::Freestyle | RuleSet::CaroFreestyle => false,
+            RuleSet::Exact | RuleSet::Caro => true,
+            RuleSet::Renju => matches!(side, crate::Side::X),
         }
+    }
+
+    /// Whether these rules forbid `side` some empty points (renju's
+    /// black: overlines, double fours, double threes).
+    #[inline]
+    #[must_use]
+    pub const fn forbids(&self, side: crate::Side) -> bool {
+        matches!(self.rule_set, RuleSet::Renju) && matches!(side, crate::Side::X)
+    }
+
+    /// Whether these rules forbid either side any points.
+    #[inline]
+    #[must_use]
+    pub const fn forbids_any(&self) -> bool {
+        matches!(self.rule_set, RuleSet::Renju)
+    }
+
+    /// Whether every line of k or more of a side's marks wins, whatever
+    /// lies around it (freestyle): no other test of a line is needed.
+    #[inline]
+    #[must_use]
+    pub const fn every_long_line_wins(&self) -> bool {
+        matches!(self.rule_set, RuleSet::Freestyle)
     }
 
     /// Whether a five closed at both ends by the opponent does not win.
     #[inline]
     #[must_use]
     pub const fn is_caro(&self) -> bool {
-        matches!(self.overline, Overline::Caro | Overline::CaroFreestyle)
+        matches!(self.rule_set, RuleSet::Caro | RuleSet::CaroFreestyle)
     }
 
     /// Whether the rules are the plain ones every engine plays (freestyle
@@ -259,7 +282,7 @@ impl Rules {
     #[inline]
     #[must_use]
     pub const fn is_plain(&self) -> bool {
-        matches!(self.overline, Overline::Freestyle | Overline::Exact)
+        matches!(self.rule_set, RuleSet::Freestyle | RuleSet::Exact)
     }
 
     /// Number of cells.
@@ -319,8 +342,8 @@ impl fmt::Display for Rules {
     /// `15,15,5,renju`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{},{}", self.width, self.height, self.k)?;
-        if self.overline != Overline::Freestyle {
-            write!(f, ",{}", self.overline.name())?;
+        if self.rule_set != RuleSet::Freestyle {
+            write!(f, ",{}", self.rule_set.name())?;
         }
         Ok(())
     }
@@ -352,19 +375,19 @@ impl FromStr for Rules {
         for (number, (part, name)) in numbers.iter_mut().zip(parts.iter().zip(["width", "height", "k"])) {
             *number = part.parse().map_err(|_| syntax(&format!("{name} {part:?} is not a whole number")))?;
         }
-        let overline = match parts.get(3).copied() {
-            None | Some("freestyle") => Overline::Freestyle,
-            Some("exact" | "standard") => Overline::Exact,
-            Some("renju") => Overline::Renju,
-            Some("caro") => Overline::Caro,
-            Some("caro-freestyle") => Overline::CaroFreestyle,
+        let rule_set = match parts.get(3).copied() {
+            None | Some("freestyle") => RuleSet::Freestyle,
+            Some("exact" | "standard") => RuleSet::Exact,
+            Some("renju") => RuleSet::Renju,
+            Some("caro") => RuleSet::Caro,
+            Some("caro-freestyle") => RuleSet::CaroFreestyle,
             Some(other) => {
                 return Err(syntax(&format!(
                     "the rule must be freestyle, exact, renju, caro or caro-freestyle, not {other:?}"
                 )));
             }
         };
-        Rules::new(numbers[0], numbers[1], numbers[2], overline)
+        Rules::new(numbers[0], numbers[1], numbers[2], rule_set)
     }
 }
 
@@ -374,8 +397,10 @@ struct RawRules {
     width: u32,
     height: u32,
     k: u32,
-    #[serde(default)]
-    overline: Overline,
+    /// Written `rule_set`; files of earlier versions say `overline`
+    /// (bincode reads by position: the field stays last).
+    #[serde(default, rename = "rule_set", alias = "overline")]
+    rule_set: RuleSet,
 }
 
 impl From<Rules> for RawRules {
@@ -384,7 +409,7 @@ impl From<Rules> for RawRules {
             width: rules.width.into(),
             height: rules.height.into(),
             k: rules.k.into(),
-            overline: rules.overline,
+            rule_set: rules.rule_set,
         }
     }
 }
@@ -393,7 +418,7 @@ impl TryFrom<RawRules> for Rules {
     type Error = RulesError;
 
     fn try_from(raw: RawRules) -> Result<Self, RulesError> {
-        Rules::new(raw.width, raw.height, raw.k, raw.overline)
+        Rules::new(raw.width, raw.height, raw.k, raw.rule_set)
     }
 }
 
@@ -411,25 +436,25 @@ mod tests {
 
     #[test]
     fn validates_sizes_and_k() {
-        assert!(Rules::new(32, 32, 32, Overline::Freestyle).is_ok());
-        assert!(Rules::new(1, 1, 1, Overline::Exact).is_ok());
-        assert!(Rules::new(3, 7, 7, Overline::Freestyle).is_ok());
+        assert!(Rules::new(32, 32, 32, RuleSet::Freestyle).is_ok());
+        assert!(Rules::new(1, 1, 1, RuleSet::Exact).is_ok());
+        assert!(Rules::new(3, 7, 7, RuleSet::Freestyle).is_ok());
         assert_eq!(
-            Rules::new(0, 3, 3, Overline::Freestyle),
+            Rules::new(0, 3, 3, RuleSet::Freestyle),
             Err(RulesError::BadSize { what: "width", value: 0 })
         );
         assert_eq!(
-            Rules::new(3, 33, 3, Overline::Freestyle),
+            Rules::new(3, 33, 3, RuleSet::Freestyle),
             Err(RulesError::BadSize { what: "height", value: 33 })
         );
-        assert_eq!(Rules::new(3, 3, 4, Overline::Freestyle), Err(RulesError::BadK { k: 4, max: 3 }));
-        assert!(Rules::new(3, 3, 0, Overline::Freestyle).is_err());
+        assert_eq!(Rules::new(3, 3, 4, RuleSet::Freestyle), Err(RulesError::BadK { k: 4, max: 3 }));
+        assert!(Rules::new(3, 3, 0, RuleSet::Freestyle).is_err());
     }
 
     #[test]
     fn parses_and_prints() {
         let rules: Rules = "15,15,5,exact".parse().unwrap();
-        assert_eq!(rules.overline(), Overline::Exact);
+        assert_eq!(rules.rule_set(), RuleSet::Exact);
         assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
         assert_eq!(" 3, 3, 3 ".parse::<Rules>().unwrap(), Rules::tic_tac_toe());
         assert_eq!("Gomoku15".parse::<Rules>().unwrap(), Rules::gomoku15());
@@ -444,7 +469,7 @@ mod tests {
             assert_eq!(text.parse::<Rules>().unwrap(), rules);
             assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
         }
-        assert_eq!("20,20,5,renju".parse::<Rules>().unwrap().overline(), Overline::Renju);
+        assert_eq!("20,20,5,renju".parse::<Rules>().unwrap().rule_set(), RuleSet::Renju);
         let err = "9,9,4,renju".parse::<Rules>().unwrap_err().to_string();
         assert!(err.contains("renju is played with five in a row, not k = 4"), "{err}");
     }
@@ -452,14 +477,17 @@ mod tests {
     #[test]
     fn serde_validates() {
         let json = serde_json::to_string(&Rules::gomoku15()).unwrap();
-        assert_eq!(json, r#"{"width":15,"height":15,"k":5,"overline":"freestyle"}"#);
+        assert_eq!(json, r#"{"width":15,"height":15,"k":5,"rule_set":"freestyle"}"#);
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), Rules::gomoku15());
+        // Files of earlier versions name the rule set `overline`.
+        let old = r#"{"width":15,"height":15,"k":5,"overline":"renju"}"#;
+        assert_eq!(serde_json::from_str::<Rules>(old).unwrap(), Rules::renju());
         assert!(serde_json::from_str::<Rules>(r#"{"width":15,"height":15,"k":16}"#).is_err());
     }
 
     #[test]
     fn cells_and_dense_indices() {
-        let rules = Rules::new(4, 3, 3, Overline::Freestyle).unwrap();
+        let rules = Rules::new(4, 3, 3, RuleSet::Freestyle).unwrap();
         let cells: Vec<Cell> = rules.cells().collect();
         assert_eq!(cells.len(), 12);
         for (i, &cell) in cells.iter().enumerate() {
@@ -475,7 +503,7 @@ mod tests {
     #[test]
     fn symmetry_counts() {
         assert_eq!(Rules::gomoku15().symmetries().len(), 8);
-        let rect = Rules::new(4, 3, 3, Overline::Freestyle).unwrap();
+        let rect = Rules::new(4, 3, 3, RuleSet::Freestyle).unwrap();
         assert_eq!(rect.symmetries().len(), 4);
     }
 }

@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
-use crate::{Cell, GameRecord, Outcome, Overline, Position, Rules, Side};
+use crate::{Cell, GameRecord, Outcome, Position, RuleSet, Rules, Side};
 
 /// One game: rules, players, result and moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +98,7 @@ impl SgfGame {
         } else {
             let _ = write!(text, "SZ[{}:{}]", rules.width(), rules.height());
         }
-        let _ = write!(text, "RU[{}]", rules.overline().rule_number());
+        let _ = write!(text, "RU[{}]", rules.rule_set().rule_number());
         if rules.k() != 5 {
             let _ = write!(text, "MNK[{rules}]");
         }
@@ -403,12 +403,12 @@ fn game(nodes: &[Node]) -> Result<SgfGame, String> {
 
 /// The rules of `SZ`, `RU` and our `MNK`.
 fn rules_of(size: Option<&str>, rule: Option<&str>, mnk: Option<&str>) -> Result<Rules, String> {
-    let overline = match rule.map(str::trim) {
-        None => Overline::Freestyle,
+    let rule_set = match rule.map(str::trim) {
+        None => RuleSet::Freestyle,
         Some(text) => text
             .parse::<u64>()
             .map_err(|_| format!("rule RU[{text}] is not a number"))
-            .and_then(Overline::from_rule_number)
+            .and_then(RuleSet::from_rule_number)
             .map_err(|error| format!("rule RU[{text}]: {error}"))?,
     };
     let (width, height) = match size.map(str::trim) {
@@ -424,14 +424,14 @@ fn rules_of(size: Option<&str>, rule: Option<&str>, mnk: Option<&str>) -> Result
     };
     let rules = match mnk {
         Some(text) => text.parse::<Rules>().map_err(|err| format!("rules MNK[{text}]: {err}"))?,
-        None => Rules::new(width, height, 5, overline)
+        None => Rules::new(width, height, 5, rule_set)
             .map_err(|err| format!("board SZ[{width}:{height}]: {err}"))?,
     };
     if (u32::from(rules.width()), u32::from(rules.height())) != (width, height) {
         return Err(format!("rules MNK[{rules}] disagree with the board size {width}×{height}"));
     }
     if let Some(rule) = rule
-        && rules.overline() != overline
+        && rules.rule_set() != rule_set
     {
         return Err(format!("rules MNK[{rules}] disagree with the rule RU[{}]", rule.trim()));
     }
@@ -476,13 +476,12 @@ mod tests {
 
     #[test]
     fn other_rules_round_trip_through_size_rule_and_mnk() {
-        for rules in [Rules::tic_tac_toe(), Rules::new(9, 7, 4, Overline::Exact).unwrap(), Rules::gomoku20()]
-        {
+        for rules in [Rules::tic_tac_toe(), Rules::new(9, 7, 4, RuleSet::Exact).unwrap(), Rules::gomoku20()] {
             let game = SgfGame { moves: cells(rules, "a1 b2 c1"), ..SgfGame::new(rules) };
             let text = game.to_sgf();
             assert_eq!(parse(&text).unwrap()[0].rules, rules, "{text}");
         }
-        let exact = Rules::gomoku15().with_overline(Overline::Exact);
+        let exact = Rules::gomoku15().with_rule_set(RuleSet::Exact);
         assert!(SgfGame::new(exact).to_sgf().contains("RU[1]"));
     }
 
@@ -516,7 +515,7 @@ mod tests {
         assert!(error("(;GM[4]SZ[15]RU[3])").contains("RU[3]: not a rule we play"));
         assert!(error("(;GM[4]SZ[15]RU[x])").contains("RU[x] is not a number"));
         // Renju and caro as managers write them.
-        let caro_freestyle = Rules::caro().with_overline(Overline::CaroFreestyle);
+        let caro_freestyle = Rules::caro().with_rule_set(RuleSet::CaroFreestyle);
         for (rule, rules) in [("4", Rules::renju()), ("9", Rules::caro()), ("8", caro_freestyle)] {
             let games = parse(&format!("(;GM[4]SZ[15]RU[{rule}];B[hh])")).unwrap();
             assert_eq!(games[0].rules, rules);

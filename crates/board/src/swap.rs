@@ -397,10 +397,10 @@ mod tests {
         assert_eq!(stones, Ok([Cell::new(7, 7), Cell::new(8, 7), Cell::new(5, 9)]));
         // A small board gets the stones that fit; a board with no room
         // for three gets an error that says so.
-        let small = Rules::new(5, 5, 4, crate::Overline::Freestyle).unwrap();
+        let small = Rules::new(5, 5, 4, crate::RuleSet::Freestyle).unwrap();
         let stones = propose_by_judging(&mut judge, small, &Limits::nodes(10)).unwrap();
         assert!(opening_position(small, &stones).is_ok(), "{stones:?}");
-        let tiny = Rules::new(1, 2, 1, crate::Overline::Freestyle).unwrap();
+        let tiny = Rules::new(1, 2, 1, crate::RuleSet::Freestyle).unwrap();
         assert!(
             propose_by_judging(&mut judge, tiny, &Limits::nodes(10))
                 .unwrap_err()

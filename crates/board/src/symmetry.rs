@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn group_laws_on_every_cell() {
-        let rules = Rules::new(5, 5, 3, crate::Overline::Freestyle).unwrap();
+        let rules = Rules::new(5, 5, 3, crate::RuleSet::Freestyle).unwrap();
         for a in Transform::ALL {
             for cell in rules.cells() {
                 assert_eq!(a.inverse().apply(a.apply(cell, &rules), &rules), cell, "{a:?}");
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn rectangular_symmetries_stay_on_board() {
-        let rules = Rules::new(5, 3, 3, crate::Overline::Freestyle).unwrap();
+        let rules = Rules::new(5, 3, 3, crate::RuleSet::Freestyle).unwrap();
         for &t in rules.symmetries() {
             assert!(!t.swaps_axes());
             for cell in rules.cells() {

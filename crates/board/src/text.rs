@@ -165,7 +165,7 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Outcome, Overline};
+    use crate::{Outcome, RuleSet};
 
     #[test]
     fn renders_with_coordinates() {
@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(lines[0], "   a b c d e f g h i j k l m n o");
         assert_eq!(lines[1], "15 . . . . . . . . . . . . . . . 15");
         assert_eq!(lines[15], " 1 . . . . . . . . . . . . . . . 1");
-        let wide = Position::new(Rules::new(28, 3, 5, Overline::Freestyle).unwrap());
+        let wide = Position::new(Rules::new(28, 3, 5, RuleSet::Freestyle).unwrap());
         assert!(wide.to_string().lines().next().unwrap().ends_with("aa ab"));
     }
 

@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use board::{Agent, Bitboard, Cell, Limits, Overline, Position, Rules, Side, StopFlag, SwapChoice};
+use board::{Agent, Bitboard, Cell, Limits, Position, RuleSet, Rules, Side, StopFlag, SwapChoice};
 
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
@@ -54,7 +54,7 @@ struct State<'a> {
     about: About,
     make: Box<MakeAgent<'a>>,
     rules: Option<Rules>,
-    overline: Overline,
+    rule_set: RuleSet,
     agent: Option<Box<dyn Agent>>,
     /// Stones in the order they came, with their side.
     stones: Vec<(Cell, Side)>,
@@ -96,7 +96,7 @@ where
         about,
         make,
         rules: None,
-        overline: Overline::Freestyle,
+        rule_set: RuleSet::Freestyle,
         agent: None,
         stones: Vec::new(),
         block: None,
@@ -238,7 +238,7 @@ impl State<'_> {
         if !(5..=32).contains(&width) || !(5..=32).contains(&height) {
             return format!("ERROR unsupported size {width}x{height}: boards from 5 to 32 cells a side");
         }
-        let rules = match Rules::new(width, height, 5, self.overline) {
+        let rules = match Rules::new(width, height, 5, self.rule_set) {
             Ok(rules) => rules,
             Err(error) => return format!("ERROR {error}"),
         };
@@ -289,15 +289,15 @@ impl State<'_> {
                 let Some(rule) = number else {
                     return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
                 };
-                self.overline = match Overline::from_rule_number(rule) {
-                    Ok(overline) => overline,
+                self.rule_set = match RuleSet::from_rule_number(rule) {
+                    Ok(rule_set) => rule_set,
                     Err(error) => return Some(format!("ERROR rule {rule}: {error}")),
                 };
                 if let Some(rules) = self.rules
-                    && rules.overline() != self.overline
+                    && rules.rule_set() != self.rule_set
                 {
                     let changed =
-                        Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.overline)
+                        Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.rule_set)
                             .expect("five in a row on the same board");
                     // The engine is made for its rules: made again, or refused.
                     match (self.make)(changed, self.max_memory) {
@@ -438,8 +438,7 @@ impl State<'_> {
         use std::fmt::Write;
         let mut answer = String::from("FORBID ");
         if let Ok(pos) = self.position()
-            && pos.rules().overline() == Overline::Renju
-            && pos.side_to_move() == Side::X
+            && !pos.may_play_every_empty_cell()
         {
             for (cell, _) in board::renju::forbidden_points(&pos) {
                 let _ = write!(answer, "{:02}{:02}", cell.x(), cell.y());

@@ -173,7 +173,7 @@ impl ExternalAgent {
         } else {
             format!("RECTSTART {},{}", rules.width(), rules.height())
         };
-        let rule = rules.overline().rule_number();
+        let rule = rules.rule_set().rule_number();
         self.send(&format!("INFO rule {rule}"))?;
         self.send(&start)?;
         let reply = self.reply(START_TIMEOUT)?;

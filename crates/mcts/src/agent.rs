@@ -227,7 +227,7 @@ mod tests {
             }
             flag.stop();
         });
-        let pos = Position::new(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap());
+        let pos = Position::new(Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap());
         let done = MctsAgent::new(config, 1).search(&pos, &limits).iterations;
         finished.stop();
         watcher.join().unwrap();

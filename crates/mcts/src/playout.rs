@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn threat_playouts_stop_an_open_three_and_leave_everything_as_it_was() {
-        let rules = Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap();
         // X has an open three on row 5 (c5 d5 e5); O to move must answer
         // it, else X makes an open four and wins.
         let mut pos = Position::from_one_line(
@@ -225,7 +225,7 @@ mod tests {
     fn ranked_playouts_follow_the_evaluator() {
         // One row, two in a row wins. Filled from the left (each threat
         // blocked), nobody wins; with random moves X often makes a double threat.
-        let rules = Rules::new(6, 1, 2, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(6, 1, 2, board::RuleSet::Freestyle).unwrap();
         let mut pos = Position::new(rules);
         let mut rng = SmallRng::seed_from_u64(2);
         let mut threats = [Vec::new(), Vec::new()];

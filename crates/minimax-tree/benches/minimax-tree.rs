@@ -2,7 +2,7 @@
 
 use std::hint::black_box;
 
-use board::{Limits, Overline, Position, Rules};
+use board::{Limits, Position, RuleSet, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use minimax_tree::{
     AlphaBeta, AlphaBetaConfig, LineScan, OpenLines, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
@@ -24,7 +24,7 @@ fn tree(c: &mut Criterion) {
 }
 
 fn solve(c: &mut Criterion) {
-    let rules = Rules::new(4, 4, 4, Overline::Freestyle).expect("valid");
+    let rules = Rules::new(4, 4, 4, RuleSet::Freestyle).expect("valid");
     c.bench_function("solve 4,4,4 from the empty board", |b| {
         b.iter(|| Solver::new(8 << 20).solve(&Position::new(rules), &Limits::none()).expect("solved"));
     });

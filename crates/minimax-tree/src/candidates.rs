@@ -1,7 +1,7 @@
 //! Which empty cells a search tries: all of them on small boards, those
 //! near the marks on large ones; never a point renju's black may not play.
 
-use board::{Bitboard, Cell, Overline, Position, Side};
+use board::{Bitboard, Cell, Position};
 
 /// The moves a search considers in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,9 +30,8 @@ impl Candidates {
     #[must_use]
     pub fn cells(self, pos: &Position) -> Bitboard {
         let cells = self.empty_cells(pos);
-        if pos.rules().overline() == Overline::Renju && pos.side_to_move() == Side::X && !pos.is_over() {
-            let legal: Bitboard =
-                cells.iter().filter(|&cell| board::renju::forbidden(pos, cell).is_none()).collect();
+        if !pos.may_play_every_empty_cell() && !pos.is_over() {
+            let legal: Bitboard = cells.iter().filter(|&cell| !pos.is_forbidden(cell)).collect();
             if legal.is_empty() { pos.legal_cells() } else { legal }
         } else {
             cells

@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn images_share_a_key_and_the_transform_maps_onto_it() {
-        let rules = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(4, 4, 3, board::RuleSet::Freestyle).unwrap();
         let symmetries = Symmetries::new(rules).unwrap();
         let mut pos = Position::new(rules);
         for name in ["a1", "b3", "d2"] {

@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn segments_on_long_lines() {
-        let rules = Rules::new(7, 1, 3, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(7, 1, 3, board::RuleSet::Freestyle).unwrap();
         let mut pos = Position::new(rules);
         assert_eq!(open_segments(&pos, Side::X), 5);
         pos.play(rules.parse_cell("d1").unwrap()).unwrap();

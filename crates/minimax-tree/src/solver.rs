@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Outcome, Overline, Position, Rules, ScoreKind};
+use board::{Agent, AgentError, Analysis, Cell, Limits, Outcome, Position, Rules, ScoreKind};
 use thiserror::Error;
 
 use crate::canonical::{MAX_AREA, SymmetricMarks, Symmetries};
@@ -256,7 +256,7 @@ impl Solver {
         // A side with no open segment left can never win, nor one whose
         // open segments the other side can pair off (unless that side is
         // renju's black, who may be kept off a pairing cell).
-        let renju = pos.rules().overline() == Overline::Renju;
+        let renju = pos.rules().forbids_any();
         let paired = |segments: &[u64]| if renju { segments.is_empty() } else { has_pairing(segments) };
         let mut high: i8 = i8::from(!paired(&self.own_segments));
         let mut low: i8 = -i8::from(!paired(&self.their_segments));
@@ -339,7 +339,7 @@ impl Solver {
         let (own, theirs) = if mover == board::Side::X { (x, o) } else { (o, x) };
         // Whether a full segment is a win only if the position says so
         // (exactly k, renju, caro's closed ends).
-        let exact = pos.rules().overline() != Overline::Freestyle;
+        let exact = !pos.rules().every_long_line_wins();
         let symmetries = self.marks.as_ref().expect("set").symmetries();
         self.own_segments.clear();
         self.their_segments.clear();
@@ -395,8 +395,7 @@ impl Solver {
         let symmetries = self.marks.as_ref().expect("set").symmetries();
         let [x, o] = self.marks.as_ref().expect("set").dense();
         let empty = !(x | o) & (u64::MAX >> (64 - pos.rules().area()));
-        let mut candidates =
-            if pos.rules().overline() == Overline::Freestyle && live != 0 { live } else { empty };
+        let mut candidates = if pos.rules().every_long_line_wins() && live != 0 { live } else { empty };
         while candidates != 0 {
             let index = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
@@ -413,9 +412,7 @@ impl Solver {
 /// Whether the side to move may not play `cell`: renju's black on a
 /// forbidden point.
 fn forbidden(pos: &Position, cell: Cell) -> bool {
-    pos.rules().overline() == Overline::Renju
-        && pos.side_to_move() == board::Side::X
-        && board::renju::forbidden(pos, cell).is_some()
+    pos.is_forbidden(cell)
 }
 
 /// Every k-cell segment of the board as a set of dense cell indices.
@@ -523,7 +520,7 @@ mod tests {
     #[test]
     fn small_games() {
         assert_eq!(solve(Rules::tic_tac_toe()).value, Outcome::Draw);
-        let rules = |w, h, k| Rules::new(w, h, k, board::Overline::Freestyle).unwrap();
+        let rules = |w, h, k| Rules::new(w, h, k, board::RuleSet::Freestyle).unwrap();
         assert_eq!(solve(rules(4, 4, 3)).value, Outcome::Win(Side::X));
         assert_eq!(solve(rules(3, 3, 2)).value, Outcome::Win(Side::X));
         assert_eq!(solve(rules(2, 2, 2)).value, Outcome::Win(Side::X));
@@ -537,7 +534,7 @@ mod tests {
         assert_eq!(error.to_string(), "the solver handles boards of at most 64 cells; 15,15,5 has 225");
         let over = Position::from_one_line(Rules::tic_tac_toe(), "xxx/oo./...").unwrap();
         assert!(matches!(solver.solve(&over, &Limits::none()), Err(SolveError::GameOver(_))));
-        let big = Rules::new(5, 5, 4, board::Overline::Freestyle).unwrap();
+        let big = Rules::new(5, 5, 4, board::RuleSet::Freestyle).unwrap();
         let error = solver.solve(&Position::new(big), &Limits::nodes(100)).unwrap_err();
         assert!(error.to_string().starts_with("no proof within the limits"), "{error}");
     }

@@ -485,7 +485,7 @@ mod tests {
         let error = SymmetricTree::build(Rules::gomoku15()).unwrap_err();
         assert!(error.to_string().contains("at most 64 cells"), "{error}");
         let error =
-            SymmetricTree::build(Rules::new(6, 6, 4, board::Overline::Freestyle).unwrap()).unwrap_err();
+            SymmetricTree::build(Rules::new(6, 6, 4, board::RuleSet::Freestyle).unwrap()).unwrap_err();
         assert!(error.to_string().contains("use the alpha-beta engine or the solver"), "{error}");
         let small = SymmetricTree::build_within(Rules::tic_tac_toe(), 1 << 10).unwrap_err();
         assert!(matches!(small, TreeError::TooLarge { .. }));

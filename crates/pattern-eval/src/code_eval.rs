@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use board::threats::{CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats, UnsupportedThreats};
-use board::{Cell, Evaluator, Overline, Position, Rules};
+use board::{Cell, Evaluator, Position, RuleSet, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::move_policy::MovePolicy;
@@ -118,8 +118,8 @@ impl CodeWeights {
                     .map(|text| CodeWeights::from_json(text).expect("the embedded renju weights load"))
             })
         };
-        match rules.overline() {
-            Overline::Renju => renju().clone().unwrap_or_default(),
+        match rules.rule_set() {
+            RuleSet::Renju => renju().clone().unwrap_or_default(),
             _ => CodeWeights::default(),
         }
     }

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use board::{Cell, Direction, Evaluator, Overline, Position, Side};
+use board::{Cell, Direction, Evaluator, Position, Side};
 
 use crate::incremental::{PatternBoard, with_windows_of};
 use crate::table::{Family, MAX_K, PatternTable, UnsupportedK, WIN_SLOT, low_bits, ternary_key};
@@ -214,7 +214,7 @@ impl PatternEvaluator {
                 })
                 .sum()
         };
-        if score < BLOCKS_NOW || pos.rules().overline() == Overline::Freestyle {
+        if score < BLOCKS_NOW || pos.rules().every_long_line_wins() {
             return score;
         }
         let mut score = 0;
@@ -317,10 +317,7 @@ impl PatternEvaluator {
             } else {
                 self.plain[(mine & !theirs) as usize]
             };
-            if value == WIN
-                && pos.rules().overline() == Overline::Exact
-                && !completes(pos, cell, side, direction)
-            {
+            if value == WIN && pos.rules().exact_for(side) && !completes(pos, cell, side, direction) {
                 value = 0;
             }
             sum += value;
@@ -411,6 +408,43 @@ fn holds_own_mark(table: &PatternTable, code: usize) -> bool {
             let (left, right) = ((code >> k) as u32, code as u32 & low_bits(k));
             let data = |side: u32| side != 0 && side ^ (1 << side.ilog2()) != 0;
             data(left) || data(right)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use board::{Evaluator, Position, Rules};
+
+    use super::{FORCED_WIN, PatternEvaluator};
+    use crate::Family;
+
+    /// The side to move's only "five" is an overline at e1 (a1–d1 and f1).
+    fn overline_only(rules: Rules, x_to_move: bool) -> Position {
+        let moves = if x_to_move {
+            "a1 a15 b1 b15 c1 d15 d1 g15 f1 o8"
+        } else {
+            "a15 a1 b15 b1 d15 c1 g15 d1 o8 f1 o10"
+        };
+        Position::from_moves(rules, moves).unwrap()
+    }
+
+    #[test]
+    fn a_five_follows_the_side_s_own_rule() {
+        for family in [Family::Classic, Family::Ternary] {
+            let evaluator = PatternEvaluator::default_for(family, 5).unwrap();
+            // Renju's black and either side under caro win with exactly
+            // five: the overline is no win for them.
+            for (rules, x_to_move) in [(Rules::renju(), true), (Rules::caro(), true), (Rules::caro(), false)]
+            {
+                let pos = overline_only(rules, x_to_move);
+                assert!(evaluator.evaluate(&pos) < FORCED_WIN, "{family:?} {rules}: {pos}");
+            }
+            // Renju's white and freestyle: six in a row wins.
+            for (rules, x_to_move) in [(Rules::renju(), false), (Rules::gomoku15(), true)] {
+                let pos = overline_only(rules, x_to_move);
+                assert_eq!(evaluator.evaluate(&pos), FORCED_WIN, "{family:?} {rules}: {pos}");
+            }
         }
     }
 }

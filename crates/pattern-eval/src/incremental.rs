@@ -225,7 +225,7 @@ mod tests {
         let pos = Position::new(Rules::tic_tac_toe());
         board.sync(&pos).unwrap();
         assert_eq!(board.rules(), &Rules::tic_tac_toe());
-        let big_k = Rules::new(12, 12, 10, board::Overline::Freestyle).unwrap();
+        let big_k = Rules::new(12, 12, 10, board::RuleSet::Freestyle).unwrap();
         assert_eq!(board.sync(&Position::new(big_k)).unwrap_err(), UnsupportedK(10));
     }
 }

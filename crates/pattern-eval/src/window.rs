@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn a_window_reads_the_cells_around_the_candidate() {
-        let rules = Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap();
         let empty = ".........";
         let rows = [empty, empty, empty, empty, "x.xo.x..x", empty, empty, empty, "......ooo"];
         let pos = Position::from_one_line(rules, &rows.join("/")).unwrap();

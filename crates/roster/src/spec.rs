@@ -235,7 +235,7 @@ mod tests {
         assert!(error.ends_with("cannot play 3,3,3: the weights are for k = 5, not k = 3"), "{error}");
         let plain: AgentSpec = "pattern".parse().unwrap();
         assert!(plain.check_rules(&Rules::tic_tac_toe()).is_ok());
-        let one = Rules::new(1, 1, 1, board::Overline::Freestyle).unwrap();
+        let one = Rules::new(1, 1, 1, board::RuleSet::Freestyle).unwrap();
         let error = plain.check_rules(&one).unwrap_err().to_string();
         assert_eq!(error, "pattern cannot play 1,1,1: pattern evaluation needs k from 2 to 8, got k = 1");
         std::fs::write(&path, "[1, 2]").unwrap();

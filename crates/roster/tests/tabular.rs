@@ -1,7 +1,7 @@
 //! The tabular engines in specs: tables from files, and tables trained on
 //! first use.
 
-use board::{Limits, Outcome, Overline, Rules, Side, play_game};
+use board::{Limits, Outcome, RuleSet, Rules, Side, play_game};
 use roster::AgentSpec;
 use tabular_rl::{KeySpace, MatrixParams, Seat, Table, WeightMatrix};
 
@@ -23,7 +23,7 @@ fn a_saved_table_plays_its_board_only() {
         play_game(Rules::tic_tac_toe(), [&mut *matrix.build(1), &mut *random.build(2)], &[], &Limits::none())
             .unwrap();
     assert!(record.forfeit.is_none());
-    let four = Rules::new(4, 4, 3, Overline::Freestyle).unwrap();
+    let four = Rules::new(4, 4, 3, RuleSet::Freestyle).unwrap();
     let refusal = matrix.check_rules(&four).unwrap_err().to_string();
     assert!(refusal.contains("trained on 3,3,3"), "{refusal}");
 
@@ -171,7 +171,7 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
     assert!(record.forfeit.is_none());
     let analysis = a.analysis().expect("the learner tells its chances");
     assert_eq!(analysis.score_kind, board::ScoreKind::Probability);
-    let four = Rules::new(4, 4, 3, Overline::Freestyle).unwrap();
+    let four = Rules::new(4, 4, 3, RuleSet::Freestyle).unwrap();
     let (mut a, mut b) = (learner.build(2), random.build(2));
     let record = play_game(four, [&mut *a, &mut *b], &[], &Limits::none()).unwrap();
     let forfeit = record.forfeit.expect("a forfeit");
@@ -180,8 +180,8 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
 
 #[test]
 fn the_learners_play_renju_and_caro_on_their_boards() {
-    let renju = Rules::new(8, 5, 5, Overline::Renju).unwrap();
-    let caro = Rules::new(8, 5, 5, Overline::Caro).unwrap();
+    let renju = Rules::new(8, 5, 5, RuleSet::Renju).unwrap();
+    let caro = Rules::new(8, 5, 5, RuleSet::Caro).unwrap();
     let mut forbidden_met = 0;
     for rules in [renju, caro] {
         for name in ["matrix", "montecarlo", "td"] {

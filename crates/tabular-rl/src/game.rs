@@ -4,7 +4,7 @@
 //! play). One per worker, reset by taking moves back, so a game
 //! allocates nothing.
 
-use board::{Cell, Outcome, Overline, Position, Side};
+use board::{Cell, Outcome, Position, Side};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
@@ -64,7 +64,7 @@ impl<'a> Game<'a> {
     }
 
     fn renju_black(&self) -> bool {
-        self.pos.rules().overline() == Overline::Renju && self.side() == Side::X
+        !self.pos.may_play_every_empty_cell()
     }
 
     /// Plays `cell` (empty) for the side to move.
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn random_games_keep_the_move_list_and_keys_right() {
-        let renju = Rules::new(8, 5, 5, Overline::Renju).unwrap();
+        let renju = Rules::new(8, 5, 5, board::RuleSet::Renju).unwrap();
         let mut forbidden_met = 0;
         for rules in [Rules::tic_tac_toe(), renju] {
             let space = KeySpace::new(rules, true).unwrap();

@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn incremental_keys_match_keys_from_scratch() {
-        let rules = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(4, 4, 3, board::RuleSet::Freestyle).unwrap();
         let space = KeySpace::new(rules, true).unwrap();
         let moves = ["a1", "b2", "d4", "c1", "a4"];
         let mut keys = space.empty();
@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn big_boards_are_refused() {
-        assert!(KeySpace::new(Rules::new(7, 6, 4, board::Overline::Freestyle).unwrap(), true).is_none());
-        assert!(KeySpace::new(Rules::new(8, 5, 4, board::Overline::Freestyle).unwrap(), true).is_some());
+        assert!(KeySpace::new(Rules::new(7, 6, 4, board::RuleSet::Freestyle).unwrap(), true).is_none());
+        assert!(KeySpace::new(Rules::new(8, 5, 4, board::RuleSet::Freestyle).unwrap(), true).is_some());
     }
 }

@@ -244,7 +244,7 @@ mod tests {
         let record = crate::game::record_of(Rules::tic_tac_toe(), &[], "a1 b2 b1 c1 c2 a3");
         agent.game_over(&record).unwrap();
         assert_eq!(table.games(), 0);
-        let four = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
+        let four = Rules::new(4, 4, 3, board::RuleSet::Freestyle).unwrap();
         let error = agent.select_move(&Position::new(four), &Limits::none()).unwrap_err();
         assert_eq!(error.to_string(), "matrix learns 3,3,3, not 4,4,3");
         assert!(matches!(error, AgentError::UnsupportedRules { .. }));

@@ -335,7 +335,7 @@ mod tests {
         let run = Run { settings, games: 4, threads: 2, out: &path, resume: false, shard: Shard::WHOLE };
         let played = play(&run, &mut |_| {}).unwrap();
         assert_eq!((played.games, played.forfeits), (4, 0));
-        let rules = Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap();
         for game in DataFile::read(&path).unwrap().games {
             assert!(matches!(game.given, 3 | 5), "{}", game.given);
             assert_eq!(game.check(&rules), Ok(()));
@@ -363,7 +363,7 @@ mod tests {
         for game in &games {
             assert_eq!(game.scores.len(), game.moves.len() - usize::from(game.given));
             assert_eq!(game.given, 3);
-            let mut pos = Position::new(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap());
+            let mut pos = Position::new(Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap());
             for cell in game.cells() {
                 pos.play(cell).unwrap();
             }

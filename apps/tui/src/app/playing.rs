@@ -156,7 +156,7 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
 /// opening's question or how it went.
 fn rule_lines(app: &App) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    if app.setup.rules.overline() == board::Overline::Renju {
+    if app.setup.rules.forbids_any() {
         lines.push(Line::from(format!(
             "renju: {} black may not play there (overline, double four, double three)",
             crate::widgets::FORBIDDEN_MARK

@@ -31,7 +31,7 @@ fn renju_shows_and_refuses_black_s_forbidden_points() {
 
 #[test]
 fn an_engine_that_cannot_play_the_rules_is_refused_at_the_start() {
-    let caro_freestyle = Rules::caro().with_overline(board::Overline::CaroFreestyle);
+    let caro_freestyle = Rules::caro().with_rule_set(board::RuleSet::CaroFreestyle);
     let error = setup(caro_freestyle, "human", "alphabeta").check().unwrap_err();
     assert!(error.contains("not caro-freestyle"), "{error}");
     let mcts = setup(caro_freestyle, "human", "mcts").check();

@@ -119,7 +119,7 @@ fn a_clock_game_ticks_for_the_side_to_move_and_a_fallen_flag_loses() {
 
 #[test]
 fn engines_think_within_their_clocks() {
-    let mut setup = setup(Rules::new(9, 9, 5, board::Overline::Freestyle).unwrap(), "alphabeta", "mcts");
+    let mut setup = setup(Rules::new(9, 9, 5, board::RuleSet::Freestyle).unwrap(), "alphabeta", "mcts");
     setup.clock = Some("4+0.05".parse().unwrap());
     let mut app = App::new(setup);
     tick_until(&mut app, "a few moves", |app| app.pos().ply() >= 6 || app.over());

@@ -11,7 +11,7 @@
 //! the cell and the cells within k of it:
 //!
 //! - **five**: the move completes a winning line (exactly k under
-//!   [`Overline::Exact`], k or more under freestyle);
+//!   [`RuleSet::Exact`], k or more under freestyle);
 //! - **open four**: after the move, two or more cells of the line would
 //!   each complete a five through the cell; **four**: exactly one;
 //! - **open three** / **three**: after the move, one more move of the
@@ -51,7 +51,7 @@ use thiserror::Error;
 pub use patterns::{CellClass, FinePattern, Pattern};
 pub use values::{CodeValues, CodeValuesError};
 
-use crate::{Bitboard, Cell, Direction, Overline, Position, Rules, Side};
+use crate::{Bitboard, Cell, Direction, Position, RuleSet, Rules, Side};
 
 /// The largest k whose patterns are tabled: a table has `(2^(k+1) − 1)²`
 /// entries, 261,121 bytes for k = 8.
@@ -65,7 +65,15 @@ pub enum UnsupportedThreats {
     K(u8),
     /// A rule set whose fives a line's neighbourhood cannot decide.
     #[error("threat patterns are not tabled for {} rules", .0.name())]
-    Rules(Overline),
+    Rules(RuleSet),
+}
+
+/// Whether the threat tables know `rules`' rule set (every one but
+/// caro-freestyle, whose longer lines' far ends lie past the cells a
+/// table reads); k is a separate matter ([`MAX_THREAT_K`]).
+#[must_use]
+pub fn tables_rule_set(rules: Rules) -> bool {
+    LineRule::of_rule_set(rules.rule_set()).is_some()
 }
 
 /// How one side's fives are judged along a line: what a pattern table is
@@ -91,14 +99,19 @@ impl LineRule {
         if k == 0 || k > MAX_THREAT_K {
             return Err(UnsupportedThreats::K(k));
         }
-        Ok(match rules.overline() {
-            Overline::Freestyle => [LineRule::Freestyle; 2],
-            Overline::Exact => [LineRule::Exact; 2],
-            Overline::Renju => [LineRule::Exact, LineRule::Freestyle],
-            Overline::Caro => [LineRule::Caro; 2],
+        LineRule::of_rule_set(rules.rule_set()).ok_or(UnsupportedThreats::Rules(rules.rule_set()))
+    }
+
+    /// The line rules of X and O under `rule_set`, if it is tabled.
+    const fn of_rule_set(rule_set: RuleSet) -> Option<[LineRule; 2]> {
+        match rule_set {
+            RuleSet::Freestyle => Some([LineRule::Freestyle; 2]),
+            RuleSet::Exact => Some([LineRule::Exact; 2]),
+            RuleSet::Renju => Some([LineRule::Exact, LineRule::Freestyle]),
+            RuleSet::Caro => Some([LineRule::Caro; 2]),
             // A longer line's far end may lie past any neighbourhood.
-            overline @ Overline::CaroFreestyle => return Err(UnsupportedThreats::Rules(overline)),
-        })
+            RuleSet::CaroFreestyle => None,
+        }
     }
 
     fn index(self) -> usize {
@@ -463,7 +476,7 @@ fn without_forbidden_shapes<T: Copy>(table: &[T], none: T) -> Vec<T> {
 fn side_tables(rules: Rules) -> ([&'static [(CellClass, u8)]; 2], [&'static [(i32, i32)]; 2]) {
     static BLACK_CLASSES: OnceLock<Vec<(CellClass, u8)>> = OnceLock::new();
     static BLACK_MOVES: OnceLock<Vec<(i32, i32)>> = OnceLock::new();
-    if rules.overline() == Overline::Renju {
+    if rules.rule_set() == RuleSet::Renju {
         let classes =
             BLACK_CLASSES.get_or_init(|| without_forbidden_shapes(class_table(), (CellClass::None, 0)));
         let moves = BLACK_MOVES.get_or_init(|| without_forbidden_shapes(move_table(), (0, 0)));
@@ -611,7 +624,7 @@ fn window_table(rules: Rules) -> Result<Option<&'static WindowTable>, Unsupporte
 /// How far along a line a mark changes patterns: k cells, but under
 /// freestyle k − 1, since only an overline would reach further.
 fn update_radius(rules: Rules) -> u32 {
-    u32::from(rules.k()) - u32::from(rules.overline() == Overline::Freestyle)
+    u32::from(rules.k()) - u32::from(rules.rule_set() == RuleSet::Freestyle)
 }
 
 /// The pattern of `side` at the empty `cell` in `direction`, by table.
@@ -748,7 +761,7 @@ impl Threats {
     /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
     pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats::new(pos)?;
-        let black = if pos.rules().overline() == Overline::Renju {
+        let black = if pos.rules().rule_set() == RuleSet::Renju {
             values.for_renju_black()
         } else {
             Arc::clone(&values)
@@ -1087,7 +1100,7 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
-        if side != Side::X || self.rules.overline() != Overline::Renju {
+        if side != Side::X || self.rules.rule_set() != RuleSet::Renju {
             return false;
         }
         let patterns = self.patterns(side, cell);
@@ -1107,7 +1120,7 @@ impl Threats {
     #[must_use]
     pub fn forbidden_shape(&self, side: Side, cell: Cell) -> bool {
         side == Side::X
-            && self.rules.overline() == Overline::Renju
+            && self.rules.rule_set() == RuleSet::Renju
             && forbidden_shapes()[plain_code(self.code(side, cell))]
     }
 
@@ -1115,7 +1128,7 @@ impl Threats {
     #[inline]
     #[must_use]
     pub fn playable(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
-        if side != Side::X || self.rules.overline() != Overline::Renju {
+        if side != Side::X || self.rules.rule_set() != RuleSet::Renju {
             return cells;
         }
         cells.iter().filter(|&cell| !self.forbidden(pos, side, cell)).collect()
@@ -1243,7 +1256,7 @@ mod tests {
 
     #[test]
     fn exact_rules_see_overlines() {
-        let rules = Rules::gomoku15().with_overline(Overline::Exact);
+        let rules = Rules::gomoku15().with_rule_set(RuleSet::Exact);
         // X: e8 f8 g8 h8 _ j8: i8 makes six, not five.
         let pos = position(rules, &["e8", "a1", "f8", "a3", "g8", "a5", "h8", "a7", "j8", "o1"]);
         let threats = Threats::new(&pos).unwrap();
@@ -1311,10 +1324,10 @@ mod tests {
         assert_eq!(threats.pattern(Side::X, at(rules, "a1"), h), Pattern::Five);
         assert!(pos.wins_at(at(rules, "a1"), Side::X));
         // Caro with longer lines winning is not tabled.
-        let freestyle = Rules::caro().with_overline(Overline::CaroFreestyle);
+        let freestyle = Rules::caro().with_rule_set(RuleSet::CaroFreestyle);
         assert_eq!(
             Threats::new(&Position::new(freestyle)).unwrap_err(),
-            UnsupportedThreats::Rules(Overline::CaroFreestyle)
+            UnsupportedThreats::Rules(RuleSet::CaroFreestyle)
         );
     }
 

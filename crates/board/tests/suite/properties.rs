@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use board::threats::{CODES, CellClass, CodeValues, FinePattern, Pattern, Threats, is_forbidden_shape};
-use board::{Cell, Direction, Outcome, Overline, Position, Rules, Side, Transform, zobrist_key};
+use board::{Cell, Direction, Outcome, Position, RuleSet, Rules, Side, Transform, zobrist_key};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -20,7 +20,7 @@ fn grid_of(pos: &Position) -> Grid {
 }
 
 /// Whether `side` has a winning run anywhere, by walking every maximal run.
-fn reference_has_line(grid: &Grid, side: Side, k: usize, overline: Overline) -> bool {
+fn reference_has_line(grid: &Grid, side: Side, k: usize, rule_set: RuleSet) -> bool {
     let height = grid.len() as i32;
     let width = grid[0].len() as i32;
     let at = |x: i32, y: i32| {
@@ -38,7 +38,7 @@ fn reference_has_line(grid: &Grid, side: Side, k: usize, overline: Overline) -> 
                     len += 1;
                 }
                 let len = len as usize;
-                if len == k || (len > k && overline == Overline::Freestyle) {
+                if len == k || (len > k && rule_set == RuleSet::Freestyle) {
                     return true;
                 }
             }
@@ -90,8 +90,8 @@ fn rules_strategy(max: u32) -> impl Strategy<Value = Rules> {
     (1..=max, 1..=max, any::<bool>(), 0.0..1.0_f64).prop_map(|(w, h, exact, k)| {
         let longest = w.max(h);
         let k = 1 + (k * f64::from(longest)) as u32 % longest;
-        let overline = if exact { Overline::Exact } else { Overline::Freestyle };
-        Rules::new(w, h, k, overline).unwrap()
+        let rule_set = if exact { RuleSet::Exact } else { RuleSet::Freestyle };
+        Rules::new(w, h, k, rule_set).unwrap()
     })
 }
 
@@ -119,8 +119,8 @@ proptest! {
             pos.play(cell).unwrap();
             let grid = grid_of(&pos);
             let k = usize::from(rules.k());
-            let won = reference_has_line(&grid, mover, k, rules.overline());
-            prop_assert!(!reference_has_line(&grid, mover.opponent(), k, rules.overline()));
+            let won = reference_has_line(&grid, mover, k, rules.rule_set());
+            prop_assert!(!reference_has_line(&grid, mover.opponent(), k, rules.rule_set()));
             let expected = if won {
                 Some(Outcome::Win(mover))
             } else if pos.ply() == rules.area() {
@@ -163,7 +163,7 @@ proptest! {
                 for side in [Side::X, Side::O] {
                     let mut grid = grid_of(&pos);
                     grid[usize::from(cell.y())][usize::from(cell.x())] = Some(side);
-                    let expected = reference_has_line(&grid, side, usize::from(rules.k()), rules.overline());
+                    let expected = reference_has_line(&grid, side, usize::from(rules.k()), rules.rule_set());
                     prop_assert_eq!(pos.wins_at(cell, side), expected, "{:?} at {} in {:?}", side, cell, pos);
                 }
             }
@@ -234,7 +234,7 @@ proptest! {
 
 #[test]
 fn largest_board_games_match_reference() {
-    let rules = Rules::new(32, 32, 5, Overline::Exact).unwrap();
+    let rules = Rules::new(32, 32, 5, RuleSet::Exact).unwrap();
     for seed in 0..6 {
         let moves = random_game(rules, seed, usize::MAX);
         let mut pos = Position::new(rules);
@@ -244,7 +244,7 @@ fn largest_board_games_match_reference() {
         let grid = grid_of(&pos);
         let last = pos.side_to_move().opponent();
         assert_eq!(
-            reference_has_line(&grid, last, 5, Overline::Exact),
+            reference_has_line(&grid, last, 5, RuleSet::Exact),
             pos.outcome() == Some(Outcome::Win(last))
         );
         assert_eq!(pos.hash(), reference_hash(&grid));
@@ -380,11 +380,11 @@ fn reference_line(line: &mut [Mark], centre: usize, rule: (usize, bool, bool), m
 /// renju and caro (k = 5 only).
 fn threat_rules() -> impl Strategy<Value = Rules> {
     (4u32..=13, 4u32..=13, 3u32..=6, 0_usize..4).prop_map(|(w, h, k, rule)| {
-        let overline = [Overline::Freestyle, Overline::Exact, Overline::Renju, Overline::Caro][rule];
-        let plain = matches!(overline, Overline::Freestyle | Overline::Exact);
+        let rule_set = [RuleSet::Freestyle, RuleSet::Exact, RuleSet::Renju, RuleSet::Caro][rule];
+        let plain = matches!(rule_set, RuleSet::Freestyle | RuleSet::Exact);
         let k = if plain { k.min(w.max(h)) } else { 5 };
         let (w, h) = if plain { (w, h) } else { (w.max(7), h.max(7)) };
-        Rules::new(w, h, k, overline).unwrap()
+        Rules::new(w, h, k, rule_set).unwrap()
     })
 }
 
@@ -453,7 +453,7 @@ proptest! {
                 }
                 // The sums are those of the codes the fresh threats give.
                 // (Renju's black's forbidden shapes are worth nothing.)
-                let shape = |cell| side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(fresh.patterns(side, cell));
+                let shape = |cell| rules.forbids(side) && is_forbidden_shape(fresh.patterns(side, cell));
                 let codes = || pos.empty_cells().iter().filter(|&cell| !shape(cell)).map(|cell| fresh.code(side, cell));
                 let to_move: i32 = codes().map(|code| values.to_move(code)).sum();
                 let waiting: i32 = codes().map(|code| values.waiting(code)).sum();
@@ -463,7 +463,7 @@ proptest! {
                 }
                 prop_assert_eq!(fresh.value_sum(side, true), 0);
             }
-            if rules.overline() == Overline::Renju {
+            if rules.forbids_any() {
                 // Black's forbidden points, the cheap tests first, are the exact test's.
                 for cell in pos.empty_cells() {
                     let exact =
@@ -486,7 +486,7 @@ proptest! {
                         prop_assert_eq!(fine[i].pattern(), patterns[i]);
                     }
                     // Renju's black's forbidden shapes are of no class.
-                    let shape = side == Side::X && rules.overline() == Overline::Renju && is_forbidden_shape(patterns);
+                    let shape = rules.forbids(side) && is_forbidden_shape(patterns);
                     let class = if shape { CellClass::None } else { CellClass::combine(patterns) };
                     prop_assert_eq!(threats.class(side, cell), class);
                     // A five is exactly a win by the position's own test.

@@ -50,7 +50,7 @@ fn text(prop: Option<&Prop>) -> Option<String> {
 
 #[test]
 fn an_independent_parser_reads_our_collections_move_for_move() {
-    for rules in [Rules::gomoku15(), Rules::new(9, 7, 4, board::Overline::Exact).unwrap()] {
+    for rules in [Rules::gomoku15(), Rules::new(9, 7, 4, board::RuleSet::Exact).unwrap()] {
         let records = records(rules, 6);
         let games: Vec<SgfGame> = records.iter().map(SgfGame::of_record).collect();
         let text_of_all = sgf::collection(&games);

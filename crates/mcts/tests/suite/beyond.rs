@@ -179,7 +179,7 @@ fn a_shared_tree_counts_every_iteration_once_and_plays_well() {
 
 /// 15×15 five in a row from moves.
 fn gomoku(moves: &[&str]) -> Position {
-    position(Rules::new(15, 15, 5, board::Overline::Freestyle).unwrap(), moves)
+    position(Rules::new(15, 15, 5, board::RuleSet::Freestyle).unwrap(), moves)
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn with_threats_an_open_three_is_answered() {
 fn threats_go_unused_where_the_tables_do_not_reach() {
     // k = 9 on 12×12: beyond the threat tables; the search is the one
     // without them, iteration for iteration.
-    let rules = Rules::new(12, 12, 9, board::Overline::Freestyle).unwrap();
+    let rules = Rules::new(12, 12, 9, board::RuleSet::Freestyle).unwrap();
     let pos = position(rules, &["f6", "g7"]);
     let plain = MctsConfig { iterations: 500, solver: true, heuristic: true, ..MctsConfig::default() };
     let with = MctsConfig { threats: true, threat_playouts: true, ..plain.clone() };

@@ -302,8 +302,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             depth
         };
         let cells = self.node_cells(pos);
-        let check_forbidden =
-            pos.side_to_move() == board::Side::X && pos.rules().overline() == board::Overline::Renju;
+        let check_forbidden = !pos.may_play_every_empty_cell();
         Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none(), check_forbidden })
     }
 

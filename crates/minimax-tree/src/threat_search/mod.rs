@@ -461,7 +461,7 @@ mod tests {
     fn beyond_the_tables_fours_are_read_off_the_lines() {
         // k = 9 on 19 × 19: no threat tables. X: an open row of seven;
         // an eighth at either end leaves two cells that make nine.
-        let rules = Rules::new(19, 19, 9, board::Overline::Freestyle).unwrap();
+        let rules = Rules::new(19, 19, 9, board::RuleSet::Freestyle).unwrap();
         assert!(Threats::new(&Position::new(rules)).is_err());
         let moves =
             ["c10", "a1", "d10", "a3", "e10", "a5", "f10", "a7", "g10", "a9", "h10", "a11", "i10", "a13"];

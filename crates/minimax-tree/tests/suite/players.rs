@@ -44,7 +44,7 @@ fn perfect_and_tree_players_never_lose_at_tic_tac_toe() {
 #[test]
 fn perfect_player_wins_a_won_game() {
     // 4,4,3 is a first-player win: as X it always wins.
-    let rules = Rules::new(4, 4, 3, board::Overline::Freestyle).unwrap();
+    let rules = Rules::new(4, 4, 3, board::RuleSet::Freestyle).unwrap();
     let perfect = |_| Box::new(PerfectPlayer::new()) as Box<dyn Agent>;
     for seed in 0..50 {
         let mut x = perfect(seed);

@@ -1,7 +1,7 @@
 //! Property tests against slow references: alpha-beta returns exactly the
 //! plain minimax value, and the solver exactly the brute-force value.
 
-use board::{Cell, Evaluator, Outcome, Overline, Position, Rules, Side};
+use board::{Cell, Evaluator, Outcome, Position, RuleSet, Rules, Side};
 use minimax_tree::{
     AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, OpenLines, Solver, SymmetricTree,
 };
@@ -93,8 +93,8 @@ fn small_rules(max_side: u32) -> impl Strategy<Value = Rules> {
     (2..=max_side, 2..=max_side, any::<bool>())
         .prop_flat_map(|(w, h, exact)| (Just(w), Just(h), 2..=w.max(h).min(4), Just(exact)))
         .prop_map(|(w, h, k, exact)| {
-            let overline = if exact { Overline::Exact } else { Overline::Freestyle };
-            Rules::new(w, h, k, overline).unwrap()
+            let rule_set = if exact { RuleSet::Exact } else { RuleSet::Freestyle };
+            Rules::new(w, h, k, rule_set).unwrap()
         })
 }
 
@@ -170,11 +170,11 @@ proptest! {
     #[test]
     fn solver_equals_brute_force_under_renju_and_caro(
         (w, h) in prop_oneof![Just((10u32, 2u32)), Just((2, 10)), Just((5, 4)), Just((7, 2))],
-        overline in prop_oneof![Just(Overline::Renju), Just(Overline::Caro), Just(Overline::CaroFreestyle)],
+        rule_set in prop_oneof![Just(RuleSet::Renju), Just(RuleSet::Caro), Just(RuleSet::CaroFreestyle)],
         seed in any::<u64>(),
         plies in 13usize..17,
     ) {
-        let rules = Rules::new(w, h, 5, overline).unwrap();
+        let rules = Rules::new(w, h, 5, rule_set).unwrap();
         let pos = random_position(rules, seed, plies);
         prop_assume!(!pos.is_over());
         let solution = Solver::new(1 << 20).solve(&pos, &board::Limits::none()).unwrap();
@@ -233,7 +233,7 @@ fn solver_agrees_with_the_tree_on_every_tic_tac_toe_position() {
 
 #[test]
 fn solves_the_small_games_tests_can_afford() {
-    let rules = |w, h, k| Rules::new(w, h, k, Overline::Freestyle).unwrap();
+    let rules = |w, h, k| Rules::new(w, h, k, RuleSet::Freestyle).unwrap();
     let cases = [
         (Rules::tic_tac_toe(), Outcome::Draw),
         (rules(4, 4, 3), Outcome::Win(Side::X)),

@@ -86,7 +86,7 @@ fn weights_for_another_k_are_an_error_not_a_panic() {
     greedy.new_game(&rules);
     let error = greedy.select_move(&Position::new(rules), &Limits::none()).unwrap_err();
     assert_eq!(error.to_string(), "these classic weights are for k = 5, but the game has k = 3");
-    let big_k = Rules::new(12, 12, 10, board::Overline::Freestyle).unwrap();
+    let big_k = Rules::new(12, 12, 10, board::RuleSet::Freestyle).unwrap();
     let error = GreedyAgent::new(Family::Ternary, 0).select_move(&Position::new(big_k), &Limits::none());
     assert!(error.unwrap_err().to_string().contains("k from 2 to 8"));
 }

@@ -2,7 +2,7 @@
 //! agree with slow, obviously-correct references that walk the board cell
 //! by cell, over random games on random boards with random weights.
 
-use board::{Cell, Direction, Evaluator, Overline, Position, Rules, Side};
+use board::{Cell, Direction, Evaluator, Position, RuleSet, Rules, Side};
 use pattern_eval::{
     BLOCKS_NOW, FORCED_WIN, Family, PatternBoard, PatternEvaluator, PatternIndex, PatternTable, WINS_NOW,
     Weights, Window,
@@ -34,10 +34,10 @@ fn run_through(pos: &Position, cell: Cell, side: Side, direction: Direction) -> 
 fn really_wins(pos: &Position, cell: Cell, side: Side, direction: Direction) -> bool {
     let run = run_through(pos, cell, side, direction);
     let k = u32::from(pos.rules().k());
-    match pos.rules().overline() {
-        Overline::Freestyle => run >= k,
-        Overline::Exact => run == k,
-        Overline::Renju | Overline::Caro | Overline::CaroFreestyle => {
+    match pos.rules().rule_set() {
+        RuleSet::Freestyle => run >= k,
+        RuleSet::Exact => run == k,
+        RuleSet::Renju | RuleSet::Caro | RuleSet::CaroFreestyle => {
             unreachable!("the properties draw plain rules")
         }
     }
@@ -181,8 +181,8 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
     (2u32..=12, 2u32..=12, any::<bool>())
         .prop_flat_map(|(w, h, exact)| (Just(w), Just(h), 2..=w.max(h).min(8), Just(exact)))
         .prop_map(|(w, h, k, exact)| {
-            let overline = if exact { Overline::Exact } else { Overline::Freestyle };
-            Rules::new(w, h, k, overline).unwrap()
+            let rule_set = if exact { RuleSet::Exact } else { RuleSet::Freestyle };
+            Rules::new(w, h, k, rule_set).unwrap()
         })
 }
 

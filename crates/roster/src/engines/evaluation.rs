@@ -59,7 +59,7 @@ impl EvalChoice {
                 Err(format!("the code evaluation needs k from 4 to 8, got k = {}", rules.k()))
             }
             EvalChoice::Threat | EvalChoice::Codes | EvalChoice::Auto
-                if rules.overline() == board::Overline::CaroFreestyle =>
+                if !board::threats::tables_rule_set(rules) =>
             {
                 Err("its threat tables know freestyle, exactly-k, renju and caro, not caro-freestyle (a longer \
                      line's far ends lie past the cells a table reads)"

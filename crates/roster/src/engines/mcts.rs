@@ -70,7 +70,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
             // keep, the priors' evaluation has none to read and ranks no
             // move: the tree searches without priors there.
             let check = move |rules: &board::Rules| {
-                if rules.overline() == board::Overline::CaroFreestyle { Ok(()) } else { choice.check(*rules) }
+                if board::threats::tables_rule_set(*rules) { choice.check(*rules) } else { Ok(()) }
             };
             Ok(Built { maker, rules_check: Arc::new(check) })
         }
