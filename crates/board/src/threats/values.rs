@@ -7,7 +7,8 @@ use thiserror::Error;
 
 use std::sync::{Arc, OnceLock};
 
-use super::{CODES, Code, forbidden_shapes, plain_code};
+use super::codes::{forbidden_shapes, plain_code};
+use super::{CODES, Code};
 
 /// The most a code may be worth, either way: a sum over every cell of a
 /// 32 × 32 board stays far inside an `i32`.

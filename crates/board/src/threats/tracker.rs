@@ -1,0 +1,526 @@
+//! The tracker: every empty cell's patterns and class for both sides,
+//! kept up to date move by move, and the questions engines ask of it.
+
+use std::sync::Arc;
+
+use crate::{Bitboard, Cell, Direction, Position, RuleSet, Rules, Side};
+
+use super::codes::{
+    CODE_BITS, Code, FIVE_FLAG, FOUR_FLAG, OPEN_FOUR_FLAG, OPEN_THREE_FLAG, PLAIN_OF_BYTE, code_of_fine,
+    field, fine_patterns_of, forbidden_shapes, plain_code, side_tables, unpack,
+};
+use super::tables::{LineWords, PatternTable, WindowTable, tables, update_radius, window_table};
+use super::{CellClass, CodeValues, FinePattern, Pattern, UnsupportedThreats};
+
+/// Every empty cell's patterns and class for both sides, with counts and
+/// cell sets of the classes that tactics ask about, kept up to date by
+/// [`Threats::update`] after each move or undo.
+///
+/// An update recomputes the cells within k of the move along its four
+/// lines (4·2k cells, a table lookup each per side); questions such as
+/// "where does the opponent win next" are then a cell-set read.
+#[derive(Clone)]
+pub struct Threats {
+    /// By side: its pattern table.
+    tables: [&'static PatternTable; 2],
+    /// Where the neighbourhood is narrow enough: the fast lookup.
+    window: Option<&'static WindowTable>,
+    /// By side, then [`Code`]: the class and the cell-set flags.
+    class_tables: [&'static [(CellClass, u8)]; 2],
+    /// By side, then [`Code`]: its share of [`Threats::move_score`] for
+    /// the side that plays there and for the side it blocks.
+    move_tables: [&'static [(i32, i32)]; 2],
+    rules: Rules,
+    /// By side, then cell slot: the four directions' patterns, packed.
+    codes: [Vec<Code>; 2],
+    /// By side and pattern: how many (empty cell, direction) pairs have it.
+    pattern_counts: [[u32; Pattern::NUM]; 2],
+    /// By side and class: how many empty cells have it.
+    class_counts: [[u32; CellClass::NUM]; 2],
+    /// By side: cells where the side completes a five.
+    fives: [Bitboard; 2],
+    /// By side: cells where the side makes a four or an open four.
+    fours: [Bitboard; 2],
+    /// By side: cells where the side makes an open four.
+    open_fours: [Bitboard; 2],
+    /// By side: cells where the side makes an open three.
+    open_threes: [Bitboard; 2],
+    /// Values summed over the empty cells as they change, if an
+    /// evaluation asked for them ([`Threats::with_values`]).
+    values: Option<Arc<CodeValues>>,
+    /// By side: the values summed (renju's black's without its forbidden
+    /// shapes).
+    side_values: [Option<Arc<CodeValues>>; 2],
+    /// By side: the sums of [`CodeValues::to_move`] and
+    /// [`CodeValues::waiting`] over its cells' codes.
+    value_sums: [[i32; 2]; 2],
+    /// The pattern changes of each move made by [`Threats::play`], so that
+    /// [`Threats::take_back`] restores them without looking anything up.
+    journal: Vec<Change>,
+    /// Where each of those moves' changes start in `journal`, and its cell.
+    journal_moves: Vec<(usize, Cell)>,
+}
+
+/// One pattern change: the side, the cell slot, the direction and the
+/// pattern it had.
+#[derive(Clone, Copy)]
+pub(super) struct Change {
+    side: u8,
+    direction: u8,
+    old: Code,
+    index: u16,
+}
+
+impl std::fmt::Debug for Threats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Threats")
+            .field("rules", &self.rules.to_string())
+            .field("pattern_counts", &self.pattern_counts)
+            .field("class_counts", &self.class_counts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Threats {
+    /// The threats of `pos`, computed from scratch.
+    ///
+    /// # Errors
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreats> {
+        let mut threats = Threats {
+            tables: tables(*pos.rules())?,
+            window: window_table(*pos.rules())?,
+            class_tables: side_tables(*pos.rules()).0,
+            move_tables: side_tables(*pos.rules()).1,
+            rules: *pos.rules(),
+            codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
+            pattern_counts: [[0; Pattern::NUM]; 2],
+            class_counts: [[0; CellClass::NUM]; 2],
+            fives: [Bitboard::EMPTY; 2],
+            fours: [Bitboard::EMPTY; 2],
+            open_fours: [Bitboard::EMPTY; 2],
+            open_threes: [Bitboard::EMPTY; 2],
+            values: None,
+            side_values: [None, None],
+            value_sums: [[0; 2]; 2],
+            journal: Vec::new(),
+            journal_moves: Vec::new(),
+        };
+        for cell in pos.empty_cells() {
+            threats.refresh(pos, cell);
+        }
+        Ok(threats)
+    }
+
+    /// The threats of `pos`, also summing `values` over the cells' codes
+    /// as they change (see [`Threats::value_sum`]): an evaluation by code
+    /// then reads its score in constant time.
+    ///
+    /// # Errors
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
+        let mut threats = Threats::new(pos)?;
+        let black = if pos.rules().rule_set() == RuleSet::Renju {
+            values.for_renju_black()
+        } else {
+            Arc::clone(&values)
+        };
+        for (s, side_values) in [black, Arc::clone(&values)].into_iter().enumerate() {
+            threats.value_sums[s] = threats.codes[s].iter().fold([0, 0], |[to_move, waiting], &code| {
+                [to_move + side_values.to_move(code), waiting + side_values.waiting(code)]
+            });
+            threats.side_values[s] = Some(side_values);
+        }
+        threats.values = Some(values);
+        Ok(threats)
+    }
+
+    /// The values these threats sum, if any.
+    #[must_use]
+    pub fn values(&self) -> Option<&Arc<CodeValues>> {
+        self.values.as_ref()
+    }
+
+    /// The sum over `side`'s cells of its codes' values
+    /// ([`CodeValues::to_move`] if `to_move`, else
+    /// [`CodeValues::waiting`]); 0 without values.
+    #[inline]
+    #[must_use]
+    pub fn value_sum(&self, side: Side, to_move: bool) -> i32 {
+        self.value_sums[side.index()][usize::from(!to_move)]
+    }
+
+    /// The code of `side` at `cell`: its four fine patterns packed (0 on
+    /// a marked cell).
+    #[inline]
+    #[must_use]
+    pub fn code(&self, side: Side, cell: Cell) -> Code {
+        self.codes[side.index()][cell.index()]
+    }
+
+    /// The rules these threats are kept for.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Brings the threats up to date after a mark was placed on, or taken
+    /// off, `cell` of `pos` (call it after `play` and after `undo`).
+    pub fn update(&mut self, pos: &Position, cell: Cell) {
+        self.recompute::<false>(pos, cell);
+    }
+
+    /// [`Threats::update`] after `cell` was played on `pos`, remembering
+    /// what changed so that [`Threats::take_back`] can undo it cheaply.
+    /// Search loops pair the two; [`Threats::update`] serves anything else.
+    pub fn play(&mut self, pos: &Position, cell: Cell) {
+        self.journal_moves.push((self.journal.len(), cell));
+        self.recompute::<true>(pos, cell);
+    }
+
+    /// Brings the threats back to before the last [`Threats::play`], whose
+    /// move on `cell` was just taken back from `pos`. Plays and take-backs
+    /// must pair like the moves themselves, with no [`Threats::update`]
+    /// between them; rules too wide for the journal recompute instead.
+    pub fn take_back(&mut self, pos: &Position, cell: Cell) {
+        let last = self.journal_moves.pop();
+        debug_assert!(last.is_none_or(|(_, played)| played == cell), "take_back of another move than played");
+        match last {
+            Some((start, _)) if self.window.is_some() => {
+                for i in (start..self.journal.len()).rev() {
+                    let change = self.journal[i];
+                    let (s, index, d) =
+                        (usize::from(change.side), usize::from(change.index), usize::from(change.direction));
+                    self.set_direction(s, index, d, change.old);
+                }
+                self.journal.truncate(start);
+            }
+            Some((start, _)) => {
+                self.journal.truncate(start);
+                self.update(pos, cell);
+            }
+            None => self.update(pos, cell),
+        }
+    }
+
+    /// Recomputes the patterns a mark placed on or taken off `cell`
+    /// changes, journalling each change if `JOURNAL`.
+    #[inline]
+    fn recompute<const JOURNAL: bool>(&mut self, pos: &Position, cell: Cell) {
+        debug_assert_eq!(pos.rules(), &self.rules);
+        let Some(window) = self.window else {
+            self.update_lines(pos, cell);
+            return;
+        };
+        let radius = window.radius as i32;
+        let occupied = pos.get(cell).is_some();
+        for (d, direction) in Direction::ALL.into_iter().enumerate() {
+            let off_board = !self.rules.line_mask(direction, cell);
+            let (x, o) = (pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell));
+            let empty = !(x | o | off_board);
+            let packed = window.pack(x, o, off_board);
+            let centre = direction.bit(cell) as i32;
+            let (dx, dy) = direction.delta();
+            // Cell indices are y·32 + x.
+            let stride = dx + 32 * dy;
+            for step in -radius..=radius {
+                let bit = centre + step;
+                if !(0..32).contains(&bit) {
+                    continue;
+                }
+                let index = (cell.index() as i32 + stride * step) as usize;
+                let entry = if empty >> bit & 1 == 1 {
+                    window.lookup(packed, bit as u32)
+                } else if step == 0 && occupied {
+                    0
+                } else {
+                    continue;
+                };
+                for s in 0..2 {
+                    let pattern = Code::from(entry >> (4 * s)) & 15;
+                    let old = field(self.codes[s][index], d);
+                    if old != pattern {
+                        if JOURNAL {
+                            self.journal.push(Change {
+                                side: s as u8,
+                                direction: d as u8,
+                                old,
+                                index: index as u16,
+                            });
+                        }
+                        self.set_direction(s, index, d, pattern);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Threats::update`] for rules whose neighbourhood is too wide for
+    /// a [`WindowTable`]: one table lookup per side and cell.
+    fn update_lines(&mut self, pos: &Position, cell: Cell) {
+        self.refresh(pos, cell);
+        let k = update_radius(self.rules) as i32;
+        let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
+        for (d, direction) in Direction::ALL.into_iter().enumerate() {
+            // One line: its words serve every cell on it.
+            let off_board = !self.rules.line_mask(direction, cell);
+            let words = [pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell)];
+            let empty = !(words[0] | words[1] | off_board);
+            let lines = [
+                LineWords::new(words[0], words[1], off_board),
+                LineWords::new(words[1], words[0], off_board),
+            ];
+            let centre = direction.bit(cell) as i32;
+            let (dx, dy) = direction.delta();
+            for step in (-k..=k).filter(|&step| step != 0) {
+                let bit = centre + step;
+                if !(0..32).contains(&bit) || empty >> bit & 1 == 0 {
+                    continue;
+                }
+                let other = Cell::new((x + dx * step) as u8, (y + dy * step) as u8);
+                for (s, line) in lines.iter().enumerate() {
+                    let pattern = self.tables[s].lookup_line(line, bit as u32) as Code;
+                    if field(self.codes[s][other.index()], d) != pattern {
+                        self.set_direction(s, other.index(), d, pattern);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stores one direction's new fine pattern of `side` at `cell`: the
+    /// hot path of [`Threats::update`], so it touches only what that
+    /// changes.
+    #[inline]
+    fn set_direction(&mut self, s: usize, index: usize, d: usize, fine: Code) {
+        let old = self.codes[s][index];
+        let shift = CODE_BITS * d;
+        let before = usize::from(PLAIN_OF_BYTE[usize::from(field(old, d))]);
+        let after = usize::from(PLAIN_OF_BYTE[usize::from(fine)]);
+        self.pattern_counts[s][before] -= u32::from(before != 0);
+        self.pattern_counts[s][after] += u32::from(after != 0);
+        let code = old & !(15 << shift) | fine << shift;
+        self.codes[s][index] = code;
+        self.reclassify(s, index, old, code);
+    }
+
+    /// Recomputes every direction of `cell`.
+    fn refresh(&mut self, pos: &Position, cell: Cell) {
+        let empty = pos.get(cell).is_none();
+        for side in Side::ALL {
+            let patterns = if empty {
+                Direction::ALL.map(|direction| self.tables[side.index()].lookup(pos, side, direction, cell))
+            } else {
+                [FinePattern::None; 4]
+            };
+            self.set(side.index(), cell, patterns);
+        }
+    }
+
+    /// Stores `side`'s fine patterns of `cell`, keeping counts and sets.
+    #[inline]
+    fn set(&mut self, s: usize, cell: Cell, patterns: [FinePattern; 4]) {
+        let old = self.codes[s][cell.index()];
+        let code = code_of_fine(patterns);
+        if old == code {
+            return;
+        }
+        for (before, after) in unpack(old).into_iter().zip(patterns.map(FinePattern::pattern)) {
+            self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
+            self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
+        }
+        self.codes[s][cell.index()] = code;
+        self.reclassify(s, cell.index(), old, code);
+    }
+
+    /// The value sums, class, class counts and cell sets of side `s` at
+    /// the cell of slot `index`, whose code went from `old` to `code`.
+    #[inline]
+    fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
+        if let Some(values) = &self.side_values[s] {
+            let sums = &mut self.value_sums[s];
+            let (new, old) = (values.both(code), values.both(old));
+            sums[0] += new[0] - old[0];
+            sums[1] += new[1] - old[1];
+        }
+        let (class, flags) = self.class_tables[s][plain_code(code)];
+        let (old_class, old_flags) = self.class_tables[s][plain_code(old)];
+        if class != old_class {
+            self.class_counts[s][old_class as usize] -= u32::from(old_class != CellClass::None);
+            self.class_counts[s][class as usize] += u32::from(class != CellClass::None);
+        }
+        // The cell sets change only when a four or better, or an open
+        // three, comes or goes: most updates touch weaker patterns.
+        if flags == old_flags {
+            return;
+        }
+        let cell = Cell::from_index(index).expect("a cell slot");
+        toggle(&mut self.fives[s], cell, flags & FIVE_FLAG != 0);
+        toggle(&mut self.fours[s], cell, flags & FOUR_FLAG != 0);
+        toggle(&mut self.open_fours[s], cell, flags & OPEN_FOUR_FLAG != 0);
+        toggle(&mut self.open_threes[s], cell, flags & OPEN_THREE_FLAG != 0);
+    }
+
+    /// The pattern of `side` at `cell` in `direction` (none on a marked cell).
+    #[inline]
+    #[must_use]
+    pub fn pattern(&self, side: Side, cell: Cell, direction: Direction) -> Pattern {
+        FinePattern::from_index(field(self.codes[side.index()][cell.index()], direction as usize) as u8)
+            .pattern()
+    }
+
+    /// The four patterns of `side` at `cell`, in [`Direction::ALL`] order.
+    #[inline]
+    #[must_use]
+    pub fn patterns(&self, side: Side, cell: Cell) -> [Pattern; 4] {
+        unpack(self.codes[side.index()][cell.index()])
+    }
+
+    /// The four fine patterns of `side` at `cell`, in [`Direction::ALL`]
+    /// order (none on a marked cell).
+    #[inline]
+    #[must_use]
+    pub fn fine_patterns(&self, side: Side, cell: Cell) -> [FinePattern; 4] {
+        fine_patterns_of(self.codes[side.index()][cell.index()])
+    }
+
+    /// How promising `cell` is for `side` to play, hand-set: what it makes
+    /// in each direction, what it takes from the opponent there, and
+    /// bonuses for double threats (its own in full, the opponent's in
+    /// half). Searches order, reduce and prune moves by it; see
+    /// [`crate::Evaluator::score_move`], which an evaluation may
+    /// override.
+    #[must_use]
+    #[inline]
+    pub fn move_score(&self, side: Side, cell: Cell) -> i32 {
+        let own = self.move_tables[side.index()][plain_code(self.codes[side.index()][cell.index()])].0;
+        let block = self.move_tables[side.opponent().index()]
+            [plain_code(self.codes[side.opponent().index()][cell.index()])]
+        .1;
+        own + block
+    }
+
+    /// The combined class of `side` at `cell` (none on a marked cell).
+    #[inline]
+    #[must_use]
+    pub fn class(&self, side: Side, cell: Cell) -> CellClass {
+        self.class_tables[side.index()][plain_code(self.codes[side.index()][cell.index()])].0
+    }
+
+    /// How many (empty cell, direction) pairs have `pattern` for `side`
+    /// (zero for [`Pattern::None`], which is not counted).
+    #[inline]
+    #[must_use]
+    pub fn pattern_count(&self, side: Side, pattern: Pattern) -> u32 {
+        self.pattern_counts[side.index()][pattern as usize]
+    }
+
+    /// How many empty cells have `class` for `side` (zero for
+    /// [`CellClass::None`], which is not counted).
+    #[inline]
+    #[must_use]
+    pub fn class_count(&self, side: Side, class: CellClass) -> u32 {
+        self.class_counts[side.index()][class as usize]
+    }
+
+    /// Cells where `side` completes a five: its wins next move.
+    #[inline]
+    #[must_use]
+    pub fn five_cells(&self, side: Side) -> Bitboard {
+        self.fives[side.index()]
+    }
+
+    /// Cells where `side` makes a four (or an open four).
+    #[inline]
+    #[must_use]
+    pub fn four_cells(&self, side: Side) -> Bitboard {
+        self.fours[side.index()]
+    }
+
+    /// Cells where `side` makes an open four: it has an open three there.
+    #[inline]
+    #[must_use]
+    pub fn open_four_cells(&self, side: Side) -> Bitboard {
+        self.open_fours[side.index()]
+    }
+
+    /// Cells where `side` makes an open three.
+    #[inline]
+    #[must_use]
+    pub fn open_three_cells(&self, side: Side) -> Bitboard {
+        self.open_threes[side.index()]
+    }
+
+    /// Whether `side` may not play the empty `cell` of `pos`: under renju,
+    /// black's forbidden points ([`crate::renju`]); nothing else is ever
+    /// forbidden. Cheap where nothing could be: the exact test runs only
+    /// where black's patterns show two threes or fours, two fives on one
+    /// line, or a line of six.
+    #[inline]
+    #[must_use]
+    pub fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
+        if side != Side::X || self.rules.rule_set() != RuleSet::Renju {
+            return false;
+        }
+        let patterns = self.patterns(side, cell);
+        if patterns.contains(&Pattern::Five) {
+            return false; // five wins, whatever else the move makes
+        }
+        let threats = patterns.iter().filter(|&&pattern| pattern >= Pattern::OpenThree).count();
+        let suspect =
+            threats >= 2 || patterns.contains(&Pattern::OpenFour) || crate::renju::makes_overline(pos, cell);
+        suspect && crate::renju::forbidden(pos, cell).is_some()
+    }
+
+    /// Whether `cell` is of a shape renju's black may not play
+    /// ([`is_forbidden_shape`]) for `side`: never for white or under other
+    /// rules. One lookup: what a search asks first.
+    #[inline]
+    #[must_use]
+    pub fn forbidden_shape(&self, side: Side, cell: Cell) -> bool {
+        side == Side::X
+            && self.rules.rule_set() == RuleSet::Renju
+            && forbidden_shapes()[plain_code(self.code(side, cell))]
+    }
+
+    /// `cells` without those `side` may not play (see [`Threats::forbidden`]).
+    #[inline]
+    #[must_use]
+    pub fn playable(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
+        if side != Side::X || self.rules.rule_set() != RuleSet::Renju {
+            return cells;
+        }
+        cells.iter().filter(|&cell| !self.forbidden(pos, side, cell)).collect()
+    }
+}
+
+#[inline]
+pub(super) fn toggle(set: &mut Bitboard, cell: Cell, on: bool) {
+    if on {
+        set.insert(cell);
+    } else {
+        set.remove(cell);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::CODES;
+    use super::*;
+
+    #[test]
+    fn renju_black_values_are_made_once_per_table() {
+        let rules = Rules::renju();
+        let pos = Position::from_moves(rules, "h8 a1 i8 a15 k9 o1 l10 o15").unwrap();
+        let values = Arc::new(CodeValues::new(vec![0; CODES], vec![0; CODES]).unwrap());
+        let (first, second) = (
+            Threats::with_values(&pos, Arc::clone(&values)).unwrap(),
+            Threats::with_values(&pos, values).unwrap(),
+        );
+        let black = |threats: &Threats| Arc::clone(threats.side_values[0].as_ref().unwrap());
+        assert!(Arc::ptr_eq(&black(&first), &black(&second)), "one table for every tracker");
+        assert!(!Arc::ptr_eq(&black(&first), first.values().unwrap()), "black's differs from the given");
+    }
+}
