@@ -1,4 +1,11 @@
-//! Classic UCB1 tree search and what lies beyond, on a flat arena of nodes.
+//! Classic UCB1 tree search and what lies beyond, on a flat arena of
+//! nodes. One file a part: `node` (a node and the UCB1 choice), `proof`
+//! (the solver inside the tree), `report` (what a search did); the
+//! search itself here.
+
+mod node;
+mod proof;
+mod report;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -6,211 +13,19 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use board::threats::Threats;
-use board::{Analysis, Bitboard, Cell, Limits, Outcome, Position, ScoreKind, Side, random_playout};
+use board::{Bitboard, Cell, Limits, Outcome, Position, Side, random_playout};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::config::MctsConfig;
 use crate::playout::{heuristic_playout, threat_playout};
 use crate::sqrt_ln::SqrtLn;
-
-/// One node: the move into it and its statistics. The mean and
-/// 1/√visits are kept ready beside the cell and children, so that UCB1
-/// reads each child once and finds there all it needs to go on.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// The mean score, halves / (2·visits), for the player who moved into
-    /// this node; +∞ for a proven win and −∞ for a proven loss, so the
-    /// solver's choices need no test.
-    mean: f32,
-    /// 1/√visits: the exploration term of every child is then c·√(ln N)
-    /// times it, with no division or root per child.
-    spread: f32,
-    /// Children occupy `first..first + count` in the arena once allocated.
-    first: u32,
-    visits: u32,
-    /// Half-points for the player who moved into this node: 2 a win, 1 a
-    /// draw — exact.
-    halves: u32,
-    /// The prior of the move (PUCT only).
-    prior: f32,
-    cell: Cell,
-    count: u16,
-    /// Children tried so far (the first `tried` of them).
-    tried: u16,
-    /// Proven result for the player who moved into this node: +1 won,
-    /// −1 lost, 0 not proven (the solver only).
-    proven: i8,
-    /// How the game stands after the move, learnt when it was first
-    /// played: later descents play it without a win test.
-    ends: Ends,
-}
-
-/// Whether a node's move ended the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Ends {
-    /// Not played yet, or the game goes on.
-    No,
-    /// The player who made the move won.
-    Win,
-    Draw,
-}
-
-impl Ends {
-    fn of(outcome: Option<Outcome>) -> Ends {
-        match outcome {
-            None => Ends::No,
-            Some(Outcome::Win(_)) => Ends::Win,
-            Some(Outcome::Draw) => Ends::Draw,
-        }
-    }
-
-    /// The outcome, for the move of `mover`.
-    #[inline]
-    fn outcome(self, mover: Side) -> Option<Outcome> {
-        match self {
-            Ends::No => None,
-            Ends::Win => Some(Outcome::Win(mover)),
-            Ends::Draw => Some(Outcome::Draw),
-        }
-    }
-}
-
-// Two nodes to a cache line.
-const _: () = assert!(size_of::<Node>() == NODE_BYTES);
+pub use node::NODE_BYTES;
+use node::{Ends, Node, best_ucb};
+pub use report::MctsReport;
 
 /// Iterations between two looks at the clock.
 const CLOCK_EVERY: u64 = 16;
-
-/// The memory a node of the tree takes, in bytes: a tree of `node_limit`
-/// nodes takes that many times this.
-pub const NODE_BYTES: usize = 32;
-
-impl Node {
-    fn new(cell: Cell, prior: f32) -> Node {
-        Node {
-            mean: 0.0,
-            spread: 0.0,
-            first: 0,
-            visits: 0,
-            halves: 0,
-            prior,
-            cell,
-            count: 0,
-            tried: 0,
-            proven: 0,
-            ends: Ends::No,
-        }
-    }
-
-    /// Sets the mean and spread from the visits, halves and proof, in
-    /// f32: all selection needs, and its division and root are faster.
-    #[inline]
-    fn refresh(&mut self) {
-        (self.mean, self.spread) = match self.proven {
-            1 => (f32::INFINITY, 0.0),
-            -1 => (f32::NEG_INFINITY, 0.0),
-            _ => {
-                let visits = self.visits as f32;
-                (self.halves as f32 / (2.0 * visits), visits.sqrt().recip())
-            }
-        };
-    }
-
-    /// The exact mean score.
-    fn score(&self) -> f64 {
-        f64::from(self.halves) / (2.0 * f64::from(self.visits.max(1)))
-    }
-
-    /// What the move is worth to the player who made it: 1 or 0 once
-    /// proven, else the mean score.
-    fn value(&self) -> f64 {
-        match self.proven {
-            1 => 1.0,
-            -1 => 0.0,
-            _ => self.score(),
-        }
-    }
-}
-
-/// The index among `children` of the highest UCB1 value `mean +
-/// explore·spread`, the first of equals. A proven win is +∞ and always
-/// taken; a proven loss −∞, and taken (the first) only if all are.
-///
-/// Two running maxima, over the even and the odd children, each compare
-/// waiting on half as many before it as one maximum would; merged, they
-/// pick exactly the child one pass would (see the test against it).
-#[inline]
-fn best_ucb(children: &[Node], explore: f64) -> usize {
-    let value = |child: &Node| f64::from(child.mean) + explore * f64::from(child.spread);
-    let (mut even, mut odd) = ((f64::NEG_INFINITY, usize::MAX), (f64::NEG_INFINITY, usize::MAX));
-    let mut pairs = children.chunks_exact(2);
-    for (i, pair) in pairs.by_ref().enumerate() {
-        let (a, b) = (value(&pair[0]), value(&pair[1]));
-        if a > even.0 {
-            even = (a, 2 * i);
-        }
-        if b > odd.0 {
-            odd = (b, 2 * i + 1);
-        }
-    }
-    if let [last] = pairs.remainder() {
-        let a = value(last);
-        if a > even.0 {
-            even = (a, children.len() - 1);
-        }
-    }
-    // Neither above the other: equal (values are never NaN), the first wins.
-    let odd_first = odd.0 > even.0 || (odd.0 >= even.0 && odd.1 < even.1);
-    let best = if odd_first { odd.1 } else { even.1 };
-    // Every value −∞: the first child.
-    if best == usize::MAX { 0 } else { best }
-}
-
-/// What a search did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MctsReport {
-    /// The most visited move.
-    pub best_move: Option<Cell>,
-    /// Iterations run.
-    pub iterations: u64,
-    /// Nodes in the tree.
-    pub nodes: usize,
-    /// Whether the node limit stopped the tree from growing.
-    pub saturated: bool,
-    /// Every root move with its visits and value: its mean score, or 1
-    /// and 0 for a move the solver proved won and lost.
-    pub children: Vec<(Cell, u32, f64)>,
-    /// Visits of the root (more than the iterations when a subtree was reused).
-    pub root_visits: u32,
-    /// The most visited line.
-    pub line: Vec<Cell>,
-    /// What the solver proved for the side to move at the root: +1 a
-    /// win, −1 a loss, 0 nothing.
-    pub proven: i8,
-    /// The root moves the solver proved: +1 wins for the side to move, −1 loses.
-    pub proofs: Vec<(Cell, i8)>,
-}
-
-impl MctsReport {
-    /// As an [`Analysis`]: visit shares as scores, means as values, the
-    /// most visited line, and the root moves proven.
-    #[must_use]
-    pub fn analysis(&self) -> Analysis {
-        let total: u32 = self.children.iter().map(|&(_, visits, _)| visits).sum();
-        let best_value =
-            self.children.iter().find(|&&(c, _, _)| Some(c) == self.best_move).map(|&(_, _, value)| value);
-        let share = |visits: u32| f64::from(visits) / f64::from(total.max(1));
-        Analysis { best_move: self.best_move, score_kind: ScoreKind::VisitShare, ..Analysis::default() }
-            .with_scores(self.children.iter().map(|&(cell, visits, _)| (cell, share(visits))))
-            .with_values(self.children.iter().map(|&(cell, _, mean)| (cell, mean)))
-            .with_line(self.line.clone())
-            .with_value(best_value)
-            .with_nodes(self.iterations)
-            .with_proven(self.proofs.iter().map(|&(cell, proof)| (cell, f64::from(proof))))
-    }
-}
 
 /// How often a watched search publishes what it thinks so far.
 const PUBLISH_EVERY: Duration = Duration::from_millis(200);
@@ -740,75 +555,6 @@ impl Mcts {
         self.nodes[index].refresh();
     }
 
-    /// Marks a node proven (+1 won, −1 lost for the player who moved in).
-    fn prove(&mut self, index: usize, proven: i8) {
-        self.nodes[index].proven = proven;
-        self.nodes[index].refresh();
-    }
-
-    /// The outcome a proven node stands for; `to_move` is the side to move there.
-    fn proven_outcome(&self, node: usize, to_move: Side) -> Outcome {
-        let moved_in = to_move.opponent();
-        if self.nodes[node].proven > 0 { Outcome::Win(moved_in) } else { Outcome::Win(to_move) }
-    }
-
-    /// A move that ends the game with a win is a proven win for its player.
-    fn prove_terminal(&mut self, child: usize, pos: &Position) {
-        if let Some(Outcome::Win(_)) = pos.outcome() {
-            // Only the player who just moved can have completed a line.
-            self.prove(child, 1);
-        }
-    }
-
-    /// Proves a new leaf where fours decide, from the threats of its
-    /// position: the side to move completes a five (the leaf is lost for
-    /// the player who moved in); the player who moved in has two fives to
-    /// complete, and the side to move none (won); or the side to move makes
-    /// an open four while the other can neither complete a five nor make a
-    /// four to answer with (lost). Whether it proved the leaf.
-    fn prove_by_threats(&mut self, child: usize, pos: &Position, threats: &Threats) -> bool {
-        let to_move = pos.side_to_move();
-        let moved_in = to_move.opponent();
-        let proof = if !threats.five_cells(to_move).is_empty() {
-            -1
-        } else if threats.five_cells(moved_in).count() >= 2 {
-            1
-        } else if threats.five_cells(moved_in).is_empty()
-            && threats.four_cells(moved_in).is_empty()
-            && !threats.open_four_cells(to_move).is_empty()
-        {
-            -1
-        } else {
-            return false;
-        };
-        self.prove(child, proof);
-        true
-    }
-
-    /// Walks the path up from the leaf: a node with a proven winning child
-    /// is lost for the player who moved into it; a node all of whose
-    /// children are proven lost is won for that player.
-    fn propagate_proofs(&mut self, path: &[u32]) {
-        for depth in (1..path.len()).rev() {
-            let child = path[depth] as usize;
-            let parent = path[depth - 1] as usize;
-            if self.nodes[child].proven == 0 || self.nodes[parent].proven != 0 {
-                return;
-            }
-            if self.nodes[child].proven > 0 {
-                self.prove(parent, -1);
-                continue;
-            }
-            let p = self.nodes[parent];
-            let children = p.first as usize..(p.first + u32::from(p.count)) as usize;
-            if p.tried == p.count && self.nodes[children].iter().all(|c| c.proven < 0) {
-                self.prove(parent, 1);
-            } else {
-                return;
-            }
-        }
-    }
-
     /// Gives `node` one child per legal move: in a random order (or cell
     /// order, [`MctsConfig::cell_order`]), or with priors, best prior first.
     fn allocate(&mut self, pos: &Position, node: usize, tactics: Option<&Threats>) {
@@ -955,93 +701,5 @@ impl Mcts {
         let explore = self.config.exploration * f64::from(self.sqrt_ln.get(parent.visits));
         let children = parent.first as usize..(parent.first + u32::from(parent.count)) as usize;
         children.start + best_ucb(&self.nodes[children], explore)
-    }
-
-    /// The child to play: a proven win if there is one, else the most
-    /// visited (proven losses last), the first tried on ties.
-    fn most_visited(&self, node: usize) -> Option<usize> {
-        let parent = self.nodes[node];
-        let key = |index: usize| (self.nodes[index].proven, self.nodes[index].visits);
-        (parent.first as usize..(parent.first + u32::from(parent.tried)) as usize)
-            .reduce(|best, index| if key(index) > key(best) { index } else { best })
-    }
-
-    fn report(&self, iterations: u64, saturated: bool) -> MctsReport {
-        let root = self.nodes[0];
-        let tried = root.first as usize..(root.first + u32::from(root.tried)) as usize;
-        let children = tried
-            .clone()
-            .map(|i| {
-                let node = self.nodes[i];
-                (node.cell, node.visits, node.value())
-            })
-            .collect();
-        let proofs = self.nodes[tried]
-            .iter()
-            .filter(|node| node.proven != 0)
-            .map(|node| (node.cell, node.proven))
-            .collect();
-        let mut line = Vec::new();
-        let mut node = 0;
-        while let Some(child) = self.most_visited(node) {
-            line.push(self.nodes[child].cell);
-            node = child;
-        }
-        MctsReport {
-            best_move: line.first().copied(),
-            iterations,
-            nodes: self.nodes.len(),
-            saturated,
-            children,
-            root_visits: root.visits,
-            line,
-            proven: -root.proven,
-            proofs,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// The plain pass: the first child of the highest value.
-    fn one_pass(children: &[Node], explore: f64) -> usize {
-        let mut best = (f64::NEG_INFINITY, 0);
-        for (index, child) in children.iter().enumerate() {
-            let value = f64::from(child.mean) + explore * f64::from(child.spread);
-            if value > best.0 {
-                best = (value, index);
-            }
-        }
-        best.1
-    }
-
-    /// A child with these statistics (few distinct values, so ties are common).
-    fn child((halves, visits, proven): (u32, u32, i8)) -> Node {
-        let mut node = Node::new(Cell::new(0, 0), 1.0);
-        node.visits = visits;
-        node.halves = halves.min(2 * visits);
-        node.proven = proven;
-        node.refresh();
-        node
-    }
-
-    proptest! {
-        #[test]
-        fn two_maxima_pick_the_child_one_pass_picks(
-            stats in prop::collection::vec((0u32..6, 1u32..4, prop::sample::select(vec![0i8, 0, 0, 1, -1])), 1..40),
-            explore in prop::sample::select(vec![0.0, 0.5, std::f64::consts::SQRT_2, 3.0]),
-        ) {
-            let children: Vec<Node> = stats.into_iter().map(child).collect();
-            prop_assert_eq!(best_ucb(&children, explore), one_pass(&children, explore));
-        }
-    }
-
-    #[test]
-    fn all_proven_lost_takes_the_first() {
-        let children: Vec<Node> = (0..5).map(|_| child((0, 1, -1))).collect();
-        assert_eq!(best_ucb(&children, 1.0), 0);
     }
 }
