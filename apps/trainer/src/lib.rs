@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod evolve;
+pub mod optimiser;
 pub mod policy;
 pub mod selfplay;
 pub mod texel;

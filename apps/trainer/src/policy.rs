@@ -14,6 +14,7 @@ use board::{Position, Rules, Side};
 use pattern_eval::{MovePolicy, PLAIN_SHAPES, plain_shape};
 use rayon::prelude::*;
 
+use crate::optimiser::{adam_step, best_scale};
 use crate::selfplay::GameData;
 
 /// Games whose index is a multiple of this are held out.
@@ -192,15 +193,9 @@ fn evaluate(
     (Fit { loss: loss / n, top1: right as f64 / n }, grad_made, grad_taken)
 }
 
-/// The softmax scale the hand-set values fit best on `data`: the best
-/// power of two, then the best of eighth-powers of two about it.
+/// The softmax scale the hand-set values fit best on `data`.
 fn fit_scale(data: &PolicyData, start: (&[f64], &[f64])) -> f64 {
-    let loss = |scale: f64| evaluate(data, start, scale, false).0.loss;
-    let best = |scales: &mut dyn Iterator<Item = f64>| {
-        scales.min_by(|&a, &b| loss(a).total_cmp(&loss(b))).unwrap_or(1.0)
-    };
-    let coarse = best(&mut (0..16).map(|i| 2_f64.powi(-i)));
-    best(&mut (-8..=8).map(|i| coarse * 2_f64.powf(f64::from(i) / 8.0)))
+    best_scale(|scale| evaluate(data, start, scale, false).0.loss, (2_f64.powi(-16), 2.0))
 }
 
 /// What a fit did: the scale, and the fit before and after on both parts.
@@ -226,7 +221,6 @@ pub fn fit(train: &PolicyData, validation: &PolicyData, steps: u32, rate: f64) -
         evaluate(train, (&made, &taken), scale, false).0,
         evaluate(validation, (&made, &taken), scale, false).0,
     );
-    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-12);
     let mut moments = vec![(0.0, 0.0); 2 * PLAIN_SHAPES];
     for step in 1..=steps {
         let (_, grad_made, grad_taken) = evaluate(train, (&made, &taken), scale, true);
@@ -237,11 +231,9 @@ pub fn fit(train: &PolicyData, validation: &PolicyData, steps: u32, rate: f64) -
             if index % PLAIN_SHAPES == 0 {
                 continue;
             }
-            moment.0 = beta1 * moment.0 + (1.0 - beta1) * grad;
-            moment.1 = beta2 * moment.1 + (1.0 - beta2) * grad * grad;
-            let first = moment.0 / (1.0 - beta1.powi(step as i32));
-            let second = moment.1 / (1.0 - beta2.powi(step as i32));
-            *param = (*param - rate * first / (second.sqrt() + epsilon)).max(1.0);
+            let (first, second) = moment;
+            adam_step(param, grad, (first, second), u64::from(step), rate);
+            *param = param.max(1.0);
         }
     }
     let round = |values: &[f64]| -> Vec<i32> {

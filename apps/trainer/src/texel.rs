@@ -26,6 +26,7 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::optimiser::{adam_step, best_scale};
 use crate::selfplay::GameData;
 
 /// The evaluation families whose weights a fit can tune.
@@ -380,19 +381,10 @@ pub fn loss(samples: &Samples, weights: &[f64], k: f64, score_weight: f64) -> f6
     total / samples.len() as f64
 }
 
-/// The scale K that fits `weights` best to `samples`: a golden-section
-/// search over log K.
+/// The scale K that fits `weights` best to `samples`.
 #[must_use]
 pub fn fit_scale(samples: &Samples, weights: &[f64]) -> f64 {
-    let at = |log_k: f64| loss(samples, weights, log_k.exp(), 0.0);
-    let (mut low, mut high) = (1e-6f64.ln(), 1.0f64.ln());
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = high - ratio * (high - low);
-        let b = low + ratio * (high - low);
-        if at(a) < at(b) { high = b } else { low = a }
-    }
-    f64::midpoint(low, high).exp()
+    best_scale(|k| loss(samples, weights, k, 0.0), (1e-6, 1.0))
 }
 
 /// Samples per slice of a parallel sum: the slices, and so the sums, do
@@ -596,19 +588,12 @@ impl Tuner {
         gradient
     }
 
-    /// An Adam step (β₁ 0.9, β₂ 0.999).
+    /// An Adam step.
     fn step(&mut self, gradient: &[f64]) {
-        const BETA1: f64 = 0.9;
-        const BETA2: f64 = 0.999;
         self.steps = self.steps.saturating_add(1);
-        let t = i32::try_from(self.steps).unwrap_or(i32::MAX);
         let moments = self.first_moment.iter_mut().zip(&mut self.second_moment);
-        for ((weight, &g), (first, second)) in self.weights.iter_mut().zip(gradient).zip(moments) {
-            *first = BETA1 * *first + (1.0 - BETA1) * g;
-            *second = BETA2 * *second + (1.0 - BETA2) * g * g;
-            let m = *first / (1.0 - BETA1.powi(t));
-            let v = *second / (1.0 - BETA2.powi(t));
-            *weight -= self.config.learning_rate * m / (v.sqrt() + 1e-12);
+        for ((weight, &g), moment) in self.weights.iter_mut().zip(gradient).zip(moments) {
+            adam_step(weight, g, moment, self.steps, self.config.learning_rate);
         }
     }
 
