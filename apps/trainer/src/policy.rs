@@ -93,7 +93,7 @@ fn positions_of(game: &GameData, rules: Rules) -> PolicyData {
             if free(&threats, me) {
                 candidates.clear();
                 let mut chosen = None;
-                let near = pos.occupied().dilate(&rules).dilate(&rules) & pos.empty_cells();
+                let near = pos.cells_near_marks();
                 for candidate in near {
                     if threats.move_score(me, candidate) > 0 {
                         if candidate == cell {

@@ -613,12 +613,30 @@ impl Position {
     /// mark, or the centre of an empty board.
     #[must_use]
     pub fn cells_near_marks(&self) -> Bitboard {
+        self.cells_within(2)
+    }
+
+    /// The empty cells within `radius` steps (a king's, at least one) of a
+    /// mark, or the centre of an empty board.
+    #[must_use]
+    pub fn cells_within(&self, radius: u32) -> Bitboard {
         let occupied = self.occupied();
         if occupied.is_empty() {
             std::iter::once(Cell::new(self.rules.width() / 2, self.rules.height() / 2)).collect()
         } else {
-            occupied.dilate(&self.rules).dilate(&self.rules) & self.empty_cells()
+            self.empty_cells_near(occupied, radius)
         }
+    }
+
+    /// The empty cells within `radius` steps (a king's, at least one) of
+    /// one of `marks`.
+    #[must_use]
+    pub fn empty_cells_near(&self, marks: Bitboard, radius: u32) -> Bitboard {
+        let mut near = marks;
+        for _ in 0..radius.max(1) {
+            near = near.dilate(&self.rules);
+        }
+        near & self.empty_cells()
     }
 
     /// The hash this position would have after `transform`.

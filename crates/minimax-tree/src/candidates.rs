@@ -45,18 +45,7 @@ impl Candidates {
         let empty = pos.empty_cells();
         match self {
             Candidates::All => empty,
-            Candidates::Near(radius) => {
-                let rules = pos.rules();
-                let mut near = pos.occupied();
-                if near.is_empty() {
-                    let centre = Cell::new(rules.width() / 2, rules.height() / 2);
-                    return [centre].into_iter().collect();
-                }
-                for _ in 0..radius.max(1) {
-                    near = near.dilate(rules);
-                }
-                near & empty
-            }
+            Candidates::Near(radius) => pos.cells_within(u32::from(radius)),
         }
     }
 

@@ -254,12 +254,7 @@ fn play_swap(
 fn random_moves(pos: &mut Position, plies: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..plies {
-        let rules = *pos.rules();
-        let near: Vec<Cell> = if pos.moves().is_empty() {
-            vec![Cell::new(rules.width() / 2, rules.height() / 2)]
-        } else {
-            (pos.occupied().dilate(&rules).dilate(&rules) & pos.legal_cells()).iter().collect()
-        };
+        let near: Vec<Cell> = (pos.cells_near_marks() & pos.legal_cells()).iter().collect();
         let quiet: Vec<Cell> = near
             .iter()
             .copied()

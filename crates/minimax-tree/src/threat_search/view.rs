@@ -84,7 +84,7 @@ pub struct LineScan;
 
 impl ThreatView for LineScan {
     fn five_cells(&self, pos: &Position, side: Side) -> Bitboard {
-        let near = pos.marks(side).dilate(pos.rules()) & pos.empty_cells();
+        let near = pos.empty_cells_near(pos.marks(side), 1);
         near.iter().filter(|&cell| pos.wins_at(cell, side)).collect()
     }
     fn four_cells(&self, pos: &Position, side: Side) -> Bitboard {
@@ -94,7 +94,7 @@ impl ThreatView for LineScan {
         }
         // The cell and k − 2 marks leave one empty cell in a segment, so
         // the cell is within two steps of a mark.
-        let near = pos.marks(side).dilate(pos.rules()).dilate(pos.rules()) & pos.empty_cells();
+        let near = pos.empty_cells_near(pos.marks(side), 2);
         near.iter()
             .filter(|&cell| {
                 let mut found = false;
