@@ -10,10 +10,6 @@ use board::{Limits, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcts::{Mcts, MctsConfig};
 
-fn position(rules: Rules, moves: &str) -> Position {
-    Position::from_moves(rules, moves).expect("legal moves")
-}
-
 /// The classic UCB1 search on tic-tac-toe from the empty board.
 fn classic_3x3(c: &mut Criterion) {
     let pos = Position::new(Rules::tic_tac_toe());
@@ -25,7 +21,7 @@ fn classic_3x3(c: &mut Criterion) {
 
 /// Random and heuristic playouts on a 15×15 middle game.
 fn gomoku(c: &mut Criterion) {
-    let pos = position(Rules::gomoku15(), "h8 h9 i8 g10 j9 c3 i10 g8");
+    let pos = Position::from_moves(Rules::gomoku15(), "h8 h9 i8 g10 j9 c3 i10 g8").expect("legal moves");
     for (name, heuristic) in [("random", false), ("heuristic", true)] {
         let config = MctsConfig { iterations: 2_000, heuristic, ..MctsConfig::default() };
         c.bench_function(&format!("mcts 2,000 iterations, {name} playouts, 15,15,5"), |b| {

@@ -9,14 +9,6 @@ use minimax_tree::{
     find_threat_win,
 };
 
-fn position(rules: Rules, moves: &[&str]) -> Position {
-    let mut pos = Position::new(rules);
-    for name in moves {
-        pos.play(rules.parse_cell(name).expect("a cell")).expect("legal");
-    }
-    pos
-}
-
 fn tree(c: &mut Criterion) {
     c.bench_function("symmetric tree of 3x3, built and solved", |b| {
         b.iter(|| SymmetricTree::build(black_box(Rules::tic_tac_toe())).expect("fits"));
@@ -32,7 +24,7 @@ fn solve(c: &mut Criterion) {
 
 fn search(c: &mut Criterion) {
     let rules = Rules::gomoku15();
-    let pos = position(rules, &["h8", "h9", "i8", "g10", "j9", "c3", "i10", "g8"]);
+    let pos = Position::from_moves(rules, "h8 h9 i8 g10 j9 c3 i10 g8").unwrap();
     let config = AlphaBetaConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
     c.bench_function("alpha-beta depth 4, open lines, 15x15", |b| {
         b.iter(|| {
@@ -40,7 +32,7 @@ fn search(c: &mut Criterion) {
             engine.search(black_box(&pos), &Limits::depth(4))
         });
     });
-    let open_three = position(rules, &["h8", "a1", "h9", "a2", "i10", "o15", "g7", "o1"]);
+    let open_three = Position::from_moves(rules, "h8 a1 h9 a2 i10 o15 g7 o1").unwrap();
     c.bench_function("VCF search, 15x15", |b| {
         b.iter(|| find_threat_win(black_box(&open_three), ThreatLimits::vcf(100_000)));
     });

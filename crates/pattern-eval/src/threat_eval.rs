@@ -273,15 +273,6 @@ mod tests {
     use super::*;
     use board::Rules;
 
-    fn position(moves: &[&str]) -> Position {
-        let rules = Rules::gomoku15();
-        let mut pos = Position::new(rules);
-        for name in moves {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
-        }
-        pos
-    }
-
     #[test]
     fn weights_round_trip_and_refuse_other_files() {
         let weights = ThreatWeights::default();
@@ -313,7 +304,7 @@ mod tests {
         for moves in
             [&["h8"][..], &["h8", "h9", "i9", "g7", "j10", "i8", "j8"], &["g8", "a1", "h8", "o15", "i8"]]
         {
-            let pos = position(moves);
+            let pos = Position::from_moves(Rules::gomoku15(), &moves.join(" ")).unwrap();
             let threats = Threats::new(&pos).unwrap();
             let features = ThreatEvaluator::features(&pos, &threats);
             let dot: i32 = features.iter().zip(&vector).map(|(f, w)| f * w).sum();
@@ -332,10 +323,10 @@ mod tests {
     fn an_open_three_is_worth_more_to_its_owner_and_the_mover() {
         let evaluator = ThreatEvaluator::default();
         // X: g8 h8 i8 open; O: two scattered stones; O to move.
-        let facing = position(&["g8", "a1", "h8", "o15", "i8"]);
+        let facing = Position::from_moves(Rules::gomoku15(), "g8 a1 h8 o15 i8").unwrap();
         assert!(evaluator.evaluate(&facing) < 0);
         // The same with X's third stone elsewhere: less bad for O.
-        let quiet = position(&["g8", "a1", "h8", "o15", "b14"]);
+        let quiet = Position::from_moves(Rules::gomoku15(), "g8 a1 h8 o15 b14").unwrap();
         assert!(evaluator.evaluate(&facing) < evaluator.evaluate(&quiet));
         let mut ranked = Vec::new();
         evaluator.rank_moves(&facing, &mut ranked);

@@ -159,16 +159,12 @@ impl Keys {
 mod tests {
     use super::*;
 
-    fn position(rules: Rules, moves: &[&str]) -> Position {
-        Position::from_moves(rules, &moves.join(" ")).unwrap()
-    }
-
     #[test]
     fn plain_keys_are_base_3_numbers() {
         let rules = Rules::tic_tac_toe();
         let space = KeySpace::new(rules, false).unwrap();
         // a3 is the top-left (index 0), b3 index 1; X = 1, O = 2.
-        let keys = space.keys_of(&position(rules, &["a3", "b3"]));
+        let keys = space.keys_of(&Position::from_moves(rules, "a3 b3").unwrap());
         assert_eq!(keys.key(), 1 + 2 * 3);
         assert_eq!(space.empty().key(), 0);
         assert!(!space.is_symmetric());
@@ -179,7 +175,7 @@ mod tests {
         let rules = Rules::tic_tac_toe();
         for symmetric in [false, true] {
             let space = KeySpace::new(rules, symmetric).unwrap();
-            let played = position(rules, &["b2", "a1", "c3"]);
+            let played = Position::from_moves(rules, "b2 a1 c3").unwrap();
             let set_up = Position::from_one_line(rules, &played.to_one_line()).unwrap();
             assert!(set_up.moves().is_empty() || set_up.moves().len() == 3);
             assert_eq!(space.keys_of(&set_up).key(), space.keys_of(&played).key());
@@ -190,15 +186,16 @@ mod tests {
     fn symmetric_keys_join_rotations_and_reflections() {
         let rules = Rules::tic_tac_toe();
         let space = KeySpace::new(rules, true).unwrap();
-        let corners = ["a1", "a3", "c1", "c3"].map(|corner| space.keys_of(&position(rules, &[corner])).key());
+        let corners = ["a1", "a3", "c1", "c3"]
+            .map(|corner| space.keys_of(&Position::from_moves(rules, corner).unwrap()).key());
         assert!(corners.iter().all(|&key| key == corners[0]));
-        let centre = space.keys_of(&position(rules, &["b2"])).key();
-        let edge = space.keys_of(&position(rules, &["a2"])).key();
+        let centre = space.keys_of(&Position::from_moves(rules, "b2").unwrap()).key();
+        let edge = space.keys_of(&Position::from_moves(rules, "a2").unwrap()).key();
         assert!(centre != corners[0] && edge != corners[0] && edge != centre);
         // The canonical frame maps a cell consistently: the X corner lands
         // on the same table cell whichever corner it was.
         for corner in ["a1", "a3", "c1", "c3"] {
-            let keys = space.keys_of(&position(rules, &[corner]));
+            let keys = space.keys_of(&Position::from_moves(rules, corner).unwrap());
             let (_, transform) = keys.canonical();
             assert_eq!(space.image(transform, rules.parse_cell(corner).unwrap()), 0, "{corner}");
         }
@@ -216,7 +213,7 @@ mod tests {
             let cell = rules.parse_cell(name).unwrap();
             space.play(&mut keys, cell, side);
             assert_eq!(space.key_after(&before, cell, side), keys.key());
-            assert_eq!(keys, space.keys_of(&position(rules, &moves[..=ply])));
+            assert_eq!(keys, space.keys_of(&Position::from_moves(rules, &moves[..=ply].join(" ")).unwrap()));
         }
     }
 

@@ -80,14 +80,6 @@ mod tests {
     use super::*;
     use crate::{Bitboard, Cell, Direction, Position, RuleSet, Rules, Side};
 
-    fn position(rules: Rules, moves: &[&str]) -> Position {
-        let mut pos = Position::new(rules);
-        for name in moves {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
-        }
-        pos
-    }
-
     fn at(rules: Rules, name: &str) -> Cell {
         rules.parse_cell(name).unwrap()
     }
@@ -140,19 +132,19 @@ mod tests {
         let h = Direction::Horizontal;
         // X: g8 h8 i8 with room on both sides: f8 and j8 each make an open
         // four, so g8's row is a strong three; O's d8 leaves one.
-        let pos = position(rules, &["h8", "a1", "i8", "a15"]);
+        let pos = Position::from_moves(rules, "h8 a1 i8 a15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::StrongThree);
-        let pos = position(rules, &["h8", "e8", "i8", "a15", "l8", "o15"]);
+        let pos = Position::from_moves(rules, "h8 e8 i8 a15 l8 o15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenThree);
         assert_eq!(threats.pattern(Side::X, at(rules, "g8"), h), Pattern::OpenThree);
         // X's lone h8 with room all round: g8 makes an open two that four
         // moves (e8, f8, i8, j8) make an open three; by O's e8 fewer do.
-        let pos = position(rules, &["h8", "a1"]);
+        let pos = Position::from_moves(rules, "h8 a1").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenTwo4);
-        let pos = position(rules, &["h8", "e8"]);
+        let pos = Position::from_moves(rules, "h8 e8").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.fine_patterns(Side::X, at(rules, "g8"))[0], FinePattern::OpenTwo);
         assert_eq!(threats.pattern(Side::X, at(rules, "g8"), h), Pattern::OpenTwo);
@@ -164,7 +156,7 @@ mod tests {
     fn classic_shapes_on_15x15() {
         let rules = Rules::gomoku15();
         // X: g8 h8 i8 open; O far away.
-        let pos = position(rules, &["g8", "a1", "h8", "a15", "i8", "o1"]);
+        let pos = Position::from_moves(rules, "g8 a1 h8 a15 i8 o1").unwrap();
         let threats = Threats::new(&pos).unwrap();
         let h = Direction::Horizontal;
         assert_eq!(threats.pattern(Side::X, at(rules, "f8"), h), Pattern::OpenFour);
@@ -174,13 +166,13 @@ mod tests {
         assert_eq!(threats.pattern(Side::O, at(rules, "f8"), h), Pattern::None);
         assert_eq!(threats.open_four_cells(Side::X).count(), 2);
         // Blocked at f8 by O: only fours remain on the row.
-        let pos = position(rules, &["g8", "f8", "h8", "a15", "i8", "o1"]);
+        let pos = Position::from_moves(rules, "g8 f8 h8 a15 i8 o1").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.pattern(Side::X, at(rules, "j8"), h), Pattern::Four);
         assert!(threats.open_four_cells(Side::X).is_empty());
         assert_eq!(threats.four_cells(Side::X).count(), 2);
         // Four in a row: both ends win.
-        let pos = position(rules, &["g8", "a1", "h8", "a15", "i8", "o1", "j8", "o15"]);
+        let pos = Position::from_moves(rules, "g8 a1 h8 a15 i8 o1 j8 o15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.five_cells(Side::X).count(), 2);
         assert_eq!(threats.class(Side::X, at(rules, "f8")), CellClass::Five);
@@ -190,7 +182,7 @@ mod tests {
     fn exact_rules_see_overlines() {
         let rules = Rules::gomoku15().with_rule_set(RuleSet::Exact);
         // X: e8 f8 g8 h8 _ j8: i8 makes six, not five.
-        let pos = position(rules, &["e8", "a1", "f8", "a3", "g8", "a5", "h8", "a7", "j8", "o1"]);
+        let pos = Position::from_moves(rules, "e8 a1 f8 a3 g8 a5 h8 a7 j8 o1").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.pattern(Side::X, at(rules, "i8"), Direction::Horizontal), Pattern::None);
         assert_eq!(threats.pattern(Side::X, at(rules, "d8"), Direction::Horizontal), Pattern::Five);
@@ -201,7 +193,7 @@ mod tests {
         let rules = Rules::renju();
         // X: e8 f8 g8 h8 _ j8, O the same on row 4: i8 is six for black
         // (no five), i4 six for white (a five).
-        let pos = position(rules, &["e8", "e4", "f8", "f4", "g8", "g4", "h8", "h4", "j8", "j4", "a15"]);
+        let pos = Position::from_moves(rules, "e8 e4 f8 f4 g8 g4 h8 h4 j8 j4 a15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         let h = Direction::Horizontal;
         assert_eq!(threats.pattern(Side::X, at(rules, "i8"), h), Pattern::None);
@@ -223,7 +215,7 @@ mod tests {
     fn black_double_threes_are_forbidden_under_renju() {
         let rules = Rules::renju();
         // X: h8 i8 on the row, k9 l10 on the diagonal through j8.
-        let pos = position(rules, &["h8", "a1", "i8", "a15", "k9", "o1", "l10", "o15"]);
+        let pos = Position::from_moves(rules, "h8 a1 i8 a15 k9 o1 l10 o15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         let j8 = at(rules, "j8");
         let open_threes = threats.patterns(Side::X, j8).iter().filter(|&&p| p == Pattern::OpenThree).count();
@@ -233,7 +225,8 @@ mod tests {
         // to black or to white.
         assert_eq!(threats.class(Side::X, j8), CellClass::None);
         let moves = ["h8", "a1", "i8", "a15", "k9", "o1", "l10", "o15"];
-        let freestyle = Threats::new(&position(Rules::gomoku15(), &moves)).unwrap();
+        let freestyle =
+            Threats::new(&Position::from_moves(Rules::gomoku15(), &moves.join(" ")).unwrap()).unwrap();
         assert_eq!(freestyle.class(Side::X, j8), CellClass::DoubleThree);
         assert_eq!(threats.move_score(Side::X, j8), 0);
         assert!(freestyle.move_score(Side::X, j8) > 150);
@@ -245,13 +238,13 @@ mod tests {
     fn caro_fives_closed_at_both_ends_do_not_count() {
         let rules = Rules::caro();
         // X: e8 f8 g8 h8 between O's d8 and j8: i8 closes nothing open.
-        let pos = position(rules, &["e8", "d8", "f8", "j8", "g8", "a1", "h8", "a15"]);
+        let pos = Position::from_moves(rules, "e8 d8 f8 j8 g8 a1 h8 a15").unwrap();
         let threats = Threats::new(&pos).unwrap();
         let h = Direction::Horizontal;
         assert_eq!(threats.pattern(Side::X, at(rules, "i8"), h), Pattern::None);
         assert!(!pos.wins_at(at(rules, "i8"), Side::X));
         // At the board's edge a five counts: the edge is no stone.
-        let pos = position(rules, &["b1", "f1", "c1", "a15", "d1", "o15", "e1", "o1"]);
+        let pos = Position::from_moves(rules, "b1 f1 c1 a15 d1 o15 e1 o1").unwrap();
         let threats = Threats::new(&pos).unwrap();
         assert_eq!(threats.pattern(Side::X, at(rules, "a1"), h), Pattern::Five);
         assert!(pos.wins_at(at(rules, "a1"), Side::X));

@@ -5,10 +5,6 @@ use std::sync::Arc;
 use board::{Agent, Cell, Evaluator, Limits, Outcome, Position, RandomAgent, Rules, Side, play_game};
 use mcts::{Mcts, MctsAgent, MctsConfig};
 
-fn position(rules: Rules, moves: &[&str]) -> Position {
-    Position::from_moves(rules, &moves.join(" ")).unwrap()
-}
-
 /// A game of a search with `config` against `random`, X on even seeds:
 /// the search's side and the outcome.
 fn against_random(rules: Rules, config: &MctsConfig, seed: u64) -> (Side, Outcome) {
@@ -24,7 +20,7 @@ fn against_random(rules: Rules, config: &MctsConfig, seed: u64) -> (Side, Outcom
 fn the_solver_proves_a_forced_win_and_stops_searching() {
     // X a1, c3; O b2, a3: O threatens c1, and X's block there forks b1 and c2.
     let rules = Rules::tic_tac_toe();
-    let pos = position(rules, &["a1", "b2", "c3", "a3"]);
+    let pos = Position::from_moves(rules, "a1 b2 c3 a3").unwrap();
     let config = MctsConfig { iterations: 100_000, solver: true, root_rules: false, ..MctsConfig::default() };
     let report = Mcts::new(config, 1).search(&pos, &Limits::none());
     assert_eq!(report.proven, 1, "{report:?}");
@@ -40,7 +36,7 @@ fn the_solver_proves_a_forced_win_and_stops_searching() {
 fn the_solver_proves_a_lost_position() {
     // O to move after X's fork: whatever O does, X wins.
     let rules = Rules::tic_tac_toe();
-    let pos = position(rules, &["a1", "b2", "c3", "a3", "c1"]);
+    let pos = Position::from_moves(rules, "a1 b2 c3 a3 c1").unwrap();
     let config = MctsConfig { iterations: 100_000, solver: true, root_rules: false, ..MctsConfig::default() };
     let report = Mcts::new(config, 2).search(&pos, &Limits::none());
     assert_eq!(report.proven, -1, "{report:?}");
@@ -50,8 +46,8 @@ fn the_solver_proves_a_lost_position() {
 #[test]
 fn proven_moves_are_worth_one_and_zero_in_the_analysis() {
     let rules = Rules::tic_tac_toe();
-    let won = position(rules, &["a1", "b2", "c3", "a3"]);
-    let lost = position(rules, &["a1", "b2", "c3", "a3", "c1"]);
+    let won = Position::from_moves(rules, "a1 b2 c3 a3").unwrap();
+    let lost = Position::from_moves(rules, "a1 b2 c3 a3 c1").unwrap();
     // One tree, and two whose root statistics are merged.
     for threads in [1, 2] {
         let config = MctsConfig {
@@ -120,7 +116,7 @@ fn priors_order_the_tries_and_steer_the_search() {
 #[test]
 fn parallel_trees_share_the_iterations_and_add_up() {
     let rules = Rules::five_8x8();
-    let pos = position(rules, &["d4"]);
+    let pos = Position::from_moves(rules, "d4").unwrap();
     // An odd count that is no multiple of the batch: exactly it is run.
     let config = MctsConfig { iterations: 4_001, threads: 2, ..MctsConfig::default() };
     let mut agent = MctsAgent::new(config.clone(), 9);
@@ -179,7 +175,7 @@ fn a_shared_tree_counts_every_iteration_once_and_plays_well() {
 
 /// 15×15 five in a row from moves.
 fn gomoku(moves: &[&str]) -> Position {
-    position(Rules::new(15, 15, 5, board::RuleSet::Freestyle).unwrap(), moves)
+    Position::from_moves(Rules::new(15, 15, 5, board::RuleSet::Freestyle).unwrap(), &moves.join(" ")).unwrap()
 }
 
 #[test]
@@ -225,7 +221,7 @@ fn threats_go_unused_where_the_tables_do_not_reach() {
     // k = 9 on 12×12: beyond the threat tables; the search is the one
     // without them, iteration for iteration.
     let rules = Rules::new(12, 12, 9, board::RuleSet::Freestyle).unwrap();
-    let pos = position(rules, &["f6", "g7"]);
+    let pos = Position::from_moves(rules, "f6 g7").unwrap();
     let plain = MctsConfig { iterations: 500, solver: true, heuristic: true, ..MctsConfig::default() };
     let with = MctsConfig { threats: true, threat_playouts: true, ..plain.clone() };
     let (a, b) =

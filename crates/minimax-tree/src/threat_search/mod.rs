@@ -388,14 +388,6 @@ mod tests {
     use super::*;
     use board::Rules;
 
-    fn position(rules: Rules, moves: &[&str]) -> Position {
-        let mut pos = Position::new(rules);
-        for name in moves {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
-        }
-        pos
-    }
-
     /// The search by fours over both views: the tables and the lines.
     fn both_views(pos: &Position) -> [ThreatWin; 2] {
         let mut search = ThreatSearch::new();
@@ -413,14 +405,14 @@ mod tests {
     fn a_win_in_one_and_an_open_four_by_either_view() {
         let rules = Rules::gomoku15();
         // X to move with four in a row: wins at once.
-        let pos = position(rules, &["h8", "a1", "h9", "a2", "h10", "a4", "h11", "a6"]);
+        let pos = Position::from_moves(rules, "h8 a1 h9 a2 h10 a4 h11 a6").unwrap();
         for win in both_views(&pos) {
             assert!(["h7", "h12"].contains(&first(&pos, &win).as_str()));
             assert_eq!((win.line.len(), win.plies), (1, 1));
         }
         // Three in a row, open: h7 or h11 makes an open four, then any
         // reply, then the five.
-        let pos = position(rules, &["h8", "a1", "h9", "a3", "h10", "a5"]);
+        let pos = Position::from_moves(rules, "h8 a1 h9 a3 h10 a5").unwrap();
         for win in both_views(&pos) {
             assert!(win.found());
             assert_eq!(win.plies, 3, "{:?}", win.line);
@@ -432,8 +424,7 @@ mod tests {
         let rules = Rules::gomoku15();
         // X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed by O at g8):
         // g4 makes a four on row 4 and one on column g together.
-        let pos =
-            position(rules, &["d4", "c4", "e4", "g8", "f4", "a1", "g5", "a15", "g6", "o1", "g7", "o15"]);
+        let pos = Position::from_moves(rules, "d4 c4 e4 g8 f4 a1 g5 a15 g6 o1 g7 o15").unwrap();
         for win in both_views(&pos) {
             assert_eq!(first(&pos, &win), "g4", "{:?}", win.line);
             assert_eq!(win.plies, 3);
@@ -450,7 +441,7 @@ mod tests {
             &["h8", "h7", "h9", "a1", "h10", "a15"],
             &["h8", "o1", "h9", "o2", "h10", "o3", "a15", "o4"],
         ] {
-            let pos = position(rules, moves);
+            let pos = Position::from_moves(rules, &moves.join(" ")).unwrap();
             for win in both_views(&pos) {
                 assert!(!win.found() && !win.exhausted, "{moves:?}: {:?}", win.line);
             }
@@ -465,7 +456,7 @@ mod tests {
         assert!(Threats::new(&Position::new(rules)).is_err());
         let moves =
             ["c10", "a1", "d10", "a3", "e10", "a5", "f10", "a7", "g10", "a9", "h10", "a11", "i10", "a13"];
-        let pos = position(rules, &moves);
+        let pos = Position::from_moves(rules, &moves.join(" ")).unwrap();
         let win = find_threat_win(&pos, ThreatLimits::vcf(10_000));
         assert!(win.found(), "{win:?}");
         assert!(["b10", "j10"].contains(&first(&pos, &win).as_str()), "{win:?}");
@@ -473,7 +464,13 @@ mod tests {
         // Closed at b10, the row makes only a four: blocked, no win.
         let closed =
             ["c10", "b10", "d10", "a1", "e10", "a3", "f10", "a5", "g10", "a7", "h10", "a9", "i10", "a11"];
-        assert!(!find_threat_win(&position(rules, &closed), ThreatLimits::vcf(10_000)).found());
+        assert!(
+            !find_threat_win(
+                &Position::from_moves(rules, &closed.join(" ")).unwrap(),
+                ThreatLimits::vcf(10_000)
+            )
+            .found()
+        );
         // With threes asked for, the lines still give fours alone.
         assert_eq!(find_threat_win(&pos, ThreatLimits::vct(10_000)).line, win.line);
     }

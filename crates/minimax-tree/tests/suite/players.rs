@@ -58,25 +58,21 @@ fn engine() -> AlphaBeta<OpenLines> {
     AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
 }
 
-fn position(rules: Rules, moves: &[&str]) -> Position {
-    Position::from_moves(rules, &moves.join(" ")).unwrap()
-}
-
 #[test]
 fn the_engine_takes_wins_and_blocks_losses() {
     let rules = Rules::gomoku15();
     // X to move with an open four... and O four-in-a-row too: win first.
-    let pos = position(rules, &["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4"]);
+    let pos = Position::from_moves(rules, "h8 a1 h9 a2 h10 a3 h11 a4").unwrap();
     let result = engine().search(&pos, &Limits::depth(3));
     assert_eq!(result.reason, Reason::WinNow);
     assert!(["h7", "h12"].contains(&result.best_move.unwrap().name(&rules).to_string().as_str()));
     // O to move must block X's four.
-    let pos = position(rules, &["h8", "h7", "h9", "a1", "h10", "a2", "h11"]);
+    let pos = Position::from_moves(rules, "h8 h7 h9 a1 h10 a2 h11").unwrap();
     let result = engine().search(&pos, &Limits::depth(3));
     assert_eq!(result.reason, Reason::Block);
     assert_eq!(result.best_move.unwrap().name(&rules).to_string(), "h12");
     // X with an open three finds the open four through the threat search.
-    let pos = position(rules, &["h8", "a1", "h9", "a2", "h10", "o15"]);
+    let pos = Position::from_moves(rules, "h8 a1 h9 a2 h10 o15").unwrap();
     let result = engine().search(&pos, &Limits::depth(3));
     assert_eq!(result.reason, Reason::Vcf);
     assert!(result.value > MATE_SOON);
@@ -105,7 +101,7 @@ fn the_engine_never_loses_tic_tac_toe_and_reports_its_search() {
 #[test]
 fn limits_stop_the_search() {
     let rules = Rules::gomoku15();
-    let pos = position(rules, &["h8", "h9", "i8", "g10"]);
+    let pos = Position::from_moves(rules, "h8 h9 i8 g10").unwrap();
     let mut engine = engine();
     let result = engine.search(&pos, &Limits::nodes(5_000));
     assert!(result.best_move.is_some());
@@ -119,7 +115,7 @@ fn limits_stop_the_search() {
 #[test]
 fn the_engine_reports_progress_while_it_thinks() {
     let rules = Rules::gomoku15();
-    let pos = position(rules, &["h8", "h9", "i8", "g10"]);
+    let pos = Position::from_moves(rules, "h8 h9 i8 g10").unwrap();
     let progress = board::Progress::new();
     let result = engine().search(&pos, &Limits::depth(3).with_progress(progress.clone()));
     let (nodes, depth) = progress.read();
@@ -130,7 +126,7 @@ fn the_engine_reports_progress_while_it_thinks() {
 #[test]
 fn a_watched_search_publishes_each_finished_depth() {
     let rules = Rules::gomoku15();
-    let pos = position(rules, &["h8", "h9", "i8", "g10"]);
+    let pos = Position::from_moves(rules, "h8 h9 i8 g10").unwrap();
     let progress = board::Progress::new();
     let mut agent = AlphaBetaAgent::new(engine(), "alphabeta");
     agent.new_game(&rules);

@@ -4,14 +4,6 @@
 use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
 use pattern_eval::{Family, GreedyAgent, Weights};
 
-fn position(rules: Rules, moves: &[&str]) -> Position {
-    let mut pos = Position::new(rules);
-    for name in moves {
-        pos.play(rules.parse_cell(name).unwrap()).unwrap();
-    }
-    pos
-}
-
 fn reply(family: Family, pos: &Position, seed: u64) -> String {
     let mut greedy = GreedyAgent::new(family, seed);
     greedy.new_game(pos.rules());
@@ -23,14 +15,14 @@ fn takes_a_win_in_one() {
     let rules = Rules::five_8x8();
     // X: c3 d3 e3 f3 with both ends open; O to move cannot stop both, but
     // here it is X to move with O having blocked nothing.
-    let pos = position(rules, &["c3", "a8", "d3", "b8", "e3", "h8", "f3", "h7"]);
+    let pos = Position::from_moves(rules, "c3 a8 d3 b8 e3 h8 f3 h7").unwrap();
     for family in Family::ALL {
         for seed in 0..20 {
             assert!(["b3", "g3"].contains(&reply(family, &pos, seed).as_str()), "{family}");
         }
     }
     // A win in one beats blocking the opponent's four.
-    let pos = position(rules, &["a1", "h1", "a2", "h2", "a3", "h3", "a4", "h4", "c6"]);
+    let pos = Position::from_moves(rules, "a1 h1 a2 h2 a3 h3 a4 h4 c6").unwrap();
     for family in Family::ALL {
         assert_eq!(reply(family, &pos, 1), "h5", "{family}");
     }
@@ -40,14 +32,14 @@ fn takes_a_win_in_one() {
 fn blocks_the_completion_of_a_four() {
     let rules = Rules::gomoku15();
     // X has h8 h9 h10 h11 with h7 taken by O: O must take h12.
-    let pos = position(rules, &["h8", "h7", "h9", "a1", "h10", "a15", "h11"]);
+    let pos = Position::from_moves(rules, "h8 h7 h9 a1 h10 a15 h11").unwrap();
     for family in Family::ALL {
         for seed in 0..10 {
             assert_eq!(reply(family, &pos, seed), "h12", "{family}");
         }
     }
     // A split four: e5 f5 _ h5 i5 — the gap is the only block.
-    let pos = position(rules, &["e5", "a1", "f5", "a15", "h5", "o1", "i5"]);
+    let pos = Position::from_moves(rules, "e5 a1 f5 a15 h5 o1 i5").unwrap();
     for family in Family::ALL {
         assert_eq!(reply(family, &pos, 3), "g5", "{family}");
     }
@@ -57,7 +49,7 @@ fn blocks_the_completion_of_a_four() {
 fn the_ternary_family_blocks_an_open_three() {
     let rules = Rules::gomoku15();
     // X: g8 h8 i8, open at both ends; O must stop the open four at f8 or j8.
-    let pos = position(rules, &["g8", "a1", "h8", "a15", "i8"]);
+    let pos = Position::from_moves(rules, "g8 a1 h8 a15 i8").unwrap();
     for seed in 0..10 {
         assert!(["f8", "j8"].contains(&reply(Family::Ternary, &pos, seed).as_str()));
     }
@@ -66,7 +58,7 @@ fn the_ternary_family_blocks_an_open_three() {
 #[test]
 fn analysis_scores_every_empty_cell() {
     let rules = Rules::five_8x8();
-    let pos = position(rules, &["d4", "e5", "d5"]);
+    let pos = Position::from_moves(rules, "d4 e5 d5").unwrap();
     let mut greedy = GreedyAgent::new(Family::Classic, 0);
     greedy.new_game(&rules);
     let cell = greedy.select_move(&pos, &Limits::none()).unwrap();
