@@ -28,7 +28,7 @@ use crate::move_policy::MovePolicy;
 use crate::shapes::{FINE, PLAIN, SHAPES, shape, shapes, spread_plain};
 use crate::threat_eval::ThreatWeights;
 use crate::threat_mask::{MASKS, mask, mask_name};
-use crate::weights::{WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
+use crate::weights::{WeightsError, check_header, decode_sealed, encode_sealed, read_by_name, write_by_name};
 
 /// The largest value a shape or a mask may have. A position sums a value
 /// a cell for each side, so on the largest board (32 × 32, two sides) the
@@ -242,15 +242,10 @@ impl CodeWeights {
     }
 
     fn from_file(file: &CodeWeightsFile) -> Result<CodeWeights, WeightsError> {
-        if file.family != FAMILY {
-            return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
-        }
+        check_header((file.format, &file.family), (1..=CODE_FORMAT, FAMILY), WeightsError::CodeJson)?;
         let table = |name: &str, named: &BTreeMap<String, i32>| match file.format {
             1 => PLAIN.table_from_names(name, named).map(|table| spread_plain(&table)),
-            2 | CODE_FORMAT => FINE.table_from_names(name, named),
-            other => Err(WeightsError::CodeJson(format!(
-                "code weights format {other} is not supported (this build reads formats 1 to {CODE_FORMAT})"
-            ))),
+            _ => FINE.table_from_names(name, named),
         };
         if file.format < CODE_FORMAT && !file.masks.is_empty() {
             return Err(WeightsError::CodeJson(format!(

@@ -16,7 +16,9 @@ use board::threats::{CODES, Code, code_of, move_parts};
 use serde::{Deserialize, Serialize};
 
 use crate::shapes::{PLAIN, PLAIN_SHAPES, plain_shape, plain_shape_name, plain_shapes};
-use crate::weights::{FORMAT, MAX_WEIGHT, WeightsError, is_bincode, read_by_name, write_atomically};
+use crate::weights::{
+    FORMAT, MAX_WEIGHT, WeightsError, check_header, is_bincode, read_by_name, write_atomically,
+};
 
 /// By plain shape (a cell's patterns as a multiset): a move's worth for the side that plays there (`made`, by
 /// its shape) and against the side whose shape it takes (`taken`).
@@ -112,12 +114,7 @@ impl MovePolicy {
     pub fn from_json(text: &str) -> Result<MovePolicy, WeightsError> {
         let file: MovePolicyFile =
             serde_json::from_str(text).map_err(|err| WeightsError::CodeJson(err.to_string()))?;
-        if file.format != FORMAT {
-            return Err(WeightsError::Format { found: file.format });
-        }
-        if file.family != FAMILY {
-            return Err(WeightsError::CodeJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
-        }
+        check_header((file.format, &file.family), (FORMAT..=FORMAT, FAMILY), WeightsError::CodeJson)?;
         let policy = MovePolicy {
             made: PLAIN.table_from_names("made", &file.made)?,
             taken: PLAIN.table_from_names("taken", &file.taken)?,

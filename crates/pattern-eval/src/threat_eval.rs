@@ -13,7 +13,9 @@ use board::threats::{CellClass, Pattern, Threats};
 use board::{Cell, Evaluator, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::weights::{FORMAT, WeightsError, decode_sealed, encode_sealed, read_by_name, write_by_name};
+use crate::weights::{
+    FORMAT, WeightsError, check_header, decode_sealed, encode_sealed, read_by_name, write_by_name,
+};
 
 /// The threat family's weights. The side to move's terms are apart from
 /// its opponent's: the same open three is worth more to the side that
@@ -151,12 +153,7 @@ impl ThreatWeights {
     }
 
     fn checked(file: ThreatWeightsFile) -> Result<ThreatWeights, WeightsError> {
-        if file.format != FORMAT {
-            return Err(WeightsError::Format { found: file.format });
-        }
-        if file.family != FAMILY {
-            return Err(WeightsError::ThreatJson(format!("family is {:?}, not \"{FAMILY}\"", file.family)));
-        }
+        check_header((file.format, &file.family), (FORMAT..=FORMAT, FAMILY), WeightsError::ThreatJson)?;
         Ok(file.weights)
     }
 

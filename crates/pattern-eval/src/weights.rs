@@ -2,6 +2,7 @@
 //! saved as a plain JSON array (so a vector published elsewhere loads as
 //! is) or as bincode with its family, k and a format version.
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -61,11 +62,13 @@ pub enum WeightsError {
     /// per shape, for the side to move and for the side that waits).
     #[error("not a JSON code-weights file: {0}")]
     CodeJson(String),
-    /// A bincode file of another format version.
-    #[error("weights file format {found} is not supported (this build reads format {FORMAT})")]
+    /// A file of a format version this build does not read.
+    #[error("weights file format {found} is not supported (this build reads {reads})")]
     Format {
         /// The version in the file.
         found: u32,
+        /// The versions this build reads, in words.
+        reads: String,
     },
     /// The file holds the other family.
     #[error("{path} holds {found} weights, not {wanted}: ask for family={found}")]
@@ -237,9 +240,7 @@ impl Weights {
     /// [`WeightsError`] if the bytes are not such a file or do not fit.
     pub fn from_bincode(bytes: &[u8]) -> Result<Weights, WeightsError> {
         let file: WeightsFile = decode_sealed(bytes)?;
-        if file.format != FORMAT {
-            return Err(WeightsError::Format { found: file.format });
-        }
+        check_format(file.format, FORMAT..=FORMAT)?;
         Weights::new(file.family, file.k, file.values)
     }
 
@@ -276,6 +277,38 @@ impl Weights {
 
 /// Reads a weights file by its name: bincode if it ends in `.bin`, else
 /// JSON, each decoded by its own reader.
+/// Checks a weights file's format version against those this build reads.
+///
+/// # Errors
+/// [`WeightsError::Format`] if it is not one of `formats`.
+pub(crate) fn check_format(found: u32, formats: RangeInclusive<u32>) -> Result<(), WeightsError> {
+    if formats.contains(&found) {
+        return Ok(());
+    }
+    let (oldest, newest) = formats.into_inner();
+    let reads =
+        if oldest == newest { format!("format {newest}") } else { format!("formats {oldest} to {newest}") };
+    Err(WeightsError::Format { found, reads })
+}
+
+/// Checks a weights file's header, as every family's reader does: its
+/// format version one of `formats`, its family name `family` (else the
+/// error `not_this` makes of a message).
+///
+/// # Errors
+/// [`WeightsError::Format`], or `not_this`'s error for another family.
+pub(crate) fn check_header(
+    (found_format, found_family): (u32, &str),
+    (formats, family): (RangeInclusive<u32>, &str),
+    not_this: fn(String) -> WeightsError,
+) -> Result<(), WeightsError> {
+    check_format(found_format, formats)?;
+    if found_family != family {
+        return Err(not_this(format!("family is {found_family:?}, not \"{family}\"")));
+    }
+    Ok(())
+}
+
 pub(crate) fn read_by_name<T>(
     path: &Path,
     from_bincode: impl FnOnce(&[u8]) -> Result<T, WeightsError>,
