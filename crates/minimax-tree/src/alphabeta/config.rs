@@ -149,7 +149,7 @@ impl Default for AlphaBetaConfig {
             history_reductions: 0,
             table_extension: 0,
             lmp_unimproving_percent: 100,
-            futility_depth: 0,
+            futility_depth: 8,
             futility_margin: 540,
             razor_percent: 0,
             fail_high_percent: 0,

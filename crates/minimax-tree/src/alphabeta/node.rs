@@ -13,7 +13,6 @@ use super::AlphaBeta;
 use super::depth::{Depth, PLY, plies, whole_plies};
 use super::picker;
 use super::result::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
-use super::selectivity::fail_high_margin;
 use super::singular::Singularity;
 use crate::threat_search::ThreatLimits;
 
@@ -74,14 +73,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if !principal && let Some(score) = self.prune_by_value(pos, &node, (alpha, beta), value, ply) {
             return score;
         }
-        // A cut node far above beta: its quiet moves a ply shallower.
-        let fail_high = self.config.fail_high_percent;
-        let likely_fail_high = fail_high > 0
-            && cut
-            && !principal
-            && value
-                .value
-                .is_some_and(|stand| stand >= beta.saturating_add(fail_high_margin(depth, fail_high)));
+        let likely_fail_high = self.likely_fail_high(&node, (principal, cut), value, beta);
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
         self.pick(pos, &node, level, &mut moves);

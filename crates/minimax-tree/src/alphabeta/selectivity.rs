@@ -73,7 +73,7 @@ fn razor_margin(depth: Depth, percent: u32) -> i32 {
 
 /// The margin above beta from which a cut node will likely fail high:
 /// `percent` of the reference's 15d − 9, scaled.
-pub(super) fn fail_high_margin(depth: Depth, percent: u32) -> i32 {
+fn fail_high_margin(depth: Depth, percent: u32) -> i32 {
     let d = f64::from(depth) / f64::from(PLY);
     (REFERENCE_UNIT * (15.0 * d - 9.0) * f64::from(percent) / 100.0) as i32
 }
@@ -101,6 +101,25 @@ impl<E: Evaluator> AlphaBeta<E> {
             _ => true,
         };
         StaticValue { value, improving }
+    }
+
+    /// Whether `node`, a cut node off the principal line whose static
+    /// value is far above beta, will likely fail high (where configured):
+    /// its moves but fours are then searched a ply shallower.
+    pub(super) fn likely_fail_high(
+        &self,
+        node: &Node,
+        (principal, cut): (bool, bool),
+        value: StaticValue,
+        beta: i32,
+    ) -> bool {
+        let percent = self.config.fail_high_percent;
+        percent > 0
+            && cut
+            && !principal
+            && value
+                .value
+                .is_some_and(|stand| stand >= beta.saturating_add(fail_high_margin(node.depth, percent)))
     }
 
     /// Reverse futility and razoring: `Some(score)` when the node's static
