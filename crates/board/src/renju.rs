@@ -6,8 +6,11 @@
 //! one line) or a double three. A *four* is a line one stone short of
 //! exactly five; a *three* is a line that one more stone turns into a
 //! straight four (four in a row, both ends open, each end making exactly
-//! five) at a point that is itself not forbidden — which is why the test
-//! recurses (RIF 9.3). White wins with five or more and has no forbidden
+//! five) at a point that is itself not forbidden and that does not make a
+//! five at the same time on another line — which is why the test recurses
+//! (RIF 9.3, whose three is "a row of stones to which one stone can be
+//! added to make a straight four", a four being a row that one stone
+//! makes five, so an addition that makes five is no step to a four). White wins with five or more and has no forbidden
 //! points.
 //!
 //! This is the exact test, stone by stone on a small grid: for where a
@@ -159,7 +162,10 @@ impl Grid {
     }
 
     /// Whether black `p` makes a three along `d`: a point that turns it into
-    /// a straight four and is not itself forbidden.
+    /// a straight four without making a five at the same time (on another
+    /// line), and is not itself forbidden (RIF 9.3: "a row to which one
+    /// stone can be added to make a straight four"; the definitions of a
+    /// four and of a straight four rule out an addition that makes five).
     fn is_three(&mut self, p: Point, d: Point, depth: u32) -> bool {
         if depth >= MAX_DEPTH {
             return false;
@@ -170,7 +176,7 @@ impl Grid {
                 continue;
             }
             self.set(q, Some(Side::X));
-            let straight = self.is_straight_four(p, d, off);
+            let straight = self.is_straight_four(p, d, off) && !self.makes_five(q);
             let three = straight && self.judge(q, depth + 1).is_none();
             self.set(q, None);
             if three {
@@ -178,6 +184,14 @@ impl Grid {
             }
         }
         false
+    }
+
+    /// Whether black `p` completes exactly five along some line.
+    fn makes_five(&self, p: Point) -> bool {
+        DIRECTIONS.iter().any(|&d| {
+            let (lo, hi) = self.run(p, d);
+            hi - lo + 1 == 5
+        })
     }
 
     /// Whether the run through `p` along `d` (holding offset `off`) is a
