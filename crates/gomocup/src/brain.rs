@@ -49,6 +49,10 @@ const UNLIMITED: u64 = 2_147_483_647;
 /// Thinking time per move when the manager sets none.
 const DEFAULT_TURN_MS: u64 = 5_000;
 
+/// The largest table `YXSHOWINFO` offers, as Yixin-Board reads it: 2^e
+/// KiB (4 GiB, the most `tt_mb` takes).
+const MAX_HASH_SIZE_EXPONENT: u32 = 22;
+
 /// What the brain knows between commands.
 struct State<'a> {
     about: About,
@@ -70,9 +74,10 @@ struct State<'a> {
 
 /// A block of stones being read, up to its `DONE`.
 enum Block {
-    /// `BOARD`: each stone with its owner (1 own, 2 the opponent's, 3 a
-    /// continuous game's).
-    Board(Vec<(Cell, u8)>),
+    /// `BOARD` (and `YXBOARD`, which sets the position without a move:
+    /// `think` false): each stone with its owner (1 own, 2 the
+    /// opponent's, 3 a continuous game's).
+    Board { stones: Vec<(Cell, u8)>, think: bool },
     /// `SWAP2BOARD`: the opening's stones in the order they were put.
     Opening(Vec<Cell>),
 }
@@ -187,10 +192,21 @@ impl State<'_> {
                 "ERROR BEGIN on a board that is not empty: use BOARD".to_owned()
             }),
             Command::Turn(cell) => Some(self.turn(cell, lines, pending)),
-            Command::Board => {
-                self.block = Some(Block::Board(Vec::new()));
+            Command::Board | Command::YxBoard => {
+                self.block = Some(Block::Board { stones: Vec::new(), think: command == Command::Board });
                 None
             }
+            Command::HashClear => {
+                if let (Some(agent), Some(rules)) = (&mut self.agent, self.rules) {
+                    agent.new_game(&rules);
+                }
+                None
+            }
+            Command::ShowInfo => Some(format!(
+                "MESSAGE INFO MAX_THREAD_NUM {}\nMESSAGE INFO MAX_HASH_SIZE {}",
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+                MAX_HASH_SIZE_EXPONENT
+            )),
             Command::Swap2Board => {
                 self.block = Some(Block::Opening(Vec::new()));
                 None
@@ -201,7 +217,7 @@ impl State<'_> {
             // write BOARD's x,y,who: the colours are by order all the same.
             Command::Stone(cell, who) => {
                 match &mut self.block {
-                    Some(Block::Board(stones)) => stones.push((cell, who)),
+                    Some(Block::Board { stones, .. }) => stones.push((cell, who)),
                     Some(Block::Opening(stones)) => stones.push(cell),
                     None => {
                         return Some("ERROR x,y,who outside a BOARD block: ignored".to_owned());
@@ -223,7 +239,8 @@ impl State<'_> {
             // A stray DONE leaves the board as it is.
             Command::Done => match self.block.take() {
                 None => Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned()),
-                Some(Block::Board(stones)) => Some(self.board(&stones, lines, pending)),
+                Some(Block::Board { stones, think: true }) => Some(self.board(&stones, lines, pending)),
+                Some(Block::Board { stones, think: false }) => self.set_board(&stones).err(),
                 Some(Block::Opening(stones)) => Some(self.swap2(&stones)),
             },
             Command::Takeback(cell) => Some(self.takeback(cell)),
@@ -364,9 +381,18 @@ impl State<'_> {
         lines: &Receiver<Incoming>,
         pending: &mut VecDeque<Incoming>,
     ) -> String {
-        let Some(rules) = self.rules else { return "ERROR BOARD before START".to_owned() };
+        match self.set_board(block) {
+            Ok(()) => self.think(lines, pending),
+            Err(error) => error,
+        }
+    }
+
+    /// Takes the position of a `BOARD` or `YXBOARD` block (1 the side to
+    /// move's stones), or says why not, the board left as it was.
+    fn set_board(&mut self, block: &[(Cell, u8)]) -> Result<(), String> {
+        let Some(rules) = self.rules else { return Err("ERROR BOARD before START".to_owned()) };
         if block.iter().any(|&(_, who)| who == 3) {
-            return "ERROR stones marked 3 (continuous game) are not supported".to_owned();
+            return Err("ERROR stones marked 3 (continuous game) are not supported".to_owned());
         }
         let own = block.iter().filter(|&&(_, who)| who == 1).count();
         let theirs = block.len() - own;
@@ -374,24 +400,27 @@ impl State<'_> {
             0 => Side::X,
             -1 => Side::O,
             _ => {
-                return format!(
+                return Err(format!(
                     "ERROR BOARD has {own} own and {theirs} opponent stones: one of us must be to move"
-                );
+                ));
             }
         };
         let old = std::mem::take(&mut self.stones);
         for (i, &(cell, who)) in block.iter().enumerate() {
             if !rules.contains(cell) || block[..i].iter().any(|&(other, _)| other == cell) {
                 self.stones = old;
-                return format!("ERROR BOARD stone {} is off the board or given twice", format_cell(cell));
+                return Err(format!(
+                    "ERROR BOARD stone {} is off the board or given twice",
+                    format_cell(cell)
+                ));
             }
             self.stones.push((cell, if who == 1 { me } else { me.opponent() }));
         }
         if let Err(error) = self.position() {
             self.stones = old;
-            return format!("ERROR BOARD: {error}");
+            return Err(format!("ERROR BOARD: {error}"));
         }
-        self.think(lines, pending)
+        Ok(())
     }
 
     /// The swap2 choice on the opening `stones` (none, three or five), in

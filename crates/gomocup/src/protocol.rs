@@ -21,6 +21,13 @@ pub enum Command {
     Turn(Cell),
     /// `BOARD`: the lines up to `DONE` give the position; the brain moves.
     Board,
+    /// `YXBOARD`: as `BOARD` (1 the side to move's stones), but the brain
+    /// only takes the position: no answer, no move.
+    YxBoard,
+    /// `YXHASHCLEAR`: forget what earlier searches stored.
+    HashClear,
+    /// `YXSHOWINFO`: the brain's limits, as Yixin-Board reads them.
+    ShowInfo,
     /// `x,y,who` inside a `BOARD` block: 1 own, 2 the opponent's.
     Stone(Cell, u8),
     /// `SWAP2BOARD`: the lines up to `DONE` give the opening stones so far
@@ -84,7 +91,7 @@ pub fn format_cell(cell: Cell) -> String {
 }
 
 /// The words that start a command.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 18] = [
     "START",
     "SWAP2BOARD",
     "RECTSTART",
@@ -100,6 +107,9 @@ const COMMANDS: [&str; 15] = [
     "YXSTOP",
     "STOP",
     "YXSHOWFORBID",
+    "YXBOARD",
+    "YXHASHCLEAR",
+    "YXSHOWINFO",
 ];
 
 /// Reads one line a manager sent (without its line ending). Inside a
@@ -138,7 +148,13 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
             .map_err(|_| Malformed(format!("{what} must be a whole number, got {:?}", excerpt(text.trim()))))
     };
     Ok(match word.to_ascii_uppercase().as_str() {
-        "START" => Command::Start(number(rest, "START's board size")?),
+        // Yixin-Board sends `START W H` before an analysis.
+        "START" => match rest.split_once(char::is_whitespace) {
+            Some((width, height)) => {
+                Command::RectStart(number(width, "START's width")?, number(height, "START's height")?)
+            }
+            None => Command::Start(number(rest, "START's board size")?),
+        },
         "RECTSTART" => {
             let (w, h) = rest
                 .split_once(',')
@@ -149,6 +165,12 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
         "TURN" => Command::Turn(parse_cell(rest)?),
         "BOARD" if rest.is_empty() => Command::Board,
         "BOARD" => return Err(Malformed(format!("BOARD takes nothing after it, got {:?}", excerpt(rest)))),
+        "YXBOARD" if rest.is_empty() => Command::YxBoard,
+        "YXBOARD" => {
+            return Err(Malformed(format!("YXBOARD takes nothing after it, got {:?}", excerpt(rest))));
+        }
+        "YXHASHCLEAR" => Command::HashClear,
+        "YXSHOWINFO" => Command::ShowInfo,
         "SWAP2BOARD" if rest.is_empty() => Command::Swap2Board,
         "SWAP2BOARD" => {
             return Err(Malformed(format!("SWAP2BOARD takes nothing after it, got {:?}", excerpt(rest))));
@@ -177,6 +199,10 @@ mod tests {
         assert_eq!(parse("START 15", false), Ok(Command::Start(15)));
         assert_eq!(parse("start 20", false), Ok(Command::Start(20)));
         assert_eq!(parse("RECTSTART 20,15", false), Ok(Command::RectStart(20, 15)));
+        assert_eq!(parse("START 20 15", false), Ok(Command::RectStart(20, 15)));
+        assert_eq!(parse("yxboard", false), Ok(Command::YxBoard));
+        assert_eq!(parse("YXHASHCLEAR", false), Ok(Command::HashClear));
+        assert_eq!(parse("YxShowInfo", false), Ok(Command::ShowInfo));
         assert_eq!(parse("TURN 7, 8", false), Ok(Command::Turn(Cell::new(7, 8))));
         assert_eq!(
             parse("INFO timeout_turn 5000", false),
@@ -195,6 +221,7 @@ mod tests {
     #[test]
     fn bad_arguments_say_what_was_wrong() {
         assert!(parse("START x", false).unwrap_err().0.contains("whole number"));
+        assert!(parse("START 15 y", false).unwrap_err().0.contains("START's height"));
         assert!(parse("TURN 7", false).unwrap_err().0.contains("x,y"));
         assert!(parse("TURN -1,3", false).is_err());
         assert!(parse("1,2,3,4", true).unwrap_err().0.contains("x,y,who"));

@@ -268,3 +268,23 @@ fn the_end_of_input_lets_the_move_being_searched_be_answered() {
     let answers = run_bytes(b"START 15\r\nBEGIN\r\n", false, Duration::ZERO);
     assert_eq!(answers, ["OK", "0,0"]);
 }
+
+#[test]
+fn what_yixin_board_sends_before_an_analysis_is_understood() {
+    // `START W H`, then a position by YXBOARD: no answer, no move. Black
+    // (the side to move, 1) has a double three at 7,7 under renju.
+    let yxboard = "YXBOARD\n5,7,1\n0,0,2\n6,7,1\n0,2,2\n7,5,1\n0,4,2\n7,6,1\n0,6,2\nDONE\n";
+    let answers = run(&format!("INFO rule 4\nstart 15 15\n{yxboard}YXSHOWFORBID\nYXHASHCLEAR\n"), false);
+    assert_eq!(answers, ["OK", "FORBID 0707."]);
+    // Freestyle: nothing is forbidden in that position.
+    assert_eq!(run(&format!("START 15 15\n{yxboard}YXSHOWFORBID\n"), false), ["OK", "FORBID ."]);
+    // A bad block says why and leaves the board as it was.
+    let answers = run("START 15 15\nYXBOARD\n0,0,1\n1,0,1\nDONE\nBEGIN\n", false);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers[1].starts_with("ERROR BOARD has 2 own and 0 opponent stones"), "{answers:?}");
+    assert_eq!(answers[2], "0,0");
+    // The brain's limits, as the GUI reads them.
+    let answers = run("YXSHOWINFO\n", false);
+    assert!(answers[0].starts_with("MESSAGE INFO MAX_THREAD_NUM "), "{answers:?}");
+    assert_eq!(answers[1], "MESSAGE INFO MAX_HASH_SIZE 22");
+}
