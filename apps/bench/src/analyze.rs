@@ -48,6 +48,11 @@ pub struct Args {
     /// Seed of the engine's random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The best N lines (the best move's, then the best of the others',
+    /// …), the limits shared among them: engines without a multi-line
+    /// analysis give their one line.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10))]
+    nbest: Option<u32>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -72,7 +77,20 @@ struct Report {
     selective_depth: Option<u32>,
     /// A proven result: a win in this many plies (positive) or a loss.
     win_in: Option<i32>,
+    /// With --nbest: each line's move, value, depth and moves, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lines: Vec<LineReport>,
     seconds: f64,
+}
+
+/// One line of a multi-line analysis.
+#[derive(Serialize)]
+struct LineReport {
+    best_move: String,
+    value: Option<f64>,
+    win_in: Option<i32>,
+    depth: Option<u32>,
+    line: Vec<String>,
 }
 
 /// The position to analyse: from `--position`, or from an SGF game.
@@ -112,14 +130,36 @@ pub fn run(args: &Args) -> Result<()> {
     let mut agent = args.engine.build(args.seed);
     agent.new_game(&rules);
     let clock = Instant::now();
-    let best =
-        agent.select_move(&pos, &limits).map_err(|err| anyhow!("{} could not move: {err}", args.engine))?;
+    let could_not = |err| anyhow!("{} could not move: {err}", args.engine);
+    let (best, analysis, lines) = match args.nbest {
+        Some(count) => {
+            let lines = agent.analyze_lines(&pos, &limits, count as usize).map_err(could_not)?;
+            let first = lines.first().cloned().ok_or_else(|| anyhow!("{} found no line", args.engine))?;
+            let best = first.best_move.ok_or_else(|| anyhow!("{} found no move", args.engine))?;
+            (best, Some(first), lines)
+        }
+        None => {
+            let best = agent.select_move(&pos, &limits).map_err(could_not)?;
+            (best, agent.analysis(), Vec::new())
+        }
+    };
     let seconds = clock.elapsed().as_secs_f64();
     if !pos.is_legal(best) {
         bail!("{} chose {best}, which is not a legal move", args.engine);
     }
     let name = |cell: board::Cell| cell.name(&rules).to_string();
-    let analysis = agent.analysis();
+    let lines: Vec<LineReport> = lines
+        .iter()
+        .filter_map(|line| {
+            Some(LineReport {
+                best_move: name(line.best_move?),
+                value: line.value,
+                win_in: line.win_in,
+                depth: line.depth,
+                line: line.line.iter().map(|&cell| name(cell)).collect(),
+            })
+        })
+        .collect();
     let report = Report {
         rules: rules.to_string(),
         engine: args.engine.text().to_owned(),
@@ -133,6 +173,7 @@ pub fn run(args: &Args) -> Result<()> {
         depth: analysis.as_ref().and_then(|a| a.depth),
         selective_depth: analysis.as_ref().and_then(|a| a.selective_depth),
         win_in: analysis.as_ref().and_then(|a| a.win_in),
+        lines,
         seconds,
     };
     emit(args.json, &report, |r| {
@@ -189,6 +230,18 @@ pub fn run(args: &Args) -> Result<()> {
             ),
             row("seconds", format!("{:.3}", r.seconds)),
         ]);
+        for (number, line) in r.lines.iter().enumerate() {
+            let value = match (line.win_in, line.value) {
+                (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+                (Some(plies), _) => format!("loss in {}", -plies),
+                (None, value) => value.map_or("-".to_owned(), |v| format!("{v:.0}")),
+            };
+            let depth = line.depth.map_or("-".to_owned(), |d| d.to_string());
+            rows.push(row(
+                format!("line {}", number + 1),
+                format!("{value} depth {depth}: {}", line.line.join(" ")),
+            ));
+        }
         rows
     })
 }

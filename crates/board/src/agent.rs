@@ -77,6 +77,26 @@ pub trait Agent: Send {
     /// [`AgentError`] if the engine cannot produce a move.
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError>;
 
+    /// The engine's best `lines` lines in `pos` (the best, then the best
+    /// of the other moves, …), each with its value and depth, searched
+    /// within `limits` in all: what a GUI's multi-line analysis shows. By
+    /// default the one line the engine's move comes with.
+    ///
+    /// # Errors
+    /// [`AgentError`] if the engine cannot produce a move.
+    fn analyze_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+    ) -> Result<Vec<Analysis>, AgentError> {
+        let _ = lines;
+        let cell = self.select_move(pos, limits)?;
+        let analysis =
+            self.analysis().unwrap_or_else(|| Analysis { best_move: Some(cell), ..Analysis::default() });
+        Ok(vec![analysis])
+    }
+
     /// What the engine found while choosing its last move, if it tells.
     fn analysis(&self) -> Option<Analysis> {
         None
@@ -139,6 +159,14 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     }
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         (**self).select_move(pos, limits)
+    }
+    fn analyze_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+    ) -> Result<Vec<Analysis>, AgentError> {
+        (**self).analyze_lines(pos, limits, lines)
     }
     fn analysis(&self) -> Option<Analysis> {
         (**self).analysis()

@@ -246,6 +246,7 @@ impl State<'_> {
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
             Command::ShowForbid => Some(self.show_forbidden()),
+            Command::NBest(lines_wanted) => Some(self.best_lines(lines_wanted as usize, lines, pending)),
             Command::End => unreachable!("handled by the loop"),
             Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {}", excerpt(&line))),
         }
@@ -489,20 +490,89 @@ impl State<'_> {
 
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
     fn think(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
-        let pos = match self.position() {
-            Ok(pos) => pos,
-            Err(error) => return format!("ERROR {error}"),
+        let (pos, choice, started) =
+            match self.run_engine(lines, pending, |agent, pos, limits| agent.select_move(pos, limits)) {
+                Ok(ran) => ran,
+                Err(error) => return error,
+            };
+        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
+        match choice {
+            Ok(Ok(cell)) if pos.is_legal(cell) => {
+                self.stones.push((cell, pos.side_to_move()));
+                let message =
+                    agent.analysis().map(|analysis| message(&analysis, *pos.rules(), started.elapsed()));
+                match message {
+                    Some(message) => format!("{message}\n{}", format_cell(cell)),
+                    None => format_cell(cell),
+                }
+            }
+            Ok(Ok(cell)) => format!("ERROR the engine chose {}, which cannot be played", format_cell(cell)),
+            Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
+            Err(()) => "ERROR the engine panicked".to_owned(),
+        }
+    }
+
+    /// `YXNBEST`: the engine's best `count` lines within the move's time,
+    /// a `MESSAGE` each (its number, depth, value and line), then the
+    /// best move, played as `BOARD`'s is.
+    fn best_lines(
+        &mut self,
+        count: usize,
+        lines: &Receiver<Incoming>,
+        pending: &mut VecDeque<Incoming>,
+    ) -> String {
+        let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
+            agent.analyze_lines(pos, limits, count)
         };
+        let (pos, found, started) = match self.run_engine(lines, pending, ask) {
+            Ok(ran) => ran,
+            Err(error) => return error,
+        };
+        let analyses = match found {
+            Ok(Ok(analyses)) => analyses,
+            Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
+            Err(()) => return "ERROR the engine panicked".to_owned(),
+        };
+        let Some(best) =
+            analyses.first().and_then(|analysis| analysis.best_move).filter(|&cell| pos.is_legal(cell))
+        else {
+            return "ERROR the engine found no move that can be played".to_owned();
+        };
+        let elapsed = started.elapsed();
+        let mut answer = String::new();
+        for (number, analysis) in analyses.iter().enumerate() {
+            let line = message(analysis, *pos.rules(), elapsed);
+            answer.push_str(&line.replacen("MESSAGE", &format!("MESSAGE line {}", number + 1), 1));
+            answer.push('\n');
+        }
+        self.stones.push((best, pos.side_to_move()));
+        answer.push_str(&format_cell(best));
+        answer
+    }
+
+    /// Runs `ask` on the engine in the current position within the move's
+    /// time, listening for `YXSTOP` (stop now) and `END` meanwhile: the
+    /// position, what `ask` returned (`Err` if the engine panicked) and
+    /// when it started; or the error to answer.
+    fn run_engine<T: Send>(
+        &mut self,
+        lines: &Receiver<Incoming>,
+        pending: &mut VecDeque<Incoming>,
+        ask: impl FnOnce(&mut Box<dyn Agent>, &Position, &Limits) -> T + Send,
+    ) -> Result<(Position, Result<T, ()>, std::time::Instant), String> {
+        let pos = self.position().map_err(|error| format!("ERROR {error}"))?;
         if let Some(outcome) = pos.outcome() {
-            return format!("ERROR the game is over ({outcome:?})");
+            return Err(format!("ERROR the game is over ({outcome:?})"));
         }
         let stop = StopFlag::new();
         let started = std::time::Instant::now();
         let (planned, most) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
         let limits = Limits::time(planned).with_max_time(most).with_stop(stop.clone());
-        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
+        let Some(agent) = self.agent.as_mut() else {
+            return Err("ERROR no engine: send START first".to_owned());
+        };
         let choice = thread::scope(|scope| {
-            let thinking = scope.spawn(|| agent.select_move(&pos, &limits));
+            let thinking = scope.spawn(|| ask(agent, &pos, &limits));
             while !thinking.is_finished() && !self.quit {
                 match lines.recv_timeout(Duration::from_millis(2)) {
                     Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
@@ -519,20 +589,7 @@ impl State<'_> {
             }
             thinking.join()
         });
-        match choice {
-            Ok(Ok(cell)) if pos.is_legal(cell) => {
-                self.stones.push((cell, pos.side_to_move()));
-                let message =
-                    agent.analysis().map(|analysis| message(&analysis, *pos.rules(), started.elapsed()));
-                match message {
-                    Some(message) => format!("{message}\n{}", format_cell(cell)),
-                    None => format_cell(cell),
-                }
-            }
-            Ok(Ok(cell)) => format!("ERROR the engine chose {}, which cannot be played", format_cell(cell)),
-            Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
-            Err(_) => "ERROR the engine panicked".to_owned(),
-        }
+        Ok((pos, choice.map_err(|_| ()), started))
     }
 }
 

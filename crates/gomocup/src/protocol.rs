@@ -28,6 +28,8 @@ pub enum Command {
     HashClear,
     /// `YXSHOWINFO`: the brain's limits, as Yixin-Board reads them.
     ShowInfo,
+    /// `YXNBEST n`: the best n lines, a `MESSAGE` each, then the move.
+    NBest(u32),
     /// `x,y,who` inside a `BOARD` block: 1 own, 2 the opponent's.
     Stone(Cell, u8),
     /// `SWAP2BOARD`: the lines up to `DONE` give the opening stones so far
@@ -90,8 +92,11 @@ pub fn format_cell(cell: Cell) -> String {
     format!("{},{}", cell.x(), cell.y())
 }
 
+/// The most lines `YXNBEST` shows (more are shown as this many).
+pub const MAX_LINES: u32 = 10;
+
 /// The words that start a command.
-const COMMANDS: [&str; 18] = [
+const COMMANDS: [&str; 19] = [
     "START",
     "SWAP2BOARD",
     "RECTSTART",
@@ -110,6 +115,7 @@ const COMMANDS: [&str; 18] = [
     "YXBOARD",
     "YXHASHCLEAR",
     "YXSHOWINFO",
+    "YXNBEST",
 ];
 
 /// Reads one line a manager sent (without its line ending). Inside a
@@ -171,6 +177,7 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
         }
         "YXHASHCLEAR" => Command::HashClear,
         "YXSHOWINFO" => Command::ShowInfo,
+        "YXNBEST" => Command::NBest(number(rest, "YXNBEST's number of lines")?.clamp(1, MAX_LINES)),
         "SWAP2BOARD" if rest.is_empty() => Command::Swap2Board,
         "SWAP2BOARD" => {
             return Err(Malformed(format!("SWAP2BOARD takes nothing after it, got {:?}", excerpt(rest))));
@@ -203,6 +210,9 @@ mod tests {
         assert_eq!(parse("yxboard", false), Ok(Command::YxBoard));
         assert_eq!(parse("YXHASHCLEAR", false), Ok(Command::HashClear));
         assert_eq!(parse("YxShowInfo", false), Ok(Command::ShowInfo));
+        assert_eq!(parse("YXNBEST 3", false), Ok(Command::NBest(3)));
+        assert_eq!(parse("YXNBEST 0", false), Ok(Command::NBest(1)));
+        assert!(parse("YXNBEST", false).is_err());
         assert_eq!(parse("TURN 7, 8", false), Ok(Command::Turn(Cell::new(7, 8))));
         assert_eq!(
             parse("INFO timeout_turn 5000", false),

@@ -288,3 +288,12 @@ fn what_yixin_board_sends_before_an_analysis_is_understood() {
     assert!(answers[0].starts_with("MESSAGE INFO MAX_THREAD_NUM "), "{answers:?}");
     assert_eq!(answers[1], "MESSAGE INFO MAX_HASH_SIZE 22");
 }
+
+#[test]
+fn yxnbest_shows_numbered_lines_then_plays_the_best_move() {
+    let answers = run("START 15 15\nYXBOARD\n0,0,1\n1,0,2\nDONE\nYXNBEST 3\n", false);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers[1].starts_with("MESSAGE line 1"), "{answers:?}");
+    assert_eq!(answers[2], "2,0");
+    assert!(run("START 15\nYXNBEST x\n", false)[1].starts_with("ERROR"));
+}

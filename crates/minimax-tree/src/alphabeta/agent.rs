@@ -3,7 +3,7 @@
 
 use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position};
 
-use super::AlphaBeta;
+use super::{AlphaBeta, AlphaBetaReport};
 use crate::open_lines::OpenLines;
 
 /// The alpha-beta engine as a player.
@@ -40,6 +40,24 @@ impl<E: Evaluator> Agent for AlphaBetaAgent<E> {
         let cell = result.best_move.ok_or_else(|| AgentError::failed("no move found"))?;
         self.analysis = Some(result.analysis());
         Ok(cell)
+    }
+
+    fn analyze_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+    ) -> Result<Vec<Analysis>, AgentError> {
+        if pos.is_over() {
+            return Err(AgentError::GameOver);
+        }
+        let reports = self.engine.search_lines(pos, limits, lines);
+        let analyses: Vec<Analysis> = reports.iter().map(AlphaBetaReport::analysis).collect();
+        self.analysis = analyses.first().cloned();
+        if analyses.is_empty() {
+            return Err(AgentError::failed("no move found"));
+        }
+        Ok(analyses)
     }
 
     fn analysis(&self) -> Option<Analysis> {

@@ -71,6 +71,9 @@ pub struct AlphaBeta<E = OpenLines> {
     /// search only).
     threats: Option<Threats>,
     threat_search: ThreatSearch,
+    /// Root moves the search leaves out (the lines already shown of a
+    /// multi-line analysis).
+    excluded: Vec<Cell>,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -95,6 +98,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             selective_depth: 0,
             threats: None,
             threat_search: ThreatSearch::new(),
+            excluded: Vec::new(),
         }
     }
 
@@ -280,5 +284,20 @@ mod tests {
             let (_, nodes) = search(&quiet, step, 7);
             assert_ne!(nodes, plain, "{step:?} searched the same tree");
         }
+    }
+
+    #[test]
+    fn several_lines_are_distinct_and_the_first_is_the_search_s_own() {
+        use board::{Limits, Rules};
+        let pos =
+            Position::from_moves(Rules::gomoku15(), "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14").unwrap();
+        let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
+        let lines = AlphaBeta::new(OpenLines, config.clone()).search_lines(&pos, &Limits::nodes(30_000), 3);
+        let moves: Vec<Cell> = lines.iter().filter_map(|line| line.best_move).collect();
+        assert_eq!(moves.len(), 3);
+        assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2], "{moves:?}");
+        let alone = AlphaBeta::new(OpenLines, config).search(&pos, &Limits::nodes(10_000));
+        assert_eq!(Some(moves[0]), alone.best_move);
+        assert!(lines.iter().all(|line| line.depth > 0 && !line.line.is_empty()));
     }
 }

@@ -40,9 +40,20 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let mut work = pos.clone();
         self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
-        let cells = self.candidate_cells(pos);
-        if let Some(decided) = self.decide_at_once(pos, cells) {
-            return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
+        let mut cells = self.candidate_cells(pos);
+        // A multi-line analysis searches the moves not shown yet: no
+        // shortcut decides among them.
+        if self.excluded.is_empty() {
+            if let Some(decided) = self.decide_at_once(pos, cells) {
+                return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
+            }
+        } else {
+            for &cell in &self.excluded {
+                cells.remove(cell);
+            }
+            if cells.is_empty() {
+                return AlphaBetaReport::empty(Vec::new());
+            }
         }
 
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
@@ -53,6 +64,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             self.picker.ranked_within(&*self.evaluator, pos, cells)
         };
+        // (Facing an open three, the threat moves are its defences, shown
+        // lines among them.)
+        root.retain(|(cell, _)| !self.excluded.contains(cell));
         if root.is_empty() {
             root = cells.iter().map(|cell| (cell, 0)).collect();
         }
@@ -68,6 +82,35 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         result.nodes = self.budget.nodes;
         result
+    }
+
+    /// The best `lines` lines of `pos`: the best move's, then the best of
+    /// the others', and so on, each searched within an equal share of
+    /// `limits` (time and nodes), each with its value and depth. Fewer
+    /// when the position has fewer moves.
+    pub fn search_lines(&mut self, pos: &Position, limits: &Limits, lines: usize) -> Vec<AlphaBetaReport> {
+        let lines = lines.max(1);
+        let share = |amount: u64| amount / lines as u64;
+        let limits = Limits {
+            time: limits.time.map(|time| time / lines as u32),
+            max_time: limits.max_time.map(|time| time / lines as u32),
+            nodes: limits.nodes.map(|nodes| share(nodes).max(1)),
+            ..limits.clone()
+        };
+        let mut reports: Vec<AlphaBetaReport> = Vec::with_capacity(lines);
+        for _ in 0..lines {
+            self.excluded = reports.iter().filter_map(|report| report.best_move).collect();
+            let report = self.search(pos, &limits);
+            if report.best_move.is_none() || limits.stopped() {
+                if report.best_move.is_some() {
+                    reports.push(report);
+                }
+                break;
+            }
+            reports.push(report);
+        }
+        self.excluded.clear();
+        reports
     }
 
     /// Searches to exactly `depth` plies with a full window and returns the

@@ -60,6 +60,15 @@ impl Agent for ForRules {
         self.agent(*pos.rules()).choose_side(pos, may_put_two, limits)
     }
 
+    fn analyze_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+    ) -> Result<Vec<Analysis>, AgentError> {
+        self.agent(*pos.rules()).analyze_lines(pos, limits, lines)
+    }
+
     fn analysis(&self) -> Option<Analysis> {
         self.agent.as_ref()?.1.analysis()
     }
