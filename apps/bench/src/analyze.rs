@@ -131,17 +131,14 @@ pub fn run(args: &Args) -> Result<()> {
     agent.new_game(&rules);
     let clock = Instant::now();
     let could_not = |err| anyhow!("{} could not move: {err}", args.engine);
-    let (best, analysis, lines) = match args.nbest {
-        Some(count) => {
-            let lines = agent.analyze_lines(&pos, &limits, count as usize).map_err(could_not)?;
-            let first = lines.first().cloned().ok_or_else(|| anyhow!("{} found no line", args.engine))?;
-            let best = first.best_move.ok_or_else(|| anyhow!("{} found no move", args.engine))?;
-            (best, Some(first), lines)
-        }
-        None => {
-            let best = agent.select_move(&pos, &limits).map_err(could_not)?;
-            (best, agent.analysis(), Vec::new())
-        }
+    let (best, analysis, lines) = if let Some(count) = args.nbest {
+        let lines = agent.analyze_lines(&pos, &limits, count as usize).map_err(could_not)?;
+        let first = lines.first().cloned().ok_or_else(|| anyhow!("{} found no line", args.engine))?;
+        let best = first.best_move.ok_or_else(|| anyhow!("{} found no move", args.engine))?;
+        (best, Some(first), lines)
+    } else {
+        let best = agent.select_move(&pos, &limits).map_err(could_not)?;
+        (best, agent.analysis(), Vec::new())
     };
     let seconds = clock.elapsed().as_secs_f64();
     if !pos.is_legal(best) {
@@ -178,70 +175,75 @@ pub fn run(args: &Args) -> Result<()> {
     };
     emit(args.json, &report, |r| {
         println!("{pos}\n");
-        let mut rows = vec![row("engine", &r.engine), row("best move", &r.best_move)];
-        if analysis.is_none() {
-            rows.push(row("analysis", "none: this engine does not report one"));
-            return rows;
-        }
-        let mut best: Vec<(&String, &f64)> = r.scores.iter().collect();
-        best.sort_by(|a, b| b.1.total_cmp(a.1));
-        let kind = r.score_kind.unwrap_or_default();
-        let top: Vec<String> = best
+        table(r, analysis.is_some())
+    })
+}
+
+/// The report as the table prints it.
+fn table(r: &Report, has_analysis: bool) -> Vec<(String, String)> {
+    let mut rows = vec![row("engine", &r.engine), row("best move", &r.best_move)];
+    if !has_analysis {
+        rows.push(row("analysis", "none: this engine does not report one"));
+        return rows;
+    }
+    let mut best: Vec<(&String, &f64)> = r.scores.iter().collect();
+    best.sort_by(|a, b| b.1.total_cmp(a.1));
+    let kind = r.score_kind.unwrap_or_default();
+    let top: Vec<String> = best
+        .iter()
+        .take(10)
+        .map(|(cell, score)| match board::proven_plies(**score) {
+            Some(_) if kind == ScoreKind::Evaluation => {
+                format!("{cell} {}", board::format_score(**score, kind))
+            }
+            _ => format!("{cell} {score:.3}"),
+        })
+        .collect();
+    rows.extend([
+        row("scores (top 10)", top.join(", ")),
+        row("score kind", format!("{kind:?} (for the side to move)")),
+    ]);
+    if !r.values.is_empty() {
+        // The values of the same ten cells, in the same order.
+        let values: Vec<String> = best
             .iter()
             .take(10)
-            .map(|(cell, score)| match board::proven_plies(**score) {
-                Some(_) if kind == ScoreKind::Evaluation => {
-                    format!("{cell} {}", board::format_score(**score, kind))
-                }
-                _ => format!("{cell} {score:.3}"),
-            })
+            .filter_map(|(cell, _)| r.values.get(*cell).map(|v| format!("{cell} {v:.3}")))
             .collect();
-        rows.extend([
-            row("scores (top 10)", top.join(", ")),
-            row("score kind", format!("{kind:?} (for the side to move)")),
-        ]);
-        if !r.values.is_empty() {
-            // The values of the same ten cells, in the same order.
-            let values: Vec<String> = best
-                .iter()
-                .take(10)
-                .filter_map(|(cell, _)| r.values.get(*cell).map(|v| format!("{cell} {v:.3}")))
-                .collect();
-            rows.push(row("values (same cells)", values.join(", ")));
-        }
-        rows.extend([
-            row("line", r.line.join(" ")),
-            row(
-                "value",
-                match r.win_in {
-                    Some(plies) if plies > 0 => format!("win in {plies} plies (the side to move)"),
-                    Some(plies) => format!("loss in {} plies (the side to move)", -plies),
-                    None => r.value.map_or("-".to_owned(), |v| format!("{v:.3} (the side to move)")),
-                },
-            ),
-            row("nodes", r.nodes.unwrap_or(0)),
-            row(
-                "depth",
-                match (r.depth, r.selective_depth) {
-                    (Some(depth), Some(selective)) => format!("{depth} (selective {selective})"),
-                    (Some(depth), None) => depth.to_string(),
-                    _ => "-".to_owned(),
-                },
-            ),
-            row("seconds", format!("{:.3}", r.seconds)),
-        ]);
-        for (number, line) in r.lines.iter().enumerate() {
-            let value = match (line.win_in, line.value) {
-                (Some(plies), _) if plies > 0 => format!("win in {plies}"),
-                (Some(plies), _) => format!("loss in {}", -plies),
-                (None, value) => value.map_or("-".to_owned(), |v| format!("{v:.0}")),
-            };
-            let depth = line.depth.map_or("-".to_owned(), |d| d.to_string());
-            rows.push(row(
-                format!("line {}", number + 1),
-                format!("{value} depth {depth}: {}", line.line.join(" ")),
-            ));
-        }
-        rows
-    })
+        rows.push(row("values (same cells)", values.join(", ")));
+    }
+    rows.extend([
+        row("line", r.line.join(" ")),
+        row(
+            "value",
+            match r.win_in {
+                Some(plies) if plies > 0 => format!("win in {plies} plies (the side to move)"),
+                Some(plies) => format!("loss in {} plies (the side to move)", -plies),
+                None => r.value.map_or("-".to_owned(), |v| format!("{v:.3} (the side to move)")),
+            },
+        ),
+        row("nodes", r.nodes.unwrap_or(0)),
+        row(
+            "depth",
+            match (r.depth, r.selective_depth) {
+                (Some(depth), Some(selective)) => format!("{depth} (selective {selective})"),
+                (Some(depth), None) => depth.to_string(),
+                _ => "-".to_owned(),
+            },
+        ),
+        row("seconds", format!("{:.3}", r.seconds)),
+    ]);
+    for (number, line) in r.lines.iter().enumerate() {
+        let value = match (line.win_in, line.value) {
+            (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+            (Some(plies), _) => format!("loss in {}", -plies),
+            (None, value) => value.map_or("-".to_owned(), |v| format!("{v:.0}")),
+        };
+        let depth = line.depth.map_or("-".to_owned(), |d| d.to_string());
+        rows.push(row(
+            format!("line {}", number + 1),
+            format!("{value} depth {depth}: {}", line.line.join(" ")),
+        ));
+    }
+    rows
 }

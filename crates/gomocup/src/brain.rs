@@ -490,11 +490,10 @@ impl State<'_> {
 
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
     fn think(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
-        let (pos, choice, started) =
-            match self.run_engine(lines, pending, |agent, pos, limits| agent.select_move(pos, limits)) {
-                Ok(ran) => ran,
-                Err(error) => return error,
-            };
+        let (pos, choice, started) = match self.run_engine(lines, pending, Agent::select_move) {
+            Ok(ran) => ran,
+            Err(error) => return error,
+        };
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
         match choice {
             Ok(Ok(cell)) if pos.is_legal(cell) => {
