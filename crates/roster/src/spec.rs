@@ -252,7 +252,7 @@ mod tests {
         let search = |spec: &AgentSpec| {
             let mut agent = spec.build(0);
             let pos = Position::from_moves(Rules::gomoku15(), "h8 h9 i9").unwrap();
-            agent.select_move(&pos, &Limits::depth(3)).unwrap();
+            agent.select_move(&pos, &Limits::depth(4)).unwrap();
             agent.analysis().unwrap().scores
         };
         let error = |text: String| text.parse::<AgentSpec>().unwrap_err().to_string();
