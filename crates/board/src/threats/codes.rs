@@ -9,8 +9,8 @@ use crate::{RuleSet, Rules};
 use super::{CellClass, FinePattern, Pattern};
 
 /// A cell's four fine patterns packed 4 bits each, direction `d` (in
-/// [`Direction::ALL`] order) at bits `4d..4d + 4`: the index of the class
-/// and move tables and of [`CodeValues`]. A code's [`Pattern`]s are its
+/// [`Direction::ALL`](crate::Direction::ALL) order) at bits `4d..4d + 4`: the index of the class
+/// and move tables and of [`CodeValues`](super::CodeValues). A code's [`Pattern`]s are its
 /// fine patterns' ([`FinePattern::pattern`]).
 pub type Code = u16;
 
@@ -35,14 +35,14 @@ pub fn code_of_fine(patterns: [FinePattern; 4]) -> Code {
     patterns.iter().rev().fold(0, |code, &pattern| code << CODE_BITS | pattern as Code)
 }
 
-/// The four patterns a code packs, in [`Direction::ALL`] order.
+/// The four patterns a code packs, in [`Direction::ALL`](crate::Direction::ALL) order.
 #[inline]
 #[must_use]
 pub fn patterns_of(code: Code) -> [Pattern; 4] {
     unpack(code)
 }
 
-/// The four fine patterns a code packs, in [`Direction::ALL`] order.
+/// The four fine patterns a code packs, in [`Direction::ALL`](crate::Direction::ALL) order.
 #[inline]
 #[must_use]
 pub fn fine_patterns_of(code: Code) -> [FinePattern; 4] {
@@ -102,7 +102,7 @@ pub(super) fn plain_code(code: Code) -> usize {
 
 /// The hand-set move score's two parts for a cell of `code`: what the
 /// move is worth to the side whose code it is, and to the side that
-/// plays there against it; [`Threats::move_score`] adds the mover's first
+/// plays there against it; [`Threats::move_score`](super::Threats::move_score) adds the mover's first
 /// part to the opponent's second.
 #[inline]
 #[must_use]
@@ -113,7 +113,7 @@ pub fn move_parts(code: Code) -> (i32, i32) {
 /// By plain code: what a move there is worth to the side whose code it is
 /// (what it makes in each direction, a double threat's bonus) and to the
 /// side that plays there against it (what it takes away, half that
-/// bonus) — the two parts of [`Threats::move_score`], so that a score is
+/// bonus) — the two parts of [`Threats::move_score`](super::Threats::move_score), so that a score is
 /// two lookups.
 pub(super) fn move_table() -> &'static [(i32, i32)] {
     /// What a move makes, by pattern, for the side that plays it…
@@ -144,7 +144,7 @@ pub(super) fn move_table() -> &'static [(i32, i32)] {
 /// four or, but for RIF 9.3, a double three). What black's patterns are
 /// worth and how black's moves are ordered rest on it: black's cells of
 /// such shapes count for nothing, to black and to white. Whether a move
-/// may be played is [`Threats::forbidden`]'s exact answer.
+/// may be played is [`Threats::forbidden`](super::Threats::forbidden)'s exact answer.
 #[must_use]
 pub fn is_forbidden_shape(patterns: [Pattern; 4]) -> bool {
     let fours = patterns.iter().filter(|&&p| matches!(p, Pattern::Four | Pattern::OpenFour)).count();

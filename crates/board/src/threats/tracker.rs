@@ -85,7 +85,7 @@ impl Threats {
     /// The threats of `pos`, computed from scratch.
     ///
     /// # Errors
-    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`](super::MAX_THREAT_K) or rules not tabled.
     pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats {
             tables: tables(*pos.rules())?,
@@ -117,7 +117,7 @@ impl Threats {
     /// then reads its score in constant time.
     ///
     /// # Errors
-    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`] or rules not tabled.
+    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`](super::MAX_THREAT_K) or rules not tabled.
     pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats::new(pos)?;
         let black = if pos.rules().rule_set() == RuleSet::Renju {
@@ -473,7 +473,7 @@ impl Threats {
     }
 
     /// Whether `cell` is of a shape renju's black may not play
-    /// ([`is_forbidden_shape`]) for `side`: never for white or under other
+    /// ([`is_forbidden_shape`](super::is_forbidden_shape)) for `side`: never for white or under other
     /// rules. One lookup: what a search asks first.
     #[inline]
     #[must_use]
