@@ -152,7 +152,7 @@ impl Default for AlphaBetaConfig {
             futility_depth: 8,
             futility_margin: 540,
             razor_percent: 0,
-            fail_high_percent: 0,
+            fail_high_percent: 100,
             log_reduction_percent: 0,
             threads: 1,
         }
