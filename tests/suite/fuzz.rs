@@ -149,7 +149,7 @@ proptest! {
     }
 
     #[test]
-    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END)( [0-9a-z_,]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
+    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END|YXBOARD|YXNBEST|YXBLOCK|YXBLOCKUNDO|YXBLOCKRESET|YXSEARCHDEFEND|YXBALANCEONE|YXBALANCETWO)( [0-9a-z_,-]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
         let _ = gomocup::protocol::parse(&line, in_board);
     }
 }
@@ -170,8 +170,46 @@ fn command() -> impl Strategy<Value = String> {
         (n(), n()).prop_map(|(x, y)| format!("TAKEBACK {x},{y}")),
         Just("RESTART".to_owned()),
         Just("ABOUT".to_owned()),
-        (prop_oneof![Just("timeout_turn"), Just("rule"), Just("max_memory"), Just("time_left")], 0_u32..100)
+        (
+            prop_oneof![
+                Just("timeout_turn"),
+                Just("rule"),
+                Just("max_memory"),
+                Just("time_left"),
+                Just("thread_num"),
+                Just("hash_size"),
+                Just("max_node"),
+                Just("show_detail"),
+                Just("caution_factor"),
+                Just("pondering"),
+            ],
+            -2_i32..100
+        )
             .prop_map(|(key, value)| format!("INFO {key} {value}")),
+        // What Yixin-Board sends: positions without a move, analyses,
+        // blocks (left open or not), balance and defence searches, stops
+        // in the middle of any of them, hostile arguments.
+        prop_oneof![
+            Just("YXBOARD"),
+            Just("YXBLOCK"),
+            Just("YXBLOCKUNDO"),
+            Just("YXBLOCKRESET"),
+            Just("YXSEARCHDEFEND"),
+            Just("YXHASHCLEAR"),
+            Just("YXSHOWINFO"),
+            Just("YXSHOWFORBID"),
+            Just("YXSTOP"),
+        ]
+        .prop_map(str::to_owned),
+        (prop_oneof![Just("YXNBEST"), Just("YXBALANCEONE"), Just("YXBALANCETWO")], -3000_i64..3000)
+            .prop_map(|(command, value)| format!("{command} {value}")),
+        prop_oneof![
+            Just("YXNBEST"),
+            Just("YXBALANCEONE"),
+            Just("YXBALANCETWO x"),
+            Just("YXNBEST 99999999999")
+        ]
+        .prop_map(str::to_owned),
         any::<String>().prop_map(|text| text.replace(['\n', '\r'], " ")),
     ]
 }
@@ -182,14 +220,24 @@ proptest! {
     /// A brain fed a random command stream answers in the protocol's
     /// forms, never panics, and moves only onto the board.
     #[test]
-    fn a_brain_survives_any_command_stream(commands in prop::collection::vec(command(), 0..40)) {
+    fn a_brain_survives_any_command_stream(commands in prop::collection::vec(command(), 0..40), searching in any::<bool>()) {
         let input = commands.join("\n") + "\n";
         let mut output = Vec::new();
         let about = gomocup::About { name: "fuzz".into(), version: "1".into(), author: "-".into(), country: "-".into() };
-        let make = |_: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> { Ok(Box::new(RandomAgent::new(7))) };
+        // A real search (briefly) hears the commands that follow it while
+        // it thinks: YXSTOP, END and the rest mid-search.
+        let make = move |rules: Rules, _: gomocup::Resources| -> Result<Box<dyn Agent>, String> {
+            if searching {
+                let spec: roster::AgentSpec = "alphabeta:nodes=400,tt_mb=1".parse().map_err(|e: roster::SpecError| e.to_string())?;
+                spec.check_rules(&rules).map_err(|error| error.to_string())?;
+                Ok(spec.build(7))
+            } else {
+                Ok(Box::new(RandomAgent::new(7)))
+            }
+        };
         gomocup::serve(Cursor::new(input), &mut output, about, Box::new(make)).unwrap();
         for answer in String::from_utf8(output).unwrap().lines() {
-            let known = ["OK", "ERROR", "UNKNOWN", "MESSAGE", "name=", "SWAP"].iter().any(|start| answer.starts_with(start));
+            let known = ["OK", "ERROR", "UNKNOWN", "MESSAGE", "name=", "SWAP", "FORBID"].iter().any(|start| answer.starts_with(start));
             // A move, or a swap2 opening's stones.
             let moved = answer.split(' ').all(|cell| {
                 gomocup::protocol::parse_cell(cell).is_ok_and(|cell: Cell| cell.x() < 32 && cell.y() < 32)

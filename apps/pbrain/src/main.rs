@@ -11,17 +11,24 @@ use std::io::{self, BufReader};
 use std::process::ExitCode;
 
 use board::{Agent, Rules};
-use gomocup::{About, serve};
+use gomocup::{About, Resources, serve};
 use roster::AgentSpec;
 
 /// The engine when none is named.
 const DEFAULT_ENGINE: &str = "alphabeta";
 
-/// The spec with its table or trees within the manager's `max_memory`
-/// (see [`AgentSpec::within_memory`]), when the manager gives one.
-fn within_memory(spec: &AgentSpec, max_memory: Option<u64>) -> Result<AgentSpec, String> {
-    let Some(bytes) = max_memory else { return Ok(spec.clone()) };
-    spec.within_memory(bytes).map_err(|error| error.to_string())
+/// The spec within what the manager allows: its table or trees within
+/// `max_memory` (see [`AgentSpec::within_memory`]) and its threads at
+/// `thread_num`, where the manager gives them.
+fn within(spec: &AgentSpec, resources: Resources) -> Result<AgentSpec, String> {
+    let mut spec = spec.clone();
+    if let Some(bytes) = resources.max_memory {
+        spec = spec.within_memory(bytes).map_err(|error| error.to_string())?;
+    }
+    if let Some(threads) = resources.threads {
+        spec = spec.with_threads(threads).map_err(|error| error.to_string())?;
+    }
+    Ok(spec)
 }
 
 /// An mnk engine as a Gomocup brain: speaks the protocol on stdin and
@@ -54,8 +61,8 @@ fn main() -> ExitCode {
         country: "-".to_owned(),
     };
     let mut games = 0u64;
-    let make = move |rules: Rules, max_memory: Option<u64>| -> Result<Box<dyn Agent>, String> {
-        let spec = within_memory(&spec, max_memory)?;
+    let make = move |rules: Rules, resources: Resources| -> Result<Box<dyn Agent>, String> {
+        let spec = within(&spec, resources)?;
         spec.check_rules(&rules).map_err(|error| error.to_string())?;
         games += 1;
         Ok(spec.build(games))

@@ -244,3 +244,62 @@ fn a_brain_that_puts_a_stone_off_the_board_forfeits_that_game_and_the_run_goes_o
     assert_eq!(pairing.results.games(), 2, "{summary}");
     assert!(pairing.forfeits >= 1, "{summary}");
 }
+
+/// Sends `lines` to the brain and reads back up to its next answer that
+/// is not a `MESSAGE`: every line it wrote, that answer last.
+fn exchange(
+    input: &mut std::process::ChildStdin,
+    output: &mut BufReader<std::process::ChildStdout>,
+    lines: &str,
+) -> Vec<String> {
+    write!(input, "{lines}").unwrap();
+    input.flush().unwrap();
+    let mut read = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert!(output.read_line(&mut line).unwrap() > 0, "the brain ended after {read:?}");
+        let line = line.trim_end().to_owned();
+        let done = !line.starts_with("MESSAGE");
+        read.push(line);
+        if done {
+            return read;
+        }
+    }
+}
+
+#[test]
+fn an_analysis_as_yixin_board_drives_it() {
+    let (mut brain, mut input, mut output) = spawn("alphabeta");
+    let mut send = |lines: &str| exchange(&mut input, &mut output, lines);
+    // Nodes, not time, bound each search, so the transcript is the same on
+    // any machine.
+    assert_eq!(send("INFO timeout_turn 30000\nINFO max_node 40000\nSTART 15 15\n"), ["OK"]);
+    // O (2) has an open three 5,7 6,7 7,7; X (1, to move) stones far off.
+    let position = "YXBOARD\n5,7,2\n6,7,2\n7,7,2\n2,2,1\n12,12,1\n2,12,1\nDONE\n";
+    let defence = send(&format!("{position}YXSEARCHDEFEND\n"));
+    let (lost, answer) = defence.split_at(defence.len() - 1);
+    assert!(["4,7", "8,7"].contains(&answer[0].as_str()), "only the close blocks hold: {defence:?}");
+    assert!(lost.len() >= 10, "most moves lose to the open four: {defence:?}");
+    for line in lost {
+        let cell = line.strip_prefix("MESSAGE REALTIME LOSE ").unwrap_or_else(|| panic!("{line}"));
+        assert!(!["4,7", "8,7"].contains(&cell), "a block is no loss: {defence:?}");
+    }
+    // Three best lines, then the best move, which is played.
+    let lines = send(&format!("{position}YXNBEST 3\n"));
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (i, line) in lines[..3].iter().enumerate() {
+        assert!(line.starts_with(&format!("MESSAGE line {} depth ", i + 1)), "{lines:?}");
+    }
+    // With one block blocked, the other is played.
+    let blocked = send(&format!("{position}YXBLOCK\n4,7\nDONE\nYXNBEST 1\n"));
+    assert_eq!(blocked.last().map(String::as_str), Some("8,7"), "{blocked:?}");
+    let blocked = send(&format!("YXBLOCKRESET\nYXBLOCK\n8,7\nDONE\n{position}YXNBEST 1\n"));
+    assert_eq!(blocked.last().map(String::as_str), Some("4,7"), "{blocked:?}");
+    // A balanced stone for the side to move after one stone each.
+    let balanced = send("YXBLOCKRESET\nYXBOARD\n7,7,2\n8,8,1\nDONE\nYXBALANCEONE 0\n");
+    assert!(balanced[0].starts_with("MESSAGE balance ev "), "{balanced:?}");
+    assert!(gomocup::protocol::parse_cell(&balanced[1]).is_ok(), "{balanced:?}");
+    writeln!(input, "END").unwrap();
+    drop(input);
+    assert!(brain.wait().unwrap().success());
+}

@@ -280,7 +280,37 @@ struct Watched {
     /// How many analyses were published: a screen redraws on a change.
     published: AtomicU64,
     latest: Mutex<Option<Analysis>>,
+    /// Whether the watcher wants each root move as it is searched.
+    root_moves: bool,
+    /// Root moves searched since the watcher last took them.
+    root_events: Mutex<Vec<RootEvent>>,
 }
+
+/// One root move of a deepening search, as a GUI shows it live: entered,
+/// searched, or found lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootEvent {
+    /// The root move.
+    pub cell: Cell,
+    /// What happened to it.
+    pub step: RootStep,
+    /// The iteration's depth.
+    pub depth: u32,
+}
+
+/// What a [`RootEvent`] says of its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootStep {
+    /// The search entered the move.
+    Entered,
+    /// The search finished the move.
+    Done,
+    /// The move loses by force.
+    Lost,
+}
+
+/// Root events kept for a watcher that does not take them: the oldest go.
+const MAX_ROOT_EVENTS: usize = 4096;
 
 impl Progress {
     /// A progress report at zero.
@@ -319,6 +349,38 @@ impl Progress {
     pub fn latest(&self) -> Option<Analysis> {
         self.0.latest.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
+
+    /// A progress report that also keeps each root move as it is searched
+    /// ([`Progress::take_root_events`]).
+    #[must_use]
+    pub fn with_root_moves() -> Progress {
+        Progress(Arc::new(Watched { root_moves: true, ..Watched::default() }))
+    }
+
+    /// Whether the watcher wants root moves.
+    #[inline]
+    #[must_use]
+    pub fn wants_root_moves(&self) -> bool {
+        self.0.root_moves
+    }
+
+    /// Records a root move's step, if the watcher wants root moves.
+    pub fn root_move(&self, event: RootEvent) {
+        if !self.0.root_moves {
+            return;
+        }
+        let mut events = self.0.root_events.lock().unwrap_or_else(PoisonError::into_inner);
+        if events.len() >= MAX_ROOT_EVENTS {
+            events.remove(0);
+        }
+        events.push(event);
+    }
+
+    /// The root moves recorded since the last call, oldest first.
+    #[must_use]
+    pub fn take_root_events(&self) -> Vec<RootEvent> {
+        std::mem::take(&mut *self.0.root_events.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 /// How long an engine may think about one move. Every limit given applies;
@@ -346,6 +408,11 @@ pub struct Limits {
     pub stop: Option<StopFlag>,
     /// Where to report progress while thinking, if anyone watches.
     pub progress: Option<Progress>,
+    /// Cells the engine must not choose (a GUI's blocked cells, or the
+    /// moves a defence search found lost). Searches leave them out at the
+    /// root; [`Limits::allows`] is the test, and [`choose_allowed`] the
+    /// fallback for an engine that chose one anyway.
+    pub excluded: crate::Bitboard,
 }
 
 impl Limits {
@@ -404,6 +471,19 @@ impl Limits {
         Limits { progress: Some(progress), ..self }
     }
 
+    /// The same limits, never choosing one of `cells`.
+    #[must_use]
+    pub fn with_excluded(self, cells: crate::Bitboard) -> Limits {
+        Limits { excluded: cells, ..self }
+    }
+
+    /// Whether the engine may choose `cell`.
+    #[inline]
+    #[must_use]
+    pub fn allows(&self, cell: Cell) -> bool {
+        !self.excluded.contains(cell)
+    }
+
     /// Reports progress, if anyone watches.
     #[inline]
     pub fn report(&self, nodes: u64, depth: u32) {
@@ -417,6 +497,16 @@ impl Limits {
     #[must_use]
     pub fn watched(&self) -> bool {
         self.progress.is_some()
+    }
+
+    /// Records a root move's step for a watcher that wants root moves.
+    #[inline]
+    pub fn root_move(&self, cell: Cell, step: RootStep, depth: u32) {
+        if let Some(progress) = &self.progress
+            && progress.wants_root_moves()
+        {
+            progress.root_move(RootEvent { cell, step, depth });
+        }
     }
 
     /// Publishes what the engine thinks so far, built by `analysis` only
@@ -447,6 +537,34 @@ impl Limits {
     pub fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(StopFlag::is_set)
     }
+}
+
+/// The move to play where an engine chose `chosen` in `pos` under
+/// `limits`: `chosen` itself if the limits allow it, else the allowed cell
+/// `analysis` scores highest, else the allowed legal cell nearest the
+/// stones; `None` when every legal cell is excluded. For engines whose
+/// search does not read [`Limits::excluded`].
+#[must_use]
+pub fn choose_allowed(
+    pos: &Position,
+    limits: &Limits,
+    chosen: Cell,
+    analysis: Option<&Analysis>,
+) -> Option<Cell> {
+    let allowed = |cell: Cell| limits.allows(cell) && pos.is_legal(cell);
+    if allowed(chosen) {
+        return Some(chosen);
+    }
+    let scored = analysis.into_iter().flat_map(|analysis| &analysis.scores);
+    if let Some(best) =
+        scored.filter(|scored| allowed(scored.cell)).max_by(|a, b| a.score.total_cmp(&b.score))
+    {
+        return Some(best.cell);
+    }
+    [1, 2, 3]
+        .into_iter()
+        .find_map(|radius| (pos.cells_within(radius) - limits.excluded).iter().find(|&cell| allowed(cell)))
+        .or_else(|| pos.legal_moves().find(|&cell| allowed(cell)))
 }
 
 /// What the per-cell scores of an [`Analysis`] measure.

@@ -277,6 +277,7 @@ impl Clock {
             depth: limits.depth,
             stop: limits.stop.clone(),
             progress: limits.progress.clone(),
+            excluded: limits.excluded,
             ..reading.limits(empty)
         }
     }

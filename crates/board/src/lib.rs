@@ -17,9 +17,11 @@
 #![warn(missing_docs)]
 
 mod agent;
+pub mod balance;
 mod bitboard;
 mod cell;
 pub mod clock;
+pub mod defence;
 mod engine_option;
 pub mod files;
 mod game;
@@ -40,7 +42,7 @@ mod zobrist;
 
 pub use agent::{
     Agent, AgentError, Analysis, CellScore, EVALUATION_SCALE, Evaluator, Limits, PROVEN_WIN, Progress,
-    ScoreKind, StopFlag, format_score, proven_plies,
+    RootEvent, RootStep, ScoreKind, StopFlag, choose_allowed, format_score, proven_plies,
 };
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};

@@ -173,7 +173,7 @@ const EVEN: f64 = 0.02;
 
 /// The same limits, a `parts`-th of them: time and nodes shared out, and
 /// no clock (the share is the time).
-fn share(limits: &Limits, parts: u32) -> Limits {
+pub(crate) fn share(limits: &Limits, parts: u32) -> Limits {
     let parts = parts.max(1);
     let time = limits.time.or(limits.clock.map(|reading| reading.left / 20));
     Limits {
@@ -184,13 +184,15 @@ fn share(limits: &Limits, parts: u32) -> Limits {
         clock: None,
         stop: limits.stop.clone(),
         progress: limits.progress.clone(),
+        // Cells excluded in one position mean nothing in another.
+        excluded: crate::Bitboard::EMPTY,
     }
 }
 
 /// The chance of the side to move in `pos` and the move `agent` would
 /// play there, by its own search within `limits`; an engine that says
 /// nothing of its chances counts the position even.
-fn judge<A: Agent + ?Sized>(
+pub(crate) fn judge<A: Agent + ?Sized>(
     agent: &mut A,
     pos: &Position,
     limits: &Limits,
@@ -248,12 +250,19 @@ pub fn propose_by_judging<A: Agent + ?Sized>(
         let part = share(limits, 2 * candidates.len() as u32);
         judged.clear();
         for &stones in &candidates {
+            // Stopped: the best judged so far (the first, if none was).
+            if limits.stopped() && !judged.is_empty() {
+                break;
+            }
             let pos = opening_position(rules, &stones).map_err(AgentError::failed)?;
             let (chance, _) = judge(agent, &pos, &part)?;
             judged.push(((chance - 0.5).abs(), stones));
         }
         // Stable: among equals the first candidate, the nearest the centre.
         judged.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if limits.stopped() {
+            break;
+        }
         if round == 0 {
             candidates = judged.iter().take(SHORTLIST).map(|&(_, stones)| stones).collect();
         }
@@ -279,7 +288,7 @@ pub fn choose_by_judging<A: Agent + ?Sized>(
 ) -> Result<SwapChoice, AgentError> {
     let part = share(limits, if may_put_two { 2 } else { 1 });
     let (chance, cell) = judge(agent, pos, &part)?;
-    if may_put_two && (chance - 0.5).abs() <= EVEN {
+    if may_put_two && (chance - 0.5).abs() <= EVEN && !limits.stopped() {
         let mut next = pos.clone();
         next.play(cell).map_err(AgentError::failed)?;
         if !next.is_over() {

@@ -18,6 +18,8 @@ use board::{Agent, Bitboard, Cell, Limits, Position, RuleSet, Rules, Side, StopF
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
 
+mod yixin;
+
 /// What `ABOUT` answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct About {
@@ -40,9 +42,19 @@ impl About {
     }
 }
 
-/// Builds the engine for a game: the rules and the memory the manager
-/// allows (bytes), if it said. An `Err` is sent to the manager as `ERROR`.
-pub type MakeAgent<'a> = dyn FnMut(Rules, Option<u64>) -> Result<Box<dyn Agent>, String> + 'a;
+/// What the manager or GUI allows the engine, where it said.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// Memory in bytes (`INFO max_memory`; `INFO hash_size`, a table of
+    /// that many KiB, counts as twice it, the table's share being half).
+    pub max_memory: Option<u64>,
+    /// Threads (`INFO thread_num`).
+    pub threads: Option<usize>,
+}
+
+/// Builds the engine for a game: the rules and what the manager allows.
+/// An `Err` is sent to the manager as `ERROR`.
+pub type MakeAgent<'a> = dyn FnMut(Rules, Resources) -> Result<Box<dyn Agent>, String> + 'a;
 
 /// "Unlimited" in `time_left` and `timeout_match`.
 const UNLIMITED: u64 = 2_147_483_647;
@@ -66,7 +78,15 @@ struct State<'a> {
     block: Option<Block>,
     timeout_turn: Option<u64>,
     time_left: Option<u64>,
-    max_memory: Option<u64>,
+    /// Positions a search may visit (`INFO max_node`).
+    max_nodes: Option<u64>,
+    resources: Resources,
+    /// Cells the engine must not play (`YXBLOCK`), until `YXBLOCKRESET`
+    /// or a new game.
+    blocked: Bitboard,
+    /// Root moves and best lines as the engine finds them, as
+    /// `MESSAGE REALTIME` lines (`INFO show_detail` 1 or 3).
+    realtime: bool,
     /// `END` arrived while the engine thought (the end of input lets it
     /// answer first).
     quit: bool,
@@ -80,6 +100,17 @@ enum Block {
     Board { stones: Vec<(Cell, u8)>, think: bool },
     /// `SWAP2BOARD`: the opening's stones in the order they were put.
     Opening(Vec<Cell>),
+    /// `YXBLOCK` (`remove` false) or `YXBLOCKUNDO`: cells to block or free.
+    Cells { cells: Vec<Cell>, remove: bool },
+}
+
+/// The brain's side of the pipe while a command runs: the lines still to
+/// come, those read while the engine thought, and the output, for lines
+/// written while it thinks.
+struct Io<'a> {
+    lines: &'a Receiver<Incoming>,
+    pending: &'a mut VecDeque<Incoming>,
+    output: &'a mut dyn Write,
 }
 
 /// Serves the protocol on `input` and `output` until `END` or the end of
@@ -107,7 +138,10 @@ where
         block: None,
         timeout_turn: None,
         time_left: None,
-        max_memory: None,
+        max_nodes: None,
+        resources: Resources::default(),
+        blocked: Bitboard::EMPTY,
+        realtime: false,
         quit: false,
     };
     let mut pending: VecDeque<Incoming> = VecDeque::new();
@@ -150,7 +184,8 @@ where
             state.block = None;
             answer(&mut output, "ERROR a BOARD block ended without DONE: ignored")?;
         }
-        let reply = state.handle(command, &lines, &mut pending);
+        let mut io = Io { lines: &lines, pending: &mut pending, output: &mut output };
+        let reply = state.handle(command, &mut io);
         if state.quit {
             // END came while the engine thought.
             return Ok(());
@@ -168,12 +203,7 @@ fn answer(output: &mut impl Write, line: &str) -> io::Result<()> {
 
 impl State<'_> {
     /// The answer to one command, if it has one.
-    fn handle(
-        &mut self,
-        command: Command,
-        lines: &Receiver<Incoming>,
-        pending: &mut VecDeque<Incoming>,
-    ) -> Option<String> {
+    fn handle(&mut self, command: Command, io: &mut Io<'_>) -> Option<String> {
         match command {
             Command::Start(size) => Some(self.start(size, size)),
             Command::RectStart(width, height) => Some(self.start(width, height)),
@@ -187,11 +217,11 @@ impl State<'_> {
                 None => "ERROR RESTART before START".to_owned(),
             }),
             Command::Begin => Some(if self.stones.is_empty() {
-                self.think(lines, pending)
+                self.think(io)
             } else {
                 "ERROR BEGIN on a board that is not empty: use BOARD".to_owned()
             }),
-            Command::Turn(cell) => Some(self.turn(cell, lines, pending)),
+            Command::Turn(cell) => Some(self.turn(cell, io)),
             Command::Board | Command::YxBoard => {
                 self.block = Some(Block::Board { stones: Vec::new(), think: command == Command::Board });
                 None
@@ -211,6 +241,16 @@ impl State<'_> {
                 self.block = Some(Block::Opening(Vec::new()));
                 None
             }
+            Command::Block | Command::BlockUndo => {
+                self.block = Some(Block::Cells { cells: Vec::new(), remove: command == Command::BlockUndo });
+                None
+            }
+            Command::BlockReset => {
+                self.blocked = Bitboard::EMPTY;
+                None
+            }
+            Command::SearchDefend => Some(self.search_defend(io)),
+            Command::Balance(stones, target) => Some(self.balance(stones, target, io)),
             // The wrong kind of stone for the block drops it. A swap2
             // opening's stones are x,y, but some managers (and our external
             // agent, for brains such as Rapfi that read only that form)
@@ -218,7 +258,7 @@ impl State<'_> {
             Command::Stone(cell, who) => {
                 match &mut self.block {
                     Some(Block::Board { stones, .. }) => stones.push((cell, who)),
-                    Some(Block::Opening(stones)) => stones.push(cell),
+                    Some(Block::Opening(stones) | Block::Cells { cells: stones, .. }) => stones.push(cell),
                     None => {
                         return Some("ERROR x,y,who outside a BOARD block: ignored".to_owned());
                     }
@@ -226,7 +266,7 @@ impl State<'_> {
                 None
             }
             Command::OpeningStone(cell) => {
-                if let Some(Block::Opening(stones)) = &mut self.block {
+                if let Some(Block::Opening(stones) | Block::Cells { cells: stones, .. }) = &mut self.block {
                     stones.push(cell);
                     return None;
                 }
@@ -239,14 +279,15 @@ impl State<'_> {
             // A stray DONE leaves the board as it is.
             Command::Done => match self.block.take() {
                 None => Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned()),
-                Some(Block::Board { stones, think: true }) => Some(self.board(&stones, lines, pending)),
+                Some(Block::Board { stones, think: true }) => Some(self.board(&stones, io)),
                 Some(Block::Board { stones, think: false }) => self.set_board(&stones).err(),
-                Some(Block::Opening(stones)) => Some(self.swap2(&stones)),
+                Some(Block::Opening(stones)) => Some(self.swap2(&stones, io)),
+                Some(Block::Cells { cells, remove }) => self.block_cells(&cells, remove),
             },
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
             Command::ShowForbid => Some(self.show_forbidden()),
-            Command::NBest(lines_wanted) => Some(self.best_lines(lines_wanted as usize, lines, pending)),
+            Command::NBest(lines_wanted) => Some(self.best_lines(lines_wanted as usize, io)),
             Command::End => unreachable!("handled by the loop"),
             Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {}", excerpt(&line))),
         }
@@ -260,7 +301,7 @@ impl State<'_> {
             Ok(rules) => rules,
             Err(error) => return format!("ERROR {error}"),
         };
-        match (self.make)(rules, self.max_memory) {
+        match (self.make)(rules, self.resources) {
             Ok(agent) => {
                 self.agent = Some(agent);
                 self.new_game(rules);
@@ -274,6 +315,7 @@ impl State<'_> {
         self.rules = Some(rules);
         self.stones.clear();
         self.block = None;
+        self.blocked = Bitboard::EMPTY;
         if let Some(agent) = &mut self.agent {
             agent.new_game(&rules);
         }
@@ -285,53 +327,78 @@ impl State<'_> {
             "timeout_turn" => self.timeout_turn = number,
             "time_left" => self.time_left = number.filter(|&left| left < UNLIMITED),
             "max_memory" => {
-                let before = self.max_memory;
-                self.max_memory = number.filter(|&bytes| bytes > 0);
-                // Tables are sized at START: build the engine again within
-                // the new limit now, before the clock of a move runs.
-                if self.max_memory != before
-                    && let Some(rules) = self.rules
-                {
-                    match (self.make)(rules, self.max_memory) {
-                        Ok(agent) => {
-                            self.agent = Some(agent);
-                            let stones = std::mem::take(&mut self.stones);
-                            self.new_game(rules);
-                            self.stones = stones;
-                        }
-                        Err(error) => return Some(format!("ERROR {error}")),
-                    }
-                }
+                let resources = Resources { max_memory: number.filter(|&bytes| bytes > 0), ..self.resources };
+                return self.rebuild(resources);
             }
-            "rule" => {
-                let Some(rule) = number else {
-                    return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
-                };
-                self.rule_set = match RuleSet::from_rule_number(rule) {
-                    Ok(rule_set) => rule_set,
-                    Err(error) => return Some(format!("ERROR rule {rule}: {error}")),
-                };
-                if let Some(rules) = self.rules
-                    && rules.rule_set() != self.rule_set
-                {
-                    let changed =
-                        Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.rule_set)
-                            .expect("five in a row on the same board");
-                    // The engine is made for its rules: made again, or refused.
-                    match (self.make)(changed, self.max_memory) {
-                        Ok(agent) => self.agent = Some(agent),
-                        Err(error) => {
-                            self.rules = None;
-                            self.agent = None;
-                            return Some(format!("ERROR rule {rule}: {error}"));
-                        }
-                    }
-                    self.new_game(changed);
-                }
+            // Yixin-Board's table size in KiB: the table takes half the
+            // memory an engine is allowed.
+            "hash_size" => {
+                let bytes = number.filter(|&kib| kib > 0).map(|kib| kib.saturating_mul(2048));
+                return self.rebuild(Resources { max_memory: bytes, ..self.resources });
             }
-            // timeout_match, game_type, folder, evaluate and the rest
-            // change nothing here: time_left carries the match clock.
+            "thread_num" => {
+                let threads = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);
+                return self.rebuild(Resources { threads, ..self.resources });
+            }
+            // -1 (or 0) for none.
+            "max_node" => self.max_nodes = number.filter(|&nodes| nodes > 0),
+            // 1 and 3 ask for the real-time lines (2 for details we do not keep).
+            "show_detail" => self.realtime = matches!(number, Some(1 | 3)),
+            "rule" => return self.set_rule(number, value),
+            // timeout_match, game_type, folder, caution_factor, pondering
+            // and the rest change nothing here: time_left carries the
+            // match clock, and the engine neither ponders nor widens its
+            // candidates on request.
             _ => {}
+        }
+        None
+    }
+
+    /// The engine built again within `resources` now (tables are sized
+    /// when it is built), before the clock of a move runs; the game goes on.
+    fn rebuild(&mut self, resources: Resources) -> Option<String> {
+        if resources == self.resources {
+            return None;
+        }
+        self.resources = resources;
+        let rules = self.rules?;
+        match (self.make)(rules, self.resources) {
+            Ok(agent) => {
+                self.agent = Some(agent);
+                let stones = std::mem::take(&mut self.stones);
+                let blocked = self.blocked;
+                self.new_game(rules);
+                (self.stones, self.blocked) = (stones, blocked);
+                None
+            }
+            Err(error) => Some(format!("ERROR {error}")),
+        }
+    }
+
+    /// `INFO rule`: the rule set, with the engine made again for it.
+    fn set_rule(&mut self, number: Option<u64>, value: &str) -> Option<String> {
+        let Some(rule) = number else {
+            return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
+        };
+        self.rule_set = match RuleSet::from_rule_number(rule) {
+            Ok(rule_set) => rule_set,
+            Err(error) => return Some(format!("ERROR rule {rule}: {error}")),
+        };
+        if let Some(rules) = self.rules
+            && rules.rule_set() != self.rule_set
+        {
+            let changed = Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.rule_set)
+                .expect("five in a row on the same board");
+            // The engine is made for its rules: made again, or refused.
+            match (self.make)(changed, self.resources) {
+                Ok(agent) => self.agent = Some(agent),
+                Err(error) => {
+                    self.rules = None;
+                    self.agent = None;
+                    return Some(format!("ERROR rule {rule}: {error}"));
+                }
+            }
+            self.new_game(changed);
         }
         None
     }
@@ -359,7 +426,7 @@ impl State<'_> {
         Position::from_setup(rules, x, o).map_err(|error| error.to_string())
     }
 
-    fn turn(&mut self, cell: Cell, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
+    fn turn(&mut self, cell: Cell, io: &mut Io<'_>) -> String {
         let pos = match self.position() {
             Ok(pos) => pos,
             Err(error) => return format!("ERROR {error}"),
@@ -369,21 +436,16 @@ impl State<'_> {
             return format!("ERROR TURN {}: {error}", format_cell(cell));
         }
         self.stones.push((cell, pos.side_to_move()));
-        let reply = self.think(lines, pending);
+        let reply = self.think(io);
         if reply.starts_with("ERROR") {
             self.stones.pop();
         }
         reply
     }
 
-    fn board(
-        &mut self,
-        block: &[(Cell, u8)],
-        lines: &Receiver<Incoming>,
-        pending: &mut VecDeque<Incoming>,
-    ) -> String {
+    fn board(&mut self, block: &[(Cell, u8)], io: &mut Io<'_>) -> String {
         match self.set_board(block) {
-            Ok(()) => self.think(lines, pending),
+            Ok(()) => self.think(io),
             Err(error) => error,
         }
     }
@@ -427,27 +489,29 @@ impl State<'_> {
     /// The swap2 choice on the opening `stones` (none, three or five), in
     /// a move's time; afterwards the board holds the opening with the
     /// stones the brain put, colours by their order.
-    fn swap2(&mut self, stones: &[Cell]) -> String {
+    fn swap2(&mut self, stones: &[Cell], io: &mut Io<'_>) -> String {
         let Some(rules) = self.rules else { return "ERROR SWAP2BOARD before START".to_owned() };
         let pos = match board::opening_position(rules, stones) {
             Ok(pos) => pos,
             Err(error) => return format!("ERROR SWAP2BOARD: {error}"),
         };
-        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
-        let (time, _) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
-        let limits = Limits::time(time);
-        let answer = match stones.len() {
-            0 => agent.propose_opening(&rules, &limits).map(|put| put.to_vec()),
-            3 | 5 => agent.choose_side(&pos, stones.len() == 3, &limits).map(|choice| match choice {
+        if ![0, 3, 5].contains(&stones.len()) {
+            let n = stones.len();
+            return format!("ERROR SWAP2BOARD with {n} stones: swap2 offers none, three or five");
+        }
+        let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| match stones.len() {
+            0 => agent.propose_opening(&rules, limits).map(|put| put.to_vec()),
+            _ => agent.choose_side(pos, stones.len() == 3, limits).map(|choice| match choice {
                 SwapChoice::Swap => Vec::new(),
                 SwapChoice::Play(cell) => vec![cell],
                 SwapChoice::PutTwo(two) => two.to_vec(),
             }),
-            n => return format!("ERROR SWAP2BOARD with {n} stones: swap2 offers none, three or five"),
         };
-        let put = match answer {
-            Ok(put) => put,
-            Err(error) => return format!("ERROR the engine failed: {error}"),
+        let put = match self.run_engine(&pos, io, ask) {
+            Ok((Ok(Ok(put)), _)) => put,
+            Ok((Ok(Err(error)), _)) => return format!("ERROR the engine failed: {error}"),
+            Ok((Err(()), _)) => return "ERROR the engine panicked".to_owned(),
+            Err(error) => return error,
         };
         self.stones = stones
             .iter()
@@ -489,23 +553,36 @@ impl State<'_> {
     }
 
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
-    fn think(&mut self, lines: &Receiver<Incoming>, pending: &mut VecDeque<Incoming>) -> String {
-        let (pos, choice, started) = match self.run_engine(lines, pending, Agent::select_move) {
+    fn think(&mut self, io: &mut Io<'_>) -> String {
+        let pos = match self.position_to_play() {
+            Ok(pos) => pos,
+            Err(error) => return error,
+        };
+        let (choice, started) = match self.run_engine(&pos, io, Agent::select_move) {
             Ok(ran) => ran,
             Err(error) => return error,
         };
         let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
+        let analysis = agent.analysis();
         match choice {
-            Ok(Ok(cell)) if pos.is_legal(cell) => {
+            Ok(Ok(chosen)) => {
+                // An engine whose search does not read the blocks is kept off them here.
+                let allowed = Limits::none().with_excluded(self.blocked);
+                let Some(cell) = board::choose_allowed(&pos, &allowed, chosen, analysis.as_ref()) else {
+                    return format!("ERROR the engine chose {}, which cannot be played", format_cell(chosen));
+                };
                 self.stones.push((cell, pos.side_to_move()));
-                let message =
-                    agent.analysis().map(|analysis| message(&analysis, *pos.rules(), started.elapsed()));
-                match message {
-                    Some(message) => format!("{message}\n{}", format_cell(cell)),
+                match analysis {
+                    Some(analysis) => {
+                        format!(
+                            "{}\n{}",
+                            message(&analysis, *pos.rules(), started.elapsed()),
+                            format_cell(cell)
+                        )
+                    }
                     None => format_cell(cell),
                 }
             }
-            Ok(Ok(cell)) => format!("ERROR the engine chose {}, which cannot be played", format_cell(cell)),
             Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
             Err(()) => "ERROR the engine panicked".to_owned(),
         }
@@ -514,16 +591,15 @@ impl State<'_> {
     /// `YXNBEST`: the engine's best `count` lines within the move's time,
     /// a `MESSAGE` each (its number, depth, value and line), then the
     /// best move, played as `BOARD`'s is.
-    fn best_lines(
-        &mut self,
-        count: usize,
-        lines: &Receiver<Incoming>,
-        pending: &mut VecDeque<Incoming>,
-    ) -> String {
+    fn best_lines(&mut self, count: usize, io: &mut Io<'_>) -> String {
+        let pos = match self.position_to_play() {
+            Ok(pos) => pos,
+            Err(error) => return error,
+        };
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
             agent.analyze_lines(pos, limits, count)
         };
-        let (pos, found, started) = match self.run_engine(lines, pending, ask) {
+        let (found, started) = match self.run_engine(&pos, io, ask) {
             Ok(ran) => ran,
             Err(error) => return error,
         };
@@ -532,8 +608,10 @@ impl State<'_> {
             Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
             Err(()) => return "ERROR the engine panicked".to_owned(),
         };
-        let Some(best) =
-            analyses.first().and_then(|analysis| analysis.best_move).filter(|&cell| pos.is_legal(cell))
+        let Some(best) = analyses
+            .first()
+            .and_then(|analysis| analysis.best_move)
+            .filter(|&cell| pos.is_legal(cell) && !self.blocked.contains(cell))
         else {
             return "ERROR the engine found no move that can be played".to_owned();
         };
@@ -549,46 +627,75 @@ impl State<'_> {
         answer
     }
 
-    /// Runs `ask` on the engine in the current position within the move's
-    /// time, listening for `YXSTOP` (stop now) and `END` meanwhile: the
-    /// position, what `ask` returned (`Err` if the engine panicked) and
+    /// The current position, if a move can be searched in it; else the
+    /// error to answer.
+    fn position_to_play(&self) -> Result<Position, String> {
+        let pos = self.position().map_err(|error| format!("ERROR {error}"))?;
+        match pos.outcome() {
+            Some(outcome) => Err(format!("ERROR the game is over ({outcome:?})")),
+            None => Ok(pos),
+        }
+    }
+
+    /// Runs `ask` on the engine in `pos` within the move's time (and
+    /// `INFO max_node`, and off the blocked cells), listening for `YXSTOP`
+    /// (stop now) and `END` meanwhile, and writing the real-time lines if
+    /// asked for: what `ask` returned (`Err` if the engine panicked) and
     /// when it started; or the error to answer.
     fn run_engine<T: Send>(
         &mut self,
-        lines: &Receiver<Incoming>,
-        pending: &mut VecDeque<Incoming>,
+        pos: &Position,
+        io: &mut Io<'_>,
         ask: impl FnOnce(&mut Box<dyn Agent>, &Position, &Limits) -> T + Send,
-    ) -> Result<(Position, Result<T, ()>, std::time::Instant), String> {
-        let pos = self.position().map_err(|error| format!("ERROR {error}"))?;
-        if let Some(outcome) = pos.outcome() {
-            return Err(format!("ERROR the game is over ({outcome:?})"));
-        }
+    ) -> Result<(Result<T, ()>, std::time::Instant), String> {
         let stop = StopFlag::new();
         let started = std::time::Instant::now();
         let (planned, most) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
-        let limits = Limits::time(planned).with_max_time(most).with_stop(stop.clone());
+        let mut limits =
+            Limits::time(planned).with_max_time(most).with_stop(stop.clone()).with_excluded(self.blocked);
+        limits.nodes = self.max_nodes;
+        let mut realtime = self.realtime.then(yixin::Realtime::new);
+        if let Some(realtime) = &realtime {
+            limits = limits.with_progress(realtime.progress());
+        }
         let Some(agent) = self.agent.as_mut() else {
             return Err("ERROR no engine: send START first".to_owned());
         };
+        let quit = &mut self.quit;
         let choice = thread::scope(|scope| {
-            let thinking = scope.spawn(|| ask(agent, &pos, &limits));
-            while !thinking.is_finished() && !self.quit {
-                match lines.recv_timeout(Duration::from_millis(2)) {
-                    Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
-                    Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("END") => self.quit = true,
-                    Ok(incoming) => pending.push_back(incoming),
-                    Err(RecvTimeoutError::Timeout) => {}
-                    // The end of input (`printf 'START 15\r\nBEGIN\r\n' | pbrain-mnk`)
-                    // lets the search finish and answer; then the brain ends.
-                    Err(RecvTimeoutError::Disconnected) => break,
+            let thinking = scope.spawn(|| ask(agent, pos, &limits));
+            let mut input_open = true;
+            while !thinking.is_finished() && !*quit {
+                if input_open {
+                    match io.lines.recv_timeout(Duration::from_millis(2)) {
+                        Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("YXSTOP") => stop.stop(),
+                        Ok(Incoming::Line(line)) if line.trim().eq_ignore_ascii_case("END") => *quit = true,
+                        Ok(incoming) => io.pending.push_back(incoming),
+                        Err(RecvTimeoutError::Timeout) => {}
+                        // The end of input (`printf 'START 15\r\nBEGIN\r\n' | pbrain-mnk`)
+                        // lets the search finish and answer; then the brain ends.
+                        Err(RecvTimeoutError::Disconnected) => input_open = false,
+                    }
+                } else {
+                    thread::sleep(Duration::from_millis(2));
+                }
+                if let Some(realtime) = &mut realtime {
+                    // A GUI that stopped reading is told nothing more.
+                    let _ = realtime.write(started.elapsed(), &mut *io.output);
                 }
             }
-            if self.quit {
+            if *quit {
                 stop.stop();
             }
-            thinking.join()
+            let joined = thinking.join();
+            if let Some(realtime) = &mut realtime
+                && !*quit
+            {
+                let _ = realtime.write(started.elapsed(), &mut *io.output);
+            }
+            joined
         });
-        Ok((pos, choice.map_err(|_| ()), started))
+        Ok((choice.map_err(|_| ()), started))
     }
 }
 

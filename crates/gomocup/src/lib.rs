@@ -25,6 +25,6 @@ pub mod input;
 mod message;
 pub mod protocol;
 
-pub use brain::{About, MakeAgent, serve};
+pub use brain::{About, MakeAgent, Resources, serve};
 pub use external::ExternalAgent;
 pub use message::read_messages;

@@ -30,6 +30,20 @@ pub enum Command {
     ShowInfo,
     /// `YXNBEST n`: the best n lines, a `MESSAGE` each, then the move.
     NBest(u32),
+    /// `YXBLOCK`: the `x,y` lines up to `DONE` are cells the brain must
+    /// not play, added to those given before.
+    Block,
+    /// `YXBLOCKUNDO`: the `x,y` lines up to `DONE` may be played again.
+    BlockUndo,
+    /// `YXBLOCKRESET`: every cell may be played again.
+    BlockReset,
+    /// `YXSEARCHDEFEND`: `MESSAGE REALTIME LOSE x,y` for each move that
+    /// loses by force, then the move.
+    SearchDefend,
+    /// `YXBALANCEONE v` (1) or `YXBALANCETWO v` (2): that many stones
+    /// (the side to move's first) after which the value is nearest `v`
+    /// for the side to move; the brain answers them and puts them.
+    Balance(u8, i32),
     /// `x,y,who` inside a `BOARD` block: 1 own, 2 the opponent's.
     Stone(Cell, u8),
     /// `SWAP2BOARD`: the lines up to `DONE` give the opening stones so far
@@ -96,7 +110,7 @@ pub fn format_cell(cell: Cell) -> String {
 pub const MAX_LINES: u32 = 10;
 
 /// The words that start a command.
-const COMMANDS: [&str; 19] = [
+const COMMANDS: [&str; 25] = [
     "START",
     "SWAP2BOARD",
     "RECTSTART",
@@ -116,6 +130,12 @@ const COMMANDS: [&str; 19] = [
     "YXHASHCLEAR",
     "YXSHOWINFO",
     "YXNBEST",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
+    "YXSEARCHDEFEND",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
 ];
 
 /// Reads one line a manager sent (without its line ending). Inside a
@@ -178,6 +198,21 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
         "YXHASHCLEAR" => Command::HashClear,
         "YXSHOWINFO" => Command::ShowInfo,
         "YXNBEST" => Command::NBest(number(rest, "YXNBEST's number of lines")?.clamp(1, MAX_LINES)),
+        "YXBLOCK" => Command::Block,
+        "YXBLOCKUNDO" => Command::BlockUndo,
+        "YXBLOCKRESET" => Command::BlockReset,
+        "YXSEARCHDEFEND" => Command::SearchDefend,
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let stones = if word.eq_ignore_ascii_case("YXBALANCEONE") { 1 } else { 2 };
+            let value = rest.parse().map_err(|_| {
+                Malformed(format!(
+                    "{} takes the value to balance to, a whole number, got {:?}",
+                    word.to_ascii_uppercase(),
+                    excerpt(rest)
+                ))
+            })?;
+            Command::Balance(stones, value)
+        }
         "SWAP2BOARD" if rest.is_empty() => Command::Swap2Board,
         "SWAP2BOARD" => {
             return Err(Malformed(format!("SWAP2BOARD takes nothing after it, got {:?}", excerpt(rest))));
@@ -226,6 +261,13 @@ mod tests {
         assert_eq!(parse("TAKEBACK 3,4", false), Ok(Command::Takeback(Cell::new(3, 4))));
         assert_eq!(parse("PLAY 1,2", false), Ok(Command::Unknown("PLAY 1,2".into())));
         assert_eq!(format_cell(Cell::new(3, 12)), "3,12");
+        assert_eq!(parse("YXBLOCK", false), Ok(Command::Block));
+        assert_eq!(parse("yxblockundo", false), Ok(Command::BlockUndo));
+        assert_eq!(parse("YXBLOCKRESET", false), Ok(Command::BlockReset));
+        assert_eq!(parse("YXBLOCKRESET", true), Ok(Command::BlockReset));
+        assert_eq!(parse("YXSEARCHDEFEND", false), Ok(Command::SearchDefend));
+        assert_eq!(parse("YXBALANCEONE 0", false), Ok(Command::Balance(1, 0)));
+        assert_eq!(parse("YxBalanceTwo -150", false), Ok(Command::Balance(2, -150)));
     }
 
     #[test]
@@ -238,5 +280,7 @@ mod tests {
         assert!(parse("1,x", true).unwrap_err().0.contains("x,y"));
         assert!(parse("SWAP2BOARD 3", false).unwrap_err().0.contains("nothing after"));
         assert!(parse("1,2,7", true).unwrap_err().0.contains("who must be"));
+        assert!(parse("YXBALANCEONE", false).unwrap_err().0.contains("YXBALANCEONE takes the value"));
+        assert!(parse("YXBALANCETWO x", false).unwrap_err().0.contains("whole number"));
     }
 }

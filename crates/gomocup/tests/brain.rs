@@ -4,7 +4,7 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use board::{Agent, AgentError, Cell, Limits, Position, Rules};
-use gomocup::{About, serve};
+use gomocup::{About, Resources, serve};
 
 /// Plays the first empty cell in row-major order.
 struct First;
@@ -64,7 +64,7 @@ fn run(input: &str, stubborn: bool) -> Vec<String> {
 /// The brain's answers to raw `input`, ending `linger` after it.
 fn run_bytes(input: &[u8], stubborn: bool, linger: Duration) -> Vec<String> {
     let mut output = Vec::new();
-    let make = move |rules: Rules, _: Option<u64>| -> Result<Box<dyn Agent>, String> {
+    let make = move |rules: Rules, _: Resources| -> Result<Box<dyn Agent>, String> {
         if rules.width() == 7 {
             return Err("this engine does not play 7x7".to_owned());
         }
@@ -230,19 +230,30 @@ fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
     use std::sync::{Arc, Mutex};
     let calls = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&calls);
-    let make = move |_: Rules, memory: Option<u64>| -> Result<Box<dyn Agent>, String> {
-        seen.lock().unwrap().push(memory);
+    let make = move |_: Rules, resources: Resources| -> Result<Box<dyn Agent>, String> {
+        seen.lock().unwrap().push(resources);
         Ok(Box::new(First))
     };
     let mut output = Vec::new();
-    let input = "START 10\nBEGIN\nINFO max_memory 83886080\nTURN 5,5\nINFO max_memory 0\n";
+    let input = "START 10\nBEGIN\nINFO max_memory 83886080\nTURN 5,5\nINFO max_memory 0\nINFO thread_num 2\nINFO hash_size 1024\nINFO thread_num 2\n";
     let input = std::io::BufReader::new(LingeringInput {
         bytes: Cursor::new(input.into()),
         linger: Duration::from_millis(300),
     });
     serve(input, &mut output, about(), Box::new(make)).unwrap();
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
-    assert_eq!(*calls.lock().unwrap(), [None, Some(83_886_080), None]);
+    let memory = |max_memory, threads| Resources { max_memory, threads };
+    // Each change builds the engine again; the same value does not.
+    assert_eq!(
+        *calls.lock().unwrap(),
+        [
+            memory(None, None),
+            memory(Some(83_886_080), None),
+            memory(None, None),
+            memory(None, Some(2)),
+            memory(Some(2 << 20), Some(2)),
+        ]
+    );
 }
 
 #[test]
@@ -296,4 +307,135 @@ fn yxnbest_shows_numbered_lines_then_plays_the_best_move() {
     assert!(answers[1].starts_with("MESSAGE line 1"), "{answers:?}");
     assert_eq!(answers[2], "2,0");
     assert!(run("START 15\nYXNBEST x\n", false)[1].starts_with("ERROR"));
+}
+
+#[test]
+fn blocked_cells_are_never_played_until_freed() {
+    // The first empty cell is blocked: the brain plays elsewhere (an
+    // engine that does not read the blocks is kept off them).
+    let input = "START 10\nYXBLOCK\n0,0\n1,0\nDONE\nBEGIN\nYXBLOCKUNDO\n0,0\nDONE\nTURN 9,9\nYXBLOCKRESET\nTURN 9,8\n";
+    let answers = run(input, false);
+    assert_eq!(answers, ["OK", "5,5", "0,0", "1,0"]);
+    // A cell off the board says so; the others are taken. A block left
+    // open gives way to the next command.
+    let answers = run("START 10\nYXBLOCK\n12,3\n0,0\nDONE\nBEGIN\nYXBLOCK\n1,0\nBEGIN\n", false);
+    assert!(answers[1].starts_with("ERROR cells off the board, not taken: 12,3"), "{answers:?}");
+    assert_eq!(answers[2], "5,5");
+    assert!(answers[3].starts_with("ERROR a BOARD block ended without DONE"), "{answers:?}");
+    // A new game forgets the blocks.
+    assert_eq!(run("START 10\nYXBLOCK\n0,0\nDONE\nRESTART\nBEGIN\n", false), ["OK", "OK", "0,0"]);
+}
+
+#[test]
+fn balance_answers_the_stones_and_puts_them() {
+    // An engine that says nothing of its chances finds every stone even:
+    // the one nearest the stones' middle.
+    let answers = run("START 15\nYXBOARD\n7,7,2\nDONE\nYXBALANCEONE 0\nTURN 0,0\n", false);
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert!(answers[1].starts_with("MESSAGE balance ev 0 (target 0"), "{answers:?}");
+    let one = gomocup::protocol::parse_cell(&answers[2]).unwrap();
+    assert!(one.x().abs_diff(7) <= 1 && one.y().abs_diff(7) <= 1, "{answers:?}");
+    // Then the engine answers as the side that did not put it.
+    assert_eq!(answers[3], "1,0");
+    let answers = run("START 15\nYXBOARD\n7,7,2\nDONE\nYXBALANCETWO -100\n", false);
+    let two: Vec<&str> = answers[2].split(' ').collect();
+    assert_eq!(two.len(), 2, "{answers:?}");
+    assert_ne!(two[0], two[1]);
+    assert!(run("START 15\nYXBALANCEONE\n", false)[1].starts_with("ERROR YXBALANCEONE takes the value"));
+}
+
+#[test]
+fn a_defence_search_without_proofs_plays_a_move() {
+    // An engine that proves nothing finds no losing move, and moves.
+    let answers = run("START 10\nYXBOARD\n5,5,2\nDONE\nYXSEARCHDEFEND\n", false);
+    assert_eq!(answers, ["OK", "0,0"]);
+}
+
+#[test]
+fn a_swap2_proposal_stops_when_told() {
+    // Judging the candidate openings listens to YXSTOP as a move does.
+    let start = std::time::Instant::now();
+    let answers = run("START 15\nINFO timeout_turn 20000\nSWAP2BOARD\nDONE\nYXSTOP\n", true);
+    assert_eq!(answers, ["OK", "7,7 8,7 4,4"]);
+    assert!(start.elapsed() < Duration::from_secs(5), "stopped early");
+    let answers = run("START 15\nINFO timeout_turn 20000\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\nEND\n", true);
+    assert_eq!(answers, ["OK"], "END ends it");
+}
+
+/// Reports root moves and a finished depth a while into its search, as a
+/// deepening engine does, then plays 3,3.
+struct Reporter;
+
+impl Agent for Reporter {
+    fn name(&self) -> String {
+        "reporter".to_owned()
+    }
+    fn select_move(&mut self, _: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+        std::thread::sleep(Duration::from_millis(250));
+        let (best, lost) = (Cell::new(3, 3), Cell::new(0, 9));
+        limits.root_move(best, board::RootStep::Entered, 6);
+        limits.root_move(best, board::RootStep::Done, 6);
+        limits.root_move(lost, board::RootStep::Lost, 6);
+        limits.publish(|| board::Analysis {
+            value: Some(35.0),
+            line: vec![best, Cell::new(4, 4)],
+            ..board::Analysis::of_move(best, board::ScoreKind::Evaluation)
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        Ok(best)
+    }
+}
+
+#[test]
+fn realtime_lines_follow_the_search_when_asked_for() {
+    let transcript = |input: &str| {
+        let mut output = Vec::new();
+        let make = |_: Rules, _: Resources| -> Result<Box<dyn Agent>, String> { Ok(Box::new(Reporter)) };
+        serve(Cursor::new(input.to_owned()), &mut output, about(), Box::new(make)).unwrap();
+        String::from_utf8(output).unwrap().lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let answers = transcript("START 10\nINFO show_detail 1\nBEGIN\n");
+    assert_eq!(
+        answers,
+        [
+            "OK",
+            "MESSAGE REALTIME POS 3,3",
+            "MESSAGE REALTIME DONE 3,3",
+            "MESSAGE REALTIME LOSE 0,9",
+            "MESSAGE REALTIME REFRESH",
+            "MESSAGE REALTIME BEST 3,3",
+            "MESSAGE REALTIME VAL 35",
+            "MESSAGE REALTIME PV 3,3 4,4",
+            "3,3",
+        ]
+    );
+    // Not asked for (or switched off), none.
+    assert_eq!(transcript("START 10\nBEGIN\n"), ["OK", "3,3"]);
+    assert_eq!(transcript("START 10\nINFO show_detail 1\nINFO show_detail 0\nBEGIN\n"), ["OK", "3,3"]);
+}
+
+#[test]
+fn max_node_limits_each_search_and_minus_one_lifts_it() {
+    use std::sync::{Arc, Mutex};
+    /// Plays the first empty cell, noting the node limit it was given.
+    struct Noting(Arc<Mutex<Vec<Option<u64>>>>);
+    impl Agent for Noting {
+        fn name(&self) -> String {
+            "noting".to_owned()
+        }
+        fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
+            self.0.lock().unwrap().push(limits.nodes);
+            First.select_move(pos, limits)
+        }
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let noted = Arc::clone(&seen);
+    let make = move |_: Rules, _: Resources| -> Result<Box<dyn Agent>, String> {
+        Ok(Box::new(Noting(Arc::clone(&noted))))
+    };
+    let input = "START 10\nINFO max_node 5000\nBEGIN\nINFO max_node -1\nTURN 9,9\nINFO caution_factor 2\nINFO pondering 1\nTURN 9,8\n";
+    let mut output = Vec::new();
+    serve(Cursor::new(input.to_owned()), &mut output, about(), Box::new(make)).unwrap();
+    assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n2,0\n", "unused keys change nothing");
+    assert_eq!(*seen.lock().unwrap(), [Some(5000), None, None]);
 }

@@ -107,17 +107,35 @@ impl AgentSpec {
         let options = Options::parse(self.engine.name, self.engine.options(), given)?;
         let asked: u64 = options.get(option)?;
         let cap = (share >> 20).max(1);
-        if asked <= cap {
-            return Ok(self.clone());
+        if asked <= cap { Ok(self.clone()) } else { self.with_option(option, &cap.to_string()) }
+    }
+
+    /// The same spec searching on `threads` threads (a manager's or GUI's
+    /// `thread_num`), for engines that take a `threads` option; others are
+    /// unchanged.
+    ///
+    /// # Errors
+    /// [`SpecError`] if the engine refuses that many threads.
+    pub fn with_threads(&self, threads: usize) -> Result<AgentSpec, SpecError> {
+        if self.engine.options().iter().any(|option| option.name == "threads") {
+            self.with_option("threads", &threads.to_string())
+        } else {
+            Ok(self.clone())
         }
-        let kept: Vec<&str> = given
+    }
+
+    /// The same spec with `option` set to `value`, in place of any value
+    /// it gave.
+    fn with_option(&self, option: &str, value: &str) -> Result<AgentSpec, SpecError> {
+        let (_, given) = self.text.split_once(':').unwrap_or((&self.text, ""));
+        let prefix = format!("{option}=");
+        let setting = format!("{prefix}{value}");
+        let items: Vec<&str> = given
             .split(',')
             .map(str::trim)
-            .filter(|item| !item.is_empty() && !item.to_ascii_lowercase().starts_with(&format!("{option}=")))
+            .filter(|item| !item.is_empty() && !item.to_ascii_lowercase().starts_with(&prefix))
+            .chain([setting.as_str()])
             .collect();
-        let mut items = kept;
-        let capped = format!("{option}={cap}");
-        items.push(&capped);
         AgentSpec::parse(&format!("{}:{}", self.engine.name, items.join(",")))
     }
 
@@ -410,5 +428,14 @@ mod memory_tests {
             AgentSpec::parse("alphabeta").unwrap().within_memory(1000).unwrap().text(),
             "alphabeta:tt_mb=1"
         );
+    }
+
+    #[test]
+    fn threads_are_set_where_the_engine_takes_them() {
+        let threads = |text: &str, n: usize| AgentSpec::parse(text).unwrap().with_threads(n).unwrap();
+        assert_eq!(threads("alphabeta", 4).text(), "alphabeta:threads=4");
+        assert_eq!(threads("alphabeta:threads=2,ms=100", 1).text(), "alphabeta:ms=100,threads=1");
+        assert_eq!(threads("mcts", 2).text(), "mcts:threads=2");
+        assert_eq!(threads("random", 8).text(), "random");
     }
 }

@@ -300,4 +300,34 @@ mod tests {
         assert_eq!(Some(moves[0]), alone.best_move);
         assert!(lines.iter().all(|line| line.depth > 0 && !line.line.is_empty()));
     }
+
+    #[test]
+    fn excluded_cells_are_never_chosen_and_root_moves_are_reported() {
+        use board::{Limits, Progress, RootStep, Rules};
+        // X has an open four's worth: f8 or k8 wins (g8 h8 i8 j8).
+        let pos = Position::from_moves(Rules::gomoku15(), "g8 a1 h8 a3 i8 a5 j8 o1").unwrap();
+        let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
+        let mut engine = AlphaBeta::new(OpenLines, config);
+        let win = engine.search(&pos, &Limits::nodes(20_000)).best_move.unwrap();
+        let mut excluded = board::Bitboard::EMPTY;
+        excluded.insert(win);
+        let other = engine.search(&pos, &Limits::nodes(20_000).with_excluded(excluded));
+        assert_ne!(other.best_move, Some(win));
+        assert!(other.value > result::MATE_BOUND, "the other end wins too: {other:?}");
+        // A quiet position: every root move searched is reported, entered
+        // and then done (or lost), and none of them is excluded.
+        let pos =
+            Position::from_moves(Rules::gomoku15(), "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14").unwrap();
+        let best = engine.search(&pos, &Limits::nodes(20_000)).best_move.unwrap();
+        let mut excluded = board::Bitboard::EMPTY;
+        excluded.insert(best);
+        let progress = Progress::with_root_moves();
+        let limits = Limits::nodes(20_000).with_excluded(excluded).with_progress(progress.clone());
+        let other = engine.search(&pos, &limits).best_move.unwrap();
+        assert_ne!(other, best);
+        let events = progress.take_root_events();
+        assert!(events.iter().all(|event| event.cell != best), "{events:?}");
+        assert!(events.iter().any(|event| event.step == RootStep::Entered && event.cell == other));
+        assert!(events.iter().any(|event| event.step != RootStep::Entered && event.cell == other));
+    }
 }

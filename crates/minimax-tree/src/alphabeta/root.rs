@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use board::threats::Threats;
-use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position};
+use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position, RootStep};
 
 use super::AlphaBeta;
 use super::depth::plies;
@@ -40,20 +40,23 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let mut work = pos.clone();
         self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
-        let mut cells = self.candidate_cells(pos);
-        // A multi-line analysis searches the moves not shown yet: no
-        // shortcut decides among them.
-        if self.excluded.is_empty() {
-            if let Some(decided) = self.decide_at_once(pos, cells) {
-                return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
-            }
-        } else {
-            for &cell in &self.excluded {
-                cells.remove(cell);
-            }
-            if cells.is_empty() {
-                return AlphaBetaReport::empty(Vec::new());
-            }
+        // Cells the caller excludes (a GUI's blocks), and the lines a
+        // multi-line analysis has shown already.
+        let mut excluded = limits.excluded;
+        for &cell in &self.excluded {
+            excluded.insert(cell);
+        }
+        let cells = self.candidate_cells(pos) - excluded;
+        if cells.is_empty() {
+            return AlphaBetaReport::empty(Vec::new());
+        }
+        // Among the moves not shown yet no shortcut decides; a shortcut to
+        // an excluded cell is no answer.
+        if self.excluded.is_empty()
+            && let Some(decided) = self.decide_at_once(pos, cells)
+            && decided.best_move.is_some_and(|cell| !excluded.contains(cell))
+        {
+            return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
         }
 
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
@@ -66,7 +69,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         // (Facing an open three, the threat moves are its defences, shown
         // lines among them.)
-        root.retain(|(cell, _)| !self.excluded.contains(cell));
+        root.retain(|&(cell, _)| !excluded.contains(cell));
         if root.is_empty() {
             root = cells.iter().map(|cell| (cell, 0)).collect();
         }
@@ -185,6 +188,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let mut scores = Vec::with_capacity(root.len());
         let child = plies(depth - 1);
         for (i, &(cell, _)) in root.iter().enumerate() {
+            self.budget.limits().root_move(cell, RootStep::Entered, depth);
             self.make(pos, cell);
             let score = if i == 0 {
                 -self.negamax(pos, child, -high, -alpha, 1, false)
@@ -200,6 +204,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             if self.budget.stopped() {
                 break;
             }
+            let step = if score < -MATE_BOUND { RootStep::Lost } else { RootStep::Done };
+            self.budget.limits().root_move(cell, step, depth);
             best = best.max(score);
             alpha = alpha.max(score);
             scores.push((cell, score));

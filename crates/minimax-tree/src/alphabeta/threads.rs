@@ -35,6 +35,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             clock: None,
             stop: Some(stop.clone()),
             progress: None,
+            excluded: limits.excluded,
         };
         let latest = self.budget.latest();
         let mut helpers = std::mem::take(&mut self.helpers);
