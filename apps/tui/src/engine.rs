@@ -28,6 +28,8 @@ pub enum Job {
     Propose,
     /// A choice on the opening stones (two more stones allowed or not).
     Choose { may_put_two: bool },
+    /// The best this many lines (the move answered is the first's).
+    Lines(usize),
 }
 
 /// What an engine answered.
@@ -45,6 +47,8 @@ pub struct Reply {
     pub agent: Box<dyn Agent>,
     pub result: Result<Answer, String>,
     pub analysis: Option<Analysis>,
+    /// The lines of a [`Job::Lines`], best first.
+    pub lines: Vec<Analysis>,
 }
 
 /// A search under way.
@@ -94,8 +98,17 @@ impl Thinking {
         let (ply, key) = (pos.ply(), pos.hash());
         let pos = pos.clone();
         thread::spawn(move || {
+            let mut lines = Vec::new();
             let result = match job {
                 Job::Move => agent.select_move(&pos, &limits).map(Answer::Move),
+                Job::Lines(count) => agent.analyze_lines(&pos, &limits, count).and_then(|found| {
+                    lines = found;
+                    lines
+                        .first()
+                        .and_then(|first| first.best_move)
+                        .map(Answer::Move)
+                        .ok_or_else(|| board::AgentError::failed("no line found"))
+                }),
                 Job::Propose => agent.propose_opening(pos.rules(), &limits).map(Answer::Stones),
                 Job::Choose { may_put_two } => {
                     agent.choose_side(&pos, may_put_two, &limits).map(Answer::Choice)
@@ -104,7 +117,7 @@ impl Thinking {
             let result = result.map_err(|err| err.to_string());
             let analysis = agent.analysis();
             // The screen may have gone: nothing to tell then.
-            let _ = send.send(Reply { agent, result, analysis });
+            let _ = send.send(Reply { agent, result, analysis, lines });
         });
         Thinking { purpose, ply, key, started: Instant::now(), progress, stop, reply }
     }

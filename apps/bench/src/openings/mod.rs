@@ -5,8 +5,10 @@
 //! centre, to be judged. With `--score FILE`: each opening of a file
 //! searched by an engine, its value for X printed beside it, and those
 //! outside the bound commented out as unbalanced — the steps
-//! `openings/check.sh` runs.
+//! `openings/check.sh` runs. With `--balance N`: `N` openings made even by
+//! the engine's own balance search, from random starts near the centre.
 
+mod balance;
 mod candidates;
 mod score;
 
@@ -20,23 +22,29 @@ use board::{Cell, Outcome, Rules, Side};
 pub struct Args {
     /// Records files of `bench match` or `tournament` runs (`--records`).
     #[arg(
-        required_unless_present_any = ["score", "candidates"],
+        required_unless_present_any = ["score", "candidates", "balance"],
         num_args = 1..,
-        conflicts_with_all = ["score", "candidates"]
+        conflicts_with_all = ["score", "candidates", "balance"]
     )]
     records: Vec<PathBuf>,
     /// Print this many distinct openings of two stones (X to move) and
     /// three (O to move) within `--radius` of the centre instead, one of
     /// each class the board's symmetries map onto each other, drawn by
     /// `--seed`: candidates for `--score`.
-    #[arg(long, value_name = "N", conflicts_with = "score")]
+    #[arg(long, value_name = "N", conflicts_with_all = ["score", "balance"])]
     candidates: Option<usize>,
-    /// With --candidates: how far from the centre a stone may lie (a square
-    /// of side 2 × RADIUS + 1).
-    #[arg(long, default_value_t = 3, requires = "candidates")]
+    /// Make this many openings of three stones (O to move) even by
+    /// `--engine`'s balance search instead (what `YXBALANCEONE` and
+    /// `YXBALANCETWO` run): from `--seed`'s random starts of one stone or
+    /// two within `--radius` of the centre, `--ms` each.
+    #[arg(long, value_name = "N", conflicts_with = "score")]
+    balance: Option<usize>,
+    /// With --candidates or --balance: how far from the centre a stone may
+    /// lie (a square of side 2 × RADIUS + 1).
+    #[arg(long, default_value_t = 3)]
     radius: u8,
-    /// With --candidates: the seed of the draw.
-    #[arg(long, default_value_t = 0, requires = "candidates")]
+    /// With --candidates or --balance: the seed of the draw.
+    #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Score every opening of this file (one a line, `#` comments) with
     /// `--engine` instead, printing each with its value for X.
@@ -45,14 +53,14 @@ pub struct Args {
     /// With --score or --candidates: the rules of the openings.
     #[arg(long, default_value = "15,15,5")]
     rules: Rules,
-    /// With --score: the engine that scores them.
-    #[arg(long, default_value = "alphabeta", requires = "score")]
+    /// With --score or --balance: the engine that scores or balances them.
+    #[arg(long, default_value = "alphabeta")]
     engine: roster::AgentSpec,
-    /// With --score: milliseconds of search an opening.
-    #[arg(long, default_value_t = 10_000, requires = "score")]
+    /// With --score or --balance: milliseconds of search an opening.
+    #[arg(long, default_value_t = 10_000)]
     ms: u64,
-    /// With --score: openings scored at once.
-    #[arg(long, default_value_t = 1, requires = "score")]
+    /// With --score or --balance: openings worked on at once.
+    #[arg(long, default_value_t = 1)]
     threads: usize,
     /// With --score: the largest value (either way) a balanced opening may
     /// have; by default the value of one open three, as the rules'
@@ -113,6 +121,9 @@ fn parse_bounds(flag: &str, text: &str) -> Result<(f64, f64)> {
 pub fn run(args: &Args) -> Result<()> {
     if let Some(file) = &args.score {
         return score::score(args, file);
+    }
+    if let Some(count) = args.balance {
+        return balance::balance(args, count);
     }
     if let Some(count) = args.candidates {
         for line in candidates::candidates(args.rules, args.radius, count, args.seed)? {

@@ -1,13 +1,26 @@
 //! Analysis mode (`A`): an engine analyses the position on the board
 //! until it changes, while the person tries moves for both sides; its
-//! keys are the playing keys, its panel the playing panel.
+//! keys are the playing keys and `+`/`-` (how many best lines, 1 to 5),
+//! its panel the playing panel with the lines.
+//!
+//! One line is one search, deepening until the position changes. Several
+//! are searched as sets (the best, then the best of the others, …), each
+//! set four times as long as the one before, from a second: the panel
+//! shows the last complete set while the next deepens.
+
+use std::time::Duration;
 
 use board::Limits;
 use roster::AgentSpec;
 
 use super::mode::{Analysing, Mode};
 use super::{ANALYSIS_TIME, App, Heat};
-use crate::engine::{Purpose, Thinking};
+use crate::engine::{Job, Purpose, Thinking};
+
+/// The most lines analysis mode shows.
+pub(super) const MAX_LINES: usize = 5;
+/// The time of the first set of several lines.
+const FIRST_SET: Duration = Duration::from_secs(1);
 
 impl App {
     /// `A`: analysis mode on or off.
@@ -35,7 +48,7 @@ impl App {
             self.analysis_agent = None;
         }
         self.analysis_spec = Some(spec.clone());
-        self.mode = Mode::Analysis(Analysing::default());
+        self.mode = Mode::Analysis(Analysing { budget: FIRST_SET, ..Analysing::default() });
         if self.heat == Heat::Off {
             self.heat = Heat::Scores;
         }
@@ -65,6 +78,12 @@ impl App {
             return;
         }
         analysing.seen = 0;
+        if analysing.lines_of != self.pos.hash() {
+            analysing.lines.clear();
+            analysing.lines_of = self.pos.hash();
+            analysing.budget = FIRST_SET;
+        }
+        let (lines, budget) = (self.analysis_lines, analysing.budget);
         // The agent back from its last analysis, or a new one (also when
         // the last never stopped and was left to its thread).
         let agent = match (self.analysis_agent.take(), &self.analysis_spec) {
@@ -76,7 +95,63 @@ impl App {
             }
             (None, None) => return,
         };
-        self.thinking =
-            Some(Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis));
+        self.thinking = Some(if lines > 1 {
+            Thinking::start_job(agent, &self.pos, Limits::time(budget), Purpose::Analysis, Job::Lines(lines))
+        } else {
+            Thinking::start(agent, &self.pos, Limits::time(ANALYSIS_TIME), Purpose::Analysis)
+        });
+    }
+
+    /// `+` / `-` in analysis mode: one line more or fewer (1 to
+    /// [`MAX_LINES`]); the analysis starts again.
+    pub(super) fn change_lines(&mut self, more: bool) {
+        if !self.is_analysing() {
+            self.say("+ and - set how many lines analysis mode (A) shows");
+            return;
+        }
+        let lines = if more { self.analysis_lines + 1 } else { self.analysis_lines.saturating_sub(1) };
+        let lines = lines.clamp(1, MAX_LINES);
+        if lines == self.analysis_lines {
+            self.say(&format!("analysis shows 1 to {MAX_LINES} lines"));
+            return;
+        }
+        self.analysis_lines = lines;
+        self.cancel_thinking();
+        if let Mode::Analysis(analysing) = &mut self.mode {
+            *analysing = Analysing { budget: FIRST_SET, ..Analysing::default() };
+        }
+        self.say(&format!("analysis shows the best {lines} line{}", if lines == 1 { "" } else { "s" }));
+    }
+
+    /// A set of lines came back: shown, and the next set, four times as
+    /// long, asked for (until the analysis' time is spent). Whether the
+    /// analysis goes on.
+    pub(super) fn take_lines(&mut self, lines: Vec<board::Analysis>) -> bool {
+        let key = self.pos.hash();
+        let Mode::Analysis(analysing) = &mut self.mode else { return false };
+        if lines.is_empty() || analysing.lines_of != key {
+            return false;
+        }
+        analysing.lines = lines;
+        if analysing.budget >= ANALYSIS_TIME {
+            return false;
+        }
+        analysing.budget = (analysing.budget * 4).min(ANALYSIS_TIME);
+        true
+    }
+
+    /// The lines of the last complete set, in analysis mode with several.
+    #[must_use]
+    pub fn shown_lines(&self) -> &[board::Analysis] {
+        match self.mode.beneath_help() {
+            Mode::Analysis(analysing) if self.analysis_lines > 1 => &analysing.lines,
+            _ => &[],
+        }
+    }
+
+    /// How many lines analysis mode shows.
+    #[must_use]
+    pub fn analysis_line_count(&self) -> usize {
+        self.analysis_lines
     }
 }

@@ -41,7 +41,10 @@ impl App {
         let Some(thinking) = self.thinking.take() else { return };
         match thinking.poll() {
             Ok(None) => {
+                // Several lines: a set shows when it is complete (the
+                // search under way is of one of its lines, not the best).
                 if thinking.purpose == Purpose::Analysis
+                    && self.analysis_lines == 1
                     && let Mode::Analysis(analysing) = &mut self.mode
                     && thinking.progress.published() != analysing.seen
                 {
@@ -83,6 +86,7 @@ impl App {
             self.heat = Heat::Scores; // this engine gives no values
         }
         match (thinking.purpose, reply.result) {
+            (Purpose::Analysis, _) if self.take_lines(reply.lines) => {}
             (Purpose::Analysis, _) => {
                 if let Mode::Analysis(analysing) = &mut self.mode {
                     analysing.done = Some(self.pos.hash());

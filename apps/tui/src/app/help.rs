@@ -19,6 +19,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("U / R", "undo (with the engine's reply) / redo"),
     ("H", "hint: the engine's suggestion"),
     ("A", "analysis mode: the engine analyses as you try moves"),
+    ("+ / -", "analysis mode: show more / fewer best lines (1 to 5)"),
     ("V", "review: ←/→ step, the evaluation graph, mistakes"),
     ("T", "heat map: engine's scores / its values / off"),
     ("#", "move numbers on the stones, or not"),

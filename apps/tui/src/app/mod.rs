@@ -138,6 +138,8 @@ pub struct App {
     /// when the mode is left, for the next time.
     analysis_spec: Option<AgentSpec>,
     analysis_agent: Option<Box<dyn Agent>>,
+    /// How many best lines analysis mode shows (`+`/`-`).
+    analysis_lines: usize,
     /// What the review's engine may spend on each position.
     review_limits: Limits,
     /// The clocks of a timed game.
@@ -209,6 +211,7 @@ impl App {
             hint: None,
             analysis_spec: None,
             analysis_agent: None,
+            analysis_lines: 1,
             review_limits: Limits::time(Duration::from_millis(200)),
             clocks: None,
             time_loss: None,

@@ -55,6 +55,13 @@ pub struct Analysing {
     pub(super) seen: u64,
     /// The position (its hash) whose analysis finished by itself.
     pub(super) done: Option<u64>,
+    /// With several lines asked for: the last complete set, of the
+    /// position `lines_of` (its hash), best first.
+    pub(super) lines: Vec<board::Analysis>,
+    pub(super) lines_of: u64,
+    /// The time the running (or next) set of lines takes: each set
+    /// searches longer than the one before.
+    pub(super) budget: std::time::Duration,
 }
 
 impl Mode {

@@ -122,6 +122,7 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
         KeyCode::Char('H') => app.ask_hint(),
         KeyCode::Char(c @ ('X' | 'F')) => app.opening_key(c),
         KeyCode::Char('A') => app.toggle_analysis(),
+        KeyCode::Char(c @ ('+' | '=' | '-')) => app.change_lines(c != '-'),
         KeyCode::Char('V') => app.toggle_review(),
         KeyCode::Char('T') => app.heat = app.heat.next(app.analysis.as_ref()),
         KeyCode::Char('#') => {
@@ -267,6 +268,7 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
         Some(analysis) => lines.extend(analysis_lines(app, analysis)),
         None => lines.push(Line::from("-")),
     }
+    lines.extend(best_lines(app));
     lines.push(Line::from(Span::styled("moves", bold)));
     let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
     let pairs: Vec<String> =
@@ -318,6 +320,34 @@ pub(crate) fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static
     let line: Vec<String> = analysis.line.iter().take(8).map(name).collect();
     lines.push(Line::from(format!("line {}", line.join(" "))));
     lines.push(Line::from(cursor_line(app, analysis)));
+    lines
+}
+
+/// Analysis mode's best lines, when it shows several: a heading, then
+/// each line's move, value, depth and first moves.
+fn best_lines(app: &App) -> Vec<Line<'static>> {
+    let found = app.shown_lines();
+    let count = app.analysis_line_count();
+    if count <= 1 || !app.is_analysing() {
+        return Vec::new();
+    }
+    let rules = app.setup().rules;
+    let mut lines = vec![Line::from(format!("best {count} lines (+/-)"))];
+    if found.is_empty() {
+        lines.push(Line::from("  searching the first set…"));
+    }
+    for (number, analysis) in found.iter().enumerate() {
+        let moves: Vec<String> =
+            analysis.line.iter().take(6).map(|cell| cell.name(&rules).to_string()).collect();
+        let value = match (analysis.win_in, analysis.value) {
+            (Some(plies), _) if plies > 0 => format!("win in {plies}"),
+            (Some(plies), _) => format!("loss in {}", -plies),
+            (None, Some(value)) => shown(value, analysis.score_kind),
+            (None, None) => "-".to_owned(),
+        };
+        let depth = analysis.depth.map_or("-".to_owned(), |depth| depth.to_string());
+        lines.push(Line::from(format!("{}. {value:>8}  d{depth:<3} {}", number + 1, moves.join(" "))));
+    }
     lines
 }
 

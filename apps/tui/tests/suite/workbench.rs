@@ -55,6 +55,43 @@ fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
 }
 
 #[test]
+fn analysis_mode_shows_several_best_lines_and_plus_minus_set_how_many() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    for name in ["h8", "h9", "i8", "i9"] {
+        type_text(&mut app, name);
+    }
+    press(&mut app, KeyCode::Char('+'));
+    assert!(app.message().contains("analysis mode (A)"), "{}", app.message());
+    press(&mut app, KeyCode::Char('A'));
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char('+'));
+    }
+    assert_eq!(app.analysis_line_count(), 4);
+    assert!(app.message().contains("best 4 lines"), "{}", app.message());
+    // The first set (a second's search) comes back as four distinct lines.
+    tick_until(&mut app, "the first set of lines", |app| app.shown_lines().len() == 4);
+    let lines = app.shown_lines().to_vec();
+    let moves: Vec<_> = lines.iter().map(|line| line.best_move.unwrap()).collect();
+    assert!((0..4).all(|i| (i + 1..4).all(|j| moves[i] != moves[j])), "{moves:?}");
+    // The first is the best: the analysis above the lines is its.
+    assert_eq!(app.analysis().and_then(|analysis| analysis.best_move), Some(moves[0]));
+    let text = screen(&mut app, 100, 40);
+    assert!(text.contains("best 4 lines (+/-)"), "{text}");
+    let first = moves[0].name(&app.setup().rules).to_string();
+    assert!(text.lines().any(|row| row.contains("1. ") && row.contains(&first)), "{text}");
+    // The next set searches longer, on the same position.
+    assert!(app.thinking().is_some_and(|t| t.purpose == Purpose::Analysis), "the next set runs");
+    // Back to one line: the sets are gone, one search deepens.
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Char('-'));
+    }
+    assert_eq!(app.analysis_line_count(), 1);
+    assert!(app.message().contains("1 to 5 lines"), "{}", app.message());
+    assert!(app.shown_lines().is_empty());
+    assert!(!screen(&mut app, 100, 40).contains("lines (+/-)"));
+}
+
+#[test]
 fn an_engine_that_cannot_be_stopped_says_so_and_another_analyses() {
     let mut app = App::new(setup(Rules::gomoku15(), "human", "minimax"));
     press(&mut app, KeyCode::Char('A'));
