@@ -439,3 +439,11 @@ fn max_node_limits_each_search_and_minus_one_lifts_it() {
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n2,0\n", "unused keys change nothing");
     assert_eq!(*seen.lock().unwrap(), [Some(5000), None, None]);
 }
+
+#[test]
+fn unknown_yixin_commands_are_unknown_and_the_game_goes_on() {
+    let answers = run("START 15\nYXQUERYDATABASEALL\nYXSETRELEASEUPDATE 3\nBEGIN\n", false);
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert!(answers[1].starts_with("UNKNOWN") && answers[2].starts_with("UNKNOWN"), "{answers:?}");
+    assert_eq!(answers[3], "0,0");
+}
