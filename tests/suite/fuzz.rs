@@ -96,6 +96,19 @@ proptest! {
     }
 
     #[test]
+    fn opening_names_read_or_refuse(text in near("(renju26|RENJU26|none|random:[0-9]{1,3}|[0-9]{1,2}[DIdi]|Kagetsu|suisei|[A-Z][a-z]{2,8})")) {
+        // What a command line or a game's start names: the standard renju
+        // openings by code or name, or the arena's kinds of openings (a
+        // file name that is not there is an error, not a panic).
+        if let Some(opening) = board::renju::openings::standard_opening(&text) {
+            prop_assert!(opening.moves(&Rules::renju()).is_some());
+        }
+        for rules in [Rules::renju(), Rules::tic_tac_toe()] {
+            let _ = arena::Openings::from_arg(&text, rules);
+        }
+    }
+
+    #[test]
     fn saved_games_load_or_refuse(text in near("\\{\"rules\": ?\"[0-9,]{0,9}\", ?\"x\": ?\"(human|random|alphabeta|[a-z]{0,5})\", ?\"o\": ?\"(human|random)\", ?(\"level\": ?\"[a-z]{0,9}\", ?)?\"moves\": ?\\[(\"[a-o][0-9]{1,2}\",?){0,4}\\]\\}")) {
         let path = scratch("game.json", text.as_bytes());
         if let Ok(file) = tui::record::GameFile::load(&path) {

@@ -42,6 +42,11 @@ struct Cli {
     /// player choose).
     #[arg(long, default_value = "none")]
     opening: board::OpeningRule,
+    /// Start from these stones: a standard renju opening by its code or
+    /// name (1D to 13D, 1I to 13I: `4D`, `Kagetsu`) or moves such as
+    /// `h8 h9 i9`, played in turn from X.
+    #[arg(long, value_name = "OPENING", conflicts_with = "load")]
+    from: Option<String>,
     /// Load a saved game, ours (JSON) or SGF (and save back to it with S).
     /// A finished game opens in review.
     #[arg(long)]
@@ -131,7 +136,25 @@ fn prepare(cli: &Cli) -> Result<App> {
         app.loaded_from(path.clone());
         return Ok(app);
     }
-    Ok(App::new(setup_of(cli, time)?))
+    let setup = setup_of(cli, time)?;
+    if let Some(text) = &cli.from {
+        if setup.opening.is_swap() {
+            bail!(
+                "--from starts from given stones, and --opening {} puts them by its own steps",
+                setup.opening
+            );
+        }
+        let (moves, note) =
+            tui::setup::start_moves(text, setup.rules).map_err(anyhow::Error::msg).context("--from")?;
+        return Ok(App::loaded(tui::record::Loaded {
+            setup,
+            moves,
+            lost_on_time: None,
+            note: Some(note),
+            game: None,
+        }));
+    }
+    Ok(App::new(setup))
 }
 
 /// The game the flags describe, checked.

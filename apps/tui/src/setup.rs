@@ -163,3 +163,52 @@ impl Setup {
         Ok(())
     }
 }
+
+/// The moves a game starts from, as `--from` names them: a standard renju
+/// opening by its code or name (`4D`, `Kagetsu`; see
+/// [`board::renju::openings`]), or moves such as `h8 h9 i9`; with a line
+/// saying what they are.
+///
+/// # Errors
+/// What cannot be played, or that the moves end the game.
+pub fn start_moves(text: &str, rules: Rules) -> Result<(Vec<board::Cell>, String), String> {
+    if let Some(opening) = board::renju::openings::standard_opening(text) {
+        let moves = opening.moves(&rules).ok_or_else(|| {
+            format!("the standard opening {} does not fit the {rules} board", opening.code())
+        })?;
+        return Ok((
+            moves.to_vec(),
+            format!("from the standard opening {} {}", opening.code(), opening.name),
+        ));
+    }
+    let pos = board::Position::from_moves(rules, text).map_err(|error| {
+        format!("{error} (--from takes a standard renju opening, such as 4D or Kagetsu, or moves such as h8 h9 i9)")
+    })?;
+    if pos.is_over() {
+        return Err(format!("the moves {text:?} end the game"));
+    }
+    Ok((pos.moves().to_vec(), format!("from {}", text.trim())))
+}
+
+#[cfg(test)]
+mod start_tests {
+    use super::*;
+
+    #[test]
+    fn a_game_starts_from_a_standard_opening_or_moves() {
+        let rules = Rules::renju();
+        let name = |moves: &[board::Cell]| {
+            moves.iter().map(|cell| cell.name(&rules).to_string()).collect::<Vec<_>>()
+        };
+        let (moves, note) = start_moves("Kagetsu", rules).unwrap();
+        assert_eq!(
+            (name(&moves), note.as_str()),
+            (vec!["h8".to_owned(), "h9".into(), "i9".into()], "from the standard opening 4D Kagetsu")
+        );
+        assert_eq!(name(&start_moves("13i", rules).unwrap().0), ["h8", "i9", "f6"]);
+        assert_eq!(name(&start_moves("h8 i9", rules).unwrap().0), ["h8", "i9"]);
+        assert!(start_moves("h8 z99", rules).unwrap_err().contains("standard renju opening"));
+        let five = "h8 a1 i8 a2 j8 a3 k8 a4 l8";
+        assert!(start_moves(five, Rules::gomoku15()).unwrap_err().contains("end the game"));
+    }
+}

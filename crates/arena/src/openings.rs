@@ -53,7 +53,7 @@ pub enum OpeningsError {
         area: usize,
     },
     /// The openings file cannot be read.
-    #[error("openings take none, random:N or a file, and {path} cannot be read: {reason}")]
+    #[error("openings take none, random:N, renju26 or a file, and {path} cannot be read: {reason}")]
     File {
         /// The file named.
         path: String,
@@ -87,7 +87,8 @@ impl Openings {
     }
 
     /// The openings a command line names: `none`, `random:N` (N random
-    /// moves) or a file of openings ([`Openings::parse`]).
+    /// moves), `renju26` (the 26 standard renju openings, 1D to 13I) or a
+    /// file of openings ([`Openings::parse`]).
     ///
     /// # Errors
     /// [`OpeningsError`] saying what cannot be used.
@@ -95,6 +96,9 @@ impl Openings {
         let text = text.trim();
         if text == "none" {
             return Ok(Openings::Empty);
+        }
+        if text.eq_ignore_ascii_case(RENJU_26) {
+            return renju_26(rules);
         }
         if let Some(plies) = text.strip_prefix("random:") {
             let area = rules.area();
@@ -134,6 +138,23 @@ impl Openings {
         }
         Ok(Openings::List(list))
     }
+}
+
+/// The name of the 26 standard renju openings as openings.
+const RENJU_26: &str = "renju26";
+
+/// The 26 standard renju openings ([`board::renju::openings`]), 1D to
+/// 13I, about the board's centre.
+fn renju_26(rules: Rules) -> Result<Openings, OpeningsError> {
+    let list = board::renju::openings::STANDARD_OPENINGS
+        .iter()
+        .map(|opening| opening.moves(&rules).map(|moves| moves.to_vec()))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| OpeningsError::File {
+            path: RENJU_26.to_owned(),
+            reason: format!("the standard renju openings need a 5x5 centre, and {rules} has none"),
+        })?;
+    Ok(Openings::List(list))
 }
 
 /// `plies` uniformly random moves from `seed`, redrawn until neither side
@@ -189,6 +210,19 @@ mod tests {
             assert_eq!(openings.opening(rules, 9, pair).unwrap(), moves);
         }
         assert_ne!(openings.opening(rules, 9, 0).unwrap(), openings.opening(rules, 10, 0).unwrap());
+    }
+
+    #[test]
+    fn the_standard_renju_openings_are_openings() {
+        let Openings::List(list) = Openings::from_arg("renju26", Rules::renju()).unwrap() else {
+            panic!("a list")
+        };
+        assert_eq!(list.len(), 26);
+        let name = |cell: Cell| cell.name(&Rules::renju()).to_string();
+        assert_eq!(list[3].iter().map(|&cell| name(cell)).collect::<Vec<_>>(), ["h8", "h9", "i9"]);
+        assert!(Openings::from_arg("RENJU26", Rules::gomoku15()).is_ok());
+        let error = Openings::from_arg("renju26", Rules::tic_tac_toe()).unwrap_err();
+        assert!(error.to_string().contains("need a 5x5 centre"), "{error}");
     }
 
     #[test]

@@ -38,6 +38,9 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--game", "2"][..], "--load"),
         (&["--rules", "2,2,2", "--opening", "swap2"][..], "too small for a swap2 opening"),
         (&["--rules", "1,5,5,renju", "--opening", "swap1"][..], "too small for a swap1 opening"),
+        (&["--rules", "renju", "--from", "14D"][..], "--from takes a standard renju opening"),
+        (&["--rules", "renju", "--from", "h8 h8"][..], "--from"),
+        (&["--rules", "renju", "--from", "4D", "--opening", "swap2"][..], "puts them by its own steps"),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");
@@ -52,6 +55,11 @@ fn renju_starts_against_an_engine_that_plays_it() {
     // gets as far as the missing terminal.
     let (_, stderr) = run(&["--rules", "renju"]);
     assert!(stderr.contains("is played in a terminal"), "{stderr}");
+    // From a standard opening, by its code or its name.
+    for from in ["4D", "kagetsu", "h8 i9 f6"] {
+        let (_, stderr) = run(&["--rules", "renju", "--from", from]);
+        assert!(stderr.contains("is played in a terminal"), "{from}: {stderr}");
+    }
     // Named, an engine that cannot is a clear error.
     let (success, stderr) = run(&["--rules", "renju", "--o", "perfect"]);
     assert!(!success && stderr.contains("perfect cannot play 15,15,5,renju"), "{stderr}");

@@ -20,6 +20,8 @@ use std::fmt;
 
 use crate::{Bitboard, Cell, Direction, Position, Rules, Side};
 
+pub mod openings;
+
 /// Why black may not play a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forbidden {
