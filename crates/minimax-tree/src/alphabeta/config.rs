@@ -148,7 +148,7 @@ impl Default for AlphaBetaConfig {
             quiet_pruning: 0,
             history_reductions: 0,
             table_extension: 0,
-            lmp_unimproving_percent: 100,
+            lmp_unimproving_percent: 50,
             futility_depth: 8,
             futility_margin: 540,
             razor_percent: 0,

@@ -274,7 +274,8 @@ mod tests {
             AlphaBetaConfig { razor_percent: 2, ..base.clone() },
             AlphaBetaConfig { fail_high_percent: 2, ..base.clone() },
             AlphaBetaConfig { log_reduction_percent: 100, ..base.clone() },
-            AlphaBetaConfig { lmp_unimproving_percent: 50, ..base.clone() },
+            // (On by default: the step heard is turning it off.)
+            AlphaBetaConfig { lmp_unimproving_percent: 100, ..base.clone() },
             AlphaBetaConfig { singular_depth: 3, ..base.clone() },
         ];
         let (value, plain) = search(&quiet, &base, 7);
