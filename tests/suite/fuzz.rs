@@ -96,6 +96,33 @@ proptest! {
     }
 
     #[test]
+    fn rif_opening_records_check_or_refuse(
+        steps in prop::collection::vec(swap_step(), 0..13),
+        soosorv in any::<bool>(),
+        first_is_black in any::<bool>(),
+    ) {
+        // Any steps, in any order: the check answers, never panics, and a
+        // record reads back as written.
+        use board::{GameRecord, OpeningRule, Outcome, Side, SwapRecord};
+        let rule = if soosorv { OpeningRule::Soosorv8 } else { OpeningRule::Taraguchi10 };
+        let opener = if first_is_black { Side::X } else { Side::O };
+        let record = GameRecord {
+            rules: Rules::renju(),
+            players: ["a".to_owned(), "b".to_owned()],
+            opening: board::rif_opening::stones(&steps),
+            moves: Vec::new(),
+            outcome: Outcome::Win(Side::O),
+            forfeit: Some(board::Forfeit { side: Side::X, reason: "fuzz".to_owned(), unsupported: false }),
+            swap: Some(SwapRecord { rule, opener, steps }),
+            learning_errors: Vec::new(),
+        };
+        let _ = record.check();
+        let _ = board::sgf::SgfGame::of_record(&record).to_sgf();
+        let text = serde_json::to_string(&record).unwrap();
+        prop_assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), record);
+    }
+
+    #[test]
     fn opening_names_read_or_refuse(text in near("(renju26|RENJU26|none|random:[0-9]{1,3}|[0-9]{1,2}[DIdi]|Kagetsu|suisei|[A-Z][a-z]{2,8})")) {
         // What a command line or a game's start names: the standard renju
         // openings by code or name, or the arena's kinds of openings (a
@@ -165,6 +192,21 @@ proptest! {
     fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END|YXBOARD|YXNBEST|YXBLOCK|YXBLOCKUNDO|YXBLOCKRESET|YXSEARCHDEFEND|YXBALANCEONE|YXBALANCETWO)( [0-9a-z_,-]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
         let _ = gomocup::protocol::parse(&line, in_board);
     }
+}
+
+/// A step of a swap opening, as a record may hold it (any kind, any cells).
+fn swap_step() -> impl Strategy<Value = board::SwapStep> {
+    use board::SwapStep;
+    let cell = || (0_u8..15, 0_u8..15).prop_map(|(x, y)| Cell::new(x, y));
+    prop_oneof![
+        prop::collection::vec(cell(), 1..4).prop_map(SwapStep::Put),
+        any::<bool>().prop_map(SwapStep::Swap),
+        (cell(), 0_u8..12).prop_map(|(stone, fifths)| SwapStep::Declared { stone, fifths }),
+        any::<bool>().prop_map(SwapStep::ChoseOffer),
+        prop::collection::vec(cell(), 0..11).prop_map(SwapStep::Offered),
+        cell().prop_map(SwapStep::Picked),
+        Just(SwapStep::Took(board::Side::X)),
+    ]
 }
 
 /// The commands a manager might send, some of them wrong.

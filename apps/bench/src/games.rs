@@ -31,15 +31,17 @@ pub struct GameArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// `none` (the empty board), `random:N` (N random moves that leave
-    /// neither side a win at once) or a file with one opening per line
-    /// (cells such as `h8` or `7,7` separated by spaces).
+    /// neither side a win at once), `renju26` (the 26 standard renju
+    /// openings) or a file with one opening per line (cells such as `h8`
+    /// or `7,7` separated by spaces).
     #[arg(long, default_value = "none")]
     pub openings: String,
     /// How the first stones are put: `none` (moves in turn, from
     /// --openings), `swap1` (one engine puts three stones, the other
-    /// takes a colour) or `swap2` (or puts two more and lets the first
-    /// choose). Under a swap rule the engines take turns to open, and
-    /// results are per engine, with the colours each ended with.
+    /// takes a colour), `swap2` (or puts two more and lets the first
+    /// choose), or renju's `soosorv8` and `taraguchi10` (see the board
+    /// crate's `rif_opening`). Under a swap rule the engines take turns to
+    /// open, and results are per engine, with the colours each ended with.
     #[arg(long, default_value = "none")]
     pub opening: board::OpeningRule,
     /// Thinking time per move in milliseconds.
@@ -97,6 +99,17 @@ impl GameArgs {
         self.opening.check(&self.rules).map_err(anyhow::Error::msg)?;
         for spec in specs {
             spec.check_rules(&self.rules)?;
+        }
+        if self.opening.is_rif() {
+            // The protocol has no commands for these rules' steps.
+            for spec in specs.iter().filter(|spec| spec.engine().name == "external") {
+                eprintln!(
+                    "{spec} plays only the moves after the {} opening: its steps are decided by our default \
+                     judgement of the brain's own searches (each position sent with BOARD, its value read \
+                     from its MESSAGE lines)",
+                    self.opening
+                );
+            }
         }
         let entrants = specs
             .iter()

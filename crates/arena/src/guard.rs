@@ -74,6 +74,15 @@ impl Agent for Guarded {
         self.guard(|agent| agent.choose_side(pos, may_put_two, limits))
     }
 
+    fn decide_opening(
+        &mut self,
+        pos: &Position,
+        ask: &board::rif_opening::OpeningAsk,
+        limits: &Limits,
+    ) -> Result<board::rif_opening::OpeningAnswer, AgentError> {
+        self.guard(|agent| agent.decide_opening(pos, ask, limits))
+    }
+
     fn analysis(&self) -> Option<Analysis> {
         self.agent.analysis()
     }

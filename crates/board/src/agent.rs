@@ -148,6 +148,21 @@ pub trait Agent: Send {
     ) -> Result<crate::SwapChoice, AgentError> {
         crate::swap::choose_by_judging(self, pos, may_put_two, limits)
     }
+
+    /// Under a RIF opening rule (Soosõrv-8, Taraguchi-10), the answer to
+    /// `ask` in `pos`, chosen within `limits`. By default from the agent's
+    /// own judgement ([`decide_by_judging`](crate::rif_opening::decide_by_judging)).
+    ///
+    /// # Errors
+    /// [`AgentError`] if the engine cannot decide.
+    fn decide_opening(
+        &mut self,
+        pos: &Position,
+        ask: &crate::rif_opening::OpeningAsk,
+        limits: &Limits,
+    ) -> Result<crate::rif_opening::OpeningAnswer, AgentError> {
+        crate::rif_opening::decide_by_judging(self, pos, ask, limits)
+    }
 }
 
 impl<T: Agent + ?Sized> Agent for Box<T> {
@@ -187,6 +202,14 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
         limits: &Limits,
     ) -> Result<crate::SwapChoice, AgentError> {
         (**self).choose_side(pos, may_put_two, limits)
+    }
+    fn decide_opening(
+        &mut self,
+        pos: &Position,
+        ask: &crate::rif_opening::OpeningAsk,
+        limits: &Limits,
+    ) -> Result<crate::rif_opening::OpeningAnswer, AgentError> {
+        (**self).decide_opening(pos, ask, limits)
     }
 }
 

@@ -146,16 +146,7 @@ impl GameRecord {
     pub fn check(&self) -> Result<(), String> {
         let pos = self.replay().map_err(|error| format!("its moves do not replay: {error}"))?;
         if let Some(swap) = &self.swap {
-            let put: Vec<Cell> = swap
-                .steps
-                .iter()
-                .filter_map(|step| match step {
-                    crate::SwapStep::Put(stones) => Some(stones.iter().copied()),
-                    crate::SwapStep::Took(_) => None,
-                })
-                .flatten()
-                .collect();
-            if put != self.opening {
+            if crate::rif_opening::stones(&swap.steps) != self.opening {
                 return Err("its swap opening's stones are not its opening".to_owned());
             }
             let derived = swap.first_player_colour(self.forfeit.as_ref().map(|forfeit| forfeit.side))?;
@@ -171,7 +162,8 @@ impl GameRecord {
             (None, Some(outcome)) => Err(format!("its moves end in {outcome}, but it says {}", self.outcome)),
             (None, None) => Err(format!("it says {}, but its moves leave the game unfinished", self.outcome)),
             (Some(_), Some(outcome)) => Err(format!("a forfeit after the game was over ({outcome})")),
-            (Some(forfeit), None) if forfeit.side != pos.side_to_move() => {
+            // (A RIF opening's pick is white's with black to move.)
+            (Some(forfeit), None) if forfeit.side != pos.side_to_move() && !self.lost_in_a_rif_opening() => {
                 Err(format!("{} forfeited, but it was {}'s move", forfeit.side, pos.side_to_move()))
             }
             (Some(forfeit), None) if self.outcome != Outcome::Win(forfeit.side.opponent()) => {
@@ -179,6 +171,13 @@ impl GameRecord {
             }
             (Some(_), None) => Ok(()),
         }
+    }
+
+    /// Whether a player lost a RIF opening's phase (before any move).
+    fn lost_in_a_rif_opening(&self) -> bool {
+        self.forfeit.is_some()
+            && self.moves.is_empty()
+            && self.swap.as_ref().is_some_and(|swap| swap.rule.is_rif())
     }
 }
 

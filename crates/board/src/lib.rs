@@ -30,6 +30,7 @@ mod perft;
 mod position;
 mod random;
 pub mod renju;
+pub mod rif_opening;
 mod rules;
 pub mod sgf;
 mod side;

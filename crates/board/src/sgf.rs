@@ -121,26 +121,60 @@ impl SgfGame {
     }
 }
 
-/// The comment of each stone of a swap opening: who put it, and on the
-/// last one who took which colour.
+/// The comment of each stone of a swap opening: who put it, and after
+/// it who took or swapped colours, declared, offered or picked.
 fn swap_comments(record: &GameRecord, swap: &crate::SwapRecord) -> Vec<String> {
-    let name = |step: usize| {
-        let side = if step.is_multiple_of(2) { swap.opener } else { swap.opener.opponent() };
+    // Seats by colour at the end: the first player ended as `opener`.
+    let seat_name = |seat: usize| {
+        let side = if seat == 0 { swap.opener } else { swap.opener.opponent() };
         &record.players[side.index()]
     };
-    let mut comments = Vec::new();
+    let rules = &record.rules;
+    let mut comments: Vec<String> = Vec::new();
     for (step, decision) in swap.steps.iter().enumerate() {
+        let seat = if swap.rule.is_rif() {
+            crate::rif_opening::next_ask(swap.rule, &swap.steps[..step])
+                .ok()
+                .flatten()
+                .map_or(step % 2, |ask| crate::rif_opening::seat_of(&ask, &swap.steps[..step]))
+        } else {
+            step % 2
+        };
+        let name = seat_name(seat);
+        let mut note = |text: String| {
+            if let Some(last) = comments.last_mut() {
+                let _ = write!(last, "; {text}");
+            }
+        };
         match decision {
             crate::SwapStep::Put(stones) => {
-                comments.extend(
-                    stones.iter().map(|_| format!("{} opening stone put by {}", swap.rule, name(step))),
-                );
+                comments.extend(stones.iter().map(|_| format!("{} opening stone put by {name}", swap.rule)));
             }
             crate::SwapStep::Took(side) => {
-                if let Some(last) = comments.last_mut() {
-                    let colour = if *side == Side::X { "black" } else { "white" };
-                    let _ = write!(last, "; {} took {colour}", name(step));
-                }
+                let colour = if *side == Side::X { "black" } else { "white" };
+                note(format!("{name} took {colour}"));
+            }
+            crate::SwapStep::Swap(swapped) => {
+                note(format!("{name} {}", if *swapped { "swapped" } else { "kept its colour" }));
+            }
+            crate::SwapStep::Declared { fifths, .. } => {
+                comments.push(format!(
+                    "{} fourth stone put by {name}, who asks for {fifths} fifth stones",
+                    swap.rule
+                ));
+            }
+            crate::SwapStep::ChoseOffer(offer) => {
+                note(format!(
+                    "{name} {}",
+                    if *offer { "offers ten fifth stones" } else { "puts one fifth stone" }
+                ));
+            }
+            crate::SwapStep::Offered(cells) => {
+                let cells: Vec<String> = cells.iter().map(|cell| cell.name(rules).to_string()).collect();
+                note(format!("{name} offered {}", cells.join(" ")));
+            }
+            crate::SwapStep::Picked(_) => {
+                comments.push(format!("{} fifth stone picked by {name}", swap.rule));
             }
         }
     }

@@ -29,6 +29,14 @@ pub enum OpeningRule {
     /// Three stones, then the other player chooses a colour or puts two
     /// more and lets the first choose.
     Swap2,
+    /// Renju's world-championship rule: a standard opening, a swap, the
+    /// fourth stone with the number of fifth stones (up to 8), a swap, the
+    /// fifth stones offered and one picked ([`crate::rif_opening`]).
+    Soosorv8,
+    /// Renju's European-championship rule: the first four stones in
+    /// growing central squares with a swap after each, then one fifth
+    /// stone with swaps or ten offered ([`crate::rif_opening`]).
+    Taraguchi10,
 }
 
 impl OpeningRule {
@@ -36,6 +44,13 @@ impl OpeningRule {
     #[must_use]
     pub fn is_swap(self) -> bool {
         self != OpeningRule::None
+    }
+
+    /// Whether this is one of the RIF's renju opening rules (Soosõrv-8,
+    /// Taraguchi-10), whose steps [`crate::rif_opening`] runs.
+    #[must_use]
+    pub fn is_rif(self) -> bool {
+        matches!(self, OpeningRule::Soosorv8 | OpeningRule::Taraguchi10)
     }
 
     /// Whether a game under this rule can be played on the board of
@@ -49,6 +64,18 @@ impl OpeningRule {
             OpeningRule::None => return Ok(()),
             OpeningRule::Swap1 => 3,
             OpeningRule::Swap2 => 5,
+            OpeningRule::Soosorv8 | OpeningRule::Taraguchi10 => {
+                if rules.width() < 9 || rules.height() < 9 || rules.k() < 5 {
+                    return Err(format!(
+                        "the {}x{} board (k = {}) is too small for a {self} opening: it needs a central 9x9 \
+                         square and five in a row",
+                        rules.width(),
+                        rules.height(),
+                        rules.k()
+                    ));
+                }
+                return Ok(());
+            }
         };
         if candidate_openings(*rules).is_empty() || rules.area() <= stones {
             return Err(format!(
@@ -69,6 +96,8 @@ impl fmt::Display for OpeningRule {
             OpeningRule::None => "none",
             OpeningRule::Swap1 => "swap1",
             OpeningRule::Swap2 => "swap2",
+            OpeningRule::Soosorv8 => "soosorv8",
+            OpeningRule::Taraguchi10 => "taraguchi10",
         })
     }
 }
@@ -81,7 +110,11 @@ impl FromStr for OpeningRule {
             "none" | "free" => Ok(OpeningRule::None),
             "swap1" | "swap" => Ok(OpeningRule::Swap1),
             "swap2" => Ok(OpeningRule::Swap2),
-            _ => Err(format!("unknown opening rule {text:?}: write none, swap1 or swap2")),
+            "soosorv8" | "soosorv-8" | "soosõrv8" | "soosõrv-8" => Ok(OpeningRule::Soosorv8),
+            "taraguchi10" | "taraguchi-10" => Ok(OpeningRule::Taraguchi10),
+            _ => Err(format!(
+                "unknown opening rule {text:?}: write none, swap1, swap2, soosorv8 or taraguchi10"
+            )),
         }
     }
 }
@@ -110,6 +143,23 @@ pub enum SwapStep {
     /// The player took this colour (taking O, it played the game's next
     /// move, the first of the record's moves).
     Took(Side),
+    /// Under a RIF rule: the player offered a swap took the other's colour
+    /// (true) or kept its own.
+    Swap(bool),
+    /// Soosõrv-8: white's fourth stone, and the fifth stones it asks for.
+    Declared {
+        /// The fourth stone.
+        stone: Cell,
+        /// How many fifth stones black must offer.
+        fifths: u8,
+    },
+    /// Taraguchi-10: black offers fifth stones (true) or puts one (false).
+    ChoseOffer(bool),
+    /// Fifth stones offered (not on the board).
+    Offered(Vec<Cell>),
+    /// The fifth stone white picked (white's sixth move is the game's next
+    /// move, the first of the record's moves).
+    Picked(Cell),
 }
 
 /// What a game's swap opening was: who put what and who took which colour.
@@ -135,6 +185,9 @@ impl SwapRecord {
     /// If the steps are not a swap opening's: stones put out of turn, a
     /// choice before any stones, or no choice and no forfeit.
     pub fn first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
+        if self.rule.is_rif() {
+            return self.rif_first_player_colour(forfeited);
+        }
         let mut stones = 0;
         for (i, step) in self.steps.iter().enumerate() {
             let seat = i % 2;
@@ -152,6 +205,7 @@ impl SwapRecord {
                 SwapStep::Took(_) => {
                     return Err(format!("its swap steps choose a colour out of turn (step {})", i + 1));
                 }
+                _ => return Err(format!("step {} is not a {} step", i + 1, self.rule)),
             }
         }
         // No choice: the player whose turn it was lost the phase, as the
@@ -160,6 +214,44 @@ impl SwapRecord {
         let side = forfeited.ok_or("its swap steps end without a choice of colour, and no one forfeited")?;
         Ok(if seat == 0 { side } else { side.opponent() })
     }
+
+    /// [`SwapRecord::first_player_colour`] under a RIF rule: each step in
+    /// its place, the colours handed over at each swap; a phase cut short
+    /// needs a forfeit.
+    fn rif_first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
+        for i in 0..=self.steps.len() {
+            let ask = crate::rif_opening::next_ask(self.rule, &self.steps[..i])?;
+            let Some(ask) = ask else {
+                if i < self.steps.len() {
+                    return Err(format!("its {} steps go on after the opening is over", self.rule));
+                }
+                break;
+            };
+            match self.steps.get(i) {
+                None if forfeited.is_some() => break,
+                None => return Err(format!("its {} steps stop short, and no one forfeited", self.rule)),
+                Some(step) if !answers(&ask, step) => {
+                    return Err(format!("step {} of its {} opening is not the rule's", i + 1, self.rule));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O })
+    }
+}
+
+/// Whether `step` is of the kind `ask` asks for.
+fn answers(ask: &crate::rif_opening::OpeningAsk, step: &SwapStep) -> bool {
+    use crate::rif_opening::OpeningAsk;
+    matches!(
+        (ask, step),
+        (OpeningAsk::StandardOpening | OpeningAsk::Put { .. }, SwapStep::Put(_))
+            | (OpeningAsk::MaySwap { .. }, SwapStep::Swap(_))
+            | (OpeningAsk::FourthAndCount { .. }, SwapStep::Declared { .. })
+            | (OpeningAsk::OfferOrPut { .. }, SwapStep::ChoseOffer(_))
+            | (OpeningAsk::Offer { .. }, SwapStep::Offered(_))
+            | (OpeningAsk::Pick { .. }, SwapStep::Picked(_))
+    )
 }
 
 /// Stones put beside or near the centre, for a proposal: black at the
@@ -365,11 +457,24 @@ mod tests {
 
     #[test]
     fn rules_read_and_print() {
-        for rule in [OpeningRule::None, OpeningRule::Swap1, OpeningRule::Swap2] {
+        for rule in [
+            OpeningRule::None,
+            OpeningRule::Swap1,
+            OpeningRule::Swap2,
+            OpeningRule::Soosorv8,
+            OpeningRule::Taraguchi10,
+        ] {
             assert_eq!(rule.to_string().parse::<OpeningRule>(), Ok(rule));
         }
         assert_eq!("SWAP2".parse::<OpeningRule>(), Ok(OpeningRule::Swap2));
-        assert!("swap3".parse::<OpeningRule>().unwrap_err().contains("none, swap1 or swap2"));
+        assert_eq!("Soosõrv-8".parse::<OpeningRule>(), Ok(OpeningRule::Soosorv8));
+        assert_eq!("Taraguchi-10".parse::<OpeningRule>(), Ok(OpeningRule::Taraguchi10));
+        assert!(
+            "swap3"
+                .parse::<OpeningRule>()
+                .unwrap_err()
+                .contains("none, swap1, swap2, soosorv8 or taraguchi10")
+        );
     }
 
     #[test]

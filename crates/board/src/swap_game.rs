@@ -37,7 +37,8 @@ pub fn play_swap_game(
     if !rule.is_swap() {
         return phase.into_game(Side::X, None);
     }
-    match phase.decide() {
+    let decided = if rule.is_rif() { phase.decide_rif() } else { phase.decide() };
+    match decided {
         Ok((opener, first)) => phase.into_game(opener, first),
         Err(lost) => phase.forfeit(lost),
     }
@@ -94,6 +95,53 @@ impl Phase<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Runs a RIF rule's steps ([`crate::rif_opening`]): each asked of its
+    /// player, checked and recorded; the colour the first player ends
+    /// with, and white's sixth move when it came with a pick.
+    fn decide_rif(&mut self) -> Result<(Side, Option<MoveRecord>), Lost> {
+        use crate::rif_opening::{OpeningAnswer, next_ask, seat_of, take_answer};
+        let mut sixth = None;
+        while let Some(ask) = next_ask(self.rule, &self.steps).map_err(|reason| Lost::new(0, reason))? {
+            let seat = seat_of(&ask, &self.steps);
+            let pos = self.pos.clone();
+            let (answer, micros) =
+                self.timed(seat, |agent, limits| agent.decide_opening(&pos, &ask, limits))?;
+            let steps = take_answer(&pos, &ask, &answer).map_err(|reason| Lost::new(seat, reason))?;
+            for step in steps {
+                if let SwapStep::Put(stones) = &step {
+                    let stones = stones.clone();
+                    self.put(seat, &stones)?;
+                    continue;
+                }
+                let placed = match &step {
+                    SwapStep::Declared { stone, .. } | SwapStep::Picked(stone) => Some(*stone),
+                    _ => None,
+                };
+                if let Some(stone) = placed {
+                    self.place(seat, stone)?;
+                }
+                self.steps.push(step);
+            }
+            if let OpeningAnswer::Pick(_, move6) = answer {
+                sixth = Some(self.first_move(seat, move6, micros));
+            }
+        }
+        let opener = if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
+        Ok((opener, sixth))
+    }
+
+    /// Puts one stone of `seat` that a step records itself (the fourth
+    /// with its count, a picked fifth).
+    fn place(&mut self, seat: usize, stone: Cell) -> Result<(), Lost> {
+        let mut pos = self.pos.clone();
+        pos.play(stone).map_err(|error| Lost::new(seat, format!("cannot put {stone}: {error}")))?;
+        if pos.is_over() {
+            return Err(Lost::new(seat, format!("{stone} makes a line in the opening")));
+        }
+        self.pos = pos;
+        Ok(())
     }
 
     /// `seat`'s choice on the stones put so far; two more stones are an
@@ -179,9 +227,16 @@ impl Phase<'_, '_> {
     /// The record of a phase a player lost: it is the side to move, so the
     /// record's check holds.
     fn forfeit(self, lost: Lost) -> GameRecord {
-        let side = self.pos.side_to_move();
         let names = self.agents.map(|agent| agent.name());
-        let first_side = if lost.seat == 0 { side } else { side.opponent() };
+        // Under a RIF rule the colours are the swaps'; a pick is white's
+        // with black to move.
+        let (first_side, side) = if self.rule.is_rif() {
+            let first = if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
+            (first, if lost.seat == 0 { first } else { first.opponent() })
+        } else {
+            let side = self.pos.side_to_move();
+            (if lost.seat == 0 { side } else { side.opponent() }, side)
+        };
         let players = if first_side == Side::X { names } else { [names[1].clone(), names[0].clone()] };
         let opening = self.pos.moves().to_vec();
         let swap = Some(SwapRecord { rule: self.rule, opener: first_side, steps: self.steps });

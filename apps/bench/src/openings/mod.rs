@@ -7,9 +7,12 @@
 //! outside the bound commented out as unbalanced — the steps
 //! `openings/check.sh` runs. With `--balance N`: `N` openings made even by
 //! the engine's own balance search, from random starts near the centre.
+//! With `--extend OPENINGS --lines K`: each opening two moves on, by the
+//! engine's K best moves at each step, as candidates for `--score`.
 
 mod balance;
 mod candidates;
+mod extend;
 mod score;
 
 use std::fmt::Write as _;
@@ -22,9 +25,9 @@ use board::{Cell, Outcome, Rules, Side};
 pub struct Args {
     /// Records files of `bench match` or `tournament` runs (`--records`).
     #[arg(
-        required_unless_present_any = ["score", "candidates", "balance"],
+        required_unless_present_any = ["score", "candidates", "balance", "extend"],
         num_args = 1..,
-        conflicts_with_all = ["score", "candidates", "balance"]
+        conflicts_with_all = ["score", "candidates", "balance", "extend"]
     )]
     records: Vec<PathBuf>,
     /// Print this many distinct openings of two stones (X to move) and
@@ -39,6 +42,14 @@ pub struct Args {
     /// two within `--radius` of the centre, `--ms` each.
     #[arg(long, value_name = "N", conflicts_with = "score")]
     balance: Option<usize>,
+    /// Print each opening of this file (or `renju26`, the standard renju
+    /// openings) two moves on instead: `--engine`'s `--lines` best next
+    /// moves, `--ms` each step, and after each its best answers.
+    #[arg(long, value_name = "OPENINGS", conflicts_with_all = ["score", "balance", "candidates"])]
+    extend: Option<String>,
+    /// With --extend: how many best moves at each step.
+    #[arg(long, default_value_t = 3)]
+    lines: usize,
     /// With --candidates or --balance: how far from the centre a stone may
     /// lie (a square of side 2 × RADIUS + 1).
     #[arg(long, default_value_t = 3)]
@@ -121,6 +132,9 @@ fn parse_bounds(flag: &str, text: &str) -> Result<(f64, f64)> {
 pub fn run(args: &Args) -> Result<()> {
     if let Some(file) = &args.score {
         return score::score(args, file);
+    }
+    if let Some(source) = &args.extend {
+        return extend::extend(args, source, args.lines);
     }
     if let Some(count) = args.balance {
         return balance::balance(args, count);

@@ -76,6 +76,7 @@ pub(crate) fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
             OpeningRule::None => "opening < none: X moves first >".to_owned(),
             OpeningRule::Swap1 => "opening < swap1: X puts 3 stones, O picks a colour >".to_owned(),
             OpeningRule::Swap2 => "opening < swap2: 3 stones; pick a colour or put 2 more >".to_owned(),
+            rule @ (OpeningRule::Soosorv8 | OpeningRule::Taraguchi10) => format!("opening < {rule} >"),
         },
     });
     let mut lines: Vec<Line> = rows

@@ -50,13 +50,7 @@ impl App {
 
     /// Stones take-back does not remove: a settled swap opening's.
     pub(super) fn opening_stones(&self) -> usize {
-        self.opening.as_ref().map_or(0, |opening| {
-            let put = opening.steps.iter().map(|step| match step {
-                SwapStep::Put(stones) => stones.len(),
-                SwapStep::Took(_) => 0,
-            });
-            put.sum()
-        })
+        self.opening.as_ref().map_or(0, |opening| board::rif_opening::stones(&opening.steps).len())
     }
 
     /// Who decides now in the opening: 0 the player who opened.

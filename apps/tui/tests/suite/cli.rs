@@ -41,6 +41,9 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--rules", "renju", "--from", "14D"][..], "--from takes a standard renju opening"),
         (&["--rules", "renju", "--from", "h8 h8"][..], "--from"),
         (&["--rules", "renju", "--from", "4D", "--opening", "swap2"][..], "puts them by its own steps"),
+        (&["--rules", "renju", "--opening", "soosorv8"][..], "played by engines in the arena"),
+        (&["--rules", "renju", "--opening", "taraguchi-10"][..], "bench match --opening taraguchi10"),
+        (&["--rules", "7,7,5", "--opening", "soosorv8"][..], "needs a central 9x9"),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");

@@ -33,7 +33,7 @@ fn a_person_opens_and_the_engine_takes_a_colour() {
     // panel and message say so.
     let engine_took = match opening.steps[1] {
         SwapStep::Took(side) => side,
-        SwapStep::Put(_) => panic!("swap1 has no two more stones"),
+        ref step => panic!("swap1 ends with a colour taken, not {step:?}"),
     };
     assert!(is_human(&app, engine_took.opponent()), "{:?}", app.setup().players);
     let said = if engine_took == Side::X { "takes black" } else { "takes white" };

@@ -392,3 +392,27 @@ fn a_swap_match_scores_players_by_the_colours_they_chose() {
     assert!(run(&both, RunOptions::default()).unwrap_err().to_string().contains("give no openings"));
     let _ = fs::remove_file(records);
 }
+
+#[test]
+fn renju_opening_rules_run_through_the_arena_and_their_records_read_back() {
+    for rule in [board::OpeningRule::Soosorv8, board::OpeningRule::Taraguchi10] {
+        let records = temp_file(&format!("{rule}.jsonl"));
+        let plan = Plan {
+            opening_rule: rule,
+            limits: board::Limits::nodes(20),
+            ..Plan::new(Rules::renju(), vec![random("a"), random("b")], 4)
+        };
+        let summary = run(&plan, RunOptions { records: Some(&records), ..RunOptions::default() }).unwrap();
+        assert!(summary.to_string().contains(&format!("{rule} openings")), "{summary}");
+        let games = games_of(&records);
+        assert_eq!(games.len(), 4);
+        for line in games {
+            assert_eq!(line.record.check(), Ok(()), "{rule}: {:?}", line.record);
+            let swap = line.record.swap.expect("every step recorded");
+            assert_eq!(swap.rule, rule);
+            assert_eq!(board::rif_opening::next_ask(rule, &swap.steps), Ok(None), "a whole opening");
+            assert_eq!(line.record.opening.len(), 5);
+        }
+        let _ = fs::remove_file(records);
+    }
+}

@@ -60,6 +60,15 @@ impl Agent for ForRules {
         self.agent(*pos.rules()).choose_side(pos, may_put_two, limits)
     }
 
+    fn decide_opening(
+        &mut self,
+        pos: &Position,
+        ask: &board::rif_opening::OpeningAsk,
+        limits: &Limits,
+    ) -> Result<board::rif_opening::OpeningAnswer, AgentError> {
+        self.agent(*pos.rules()).decide_opening(pos, ask, limits)
+    }
+
     fn analyze_lines(
         &mut self,
         pos: &Position,
