@@ -8,14 +8,14 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use board::balance::{balance_one, balance_two};
-use board::{Cell, Limits, Position, Rules, Side};
+use board::{Cell, Limits, Rules, Side};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::Args;
+use super::{Args, move_names, position};
 
 /// One balanced opening: its three stones (X first) and X's value.
 struct Made {
@@ -43,7 +43,7 @@ pub fn balance(args: &Args, count: usize) -> Result<()> {
                 } else {
                     balance_one(&mut agent, &pos, 0.0, &limits)
                 }
-                .map_err(|error| anyhow::anyhow!("{}: {error}", names(rules, start)))?;
+                .map_err(|error| anyhow::anyhow!("{}: {error}", move_names(rules, start)))?;
                 let value = found.value();
                 let x_value = if pos.side_to_move() == Side::X { value } else { -value };
                 let moves = start.iter().chain(&found.stones).copied().collect();
@@ -58,7 +58,7 @@ pub fn balance(args: &Args, count: usize) -> Result<()> {
     );
     for made in made {
         let made = made?;
-        println!("{} # value for X {:.0}", names(rules, &made.moves), made.x_value);
+        println!("{} # value for X {:.0}", move_names(rules, &made.moves), made.x_value);
     }
     Ok(())
 }
@@ -94,18 +94,6 @@ fn starts(rules: Rules, radius: u8, count: usize, seed: u64) -> Result<Vec<Vec<C
             }
         })
         .collect())
-}
-
-fn position(rules: Rules, moves: &[Cell]) -> Result<Position> {
-    let mut pos = Position::new(rules);
-    for &cell in moves {
-        pos.play(cell).with_context(|| format!("{}: cannot be played", names(rules, moves)))?;
-    }
-    Ok(pos)
-}
-
-fn names(rules: Rules, moves: &[Cell]) -> String {
-    moves.iter().map(|cell| cell.name(&rules).to_string()).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

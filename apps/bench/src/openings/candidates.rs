@@ -79,10 +79,7 @@ pub fn candidates(rules: Rules, radius: u8, count: usize, seed: u64) -> Result<V
     }
     all.shuffle(&mut SmallRng::seed_from_u64(seed));
     all.truncate(count);
-    Ok(all
-        .iter()
-        .map(|moves| moves.iter().map(|cell| cell.name(&rules).to_string()).collect::<Vec<_>>().join(" "))
-        .collect())
+    Ok(all.iter().map(|moves| super::move_names(rules, moves)).collect())
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use board::{Agent, Cell, Limits, Position, Rules};
+use anyhow::{Result, bail};
+use board::{Agent, Cell, Limits, Position};
 
-use super::Args;
+use super::{Args, move_names, position};
 
 pub fn extend(args: &Args, source: &str, lines: usize) -> Result<()> {
     let rules = args.rules;
@@ -43,7 +43,7 @@ pub fn extend(args: &Args, source: &str, lines: usize) -> Result<()> {
                 let mut last = after.clone();
                 last.play(answer)?;
                 if !last.is_over() {
-                    println!("{}", names(rules, last.moves()));
+                    println!("{}", move_names(rules, last.moves()));
                 }
             }
         }
@@ -60,18 +60,6 @@ fn best_moves(
 ) -> Result<Vec<Cell>> {
     let found = agent
         .analyze_lines(pos, limits, lines)
-        .map_err(|error| anyhow::anyhow!("{}: {error}", names(*pos.rules(), pos.moves())))?;
+        .map_err(|error| anyhow::anyhow!("{}: {error}", move_names(*pos.rules(), pos.moves())))?;
     Ok(found.iter().filter_map(|line| line.best_move).collect())
-}
-
-fn position(rules: Rules, moves: &[Cell]) -> Result<Position> {
-    let mut pos = Position::new(rules);
-    for &cell in moves {
-        pos.play(cell).with_context(|| format!("{}: cannot be played", names(rules, moves)))?;
-    }
-    Ok(pos)
-}
-
-fn names(rules: Rules, moves: &[Cell]) -> String {
-    moves.iter().map(|cell| cell.name(&rules).to_string()).collect::<Vec<_>>().join(" ")
 }

@@ -208,6 +208,17 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// Moves as the openings files write them: `h8 h9 i9`.
+fn move_names(rules: Rules, moves: &[Cell]) -> String {
+    moves.iter().map(|cell| cell.name(&rules).to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// The position after `moves` in turn from X, or which cannot be played.
+fn position(rules: Rules, moves: &[Cell]) -> Result<board::Position> {
+    board::opening_position(rules, moves)
+        .map_err(|error| anyhow::anyhow!("{}: {error}", move_names(rules, moves)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
