@@ -143,7 +143,7 @@ impl Default for AlphaBetaConfig {
             late_move_percent: 100,
             reduce_noisy: 0,
             iir_depth: 0,
-            singular_depth: 0,
+            singular_depth: 7,
             singular_margin: 8,
             quiet_pruning: 0,
             history_reductions: 0,
