@@ -25,9 +25,10 @@
 #   check.sh generate BENCH 1500 1 > c.txt
 #   BOUND=0.4,0.6 check.sh check BENCH c.txt 1000 2 external:path=BRAIN > s1.txt
 #   BOUND=0.4,0.6 check.sh check BENCH s1.txt 5000 2 external:path=BRAIN > s2.txt
-# RULES in the environment names the rules (15,15,5 by default):
-# openings/renju15.txt is an older file, `generate` of the shell version
-# checked with RULES=15,15,5,renju by our own engine at 2500 ms.
+# RULES in the environment names the rules (15,15,5 by default).
+# openings/renju15.txt was made from candidates of `bench openings --rules
+# renju --extend renju26 --lines K` (the 26 standard openings two moves on),
+# checked so with RULES=15,15,5,renju (see its header).
 set -euo pipefail
 
 RULES=${RULES:-15,15,5}
