@@ -149,7 +149,12 @@ impl GameRecord {
             if crate::rif_opening::stones(&swap.steps) != self.opening {
                 return Err("its swap opening's stones are not its opening".to_owned());
             }
-            let derived = swap.first_player_colour(self.forfeit.as_ref().map(|forfeit| forfeit.side))?;
+            let forfeited = self.forfeit.as_ref().map(|forfeit| forfeit.side);
+            let derived = if swap.rule.is_rif() {
+                crate::rif_opening::first_player_colour(swap, forfeited)?
+            } else {
+                swap.first_player_colour(forfeited)?
+            };
             if derived != swap.opener {
                 return Err(format!(
                     "its swap record says the first player ended as {}, but its steps give {derived}",

@@ -31,7 +31,9 @@ use serde::{Deserialize, Serialize};
 use crate::balance::balance_one;
 use crate::renju::openings::STANDARD_OPENINGS;
 use crate::swap::{judge, share};
-use crate::{Agent, AgentError, Bitboard, Cell, Limits, OpeningRule, Position, Rules, Side, SwapStep};
+use crate::{
+    Agent, AgentError, Bitboard, Cell, Limits, OpeningRule, Position, Rules, Side, SwapRecord, SwapStep,
+};
 
 /// The most fifth stones Soosõrv-8 lets white ask of black.
 pub const SOOSORV_MOST: u8 = 8;
@@ -178,6 +180,46 @@ fn holder(side: Side, steps: &[SwapStep]) -> usize {
 /// The colour the player asked to swap after `steps` holds (the side to move's).
 fn holder_to_decide(steps: &[SwapStep]) -> Side {
     if stones(steps).len().is_multiple_of(2) { Side::X } else { Side::O }
+}
+
+/// The colour the first player ended with, as a RIF opening's steps give
+/// it: each step in its place, the colours handed over at each swap; a
+/// phase cut short needs a forfeit.
+///
+/// # Errors
+/// A step out of its place, steps after the opening is over, or steps
+/// that stop short without a forfeit.
+pub fn first_player_colour(record: &SwapRecord, forfeited: Option<Side>) -> Result<Side, String> {
+    for i in 0..=record.steps.len() {
+        let Some(ask) = next_ask(record.rule, &record.steps[..i])? else {
+            if i < record.steps.len() {
+                return Err(format!("its {} steps go on after the opening is over", record.rule));
+            }
+            break;
+        };
+        match record.steps.get(i) {
+            None if forfeited.is_some() => break,
+            None => return Err(format!("its {} steps stop short, and no one forfeited", record.rule)),
+            Some(step) if !answers(&ask, step) => {
+                return Err(format!("step {} of its {} opening is not the rule's", i + 1, record.rule));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(if black_seat(&record.steps) == 0 { Side::X } else { Side::O })
+}
+
+/// Whether `step` is of the kind `ask` asks for.
+fn answers(ask: &OpeningAsk, step: &SwapStep) -> bool {
+    matches!(
+        (ask, step),
+        (OpeningAsk::StandardOpening | OpeningAsk::Put { .. }, SwapStep::Put(_))
+            | (OpeningAsk::MaySwap { .. }, SwapStep::Swap(_))
+            | (OpeningAsk::FourthAndCount { .. }, SwapStep::Declared { .. })
+            | (OpeningAsk::OfferOrPut { .. }, SwapStep::ChoseOffer(_))
+            | (OpeningAsk::Offer { .. }, SwapStep::Offered(_))
+            | (OpeningAsk::Pick { .. }, SwapStep::Picked(_))
+    )
 }
 
 /// The cells of the central square of `radius` on `rules`' board.

@@ -183,11 +183,9 @@ impl SwapRecord {
     ///
     /// # Errors
     /// If the steps are not a swap opening's: stones put out of turn, a
-    /// choice before any stones, or no choice and no forfeit.
+    /// choice before any stones, or no choice and no forfeit. (The RIF
+    /// rules' steps are replayed by [`crate::rif_opening::first_player_colour`].)
     pub fn first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
-        if self.rule.is_rif() {
-            return self.rif_first_player_colour(forfeited);
-        }
         let mut stones = 0;
         for (i, step) in self.steps.iter().enumerate() {
             let seat = i % 2;
@@ -214,44 +212,6 @@ impl SwapRecord {
         let side = forfeited.ok_or("its swap steps end without a choice of colour, and no one forfeited")?;
         Ok(if seat == 0 { side } else { side.opponent() })
     }
-
-    /// [`SwapRecord::first_player_colour`] under a RIF rule: each step in
-    /// its place, the colours handed over at each swap; a phase cut short
-    /// needs a forfeit.
-    fn rif_first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
-        for i in 0..=self.steps.len() {
-            let ask = crate::rif_opening::next_ask(self.rule, &self.steps[..i])?;
-            let Some(ask) = ask else {
-                if i < self.steps.len() {
-                    return Err(format!("its {} steps go on after the opening is over", self.rule));
-                }
-                break;
-            };
-            match self.steps.get(i) {
-                None if forfeited.is_some() => break,
-                None => return Err(format!("its {} steps stop short, and no one forfeited", self.rule)),
-                Some(step) if !answers(&ask, step) => {
-                    return Err(format!("step {} of its {} opening is not the rule's", i + 1, self.rule));
-                }
-                Some(_) => {}
-            }
-        }
-        Ok(if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O })
-    }
-}
-
-/// Whether `step` is of the kind `ask` asks for.
-fn answers(ask: &crate::rif_opening::OpeningAsk, step: &SwapStep) -> bool {
-    use crate::rif_opening::OpeningAsk;
-    matches!(
-        (ask, step),
-        (OpeningAsk::StandardOpening | OpeningAsk::Put { .. }, SwapStep::Put(_))
-            | (OpeningAsk::MaySwap { .. }, SwapStep::Swap(_))
-            | (OpeningAsk::FourthAndCount { .. }, SwapStep::Declared { .. })
-            | (OpeningAsk::OfferOrPut { .. }, SwapStep::ChoseOffer(_))
-            | (OpeningAsk::Offer { .. }, SwapStep::Offered(_))
-            | (OpeningAsk::Pick { .. }, SwapStep::Picked(_))
-    )
 }
 
 /// Stones put beside or near the centre, for a proposal: black at the
