@@ -86,7 +86,9 @@ pub fn balance_two<A: Agent + ?Sized>(
         let (ka, kb) = (key(a.0), key(b.0));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
-    let answer_share = share(limits, (3 * PAIR_SHORTLIST as u32) / 2);
+    // A third of the time for the first stones, the rest shared by the
+    // answers (a little less, so the whole stays within the limits).
+    let answer_share = share(limits, 2 * PAIR_SHORTLIST as u32 - 1);
     let mut best: Option<Balanced> = None;
     for &(_, first) in ordered.iter().take(PAIR_SHORTLIST) {
         if limits.stopped() && best.is_some() {
