@@ -1,7 +1,7 @@
 //! The opening rules renju tournaments play, as the RIF certified them:
 //! **Soosõrv-8** (the world championship's) and **Taraguchi-10** (the
-//! European championship's), in the texts of the RIF's opening-rule
-//! pages (2017 editions; Taraguchi-N with N = 10). Both give each player
+//! European championship's), as the RIF's opening-rule pages summarize
+//! them (Taraguchi-N with N = 10). Both give each player
 //! stones to put and colours to take in turn, so that the player who
 //! opens cannot simply take the stronger side:
 //!
