@@ -608,10 +608,12 @@ impl State<'_> {
             Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
             Err(()) => return "ERROR the engine panicked".to_owned(),
         };
+        // As a move: an engine whose search does not read the blocks is
+        // kept off them here.
+        let allowed = Limits::none().with_excluded(self.blocked);
         let Some(best) = analyses
             .first()
-            .and_then(|analysis| analysis.best_move)
-            .filter(|&cell| pos.is_legal(cell) && !self.blocked.contains(cell))
+            .and_then(|analysis| board::choose_allowed(&pos, &allowed, analysis.best_move?, Some(analysis)))
         else {
             return "ERROR the engine found no move that can be played".to_owned();
         };

@@ -322,6 +322,9 @@ fn blocked_cells_are_never_played_until_freed() {
     assert!(answers[1].starts_with("ERROR cells off the board, not taken: 12,3"), "{answers:?}");
     assert_eq!(answers[2], "5,5");
     assert!(answers[3].starts_with("ERROR a BOARD block ended without DONE"), "{answers:?}");
+    // YXNBEST keeps off them too, with an engine that does not read them.
+    let answers = run("START 10\nYXBLOCK\n0,0\nDONE\nYXNBEST 2\n", false);
+    assert_eq!(answers.last().map(String::as_str), Some("5,5"), "{answers:?}");
     // A new game forgets the blocks.
     assert_eq!(run("START 10\nYXBLOCK\n0,0\nDONE\nRESTART\nBEGIN\n", false), ["OK", "OK", "0,0"]);
 }
