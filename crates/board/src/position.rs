@@ -158,6 +158,9 @@ pub struct Position {
     lines: [Lines; 2],
     hash: u64,
     marks: u16,
+    /// Turns passed and not yet taken back (a search's null move): each
+    /// hands the turn over without a mark.
+    passes: u16,
     /// Moves played, in order; marks placed by [`Position::from_setup`] are not moves.
     history: Vec<Cell>,
     outcome: Option<Outcome>,
@@ -174,6 +177,7 @@ impl Position {
             lines: [Lines::EMPTY; 2],
             hash: 0,
             marks: 0,
+            passes: 0,
             history: Vec::with_capacity(rules.area()),
             outcome: None,
             win_tests: Side::ALL.map(|side| WinTest::new(rules, rules.exact_for(side))),
@@ -187,11 +191,12 @@ impl Position {
         &self.rules
     }
 
-    /// Whose turn it is: X when both have as many marks, else O.
+    /// Whose turn it is: X when both have as many marks, else O (the
+    /// other way round after an odd number of passes).
     #[inline]
     #[must_use]
     pub const fn side_to_move(&self) -> Side {
-        if self.marks.is_multiple_of(2) { Side::X } else { Side::O }
+        if (self.marks + self.passes).is_multiple_of(2) { Side::X } else { Side::O }
     }
 
     /// Number of marks on the board.
@@ -510,6 +515,27 @@ impl Position {
         }
     }
 
+    /// Hands the turn to the other side without a mark: a search's null
+    /// move, which asks what the opponent could do if the side to move
+    /// did nothing. Not a move of the game: no outcome changes, the move
+    /// list does not grow, and the hash changes so that the table tells
+    /// the two sides' turns apart. Take it back with
+    /// [`Position::undo_pass`] before undoing any move played before it.
+    #[inline]
+    pub fn pass(&mut self) {
+        debug_assert!(self.outcome.is_none(), "a pass after the game ended");
+        self.passes += 1;
+        self.hash ^= zobrist::pass_key();
+    }
+
+    /// Takes back the last [`Position::pass`].
+    #[inline]
+    pub fn undo_pass(&mut self) {
+        debug_assert!(self.passes > 0, "no pass to take back");
+        self.passes -= 1;
+        self.hash ^= zobrist::pass_key();
+    }
+
     /// Takes back the last move and returns it; `None` if no move was played.
     #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
@@ -707,6 +733,7 @@ impl Clone for Position {
             lines: self.lines,
             hash: self.hash,
             marks: self.marks,
+            passes: self.passes,
             history,
             outcome: self.outcome,
             win_tests: self.win_tests,
@@ -719,6 +746,7 @@ impl Clone for Position {
         self.lines = source.lines;
         self.hash = source.hash;
         self.marks = source.marks;
+        self.passes = source.passes;
         self.history.clear();
         self.history.reserve(source.rules.area());
         self.history.extend_from_slice(&source.history);
@@ -784,6 +812,24 @@ mod tests {
             pos.play(rules.parse_cell(name).unwrap()).unwrap();
         }
         pos
+    }
+
+    #[test]
+    fn a_pass_hands_the_turn_over_and_is_taken_back_whole() {
+        let rules = Rules::gomoku15();
+        let mut pos = play_all(rules, &["h8", "h9"]);
+        let before = (pos.hash(), pos.moves().to_vec());
+        pos.pass();
+        assert_eq!(pos.side_to_move(), Side::O);
+        assert_ne!(pos.hash(), before.0, "the same marks with the other side to move");
+        // O moves twice in a row, and the move is undone as O's.
+        pos.play(rules.parse_cell("j10").unwrap()).unwrap();
+        assert_eq!(pos.get(rules.parse_cell("j10").unwrap()), Some(Side::O));
+        assert_eq!(pos.side_to_move(), Side::X);
+        pos.undo();
+        pos.undo_pass();
+        assert_eq!((pos.hash(), pos.moves().to_vec(), pos.side_to_move()), (before.0, before.1, Side::X));
+        assert_eq!(pos.outcome(), None);
     }
 
     #[test]

@@ -28,6 +28,14 @@ pub fn key(side: Side, cell: Cell) -> u64 {
     KEYS[side.index()][cell.index()]
 }
 
+/// The key a pass (a search's null move) toggles in a position's hash,
+/// so that the same marks with the other side to move hash apart.
+#[inline]
+#[must_use]
+pub const fn pass_key() -> u64 {
+    splitmix64(0x7061_7373_5f74_7572)
+}
+
 /// Mixes two words into one well-spread seed, for deriving per-game or
 /// per-thread random seeds from a base seed.
 #[inline]
@@ -45,5 +53,6 @@ mod tests {
     fn keys_are_distinct() {
         let all: HashSet<u64> = KEYS.iter().flatten().copied().collect();
         assert_eq!(all.len(), 2 * Cell::SLOTS);
+        assert!(!all.contains(&pass_key()));
     }
 }

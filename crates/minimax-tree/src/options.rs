@@ -181,6 +181,18 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             config.log_reduction_percent,
             "late-move reductions of ln(depth)·ln(move number) plies times this percent, in fractions of a ply (0: whole plies for late quiet moves)",
         ),
+        EngineOption::new(
+            "null_move",
+            OptionKind::Whole { min: 0, max: 64 },
+            config.null_move_depth,
+            "null-move pruning from this many plies left, when null_margin is above 0",
+        ),
+        EngineOption::new(
+            "null_margin",
+            OptionKind::Whole { min: 0, max: 100_000 },
+            config.null_move_margin,
+            "null-move pruning's margin above beta from about 11 plies left, in the evaluation's units, larger nearer the leaves (0: off): the side to move passes and the opponent, a few plies shallower, must still fail to reach beta",
+        ),
     ]
 }
 

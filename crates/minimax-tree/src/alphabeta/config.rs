@@ -112,6 +112,15 @@ pub struct AlphaBetaConfig {
     /// this percent, in fractions of a ply, for every move after the
     /// first (0: whole plies for late quiet moves, as before).
     pub log_reduction_percent: u32,
+    /// Null-move pruning from this many plies left (with
+    /// [`AlphaBetaConfig::null_move_margin`] above 0): off the principal
+    /// line, where the opponent has no four or open three to make, a
+    /// static value far above beta is tested by passing.
+    pub null_move_depth: u32,
+    /// Null-move pruning's margin above beta from about 11 plies left, in
+    /// the evaluation's units, larger nearer the leaves as the reference's
+    /// (0: off).
+    pub null_move_margin: i32,
     /// Threads searching at once (lazy SMP): the others search the same
     /// root at the same depths, each starting on another root move, and
     /// what they store in the shared table orders and cuts the main
@@ -154,6 +163,8 @@ impl Default for AlphaBetaConfig {
             razor_percent: 0,
             fail_high_percent: 100,
             log_reduction_percent: 0,
+            null_move_depth: 6,
+            null_move_margin: 0,
             threads: 1,
         }
     }

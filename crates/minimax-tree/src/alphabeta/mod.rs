@@ -12,6 +12,7 @@
 //! - `picker` — which moves a node tries, in what order;
 //! - `selectivity` — improving, reverse futility, razoring, fail-high
 //!   and late-move reductions, by the static value;
+//! - `null_move` — null-move pruning: a pass that still holds beta;
 //! - `singular` — the singular extension of a table move;
 //! - `stack` — what each ply keeps (moves, killers, fours);
 //! - `table` — the transposition table;
@@ -24,6 +25,7 @@ mod agent;
 mod config;
 mod depth;
 mod node;
+mod null_move;
 mod picker;
 mod result;
 mod root;
@@ -277,6 +279,7 @@ mod tests {
             // (On by default: the step heard is turning it off.)
             AlphaBetaConfig { lmp_unimproving_percent: 100, ..base.clone() },
             AlphaBetaConfig { singular_depth: 3, ..base.clone() },
+            AlphaBetaConfig { null_move_depth: 2, null_move_margin: 1, ..base.clone() },
         ];
         let (value, plain) = search(&quiet, &base, 7);
         assert!(value.abs() < MATE_BOUND, "{value}");

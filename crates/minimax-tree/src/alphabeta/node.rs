@@ -73,6 +73,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         if !principal && let Some(score) = self.prune_by_value(pos, &node, (alpha, beta), value, ply) {
             return score;
         }
+        if !principal && let Some(score) = self.null_move(pos, &node, beta, value, (ply, cut)) {
+            return score;
+        }
         let likely_fail_high = self.likely_fail_high(&node, (principal, cut), value, beta);
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);

@@ -15,6 +15,8 @@ pub(super) struct Ply {
     pub(super) fours: Vec<Cell>,
     /// The static value of the node searched here last, where read.
     pub(super) static_value: Option<i32>,
+    /// Whether the node searched here was reached by a pass (a null move).
+    pub(super) after_pass: bool,
 }
 
 /// Every ply's state, by ply from the root.

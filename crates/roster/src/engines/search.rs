@@ -81,6 +81,8 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         razor_percent: options.get("razor")?,
         fail_high_percent: options.get("fail_high")?,
         log_reduction_percent: options.get("log_lmr")?,
+        null_move_depth: options.get("null_move")?,
+        null_move_margin: options.get("null_margin")?,
         ..defaults
     };
     // `ms=` is both the time a move takes and its cap.
