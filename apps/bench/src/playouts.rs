@@ -60,6 +60,15 @@ struct Report {
 /// than a tic-tac-toe playout.
 const BATCH: u64 = 256;
 
+/// Builds the tables a playout reads on first use (renju's pattern
+/// window for black's forbidden points), which a process builds once,
+/// before the clock starts.
+fn warm_up(start: &Position) {
+    let mut pos = start.clone();
+    let mut scratch = Vec::new();
+    random_playout(&mut pos, &mut SmallRng::seed_from_u64(0), &mut scratch);
+}
+
 fn play_for(start: &Position, until: Instant, games: Option<u64>, seed: u64) -> Tally {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = start.clone();
@@ -95,6 +104,7 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(outcome) = start.outcome() {
         bail!("the game in --position is already over ({outcome})");
     }
+    warm_up(&start);
     let clock = Instant::now();
     let until = clock.checked_add(duration).context("--seconds is too large")?;
     let tallies: Vec<Tally> = std::thread::scope(|scope| {

@@ -176,12 +176,21 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
     }
     let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
     let mut engine = AlphaBeta::new(evaluator, config);
+    // The tables searches read are built on first use, once a process (a
+    // brain builds them before its first move): before the clock starts.
+    if let Some(first) = positions.first() {
+        engine.search(first, &Limits::depth(1));
+    }
     let (mut nodes, mut depths) = (0, 0);
     let (mut searched, mut selective, mut decided) = (Vec::new(), Vec::new(), 0);
-    let clock = Instant::now();
+    // Only the searches are timed: clearing the table between positions
+    // (a new game's cost, not a move's) would weigh on small trees.
+    let mut seconds = 0.0;
     for pos in &positions {
         engine.clear();
+        let clock = Instant::now();
         let result = engine.search(pos, &limits);
+        seconds += clock.elapsed().as_secs_f64();
         nodes += result.nodes;
         depths += result.depth;
         if result.reason == Reason::Search {
@@ -191,7 +200,6 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
             decided += 1;
         }
     }
-    let seconds = clock.elapsed().as_secs_f64();
     let score_swing = match args.depth {
         Some(depth) if args.stability => Some(score_swing(&mut engine, &positions, depth)),
         _ => None,

@@ -387,7 +387,7 @@ impl Position {
     /// Under caro, whether `side`'s mark on `cell` (there or not yet)
     /// makes five (exactly, or with the freestyle variant five or more)
     /// with at least one end not the opponent's.
-    fn caro_five(&self, side: Side, cell: Cell) -> bool {
+    pub(crate) fn caro_five(&self, side: Side, cell: Cell) -> bool {
         let is_side = |c: Cell| c == cell || self.get(c) == Some(side);
         let blocked = |c: Option<Cell>| c.is_some_and(|c| self.get(c) == Some(side.opponent()));
         Direction::ALL.into_iter().any(|direction| {

@@ -13,9 +13,8 @@ use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Positi
 /// playout does not need: marks go straight onto the line bitboards (no
 /// move list, no hash) and come off again at the end. `scratch` is a
 /// buffer the caller keeps between playouts, so nothing is allocated.
-/// Under renju and caro it plays through [`Position`] instead, which
-/// judges wins by the rule set, and never puts black on a forbidden point:
-/// slower, and as unallocating.
+/// Under renju and caro a move at a time, judging wins by the rule set
+/// and never putting black on a forbidden point: as unallocating.
 pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     if let Some(outcome) = pos.outcome() {
         return Playout { outcome, moves: 0 };
@@ -23,18 +22,7 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
     if !pos.rules().is_plain() {
         return rule_set_playout(pos, rng, scratch);
     }
-    // Written by index into a buffer sized once: no capacity check per cell.
-    let empty = pos.empty_cells();
-    scratch.resize(pos.rules().area(), Cell::new(0, 0));
-    let mut count = 0;
-    for y in 0..u32::from(pos.rules().height()) {
-        let mut bits = empty.row(y as u8);
-        while bits != 0 {
-            scratch[count] = Cell::wrapping(bits.trailing_zeros(), y);
-            count += 1;
-            bits &= bits - 1;
-        }
-    }
+    let count = fill_empty_cells(pos, scratch);
     let cells = &mut scratch[..count];
     let first = pos.side_to_move();
     let (lines, win_tests) = pos.lines_mut();
@@ -46,46 +34,76 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
     Playout { outcome, moves: (count - left) as u32 }
 }
 
-/// [`random_playout`] under a rule set: moves through `Position` (its
-/// outcome sees renju's exact five for black and caro's ends), black's
-/// forbidden points passed over; then every move taken back.
+/// [`random_playout`] under a rule set, on the line bitboards as the
+/// plain loop: a win as the rule set judges it (renju's exact five for
+/// black, caro's open end), black's forbidden points passed over — for
+/// the move at hand only: a later stone may free them — and a black
+/// without a legal move drawn, as [`Position`] draws it; then every
+/// mark taken off again.
 fn rule_set_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
-    scratch.clear();
-    scratch.extend(pos.empty_cells().iter());
+    let count = fill_empty_cells(pos, scratch);
     let renju = pos.rules().rule_set() == crate::RuleSet::Renju;
-    let mut left = scratch.len();
-    let mut played = 0u32;
+    let caro = pos.rules().is_caro();
+    let first = pos.side_to_move();
+    let mut side = first;
+    let mut left = count;
     let outcome = loop {
-        if let Some(outcome) = pos.outcome() {
-            break outcome;
-        }
         // Candidates are cells[..open]; a forbidden one moves out of the
         // window for this move only.
-        let black = renju && pos.side_to_move() == Side::X;
+        let black = renju && side == Side::X;
         let mut open = left;
         let chosen = loop {
             if open == 0 {
                 break None;
             }
             let pick = ((u64::from(rng.next_u32()) * open as u64) >> 32) as usize;
-            if black && crate::renju::forbidden(pos, scratch[pick]).is_some() {
+            if black && crate::threats::black_forbidden(pos, scratch[pick]) {
                 open -= 1;
                 scratch.swap(pick, open);
             } else {
                 break Some(pick);
             }
         };
-        // No legal move left (a full board, or black hemmed in): a draw.
+        // No legal move left (black hemmed in): a draw.
         let Some(pick) = chosen else { break Outcome::Draw };
         left -= 1;
         scratch.swap(pick, left);
-        pos.play_unchecked(scratch[left]);
-        played += 1;
+        let cell = scratch[left];
+        let (lines, win_tests) = pos.lines_mut();
+        let words = lines[side.index()].place(cell);
+        if win_tests[side.index()].wins(words, cell) && (!caro || pos.caro_five(side, cell)) {
+            break Outcome::Win(side);
+        }
+        if left == 0 {
+            break Outcome::Draw;
+        }
+        side = side.opponent();
     };
-    for _ in 0..played {
-        pos.undo();
+    let (lines, _) = pos.lines_mut();
+    // The cells played sit at the end of `cells`, the first one last.
+    for (i, &cell) in scratch[left..count].iter().rev().enumerate() {
+        lines[(first.index() + i) % 2].remove(cell);
     }
-    Playout { outcome, moves: played }
+    Playout { outcome, moves: (count - left) as u32 }
+}
+
+/// Puts the empty cells of `pos` at the front of `scratch` and returns
+/// how many there are: written by index into a buffer sized once, so no
+/// capacity check per cell.
+#[inline]
+fn fill_empty_cells(pos: &Position, scratch: &mut Vec<Cell>) -> usize {
+    let empty = pos.empty_cells();
+    scratch.resize(pos.rules().area(), Cell::new(0, 0));
+    let mut count = 0;
+    for y in 0..u32::from(pos.rules().height()) {
+        let mut bits = empty.row(y as u8);
+        while bits != 0 {
+            scratch[count] = Cell::wrapping(bits.trailing_zeros(), y);
+            count += 1;
+            bits &= bits - 1;
+        }
+    }
+    count
 }
 
 /// The result of one [`random_playout`].
@@ -245,6 +263,50 @@ mod tests {
                 }
                 assert_eq!(game.outcome(), Some(playout.outcome), "{rules} seed {seed}");
                 assert_eq!(game.ply() as u32, playout.moves, "{rules} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn rule_set_playouts_are_the_games_position_plays() {
+        // The reference: the same draws played through `Position::play`,
+        // which judges every rule and refuses forbidden points.
+        let reference = |start: &Position, seed: u64| -> (Outcome, u32) {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut cells: Vec<Cell> = start.empty_cells().iter().collect();
+            let mut game = start.clone();
+            while !game.is_over() {
+                let mut open = cells.len();
+                let pick = loop {
+                    let pick = ((u64::from(rng.next_u32()) * open as u64) >> 32) as usize;
+                    if game.is_forbidden(cells[pick]) {
+                        open -= 1;
+                        cells.swap(pick, open);
+                    } else {
+                        break pick;
+                    }
+                };
+                // (The playout's swap of the pick with the last cell.)
+                game.play(cells.swap_remove(pick)).unwrap();
+            }
+            (game.outcome().unwrap(), (game.ply() - start.ply()) as u32)
+        };
+        let openings = ["", "h8 h9 j8 i9 g9", "h8 i9 j8 g7 i7 g9 g8 f7"];
+        for rules in [Rules::renju(), Rules::caro()] {
+            for moves in openings {
+                let start = Position::from_moves(rules, moves).unwrap();
+                let mut pos = start.clone();
+                let mut scratch = Vec::new();
+                for seed in 0..150 {
+                    let playout = random_playout(&mut pos, &mut SmallRng::seed_from_u64(seed), &mut scratch);
+                    assert_eq!(pos, start);
+                    assert_eq!(pos.hash(), start.hash());
+                    assert_eq!(
+                        (playout.outcome, playout.moves),
+                        reference(&start, seed),
+                        "{rules} {moves} seed {seed}"
+                    );
+                }
             }
         }
     }

@@ -49,16 +49,18 @@ const MAX_DEPTH: u32 = 8;
 
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// The stones, for the test: black, white or empty per cell, on the
-/// stack (the test runs in playouts too: nothing is allocated).
+/// The stones, for the test: black's and white's rows of bits, on the
+/// stack (the test runs in playouts too: nothing is allocated, and making
+/// one is a copy of two bitboards).
 struct Grid {
     width: i32,
     height: i32,
-    cells: [Option<Side>; MAX_CELLS],
+    black: [u32; MAX_ROWS],
+    white: [u32; MAX_ROWS],
 }
 
-/// Cells of the largest board.
-const MAX_CELLS: usize = crate::MAX_SIZE as usize * crate::MAX_SIZE as usize;
+/// Rows of the largest board.
+const MAX_ROWS: usize = crate::MAX_SIZE as usize;
 
 /// A point on the grid.
 type Point = (i32, i32);
@@ -66,34 +68,32 @@ type Point = (i32, i32);
 impl Grid {
     fn of(rules: Rules, black: Bitboard, white: Bitboard) -> Grid {
         let (width, height) = (i32::from(rules.width()), i32::from(rules.height()));
-        let mut cells = [None; MAX_CELLS];
-        for (stones, side) in [(black, Side::X), (white, Side::O)] {
-            for cell in stones {
-                cells[rules.dense_index(cell)] = Some(side);
-            }
-        }
-        Grid { width, height, cells }
+        Grid { width, height, black: black.0, white: white.0 }
     }
 
-    fn index(&self, (x, y): Point) -> Option<usize> {
-        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
-    }
-
-    fn get(&self, point: Point) -> Option<Side> {
-        self.index(point).and_then(|index| self.cells[index])
+    /// The row and bit of `point`, if it is on the board.
+    #[inline]
+    fn place(&self, (x, y): Point) -> Option<(usize, u32)> {
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y as usize, 1 << x))
     }
 
     fn is_empty(&self, point: Point) -> bool {
-        self.index(point).is_some_and(|index| self.cells[index].is_none())
+        self.place(point).is_some_and(|(row, bit)| (self.black[row] | self.white[row]) & bit == 0)
     }
 
     fn is_black(&self, point: Point) -> bool {
-        self.get(point) == Some(Side::X)
+        self.place(point).is_some_and(|(row, bit)| self.black[row] & bit != 0)
     }
 
     fn set(&mut self, point: Point, stone: Option<Side>) {
-        if let Some(index) = self.index(point) {
-            self.cells[index] = stone;
+        if let Some((row, bit)) = self.place(point) {
+            self.black[row] &= !bit;
+            self.white[row] &= !bit;
+            match stone {
+                Some(Side::X) => self.black[row] |= bit,
+                Some(Side::O) => self.white[row] |= bit,
+                None => {}
+            }
         }
     }
 
@@ -233,22 +233,61 @@ pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
     let mut busy_lines = 0;
     for direction in Direction::ALL {
         let bit = direction.bit(cell);
-        // Cells −4 to +4 of `cell` at bits 0 to 8, the cell at bit 4.
-        let window = |word: u32| (u64::from(word) << 4 >> bit) & 0b1_1111_1111;
-        let black = window(pos.line_bits(Side::X, direction, cell)) & !(1 << 4);
-        if black.count_ones() >= 4 {
-            return true;
-        }
+        // Cells −4 to +4 of `cell` at bits 0 to 8, the cell at bit 4,
+        // which is empty and left out: eight bits a side.
+        let window = |word: u32| {
+            let nine = (u64::from(word) << 4 >> bit) & 0b1_1111_1111;
+            (nine & 0b1111) | (nine >> 5) << 4
+        };
+        let black = window(pos.line_bits(Side::X, direction, cell));
         let blocked =
             window(pos.line_bits(Side::O, direction, cell) | !pos.rules().line_mask(direction, cell));
-        let busy = (0..5).any(|start| {
-            let five = 0b1_1111 << start;
-            blocked & five == 0 && (black & five).count_ones() >= 2
-        });
-        busy_lines += u32::from(busy);
+        match LINE_CLASS[(black | blocked << 8) as usize] {
+            CROWDED => return true,
+            BUSY => busy_lines += 1,
+            _ => {}
+        }
     }
     busy_lines >= 2
 }
+
+/// A line's class around an empty cell for [`may_be_forbidden`]: nothing
+/// to fear, a five-cell stretch through the cell free of white and the
+/// edge with two other black stones (a three or four may be there), or
+/// four black stones within four cells (two fours on one line, or an
+/// overline: forbidden on its own, possibly).
+const QUIET: u8 = 0;
+const BUSY: u8 = 1;
+const CROWDED: u8 = 2;
+
+/// [`may_be_forbidden`]'s classes by black's and the blocked cells'
+/// eight bits around the cell (−4 to −1 at bits 0–3, +1 to +4 at 4–7).
+static LINE_CLASS: [u8; 1 << 16] = {
+    let mut classes = [QUIET; 1 << 16];
+    let mut index = 0;
+    while index < 1 << 16 {
+        let (black, blocked) = (index & 0xff, index >> 8);
+        // Back to nine cells, the (empty) centre at bit 4.
+        let (black, blocked) =
+            ((black & 0b1111) | (black >> 4) << 5, (blocked & 0b1111) | (blocked >> 4) << 5);
+        classes[index] = if black.count_ones() >= 4 {
+            CROWDED
+        } else {
+            let mut busy = QUIET;
+            let mut start = 0;
+            while start < 5 {
+                let five = 0b1_1111 << start;
+                if blocked & five == 0 && (black & five).count_ones() >= 2 {
+                    busy = BUSY;
+                }
+                start += 1;
+            }
+            busy
+        };
+        index += 1;
+    }
+    classes
+};
 
 /// Whether black on the empty `cell` would make six or more in a row: a
 /// few bit operations a line.

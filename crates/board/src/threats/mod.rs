@@ -42,6 +42,7 @@
 //! ```
 
 mod codes;
+mod forbidden;
 mod patterns;
 mod tables;
 mod tracker;
@@ -52,6 +53,7 @@ use thiserror::Error;
 pub use codes::{
     CODES, Code, code_of, code_of_fine, fine_patterns_of, is_forbidden_shape, move_parts, patterns_of,
 };
+pub use forbidden::black_forbidden;
 pub use patterns::{CellClass, FinePattern, Pattern};
 pub use tables::{fine_pattern_at, pattern_at, tables_rule_set};
 pub use tracker::Threats;

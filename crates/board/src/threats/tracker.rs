@@ -462,14 +462,7 @@ impl Threats {
         if side != Side::X || self.rules.rule_set() != RuleSet::Renju {
             return false;
         }
-        let patterns = self.patterns(side, cell);
-        if patterns.contains(&Pattern::Five) {
-            return false; // five wins, whatever else the move makes
-        }
-        let threats = patterns.iter().filter(|&&pattern| pattern >= Pattern::OpenThree).count();
-        let suspect =
-            threats >= 2 || patterns.contains(&Pattern::OpenFour) || crate::renju::makes_overline(pos, cell);
-        suspect && crate::renju::forbidden(pos, cell).is_some()
+        super::forbidden::decide(pos, cell, self.patterns(side, cell))
     }
 
     /// Whether `cell` is of a shape renju's black may not play

@@ -147,9 +147,16 @@ impl Table {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        // A fresh table is left untouched: its pages are not even mapped yet.
+        // A fresh table is left untouched: its pages are not even mapped
+        // yet. A used one is zeroed where it stands, its pages kept: a new
+        // table's would be mapped again, a fault at a time, by the next
+        // search (measured: a sixth of a small search's time).
         if *self.used.get_mut() {
-            *self = Table::new(self.slots.len() * std::mem::size_of::<[u64; 2]>());
+            for [check, data] in &mut self.slots {
+                *check.get_mut() = 0;
+                *data.get_mut() = 0;
+            }
+            *self.used.get_mut() = false;
         }
         *self.age.get_mut() = 0;
     }
