@@ -152,6 +152,22 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             "the moves move-count pruning keeps where the static value is not above the one two plies up, in percent of the others (the reference keeps 50)",
         ),
         EngineOption::new(
+            "log_lmr",
+            OptionKind::Whole { min: 0, max: 1000 },
+            config.log_reduction_percent,
+            "late-move reductions of ln(depth)·ln(move number) plies times this percent, in fractions of a ply (0: whole plies for late quiet moves)",
+        ),
+    ]
+    .into_iter()
+    .chain(by_value_options(config))
+    .collect()
+}
+
+/// The options of `alphabeta` that prune by the static value: reverse
+/// futility, razoring, fail-high reduction and the null move.
+fn by_value_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
+    vec![
+        EngineOption::new(
             "futility",
             OptionKind::Whole { min: 0, max: 64 },
             config.futility_depth,
@@ -174,12 +190,6 @@ fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
             OptionKind::Whole { min: 0, max: 1000 },
             config.fail_high_percent,
             "fail-high reduction (0: off): at a cut node above beta by this percent of the reference's margin, every move but a four a ply shallower",
-        ),
-        EngineOption::new(
-            "log_lmr",
-            OptionKind::Whole { min: 0, max: 1000 },
-            config.log_reduction_percent,
-            "late-move reductions of ln(depth)·ln(move number) plies times this percent, in fractions of a ply (0: whole plies for late quiet moves)",
         ),
         EngineOption::new(
             "null_move",
