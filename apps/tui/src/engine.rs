@@ -4,6 +4,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
 use std::time::Instant;
 
+use board::rif_opening::{OpeningAnswer, OpeningAsk};
 use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag, SwapChoice};
 
 /// Why an engine thinks.
@@ -20,7 +21,7 @@ pub enum Purpose {
 }
 
 /// What an engine is asked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
     /// A move.
     Move,
@@ -30,14 +31,17 @@ pub enum Job {
     Choose { may_put_two: bool },
     /// The best this many lines (the move answered is the first's).
     Lines(usize),
+    /// A step of a RIF opening rule (Soosõrv-8, Taraguchi-10).
+    Rif(OpeningAsk),
 }
 
 /// What an engine answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     Move(Cell),
     Stones([Cell; 3]),
     Choice(SwapChoice),
+    Rif(OpeningAnswer),
 }
 
 /// What a finished search sends back: the agent itself (to be used again),
@@ -58,6 +62,9 @@ pub struct Thinking {
     /// tell a stale reply.
     pub ply: usize,
     pub key: u64,
+    /// The seat (0 the player who opened) whose engine decides an opening
+    /// step.
+    pub seat: usize,
     pub started: Instant,
     /// Nodes, depth and what the engine thinks so far, as it reports them.
     pub progress: Progress,
@@ -113,13 +120,20 @@ impl Thinking {
                 Job::Choose { may_put_two } => {
                     agent.choose_side(&pos, may_put_two, &limits).map(Answer::Choice)
                 }
+                Job::Rif(ask) => agent.decide_opening(&pos, &ask, &limits).map(Answer::Rif),
             };
             let result = result.map_err(|err| err.to_string());
             let analysis = agent.analysis();
             // The screen may have gone: nothing to tell then.
             let _ = send.send(Reply { agent, result, analysis, lines });
         });
-        Thinking { purpose, ply, key, started: Instant::now(), progress, stop, reply }
+        Thinking { purpose, ply, key, seat: 0, started: Instant::now(), progress, stop, reply }
+    }
+
+    /// The same search, deciding an opening step for `seat`'s player.
+    #[must_use]
+    pub fn for_seat(self, seat: usize) -> Thinking {
+        Thinking { seat, ..self }
     }
 
     /// Whether this is a hint for a person.

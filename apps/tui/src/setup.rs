@@ -155,13 +155,6 @@ impl Setup {
     /// The reason one cannot.
     pub fn check(&self) -> Result<(), String> {
         self.opening.check(&self.rules)?;
-        if self.opening.is_rif() {
-            return Err(format!(
-                "the terminal game plays the swap1 and swap2 openings; {} is played by engines in the \
-                 arena for now (bench match --opening {})",
-                self.opening, self.opening
-            ));
-        }
         for player in &self.players {
             if let Player::Engine(spec) = player {
                 spec.check_rules(&self.rules).map_err(|err| err.to_string())?;

@@ -131,6 +131,8 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     } else {
         Vec::new()
     };
+    // Fifth stones offered under a RIF opening rule (not on the board).
+    let offered = app.offered();
     let mut lines = vec![column_letters(app)];
     for y in 0..rules.height() {
         let number = u16::from(rules.height()) - u16::from(y);
@@ -140,6 +142,9 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             let (glyph, mut style) = match app.pos().get(cell) {
                 Some(Side::X) => ("x", Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
                 Some(Side::O) => ("o", Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
+                None if offered.contains(&cell) => {
+                    ("5", Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD))
+                }
                 None if forbidden.contains(&cell) => (FORBIDDEN_MARK, Style::new().fg(Color::Red)),
                 None if app.hint() == Some(cell) => {
                     ("*", Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))

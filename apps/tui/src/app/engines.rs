@@ -72,7 +72,7 @@ impl App {
             Purpose::Analysis => {
                 self.analysis_agent = Some(reply.agent);
             }
-            Purpose::Opening => self.agents[super::opening::seat_at(thinking.ply)] = Some(reply.agent),
+            Purpose::Opening => self.agents[thinking.seat] = Some(reply.agent),
         }
         if thinking.key != self.pos.hash() || thinking.ply != self.pos.ply() {
             return; // the game moved on (undo, new game): a stale answer

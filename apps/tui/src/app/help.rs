@@ -26,6 +26,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("M", "make the engine move now"),
     ("P / .", "pause engines / step one move"),
     ("X / F", "swap opening: take black / put two more stones"),
+    ("X / K / F", "RIF opening: swap colours / keep them (or put one fifth) / offer fifths"),
     ("N", "new game: rules, players, time, clock, level"),
     ("S / L", "save / load the game's file (mnk-game.json at first)"),
     ("W / O", "save as / open: type a file name (.sgf or JSON)"),

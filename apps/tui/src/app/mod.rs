@@ -19,6 +19,7 @@ mod opening;
 mod playing;
 mod prompt;
 mod reviewing;
+mod rif;
 
 pub(crate) use dialog::draw_menu;
 pub use help::KEYS;

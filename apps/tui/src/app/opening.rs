@@ -18,6 +18,8 @@ pub struct SwapPhase {
     /// The second player chose to put two more stones (a person puts
     /// them one at a time).
     pub putting_two: bool,
+    /// Under a RIF rule, its steps so far.
+    pub rif: super::rif::RifSteps,
 }
 
 /// The player (0 the one who opened) who decides with `ply` stones on the
@@ -31,7 +33,7 @@ pub(super) fn seat_at(ply: usize) -> usize {
 impl SwapPhase {
     #[must_use]
     pub fn new(rule: OpeningRule) -> SwapPhase {
-        SwapPhase { rule, putting_two: false }
+        SwapPhase { rule, putting_two: false, rif: super::rif::RifSteps::default() }
     }
 }
 
@@ -55,13 +57,20 @@ impl App {
 
     /// Who decides now in the opening: 0 the player who opened.
     pub(super) fn opening_seat(&self) -> Option<usize> {
-        self.swap.as_ref().map(|_| seat_at(self.pos.ply()))
+        let phase = self.swap.as_ref()?;
+        if phase.rule.is_rif() {
+            return self.rif_seat();
+        }
+        Some(seat_at(self.pos.ply()))
     }
 
     /// What the opening asks of its player now.
     #[must_use]
     pub fn opening_prompt(&self) -> String {
         let Some(phase) = &self.swap else { return String::new() };
+        if phase.rule.is_rif() {
+            return self.rif_prompt();
+        }
         let asks = match (self.pos.ply(), phase.putting_two) {
             (0..=2, _) => format!("put 3 stones: 2 black (X), 1 white (O); {} of 3 put", self.pos.ply()),
             (3, false) if phase.rule == OpeningRule::Swap2 => {
@@ -80,6 +89,10 @@ impl App {
     /// Starts the engine whose part of the opening it is.
     pub(super) fn think_on_opening(&mut self, now: Instant) {
         let Some(phase) = &self.swap else { return };
+        if phase.rule.is_rif() {
+            self.think_on_rif(now);
+            return;
+        }
         let seat = seat_at(self.pos.ply());
         let job = match self.pos.ply() {
             0 => Job::Propose,
@@ -87,13 +100,18 @@ impl App {
         };
         if let Some(agent) = self.agents[seat].take() {
             let limits = self.move_limits(self.pos.side_to_move(), now);
-            self.thinking = Some(Thinking::start_job(agent, &self.pos, limits, Purpose::Opening, job));
+            self.thinking =
+                Some(Thinking::start_job(agent, &self.pos, limits, Purpose::Opening, job).for_seat(seat));
         }
     }
 
     /// A person's stone in the opening: one of the three (or two more),
     /// or, offered the stones, a move as white.
     pub(super) fn place_in_opening(&mut self, cell: Cell) {
+        if self.swap.as_ref().is_some_and(|phase| phase.rule.is_rif()) {
+            self.place_in_rif(cell);
+            return;
+        }
         if !self.pos.is_legal(cell) {
             let why = self.pos.clone().play(cell).err().map_or_else(String::new, |err| err.to_string());
             self.message = format!("cannot put a stone on {}: {why}", cell.name(&self.setup.rules));
@@ -109,12 +127,17 @@ impl App {
         }
     }
 
-    /// `X` (swap) or `F` (two more stones), from a person offered the stones.
+    /// `X` (swap) or `F` (two more stones), from a person offered the
+    /// stones; under a RIF rule `X`, `F` or `K` (see [`super::rif`]).
     pub(super) fn opening_key(&mut self, key: char) {
         let Some(phase) = &self.swap else {
             self.say("nothing to choose now: the colours are settled");
             return;
         };
+        if phase.rule.is_rif() {
+            self.rif_key(key);
+            return;
+        }
         let offered = matches!(self.pos.ply(), 3 | 5) && !phase.putting_two;
         let may_put_two = self.pos.ply() == 3 && phase.rule == OpeningRule::Swap2;
         if !offered || !self.human_to_move() {
@@ -239,6 +262,10 @@ impl App {
         result: Result<Answer, String>,
         analysis: Option<&Analysis>,
     ) {
+        if self.swap.as_ref().is_some_and(|phase| phase.rule.is_rif()) {
+            self.finish_rif(result);
+            return;
+        }
         let (name, s) = self.subject(seat_at(ply));
         match result {
             Ok(Answer::Stones(stones)) => {
@@ -259,8 +286,8 @@ impl App {
                 });
                 self.choose(choice, why.as_deref());
             }
-            Ok(Answer::Move(_)) => {
-                self.message = format!("{name} answered a move where the opening was asked; paused");
+            Ok(Answer::Move(_) | Answer::Rif(_)) => {
+                self.message = format!("{name} answered another question than the opening's; paused");
                 self.paused = true;
             }
             Err(err) => {

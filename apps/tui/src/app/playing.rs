@@ -54,7 +54,9 @@ impl App {
     /// Enter: the typed coordinate, or the cursor.
     fn enter(&mut self) {
         let typed = std::mem::take(&mut self.typed);
-        if typed.chars().any(|c| c.is_ascii_digit()) {
+        if !typed.is_empty() && typed.chars().all(|c| c.is_ascii_digit()) && self.rif_wants_count() {
+            self.rif_count(&typed);
+        } else if typed.chars().any(|c| c.is_ascii_digit()) {
             match self.setup.rules.parse_cell(&typed) {
                 Ok(cell) => self.place(cell),
                 Err(err) => self.message = format!("cannot read {typed:?}: {err}"),
@@ -120,7 +122,7 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             _ => app.say("no engine is thinking"),
         },
         KeyCode::Char('H') => app.ask_hint(),
-        KeyCode::Char(c @ ('X' | 'F')) => app.opening_key(c),
+        KeyCode::Char(c @ ('X' | 'F' | 'K')) => app.opening_key(c),
         KeyCode::Char('A') => app.toggle_analysis(),
         KeyCode::Char(c @ ('+' | '=' | '-')) => app.change_lines(c != '-'),
         KeyCode::Char('V') => app.toggle_review(),

@@ -41,8 +41,7 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--rules", "renju", "--from", "14D"][..], "--from takes a standard renju opening"),
         (&["--rules", "renju", "--from", "h8 h8"][..], "--from"),
         (&["--rules", "renju", "--from", "4D", "--opening", "swap2"][..], "puts them by its own steps"),
-        (&["--rules", "renju", "--opening", "soosorv8"][..], "played by engines in the arena"),
-        (&["--rules", "renju", "--opening", "taraguchi-10"][..], "bench match --opening taraguchi10"),
+        (&["--rules", "renju", "--from", "4D", "--opening", "soosorv8"][..], "puts them by its own steps"),
         (&["--rules", "7,7,5", "--opening", "soosorv8"][..], "needs a central 9x9"),
     ] {
         let (success, stderr) = run(args);
@@ -58,6 +57,11 @@ fn renju_starts_against_an_engine_that_plays_it() {
     // gets as far as the missing terminal.
     let (_, stderr) = run(&["--rules", "renju"]);
     assert!(stderr.contains("is played in a terminal"), "{stderr}");
+    // So do the RIF's opening rules, a person playing their steps.
+    for rule in ["soosorv8", "taraguchi-10"] {
+        let (_, stderr) = run(&["--rules", "renju", "--opening", rule]);
+        assert!(stderr.contains("is played in a terminal"), "{rule}: {stderr}");
+    }
     // From a standard opening, by its code or its name.
     for from in ["4D", "kagetsu", "h8 i9 f6"] {
         let (_, stderr) = run(&["--rules", "renju", "--from", from]);

@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod rif;
 mod rule_sets;
 mod screen;
 mod swap;
