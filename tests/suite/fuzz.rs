@@ -145,6 +145,41 @@ proptest! {
     }
 
     #[test]
+    fn saved_games_with_opening_steps_load_or_refuse(
+        steps in prop::collection::vec(swap_step(), 0..12),
+        rule in prop_oneof![Just("swap1"), Just("swap2"), Just("soosorv8"), Just("taraguchi10")],
+        opener in any::<bool>(),
+        moves in prop::collection::vec((0_u8..15, 0_u8..15), 0..8),
+    ) {
+        // Any steps beside any moves: a file is read whole, or refused
+        // saying why, and what is read is checked.
+        let rules = Rules::renju();
+        let record = board::SwapRecord {
+            rule: rule.parse().unwrap(),
+            opener: if opener { board::Side::X } else { board::Side::O },
+            steps,
+        };
+        let file = tui::record::GameFile {
+            rules: "renju".to_owned(),
+            x: "human".to_owned(),
+            o: "human".to_owned(),
+            clock: None,
+            result: None,
+            level: None,
+            opening: Some(rule.to_owned()),
+            moves: moves.iter().map(|&(x, y)| Cell::new(x, y).name(&rules).to_string()).collect(),
+            swap: Some(record),
+        };
+        let path = scratch("opening.json", serde_json::to_string(&file).unwrap().as_bytes());
+        if let Ok(loaded) = tui::record::GameFile::load(&path).and_then(|file| file.setup(Duration::from_millis(10))) {
+            let swap = loaded.swap.expect("the steps were read");
+            let stones = board::rif_opening::stones(&swap.steps);
+            prop_assert!(loaded.moves.starts_with(&stones));
+        }
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
     fn code_weights_read_or_refuse(bytes in prop::collection::vec(any::<u8>(), 0..600), text in near("\\{\"format\": ?[0-9], ?\"family\": ?\"codes\", ?\"to_move\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}, ?\"waiting\": ?\\{(\"[a-z+ ]{0,12}\": ?-?[0-9]{1,7},?){0,3}\\}(, ?\"masks\": ?\\{(\"mover [a-z+ -]{0,12}, waiting [a-z+ -]{0,8}\": ?-?[0-9]{1,7},?){0,3}\\})?\\}")) {
         let _ = pattern_eval::CodeWeights::from_json(&text);
         let _ = pattern_eval::CodeWeights::from_bincode(&bytes);

@@ -152,6 +152,7 @@ fn prepare(cli: &Cli) -> Result<App> {
             lost_on_time: None,
             note: Some(note),
             game: None,
+            swap: None,
         }));
     }
     Ok(App::new(setup))

@@ -8,7 +8,10 @@
 //! ```
 //!
 //! `result` is written only for a game that did not end on the board, in
-//! SGF's notation: `B+T` X won on time (O's flag fell), `W+T` O did.
+//! SGF's notation: `B+T` X won on time (O's flag fell), `W+T` O did. A
+//! swap or RIF opening's steps (who put, swapped, declared, offered and
+//! picked what) are kept as `swap` in JSON, and as the comments of the
+//! opening stones in SGF.
 
 use std::path::Path;
 use std::time::Duration;
@@ -43,6 +46,9 @@ pub struct GameFile {
     pub opening: Option<String>,
     /// The moves in order, in `h8` notation.
     pub moves: Vec<String>,
+    /// A settled swap or RIF opening: its steps, who took which colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<board::SwapRecord>,
 }
 
 /// A game read from a file: its setup, its moves, and the side whose
@@ -57,6 +63,9 @@ pub struct Loaded {
     /// Which game of an SGF collection it is (from 1), so that saving
     /// replaces that game and keeps the others; `None` for our JSON.
     pub game: Option<usize>,
+    /// The settled swap or RIF opening the game had, checked against its
+    /// moves.
+    pub swap: Option<board::SwapRecord>,
 }
 
 /// Where a save put the game.
@@ -104,7 +113,12 @@ pub fn is_sgf(path: &Path) -> bool {
 impl GameFile {
     /// The file for a game in progress.
     #[must_use]
-    pub fn of(setup: &Setup, pos: &Position, lost_on_time: Option<Side>) -> GameFile {
+    pub fn of(
+        setup: &Setup,
+        pos: &Position,
+        lost_on_time: Option<Side>,
+        swap: Option<&board::SwapRecord>,
+    ) -> GameFile {
         GameFile {
             rules: setup.rules.to_string(),
             x: setup.players[0].text(),
@@ -114,6 +128,7 @@ impl GameFile {
             level: (setup.level != Level::Full).then(|| setup.level.to_string()),
             opening: setup.opening.is_swap().then(|| setup.opening.to_string()),
             moves: pos.moves().iter().map(|cell| cell.name(&setup.rules).to_string()).collect(),
+            swap: swap.cloned(),
         }
     }
 
@@ -156,7 +171,10 @@ impl GameFile {
         }
         let lost_on_time = self.result.as_deref().and_then(fallen_of);
         let note = (!refused.is_empty()).then(|| refused.join("; "));
-        Ok(Loaded { setup, moves, lost_on_time, note, game: None })
+        if let Some(swap) = &self.swap {
+            check_swap(swap, &setup, &moves)?;
+        }
+        Ok(Loaded { setup, moves, lost_on_time, note, game: None, swap: self.swap.clone() })
     }
 
     /// Reads a JSON file.
@@ -189,15 +207,19 @@ impl GameFile {
 /// then left as it is).
 pub fn save(
     path: &Path,
-    setup: &Setup,
+    (setup, swap): (&Setup, Option<&board::SwapRecord>),
     pos: &Position,
     lost_on_time: Option<Side>,
     game: Option<usize>,
 ) -> Result<Saved> {
     if !is_sgf(path) {
-        GameFile::of(setup, pos, lost_on_time).save(path)?;
+        GameFile::of(setup, pos, lost_on_time, swap).save(path)?;
         return Ok(Saved::Alone);
     }
+    // The opening's stones say who put them and who chose what.
+    let names = [0, 1].map(|i| setup.players[i].text());
+    let mut comments = swap.map(|swap| sgf::opening_comments(&setup.rules, &names, swap)).unwrap_or_default();
+    comments.truncate(pos.moves().len());
     let result = match lost_on_time {
         Some(side) => Some(time_result(side)),
         None => pos.outcome().map(|outcome| sgf::result(outcome, "")),
@@ -206,7 +228,7 @@ pub fn save(
         players: [Some(setup.players[0].text()), Some(setup.players[1].text())],
         result,
         event: setup.clock.map(|clock| format!("mnk-tui, clock {clock}")),
-        moves: pos.moves().iter().map(|&cell| (cell, None)).collect(),
+        moves: pos.moves().iter().enumerate().map(|(i, &cell)| (cell, comments.get(i).cloned())).collect(),
         ..SgfGame::new(setup.rules)
     };
     let mut games = if path.exists() {
@@ -293,5 +315,25 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         lost_on_time: game.result.as_deref().and_then(fallen_of),
         note: Some(format!("game {index} of {}: {} (X) vs {} (O)", games.len(), names[0], names[1])),
         game: Some(index),
+        swap: None,
     })
+}
+
+/// Checks that a file's swap or RIF opening is its setup's rule, holds
+/// together, and put the game's first stones.
+fn check_swap(swap: &board::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result<()> {
+    if swap.rule != setup.opening {
+        bail!("the file's swap steps are of {}, its opening is {}", swap.rule, setup.opening);
+    }
+    if swap.rule.is_rif() {
+        let opener = board::rif_opening::first_player_colour(swap, None).map_err(anyhow::Error::msg)?;
+        if opener != swap.opener {
+            bail!("the file's {} steps leave the first player {opener}, not {}", swap.rule, swap.opener);
+        }
+    }
+    let stones = board::rif_opening::stones(&swap.steps);
+    if !moves.starts_with(&stones) {
+        bail!("the file's {} steps put other stones than its first moves", swap.rule);
+    }
+    Ok(())
 }

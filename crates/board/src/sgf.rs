@@ -56,7 +56,11 @@ impl SgfGame {
     #[must_use]
     pub fn of_record(record: &GameRecord) -> SgfGame {
         let comments = match &record.swap {
-            Some(swap) => swap_comments(record, swap),
+            Some(swap) => {
+                let mut comments = opening_comments(&record.rules, &record.players, swap);
+                comments.resize(record.opening.len(), "opening move".to_owned());
+                comments
+            }
             None => vec!["opening move".to_owned(); record.opening.len()],
         };
         let opening = record.opening.iter().zip(comments).map(|(&cell, comment)| (cell, Some(comment)));
@@ -121,15 +125,16 @@ impl SgfGame {
     }
 }
 
-/// The comment of each stone of a swap opening: who put it, and after
-/// it who took or swapped colours, declared, offered or picked.
-fn swap_comments(record: &GameRecord, swap: &crate::SwapRecord) -> Vec<String> {
+/// The comment of each stone of a swap opening, `players` by the colours
+/// they ended with: who put it, and after it who took or swapped colours,
+/// declared, offered or picked.
+#[must_use]
+pub fn opening_comments(rules: &Rules, players: &[String; 2], swap: &crate::SwapRecord) -> Vec<String> {
     // Seats by colour at the end: the first player ended as `opener`.
     let seat_name = |seat: usize| {
         let side = if seat == 0 { swap.opener } else { swap.opener.opponent() };
-        &record.players[side.index()]
+        &players[side.index()]
     };
-    let rules = &record.rules;
     let mut comments: Vec<String> = Vec::new();
     for (step, decision) in swap.steps.iter().enumerate() {
         let seat = if swap.rule.is_rif() {
@@ -178,7 +183,6 @@ fn swap_comments(record: &GameRecord, swap: &crate::SwapRecord) -> Vec<String> {
             }
         }
     }
-    comments.resize(record.opening.len(), "opening move".to_owned());
     comments
 }
 

@@ -54,18 +54,23 @@ impl App {
                 break;
             }
         }
-        self.message =
-            match record::save(&self.file, &self.setup, &whole, self.lost_on_time(), self.game_in_file) {
-                Ok(saved) => {
-                    self.claim = FileClaim::Owned;
-                    self.dirty = false;
-                    if let record::Saved::Appended { game } | record::Saved::Replaced { game, .. } = saved {
-                        self.game_in_file = Some(game);
-                    }
-                    format!("saved to {}{saved}", self.file.display())
+        self.message = match record::save(
+            &self.file,
+            (&self.setup, self.opening.as_ref()),
+            &whole,
+            self.lost_on_time(),
+            self.game_in_file,
+        ) {
+            Ok(saved) => {
+                self.claim = FileClaim::Owned;
+                self.dirty = false;
+                if let record::Saved::Appended { game } | record::Saved::Replaced { game, .. } = saved {
+                    self.game_in_file = Some(game);
                 }
-                Err(err) => format!("cannot save: {err:#}"),
-            };
+                format!("saved to {}{saved}", self.file.display())
+            }
+            Err(err) => format!("cannot save: {err:#}"),
+        };
     }
 
     /// Loads the game from the current file.

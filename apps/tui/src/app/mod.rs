@@ -278,6 +278,8 @@ impl App {
     /// reviewed at once.
     pub(super) fn start_loaded(&mut self, loaded: Loaded) {
         self.start(loaded.setup, loaded.moves);
+        // Its opening, settled: its stones stay when moves are taken back.
+        self.opening = loaded.swap;
         self.game_in_file = loaded.game;
         self.time_loss = loaded.lost_on_time;
         if self.over() {
