@@ -13,8 +13,12 @@
 //! makes five, so an addition that makes five is no step to a four). White wins with five or more and has no forbidden
 //! points.
 //!
-//! This is the exact test, stone by stone on a small grid: for where a
-//! move is played and for showing the points, not a search's inner loop.
+//! This is the exact test, stone by stone on a copy of the two sides'
+//! bitboards: for where a move is played and for showing the points.
+//! Searches and playouts ask cheaper questions first
+//! ([`may_be_forbidden`], by a table of each line's stones, and
+//! `threats::black_forbidden`, by black's line patterns) and run it only
+//! where a double three could be.
 
 use std::fmt;
 
