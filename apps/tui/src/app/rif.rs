@@ -123,6 +123,15 @@ impl App {
         }
     }
 
+    /// Who is asked the RIF step now, as the messages name them (`you`
+    /// or an engine's spec), and whether it is a person.
+    fn rif_player(&self) -> (String, bool) {
+        match self.rif_seat().map(|seat| &self.setup.players[seat]) {
+            Some(Player::Engine(spec)) => (spec.text().to_owned(), false),
+            _ => ("you".to_owned(), true),
+        }
+    }
+
     /// Starts the engine whose RIF step it is.
     pub(super) fn think_on_rif(&mut self, now: Instant) {
         let Some(ask) = self.rif_ask() else { return };
@@ -137,13 +146,10 @@ impl App {
 
     /// An engine's RIF step came back.
     pub(super) fn finish_rif(&mut self, result: Result<Answer, String>) {
-        let (Some(ask), Some(seat)) = (self.rif_ask(), self.rif_seat()) else { return };
-        let name = match &self.setup.players[seat] {
-            Player::Human => "you".to_owned(),
-            Player::Engine(spec) => spec.text().to_owned(),
-        };
+        let Some(ask) = self.rif_ask() else { return };
+        let (name, _) = self.rif_player();
         match result {
-            Ok(Answer::Rif(answer)) => self.answer_rif(&ask, &answer, &name),
+            Ok(Answer::Rif(answer)) => self.answer_rif(&ask, &answer),
             Ok(_) => {
                 self.message = format!("{name} answered something else than the opening step; paused");
                 self.paused = true;
@@ -186,12 +192,12 @@ impl App {
                 self.put_pending(cell);
                 if pending.len() + 1 == 3 {
                     let stones = self.take_pending();
-                    self.answer_rif(&ask, &OpeningAnswer::Stones(stones), "you");
+                    self.answer_rif(&ask, &OpeningAnswer::Stones(stones));
                 } else {
                     self.message = self.rif_prompt();
                 }
             }
-            OpeningAsk::Put { .. } => self.answer_rif(&ask, &OpeningAnswer::Stones(vec![cell]), "you"),
+            OpeningAsk::Put { .. } => self.answer_rif(&ask, &OpeningAnswer::Stones(vec![cell])),
             OpeningAsk::FourthAndCount { .. } => {
                 // Another fourth stone replaces the one put.
                 self.take_pending();
@@ -207,7 +213,7 @@ impl App {
                 self.edit_pending(|pending| pending.push(cell));
                 if pending.len() + 1 == usize::from(count) {
                     let offered = self.edit_pending(std::mem::take);
-                    self.answer_rif(&ask, &OpeningAnswer::Stones(offered), "you");
+                    self.answer_rif(&ask, &OpeningAnswer::Stones(offered));
                 } else {
                     self.message = format!("{name} offered — {}", self.rif_prompt());
                 }
@@ -220,7 +226,7 @@ impl App {
                 None => self.message = format!("{name} is not one of the fifth stones offered"),
                 Some(&fifth) => {
                     self.take_pending();
-                    self.answer_rif(&ask, &OpeningAnswer::Pick(fifth, cell), "you");
+                    self.answer_rif(&ask, &OpeningAnswer::Pick(fifth, cell));
                 }
             },
             OpeningAsk::MaySwap { .. } | OpeningAsk::OfferOrPut { .. } => {
@@ -245,7 +251,7 @@ impl App {
                 return;
             }
         };
-        self.answer_rif(&ask, &answer, "you");
+        self.answer_rif(&ask, &answer);
     }
 
     /// Whether a number typed now is the count of fifth stones.
@@ -263,7 +269,7 @@ impl App {
         match typed.parse::<u8>() {
             Ok(count) if (1..=most).contains(&count) => {
                 self.take_pending();
-                self.answer_rif(&ask, &OpeningAnswer::FourthAndCount(fourth, count), "you");
+                self.answer_rif(&ask, &OpeningAnswer::FourthAndCount(fourth, count));
             }
             _ => self.message = format!("the count of fifth stones is 1 to {most}, not {typed:?}"),
         }
@@ -291,15 +297,19 @@ impl App {
     /// Checks `answer` to `ask` by the rule, records its steps and puts
     /// its stones; then the next step, or the colours settled and white's
     /// sixth move (after a pick) played.
-    fn answer_rif(&mut self, ask: &OpeningAsk, answer: &OpeningAnswer, who: &str) {
+    fn answer_rif(&mut self, ask: &OpeningAsk, answer: &OpeningAnswer) {
         let rules = self.setup.rules;
+        let (who, person) = self.rif_player();
         let steps = match take_answer(&self.pos, ask, answer) {
             Ok(steps) => steps,
-            Err(why) => {
+            // A person tries again; an engine's game waits.
+            Err(why) if person => {
                 self.message = format!("{who}: {why}");
-                if who != "you" {
-                    self.paused = true;
-                }
+                return;
+            }
+            Err(why) => {
+                self.message = format!("{who}: {why}; paused");
+                self.paused = true;
                 return;
             }
         };
