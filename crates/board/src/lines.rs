@@ -49,7 +49,32 @@ impl Direction {
     }
 }
 
+/// [`Direction::bit`] of `cell` in the four directions, in
+/// [`Direction::ALL`] order.
+#[inline]
+pub(crate) fn line_bits_of(cell: Cell) -> [u32; 4] {
+    let (x, y) = (u32::from(cell.x()), u32::from(cell.y()));
+    [x, y, x, x]
+}
+
 impl Rules {
+    /// [`Rules::line_mask`] in the four directions, in [`Direction::ALL`]
+    /// order, with no branch on the direction.
+    #[inline]
+    pub(crate) fn line_masks(self, cell: Cell) -> [u32; 4] {
+        let (last_x, last_y) = (i32::from(self.width()) - 1, i32::from(self.height()) - 1);
+        let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
+        // The x range of a diagonal, as bits (never empty: `cell` is on it).
+        let span = |lo: i32, hi: i32| (u32::MAX >> (31 - (hi - lo))) << lo;
+        let (diff, sum) = (x - y, x + y);
+        [
+            row_mask(self.width()),
+            row_mask(self.height()),
+            span(diff.max(0), last_x.min(last_y + diff)),
+            span((sum - last_y).max(0), last_x.min(sum)),
+        ]
+    }
+
     /// The bits of the line through `cell` in `direction` that lie on the
     /// board, laid out as in [`crate::Position::line_bits`].
     #[must_use]
@@ -87,9 +112,10 @@ const COLS: usize = 32;
 const DIAGONALS: usize = 64;
 const ANTI_DIAGONALS: usize = 128;
 
-/// The four word indices of `cell`, in [`Direction::ALL`] order.
+/// The four word indices of `cell`, in [`Direction::ALL`] order: two
+/// cells share a line along a direction when they share its slot.
 #[inline]
-fn slots(cell: Cell) -> [usize; 4] {
+pub(crate) fn slots(cell: Cell) -> [usize; 4] {
     let (x, y) = (cell.x() as usize & 31, cell.y() as usize & 31);
     [y, COLS + x, DIAGONALS + x + 31 - y, ANTI_DIAGONALS + x + y]
 }
@@ -137,6 +163,12 @@ impl Lines {
         words[col] &= !(1 << y);
         words[diagonal] &= !(1 << x);
         words[anti_diagonal] &= !(1 << x);
+    }
+
+    /// The four words through `cell`, in [`Direction::ALL`] order.
+    #[inline]
+    pub(crate) fn words(&self, cell: Cell) -> [u32; 4] {
+        slots(cell).map(|slot| self.0[slot])
     }
 
     #[inline]

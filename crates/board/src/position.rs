@@ -415,6 +415,12 @@ impl Position {
         (&mut self.lines, self.win_tests)
     }
 
+    /// The line bitboards of both sides, X's first.
+    #[inline]
+    pub(crate) fn lines(&self) -> &[Lines; 2] {
+        &self.lines
+    }
+
     /// The line word of `side` through `cell` in `direction`: bit
     /// [`Direction::bit`] of it is `cell`, and each step along the direction
     /// is the next bit. Pattern evaluators read windows out of it;
@@ -584,7 +590,7 @@ impl Position {
 
     /// The position with these marks and the outcome they show, unchecked:
     /// the marks must not overlap and must be on the board.
-    fn with_marks(rules: Rules, x: Bitboard, o: Bitboard) -> Position {
+    pub(crate) fn with_marks(rules: Rules, x: Bitboard, o: Bitboard) -> Position {
         let mut pos = Position::new(rules);
         for (side, marks) in [(Side::X, x), (Side::O, o)] {
             for cell in marks {
@@ -952,8 +958,18 @@ mod tests {
 
     #[test]
     fn line_masks_cover_the_board_lines() {
-        let rules = Rules::new(5, 3, 3, RuleSet::Freestyle).unwrap();
+        for rules in [
+            Rules::new(5, 3, 3, RuleSet::Freestyle).unwrap(),
+            Rules::new(20, 20, 5, RuleSet::Freestyle).unwrap(),
+        ] {
+            line_masks_cover_the_board_lines_of(rules);
+        }
+    }
+
+    fn line_masks_cover_the_board_lines_of(rules: Rules) {
         for cell in rules.cells() {
+            let masks = rules.line_masks(cell);
+            assert_eq!(crate::lines::line_bits_of(cell), Direction::ALL.map(|direction| direction.bit(cell)));
             for direction in Direction::ALL {
                 let (dx, dy) = direction.delta();
                 let mut expected = 0_u32;
@@ -965,6 +981,7 @@ mod tests {
                     }
                 }
                 assert_eq!(rules.line_mask(direction, cell), expected, "{cell:?} {direction:?}");
+                assert_eq!(masks[direction as usize], expected, "{cell:?} {direction:?}");
             }
         }
     }

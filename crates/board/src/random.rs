@@ -19,6 +19,9 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
     if let Some(outcome) = pos.outcome() {
         return Playout { outcome, moves: 0 };
     }
+    if pos.rules().rule_set() == crate::RuleSet::Renju {
+        return renju_playout(pos, rng, scratch);
+    }
     if !pos.rules().is_plain() {
         return rule_set_playout(pos, rng, scratch);
     }
@@ -27,51 +30,102 @@ pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch:
     let first = pos.side_to_move();
     let (lines, win_tests) = pos.lines_mut();
     let (outcome, left) = play_out(lines, cells, rng, first, win_tests);
-    // The cells played sit at the end of `cells`, the first one last.
-    for (i, &cell) in cells[left..].iter().rev().enumerate() {
-        lines[(first.index() + i) % 2].remove(cell);
-    }
+    take_back(lines, &cells[left..], first);
     Playout { outcome, moves: (count - left) as u32 }
 }
 
-/// [`random_playout`] under a rule set, on the line bitboards as the
-/// plain loop: a win as the rule set judges it (renju's exact five for
-/// black, caro's open end), black's forbidden points passed over — for
-/// the move at hand only: a later stone may free them — and a black
-/// without a legal move drawn, as [`Position`] draws it; then every
-/// mark taken off again.
+/// [`random_playout`] under renju: the plain loop, black's half passing
+/// over its forbidden points — for the move at hand only: a later stone
+/// may free them — and drawing when black has no legal move, as
+/// [`Position`] draws it. (Black's win test is for exactly five.)
+fn renju_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
+    let count = fill_empty_cells(pos, scratch);
+    let cells = &mut scratch[..count];
+    let rules = *pos.rules();
+    let first = pos.side_to_move();
+    let (lines, win_tests) = pos.lines_mut();
+    let mut left = count;
+    let outcome = 'game: {
+        if first == Side::O
+            && let Some(outcome) = random_move(&mut lines[1], cells, &mut left, rng, &win_tests[1], Side::O)
+        {
+            break 'game outcome;
+        }
+        loop {
+            if let Some(outcome) = black_move(lines, rules, cells, &mut left, rng, &win_tests[0]) {
+                break 'game outcome;
+            }
+            if let Some(outcome) = random_move(&mut lines[1], cells, &mut left, rng, &win_tests[1], Side::O) {
+                break 'game outcome;
+            }
+        }
+    };
+    take_back(lines, &cells[left..], first);
+    Playout { outcome, moves: (count - left) as u32 }
+}
+
+/// Renju's black plays a random cell of `cells[..left]` that is not
+/// forbidden to it; the outcome if the game ends with it, or a draw if
+/// every cell is forbidden. A forbidden cell picked moves to the end of
+/// the candidates for this move only.
+#[inline]
+fn black_move<R: Rng + ?Sized>(
+    lines: &mut [Lines; 2],
+    rules: crate::Rules,
+    cells: &mut [Cell],
+    left: &mut usize,
+    rng: &mut R,
+    win_test: &WinTest,
+) -> Option<Outcome> {
+    let mut open = *left;
+    let pick = loop {
+        if open == 0 {
+            return Some(Outcome::Draw);
+        }
+        let pick = ((u64::from(rng.next_u32()) * open as u64) >> 32) as usize;
+        if crate::renju::black_may_not_play(lines, rules, cells[pick]) {
+            open -= 1;
+            cells.swap(pick, open);
+        } else {
+            break pick;
+        }
+    };
+    *left -= 1;
+    cells.swap(pick, *left);
+    let cell = cells[*left];
+    if win_test.wins(lines[Side::X.index()].place(cell), cell) {
+        Some(Outcome::Win(Side::X))
+    } else if *left == 0 {
+        Some(Outcome::Draw)
+    } else {
+        None
+    }
+}
+
+/// Takes the marks of a playout off again: `played` holds them in reverse
+/// order of play, `first`'s first mark last.
+fn take_back(lines: &mut [Lines; 2], played: &[Cell], first: Side) {
+    for (i, &cell) in played.iter().rev().enumerate() {
+        lines[(first.index() + i) % 2].remove(cell);
+    }
+}
+
+/// [`random_playout`] under caro, on the line bitboards as the plain
+/// loop: a win as caro judges it (an open end), then every mark taken
+/// off again.
 fn rule_set_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     let count = fill_empty_cells(pos, scratch);
-    let renju = pos.rules().rule_set() == crate::RuleSet::Renju;
-    let caro = pos.rules().is_caro();
     let first = pos.side_to_move();
     let mut side = first;
     let mut left = count;
     let outcome = loop {
-        // Candidates are cells[..open]; a forbidden one moves out of the
-        // window for this move only.
-        let black = renju && side == Side::X;
-        let mut open = left;
-        let chosen = loop {
-            if open == 0 {
-                break None;
-            }
-            let pick = ((u64::from(rng.next_u32()) * open as u64) >> 32) as usize;
-            if black && crate::threats::black_forbidden(pos, scratch[pick]) {
-                open -= 1;
-                scratch.swap(pick, open);
-            } else {
-                break Some(pick);
-            }
-        };
-        // No legal move left (black hemmed in): a draw.
-        let Some(pick) = chosen else { break Outcome::Draw };
+        let pick = ((u64::from(rng.next_u32()) * left as u64) >> 32) as usize;
         left -= 1;
         scratch.swap(pick, left);
         let cell = scratch[left];
         let (lines, win_tests) = pos.lines_mut();
         let words = lines[side.index()].place(cell);
-        if win_tests[side.index()].wins(words, cell) && (!caro || pos.caro_five(side, cell)) {
+        if win_tests[side.index()].wins(words, cell) && pos.caro_five(side, cell) {
             break Outcome::Win(side);
         }
         if left == 0 {
@@ -80,10 +134,7 @@ fn rule_set_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &
         side = side.opponent();
     };
     let (lines, _) = pos.lines_mut();
-    // The cells played sit at the end of `cells`, the first one last.
-    for (i, &cell) in scratch[left..count].iter().rev().enumerate() {
-        lines[(first.index() + i) % 2].remove(cell);
-    }
+    take_back(lines, &scratch[left..count], first);
     Playout { outcome, moves: (count - left) as u32 }
 }
 

@@ -10,20 +10,26 @@
 //! five at the same time on another line — which is why the test recurses
 //! (RIF 9.3, whose three is "a row of stones to which one stone can be
 //! added to make a straight four", a four being a row that one stone
-//! makes five, so an addition that makes five is no step to a four). White wins with five or more and has no forbidden
-//! points.
+//! makes five, so an addition that makes five is no step to a four).
+//! White wins with five or more and has no forbidden points.
 //!
-//! This is the exact test, stone by stone on a copy of the two sides'
-//! bitboards: for where a move is played and for showing the points.
-//! Searches and playouts ask cheaper questions first
-//! ([`may_be_forbidden`], by a table of each line's stones, and
-//! `threats::black_forbidden`, by black's line patterns) and run it only
-//! where a double three could be.
+//! Two tests follow these words. The exact one that everything plays by
+//! ([`forbidden`]) reads what black's stone makes along each line from a
+//! table of eleven-cell windows, made once from the definitions applied
+//! to one line, and recurses into a three's completion point only where
+//! two lines could be threes; a cheaper question goes first
+//! ([`may_be_forbidden`], by a table of each line's stones). The other,
+//! [`forbidden_by_definition`], walks the stones one by one on a copy of the
+//! board, as the definitions are worded: slow, and the reference the
+//! first is checked against.
 
 use std::fmt;
 
+use crate::lines::Lines;
 use crate::{Bitboard, Cell, Direction, Position, Rules, Side};
 
+mod definition;
+mod line_facts;
 pub mod openings;
 
 /// Why black may not play a point.
@@ -51,169 +57,6 @@ impl fmt::Display for Forbidden {
 /// adds a stone; real positions never come near it.
 const MAX_DEPTH: u32 = 8;
 
-const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-/// The stones, for the test: black's and white's rows of bits, on the
-/// stack (the test runs in playouts too: nothing is allocated, and making
-/// one is a copy of two bitboards).
-struct Grid {
-    width: i32,
-    height: i32,
-    black: [u32; MAX_ROWS],
-    white: [u32; MAX_ROWS],
-}
-
-/// Rows of the largest board.
-const MAX_ROWS: usize = crate::MAX_SIZE as usize;
-
-/// A point on the grid.
-type Point = (i32, i32);
-
-impl Grid {
-    fn of(rules: Rules, black: Bitboard, white: Bitboard) -> Grid {
-        let (width, height) = (i32::from(rules.width()), i32::from(rules.height()));
-        Grid { width, height, black: black.0, white: white.0 }
-    }
-
-    /// The row and bit of `point`, if it is on the board.
-    #[inline]
-    fn place(&self, (x, y): Point) -> Option<(usize, u32)> {
-        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y as usize, 1 << x))
-    }
-
-    fn is_empty(&self, point: Point) -> bool {
-        self.place(point).is_some_and(|(row, bit)| (self.black[row] | self.white[row]) & bit == 0)
-    }
-
-    fn is_black(&self, point: Point) -> bool {
-        self.place(point).is_some_and(|(row, bit)| self.black[row] & bit != 0)
-    }
-
-    fn set(&mut self, point: Point, stone: Option<Side>) {
-        if let Some((row, bit)) = self.place(point) {
-            self.black[row] &= !bit;
-            self.white[row] &= !bit;
-            match stone {
-                Some(Side::X) => self.black[row] |= bit,
-                Some(Side::O) => self.white[row] |= bit,
-                None => {}
-            }
-        }
-    }
-
-    /// The black run through `p` along `d`, as offsets from `p`: `(lo, hi)`.
-    fn run(&self, (x, y): Point, (dx, dy): Point) -> (i32, i32) {
-        let mut lo = 0;
-        while self.is_black((x + (lo - 1) * dx, y + (lo - 1) * dy)) {
-            lo -= 1;
-        }
-        let mut hi = 0;
-        while self.is_black((x + (hi + 1) * dx, y + (hi + 1) * dy)) {
-            hi += 1;
-        }
-        (lo, hi)
-    }
-
-    /// With black on `p`: why it is forbidden there, if it is.
-    fn judge(&mut self, p: Point, depth: u32) -> Option<Forbidden> {
-        let runs = DIRECTIONS.map(|d| self.run(p, d));
-        if runs.iter().any(|&(lo, hi)| hi - lo + 1 == 5) {
-            return None; // five wins, whatever else the move makes
-        }
-        if runs.iter().any(|&(lo, hi)| hi - lo + 1 > 5) {
-            return Some(Forbidden::Overline);
-        }
-        let mut fours = 0;
-        let mut threes = 0;
-        for d in DIRECTIONS {
-            let line_fours = self.fours(p, d);
-            fours += line_fours;
-            if line_fours == 0 && self.is_three(p, d, depth) {
-                threes += 1;
-            }
-        }
-        if fours >= 2 {
-            Some(Forbidden::DoubleFour)
-        } else if threes >= 2 {
-            Some(Forbidden::DoubleThree)
-        } else {
-            None
-        }
-    }
-
-    /// The fours through black `p` along `d`: the points that make exactly
-    /// five with it, counted once per set of four stones they complete (a
-    /// straight four's two ends are one four; `x.xxx.x` is two).
-    fn fours(&mut self, p: Point, d: Point) -> u32 {
-        let mut seen: [u32; 4] = [0; 4];
-        let mut count = 0;
-        for off in (-4..=4).filter(|&off| off != 0) {
-            let q = (p.0 + off * d.0, p.1 + off * d.1);
-            if !self.is_empty(q) {
-                continue;
-            }
-            self.set(q, Some(Side::X));
-            let (lo, hi) = self.run(p, d);
-            self.set(q, None);
-            if hi - lo + 1 == 5 && (lo..=hi).contains(&off) {
-                // The four stones as bits of their offsets from p.
-                let stones = (lo..=hi).filter(|&o| o != off).fold(0u32, |bits, o| bits | 1 << (o + 8));
-                if !seen[..count].contains(&stones) && count < seen.len() {
-                    seen[count] = stones;
-                    count += 1;
-                }
-            }
-        }
-        count as u32
-    }
-
-    /// Whether black `p` makes a three along `d`: a point that turns it into
-    /// a straight four without making a five at the same time (on another
-    /// line), and is not itself forbidden (RIF 9.3: "a row to which one
-    /// stone can be added to make a straight four"; the definitions of a
-    /// four and of a straight four rule out an addition that makes five).
-    fn is_three(&mut self, p: Point, d: Point, depth: u32) -> bool {
-        if depth >= MAX_DEPTH {
-            return false;
-        }
-        for off in (-4..=4).filter(|&off| off != 0) {
-            let q = (p.0 + off * d.0, p.1 + off * d.1);
-            if !self.is_empty(q) {
-                continue;
-            }
-            self.set(q, Some(Side::X));
-            let straight = self.is_straight_four(p, d, off) && !self.makes_five(q);
-            let three = straight && self.judge(q, depth + 1).is_none();
-            self.set(q, None);
-            if three {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether black `p` completes exactly five along some line.
-    fn makes_five(&self, p: Point) -> bool {
-        DIRECTIONS.iter().any(|&d| {
-            let (lo, hi) = self.run(p, d);
-            hi - lo + 1 == 5
-        })
-    }
-
-    /// Whether the run through `p` along `d` (holding offset `off`) is a
-    /// straight four: four in a row, both ends empty, each making exactly five.
-    fn is_straight_four(&self, p: Point, d: Point, off: i32) -> bool {
-        let (lo, hi) = self.run(p, d);
-        let at = |o: i32| (p.0 + o * d.0, p.1 + o * d.1);
-        hi - lo + 1 == 4
-            && (lo..=hi).contains(&off)
-            && self.is_empty(at(lo - 1))
-            && self.is_empty(at(hi + 1))
-            && !self.is_black(at(lo - 2))
-            && !self.is_black(at(hi + 2))
-    }
-}
-
 /// Why black may not play `cell` in `pos` under renju, whoever is to move
 /// (`None` for an occupied cell or an allowed one).
 #[must_use]
@@ -221,7 +64,15 @@ pub fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
     if pos.get(cell).is_some() || !may_be_forbidden(pos, cell) {
         return None;
     }
-    forbidden_among(pos.rules(), pos.marks(Side::X), pos.marks(Side::O), cell)
+    line_facts::judge(pos.lines(), *pos.rules(), cell)
+}
+
+/// Whether black may not play the empty `cell`, for a loop that holds the
+/// line bitboards of both sides (`lines`, black's first) rather than a
+/// position: [`forbidden`] without the position.
+#[inline]
+pub(crate) fn black_may_not_play(lines: &[Lines; 2], rules: Rules, cell: Cell) -> bool {
+    may_be_forbidden_in(lines, cell) && line_facts::judge(lines, rules, cell).is_some()
 }
 
 /// Whether black on the empty `cell` could be forbidden at all, from the
@@ -234,18 +85,40 @@ pub fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
 #[inline]
 #[must_use]
 pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
-    let mut busy_lines = 0;
-    for direction in Direction::ALL {
-        let bit = direction.bit(cell);
-        // Cells −4 to +4 of `cell` at bits 0 to 8, the cell at bit 4,
-        // which is empty and left out: eight bits a side.
-        let window = |word: u32| {
-            let nine = (u64::from(word) << 4 >> bit) & 0b1_1111_1111;
+    may_be_forbidden_in(pos.lines(), cell)
+}
+
+/// [`may_be_forbidden`] on the line bitboards of both sides.
+#[inline]
+fn may_be_forbidden_in(lines: &[Lines; 2], cell: Cell) -> bool {
+    let bits = crate::lines::line_bits_of(cell);
+    // Cells −4 to +4 of `cell` at bits 0 to 8, the cell at bit 4, which
+    // is empty and left out: eight bits a side.
+    let windows = |words: [u32; 4]| {
+        std::array::from_fn::<u64, 4, _>(|i| {
+            let nine = (u64::from(words[i]) << 4 >> bits[i]) & 0b1_1111_1111;
             (nine & 0b1111) | (nine >> 5) << 4
-        };
-        let black = window(pos.line_bits(Side::X, direction, cell));
-        let blocked =
-            window(pos.line_bits(Side::O, direction, cell) | !pos.rules().line_mask(direction, cell));
+        })
+    };
+    let black = windows(lines[Side::X.index()].words(cell));
+    // A line is quiet whatever white does unless it has two black stones
+    // within three cells (a three) or three within four (a four); with
+    // one other line it can only be crowded.
+    let at_least_two = |stones: u64| stones & stones.wrapping_sub(1) != 0;
+    let may_be_busy =
+        |stones: u64| at_least_two(stones & 0b0111_1110) || at_least_two(stones & stones.wrapping_sub(1));
+    let lines_with_stones = black.iter().filter(|&&stones| may_be_busy(stones)).count();
+    match lines_with_stones {
+        0 => return false,
+        1 => return black.iter().any(|&stones| LINE_CLASS[stones as usize] == CROWDED),
+        _ => {}
+    }
+    // (Off the board counts as empty here: a stretch over the edge lets a
+    // few more cells through to the exact test, and the board's outline
+    // need not be worked out.)
+    let blocked = windows(lines[Side::O.index()].words(cell));
+    let mut busy_lines = 0;
+    for (black, blocked) in black.into_iter().zip(blocked) {
         match LINE_CLASS[(black | blocked << 8) as usize] {
             CROWDED => return true,
             BUSY => busy_lines += 1,
@@ -256,10 +129,11 @@ pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
 }
 
 /// A line's class around an empty cell for [`may_be_forbidden`]: nothing
-/// to fear, a five-cell stretch through the cell free of white and the
-/// edge with two other black stones (a three or four may be there), or
-/// four black stones within four cells (two fours on one line, or an
-/// overline: forbidden on its own, possibly).
+/// to fear; a three or a four may be there (a three: two other black
+/// stones within a four-cell stretch through the cell, that stretch and
+/// a cell each side free of white; a four: three within a five-cell
+/// stretch free of white); or four black stones within four cells (two
+/// fours on one line, or an overline: forbidden on its own, possibly).
 const QUIET: u8 = 0;
 const BUSY: u8 = 1;
 const CROWDED: u8 = 2;
@@ -280,8 +154,14 @@ static LINE_CLASS: [u8; 1 << 16] = {
             let mut busy = QUIET;
             let mut start = 0;
             while start < 5 {
+                // A four: cells start..start+4.
                 let five = 0b1_1111 << start;
-                if blocked & five == 0 && (black & five).count_ones() >= 2 {
+                if blocked & five == 0 && (black & five).count_ones() >= 3 {
+                    busy = BUSY;
+                }
+                // A three: cells start..start+3 and one more each side.
+                let (four, six) = (0b1111 << start, 0b11_1111 << start >> 1);
+                if start >= 1 && blocked & six == 0 && (black & four).count_ones() >= 2 {
                     busy = BUSY;
                 }
                 start += 1;
@@ -307,33 +187,29 @@ pub fn makes_overline(pos: &Position, cell: Cell) -> bool {
     })
 }
 
-/// [`forbidden`] for any stones, `black` and `white`, on a board of `rules`.
+/// [`forbidden`] for any stones, `black` and `white` (not overlapping),
+/// on a board of `rules`.
 #[must_use]
 pub fn forbidden_among(rules: &Rules, black: Bitboard, white: Bitboard, cell: Cell) -> Option<Forbidden> {
-    let mut grid = Grid::of(*rules, black, white);
-    let p = (i32::from(cell.x()), i32::from(cell.y()));
-    if !grid.is_empty(p) {
-        return None;
-    }
-    grid.set(p, Some(Side::X));
-    grid.judge(p, 0)
+    let pos = Position::with_marks(*rules, black, white);
+    forbidden(&pos, cell)
+}
+
+/// [`forbidden_among`] by the slow stone-by-stone test, in the
+/// definitions' own words: the reference the fast test is checked
+/// against.
+#[must_use]
+pub fn forbidden_by_definition(
+    rules: &Rules,
+    black: Bitboard,
+    white: Bitboard,
+    cell: Cell,
+) -> Option<Forbidden> {
+    definition::judge(*rules, black, white, cell)
 }
 
 /// Every point black may not play in `pos`, with why, row by row.
 #[must_use]
 pub fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
-    let mut grid = Grid::of(*pos.rules(), pos.marks(Side::X), pos.marks(Side::O));
-    let mut points = Vec::new();
-    for cell in pos.empty_cells() {
-        if !may_be_forbidden(pos, cell) {
-            continue;
-        }
-        let p = (i32::from(cell.x()), i32::from(cell.y()));
-        grid.set(p, Some(Side::X));
-        if let Some(why) = grid.judge(p, 0) {
-            points.push((cell, why));
-        }
-        grid.set(p, None);
-    }
-    points
+    pos.empty_cells().iter().filter_map(|cell| forbidden(pos, cell).map(|why| (cell, why))).collect()
 }

@@ -1,13 +1,10 @@
-//! Renju's forbidden points, cheap tests first: the exact test of
-//! [`crate::renju`] is a recursion over the stones around a cell, so it
-//! runs only where black's line patterns at the cell show a double three
-//! or four could be there — for the tracker's patterns and, without a
-//! tracker, for patterns read from a small table of black's own.
+//! Renju's forbidden points where the threats are known: the tracker's
+//! patterns at a cell settle most cells before the exact test of
+//! [`crate::renju`] runs.
 
-use crate::{Cell, Direction, Position, RuleSet, Side};
+use crate::{Cell, Position, RuleSet};
 
 use super::Pattern;
-use super::tables::{LineRule, table};
 
 /// Whether black may not play the empty `cell` of `pos`, given its
 /// `patterns` there (one a direction): a five never is; fours on two
@@ -30,75 +27,12 @@ pub(super) fn decide(pos: &Position, cell: Cell, patterns: [Pattern; 4]) -> bool
 }
 
 /// Whether renju's black may not play the empty `cell` of `pos` (whoever
-/// is to move): [`crate::renju::forbidden`], run only where the stones
-/// near the cell and then black's patterns there allow it. Never under
+/// is to move): [`crate::renju::forbidden`] under renju, never under
 /// other rules. For playouts and anything else without a tracker.
+#[inline]
 #[must_use]
 pub fn black_forbidden(pos: &Position, cell: Cell) -> bool {
-    let rules = *pos.rules();
-    if rules.rule_set() != RuleSet::Renju
-        || pos.get(cell).is_some()
-        || !crate::renju::may_be_forbidden(pos, cell)
-    {
-        return false;
-    }
-    let table = black_table();
-    let patterns = Direction::ALL.map(|direction| {
-        let bit = direction.bit(cell);
-        let black = pos.line_bits(Side::X, direction, cell);
-        let blocked = pos.line_bits(Side::O, direction, cell) | !rules.line_mask(direction, cell);
-        // Cells −5 to +5 at bits 0 to 10 (the cell at 5); past the line's
-        // ends, blocked.
-        let window = |word: u32, outside: u64| {
-            ((u64::from(word) << 5 | outside & 0x1f | outside << 37) >> bit) & 0x7ff
-        };
-        let ten = |eleven: u64| ((eleven & 0x1f) | (eleven >> 6) << 5) as usize;
-        let (black, blocked) = (ten(window(black, 0)), ten(window(blocked, !0)));
-        Pattern::from_index(
-            table.patterns[usize::from(table.ternary[black]) + 2 * usize::from(table.ternary[blocked])],
-        )
-    });
-    decide(pos, cell, patterns)
-}
-
-/// Black's renju patterns by the ten cells around an empty cell on a line
-/// (five each side), each empty, black or blocked (white or off the
-/// board): 3^10 one-byte entries, small enough to stay in the cache.
-struct BlackTable {
-    /// The pattern index by the cells as a number in base 3 (cell i, from
-    /// −5, the i-th digit: 0 empty, 1 black, 2 blocked).
-    patterns: Vec<u8>,
-    /// Ten bits (a set of cells) as that number's digits, each 0 or 1.
-    ternary: Vec<u16>,
-}
-
-/// The [`BlackTable`], made from the exact line rule's pattern table on
-/// first use.
-fn black_table() -> &'static BlackTable {
-    static TABLE: std::sync::OnceLock<BlackTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let exact = table(5, LineRule::Exact);
-        let ternary: Vec<u16> = (0..1_u32 << 10)
-            .map(|bits| (0..10).rev().fold(0_u16, |sum, i| sum * 3 + ((bits >> i) & 1) as u16))
-            .collect();
-        let patterns = (0..59_049_u32)
-            .map(|index| {
-                let (mut black, mut blocked, mut rest) = (0_u32, 0_u32, index);
-                for i in 0..10 {
-                    // Bit of cell i on an eleven-cell line, the centre at 5.
-                    let bit = if i < 5 { i } else { i + 1 };
-                    match rest % 3 {
-                        1 => black |= 1 << bit,
-                        2 => blocked |= 1 << bit,
-                        _ => {}
-                    }
-                    rest /= 3;
-                }
-                exact.lookup_bits(black, blocked, !0 << 11, 5).pattern() as u8
-            })
-            .collect();
-        BlackTable { patterns, ternary }
-    })
+    pos.rules().rule_set() == RuleSet::Renju && crate::renju::forbidden(pos, cell).is_some()
 }
 
 #[cfg(test)]
@@ -107,7 +41,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
-    use crate::Rules;
+    use crate::{Rules, Side};
 
     #[test]
     fn the_cheap_tests_agree_with_the_exact_one_on_crowded_boards_with_a_tracker_or_without() {
@@ -125,7 +59,13 @@ mod tests {
             }
             let threats = super::super::Threats::new(&pos).unwrap();
             for cell in pos.empty_cells() {
-                let exact = crate::renju::forbidden(&pos, cell).is_some();
+                let exact = crate::renju::forbidden_by_definition(
+                    &rules,
+                    pos.marks(Side::X),
+                    pos.marks(Side::O),
+                    cell,
+                )
+                .is_some();
                 assert_eq!(black_forbidden(&pos, cell), exact, "{cell:?} in {}", pos.to_one_line());
                 assert_eq!(
                     threats.forbidden(&pos, Side::X, cell),

@@ -467,7 +467,7 @@ proptest! {
                 // Black's forbidden points, the cheap tests first, are the exact test's.
                 for cell in pos.empty_cells() {
                     let exact =
-                        board::renju::forbidden_among(&rules, pos.marks(Side::X), pos.marks(Side::O), cell);
+                        board::renju::forbidden_by_definition(&rules, pos.marks(Side::X), pos.marks(Side::O), cell);
                     prop_assert_eq!(threats.forbidden(&pos, Side::X, cell), exact.is_some(), "{:?} in\n{}", cell, pos);
                     prop_assert_eq!(board::renju::forbidden(&pos, cell), exact);
                 }

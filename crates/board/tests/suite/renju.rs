@@ -1,8 +1,16 @@
 //! Renju's forbidden points against the positions of `tests/data/renju.txt`
 //! (other engines' regression positions, and ours), and the rules' symmetry.
 
-use board::renju::{Forbidden, forbidden_among};
+use board::renju::{Forbidden, forbidden_by_definition};
 use board::{Bitboard, Cell, Rules, Transform};
+
+/// The verdict on black `cell`, by the fast test and by the definitions'
+/// stone-by-stone one, which must agree.
+fn judged(rules: Rules, black: Bitboard, white: Bitboard, cell: Cell) -> Option<Forbidden> {
+    let verdict = board::renju::forbidden_among(&rules, black, white, cell);
+    assert_eq!(verdict, forbidden_by_definition(&rules, black, white, cell), "the two tests at {cell:?}");
+    verdict
+}
 
 fn cells(rules: Rules, text: &str) -> Bitboard {
     let mut stones = Bitboard::EMPTY;
@@ -42,7 +50,7 @@ fn every_fixture_gets_its_verdict() {
     let cases = cases();
     assert!(cases.len() >= 15);
     for (line, verdict, cell, black, white) in cases {
-        assert_eq!(forbidden_among(&rules, black, white, cell), verdict, "line {line}");
+        assert_eq!(judged(rules, black, white, cell), verdict, "line {line}");
     }
 }
 
@@ -59,11 +67,7 @@ fn the_verdicts_hold_under_every_symmetry_of_the_board() {
                 mapped
             };
             let moved = transform.apply(cell, &rules);
-            assert_eq!(
-                forbidden_among(&rules, map(black), map(white), moved),
-                verdict,
-                "line {line}, {transform:?}"
-            );
+            assert_eq!(judged(rules, map(black), map(white), moved), verdict, "line {line}, {transform:?}");
         }
     }
 }
@@ -143,7 +147,7 @@ fn a_row_whose_straight_four_comes_with_a_five_is_no_three() {
         for transform in Transform::ALL {
             let map = |stones: Bitboard| stones.iter().map(|stone| transform.apply(stone, &rules)).collect();
             let (black, white): (Bitboard, Bitboard) = (map(black), map(white));
-            let at = |point: Cell| forbidden_among(&rules, black, white, transform.apply(point, &rules));
+            let at = |point: Cell| judged(rules, black, white, transform.apply(point, &rules));
             assert_eq!(at(disputed), None, "{transform:?}");
             for &(point, why) in &forbidden {
                 assert_eq!(at(point), Some(why), "{transform:?}");
@@ -151,7 +155,7 @@ fn a_row_whose_straight_four_comes_with_a_five_is_no_three() {
             let every: Vec<Cell> = rules
                 .cells()
                 .filter(|&point| !black.contains(point) && !white.contains(point))
-                .filter(|&point| forbidden_among(&rules, black, white, point).is_some())
+                .filter(|&point| judged(rules, black, white, point).is_some())
                 .collect();
             let expected: Vec<Cell> =
                 forbidden.iter().map(|&(point, _)| transform.apply(point, &rules)).collect();
