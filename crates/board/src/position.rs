@@ -510,15 +510,29 @@ impl Position {
     /// Under renju with black to move, whether every empty cell is
     /// forbidden to black. The RIF lets a player pass, and two passes
     /// draw; a pass is not a move here, so such a position is a draw at
-    /// once. Cheap: a cell that cannot be forbidden at all ends the scan
-    /// (nearly always among the first looked at); the exact test runs
-    /// only if there is none.
+    /// once. Cheap: a forbidden point needs four black stones within four
+    /// cells along its lines, and a stone is that near to at most 32
+    /// cells, so with more than eight empty cells a black stone the answer
+    /// is no at once; else a cell that cannot be forbidden at all ends the
+    /// scan (nearly always the first empty cell looked at), and the exact
+    /// test runs only if there is none.
     fn black_is_shut_out(&self) -> bool {
-        self.black_has_forbidden_points() && {
-            let empty = self.empty_cells();
-            empty.iter().all(|cell| crate::renju::may_be_forbidden(self, cell))
-                && empty.iter().all(|cell| crate::renju::forbidden(self, cell).is_some())
+        // (X, black, has as many stones as O or one more.)
+        let black_stones = self.ply().div_ceil(2);
+        if !self.black_has_forbidden_points() || self.rules.area() - self.ply() > 8 * black_stones {
+            return false;
         }
+        // The first empty cell first, before the whole board is gathered.
+        let first = (0..self.rules.height()).find_map(|y| {
+            let row = self.empty_row(y);
+            (row != 0).then(|| Cell::wrapping(row.trailing_zeros(), u32::from(y)))
+        });
+        if first.is_some_and(|cell| !crate::renju::may_be_forbidden(self, cell)) {
+            return false;
+        }
+        let empty = self.empty_cells();
+        empty.iter().all(|cell| crate::renju::may_be_forbidden(self, cell))
+            && empty.iter().all(|cell| crate::renju::forbidden(self, cell).is_some())
     }
 
     /// Hands the turn to the other side without a mark: a search's null
@@ -784,6 +798,40 @@ impl Eq for Position {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stones from rows drawn top row first (`x`, `o`, `.`).
+    fn drawn(rules: Rules, rows: &[&str]) -> (Bitboard, Bitboard) {
+        let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for (r, row) in rows.iter().enumerate() {
+            for (column, mark) in row.chars().enumerate() {
+                let cell = rules.cell(column as i32, (rows.len() - 1 - r) as i32).unwrap();
+                match mark {
+                    'x' => x.insert(cell),
+                    'o' => o.insert(cell),
+                    _ => {}
+                }
+            }
+        }
+        (x, o)
+    }
+
+    #[test]
+    fn renju_black_with_every_empty_cell_forbidden_is_a_draw() {
+        let rules = Rules::new(7, 3, 5, RuleSet::Renju).unwrap();
+        // Black's one empty cell makes seven in a row.
+        let (x, o) = drawn(rules, &["xxx.xxx", "ooxooxo", "ooxooxo"]);
+        let shut = Position::from_setup(rules, x, o).unwrap();
+        assert_eq!(shut.outcome(), Some(Outcome::Draw));
+        // The same reached by white's last move.
+        let (x, o) = drawn(rules, &["xxx.xxx", "ooxooxo", "ooxoox."]);
+        let mut before = Position::from_setup(rules, x, o).unwrap();
+        assert_eq!(before.outcome(), None);
+        before.play(rules.cell(6, 0).unwrap()).unwrap();
+        assert_eq!(before.outcome(), Some(Outcome::Draw));
+        // With a cell black may play, the game goes on.
+        let (x, o) = drawn(rules, &["x.xxoxx", "ooxooxo", "oxxooxo"]);
+        assert_eq!(Position::from_setup(rules, x, o).unwrap().outcome(), None);
+    }
 
     #[test]
     fn a_known_move_plays_as_an_unchecked_one() {

@@ -26,7 +26,7 @@
 use std::fmt;
 
 use crate::lines::Lines;
-use crate::{Bitboard, Cell, Direction, Position, Rules, Side};
+use crate::{Bitboard, Cell, Position, Rules, Side};
 
 mod definition;
 mod line_facts;
@@ -178,12 +178,14 @@ static LINE_CLASS: [u8; 1 << 16] = {
 #[inline]
 #[must_use]
 pub fn makes_overline(pos: &Position, cell: Cell) -> bool {
-    Direction::ALL.into_iter().any(|direction| {
-        let bit = direction.bit(cell);
-        let line = pos.line_bits(Side::X, direction, cell) | 1 << bit;
+    let words = pos.lines()[Side::X.index()].words(cell);
+    let bits = crate::lines::line_bits_of(cell);
+    (0..4).any(|i| {
+        let (line, bit) = (words[i] | 1 << bits[i], bits[i]);
         let from_cell_up = (line >> bit).trailing_ones();
-        let below = if bit == 0 { 0 } else { (line << (32 - bit)).leading_ones() };
-        from_cell_up + below > 5
+        // The cells below `bit` at the top of a word (none when it is 0).
+        let below = (u64::from(line) << (32 - bit)) as u32;
+        from_cell_up + below.leading_ones() > 5
     })
 }
 
@@ -212,4 +214,52 @@ pub fn forbidden_by_definition(
 #[must_use]
 pub fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
     pos.empty_cells().iter().filter_map(|cell| forbidden(pos, cell).map(|why| (cell, why))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::Direction;
+
+    #[test]
+    fn makes_overline_counts_the_run_cell_by_cell_edges_too() {
+        let rules = Rules::renju();
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut overlines = 0;
+        for _ in 0..200 {
+            // Black stones only, dense, so that long runs reach the edges.
+            let mut black = Bitboard::EMPTY;
+            for cell in rules.cells() {
+                if rng.random_range(0..10) < 6 {
+                    black.insert(cell);
+                }
+            }
+            let pos = Position::with_marks(rules, black, Bitboard::EMPTY);
+            for cell in rules.cells().filter(|&cell| !black.contains(cell)) {
+                let longest = Direction::ALL.into_iter().map(|direction| {
+                    let (dx, dy) = direction.delta();
+                    let run = |sign: i32| {
+                        (1..16)
+                            .take_while(|&step| {
+                                rules
+                                    .cell(
+                                        i32::from(cell.x()) + sign * step * dx,
+                                        i32::from(cell.y()) + sign * step * dy,
+                                    )
+                                    .is_some_and(|on| black.contains(on))
+                            })
+                            .count()
+                    };
+                    1 + run(-1) + run(1)
+                });
+                let expected = longest.max().unwrap() > 5;
+                assert_eq!(makes_overline(&pos, cell), expected, "{cell:?}");
+                overlines += usize::from(expected);
+            }
+        }
+        assert!(overlines > 100);
+    }
 }

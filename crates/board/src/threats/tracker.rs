@@ -9,7 +9,7 @@ use super::codes::{
     CODE_BITS, Code, FIVE_FLAG, FOUR_FLAG, OPEN_FOUR_FLAG, OPEN_THREE_FLAG, PLAIN_OF_BYTE, code_of_fine,
     field, fine_patterns_of, forbidden_shapes, plain_code, side_tables, unpack,
 };
-use super::tables::{LineWords, PatternTable, WindowTable, tables, update_radius, window_table};
+use super::tables::{LineRule, LineWords, PatternTable, WindowTable, tables, update_radius, window_table};
 use super::{CellClass, CodeValues, FinePattern, Pattern, UnsupportedThreats};
 
 /// Every empty cell's patterns and class for both sides, with counts and
@@ -25,6 +25,12 @@ pub struct Threats {
     tables: [&'static PatternTable; 2],
     /// Where the neighbourhood is narrow enough: the fast lookup.
     window: Option<&'static WindowTable>,
+    /// By the side of a mark just placed, then by side: whether the mark
+    /// can change that side's patterns at the window's far edge (k cells
+    /// away). Under an exact rule only the side's own mark can (it would
+    /// make six), and a rule of five or more never reaches that far: so
+    /// renju's white moves update one cell fewer each way.
+    edge: [[bool; 2]; 2],
     /// By side, then [`Code`]: the class and the cell-set flags.
     class_tables: [&'static [(CellClass, u8)]; 2],
     /// By side, then [`Code`]: its share of [`Threats::move_score`] for
@@ -90,6 +96,7 @@ impl Threats {
         let mut threats = Threats {
             tables: tables(*pos.rules())?,
             window: window_table(*pos.rules())?,
+            edge: edge_changes(*pos.rules())?,
             class_tables: side_tables(*pos.rules()).0,
             move_tables: side_tables(*pos.rules()).1,
             rules: *pos.rules(),
@@ -213,7 +220,11 @@ impl Threats {
             return;
         };
         let radius = window.radius as i32;
-        let occupied = pos.get(cell).is_some();
+        let mark = pos.get(cell);
+        let occupied = mark.is_some();
+        // Whether the cells at the far edge may change at all.
+        let reach =
+            if mark.is_some_and(|side| self.edge[side.index()] == [false; 2]) { radius - 1 } else { radius };
         for (d, direction) in Direction::ALL.into_iter().enumerate() {
             let off_board = !self.rules.line_mask(direction, cell);
             let (x, o) = (pos.line_bits(Side::X, direction, cell), pos.line_bits(Side::O, direction, cell));
@@ -223,7 +234,7 @@ impl Threats {
             let (dx, dy) = direction.delta();
             // Cell indices are y·32 + x.
             let stride = dx + 32 * dy;
-            for step in -radius..=radius {
+            for step in -reach..=reach {
                 let bit = centre + step;
                 if !(0..32).contains(&bit) {
                     continue;
@@ -485,6 +496,20 @@ impl Threats {
         }
         cells.iter().filter(|&cell| !self.forbidden(pos, side, cell)).collect()
     }
+}
+
+/// [`Threats`]'s `edge`: by the side of a mark, then by side, whether
+/// the mark changes that side's patterns k cells away.
+fn edge_changes(rules: Rules) -> Result<[[bool; 2]; 2], UnsupportedThreats> {
+    let line_rules = LineRule::of(rules)?;
+    Ok(Side::ALL.map(|mover| {
+        Side::ALL.map(|side| match line_rules[side.index()] {
+            // k − 1 is the radius, and nothing changes further.
+            LineRule::Freestyle => rules.rule_set() == RuleSet::Freestyle,
+            LineRule::Exact => mover == side,
+            LineRule::Caro => true,
+        })
+    }))
 }
 
 #[inline]
