@@ -13,8 +13,9 @@ use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Positi
 /// playout does not need: marks go straight onto the line bitboards (no
 /// move list, no hash) and come off again at the end. `scratch` is a
 /// buffer the caller keeps between playouts, so nothing is allocated.
-/// Under renju and caro a move at a time, judging wins by the rule set
-/// and never putting black on a forbidden point: as unallocating.
+/// Under renju the same two-halves loop, black's half passing over its
+/// forbidden points; under caro a move at a time, a win judged with its
+/// open end: as unallocating.
 pub fn random_playout<R: Rng + ?Sized>(pos: &mut Position, rng: &mut R, scratch: &mut Vec<Cell>) -> Playout {
     if let Some(outcome) = pos.outcome() {
         return Playout { outcome, moves: 0 };

@@ -76,12 +76,14 @@ pub(crate) fn black_may_not_play(lines: &[Lines; 2], rules: Rules, cell: Cell) -
 }
 
 /// Whether black on the empty `cell` could be forbidden at all, from the
-/// stones near it: a three or a four along a line needs five cells in a
-/// row through `cell` free of white stones and the edge and holding two
-/// other black stones, so a double three or four needs two such lines —
-/// or one line with four black stones within four cells (two fours on
-/// one line, or an overline). Most cells fail this, and the exact test
-/// is not run.
+/// stones near it: a three along a line needs two other black stones
+/// within a four-cell stretch through `cell` (with a cell more each side)
+/// free of white, a four three of them within a five-cell stretch, so a
+/// double three or four needs two such lines — or one line with four
+/// black stones within four cells (two fours on one line, or an
+/// overline). Black's stones are read first, white's only where two
+/// lines could be busy. Most cells fail this, and the exact test is not
+/// run.
 #[inline]
 #[must_use]
 pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
