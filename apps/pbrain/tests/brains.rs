@@ -303,3 +303,22 @@ fn an_analysis_as_yixin_board_drives_it() {
     drop(input);
     assert!(brain.wait().unwrap().success());
 }
+
+#[test]
+fn a_node_budget_reaches_a_brain_as_max_node() {
+    // The brain is told `INFO max_node`, so its search stops at the
+    // budget whatever its time; the budget changes between moves.
+    let spec: AgentSpec = format!("external:path={BRAIN},args=alphabeta").parse().unwrap();
+    let mut brain = spec.build(0);
+    let rules = Rules::gomoku15();
+    brain.new_game(&rules);
+    let mut pos = board::Position::new(rules);
+    for cell in ["h8", "i9", "g9"] {
+        pos.play(rules.parse_cell(cell).unwrap()).unwrap();
+    }
+    for budget in [2_000, 20_000] {
+        brain.select_move(&pos, &Limits::nodes(budget)).unwrap();
+        let nodes = brain.analysis().expect("the brain says what it searched").nodes;
+        assert!(nodes > 0 && nodes <= budget + budget / 5, "{nodes} nodes at a budget of {budget}");
+    }
+}

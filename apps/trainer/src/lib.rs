@@ -2,7 +2,9 @@
 //! programs may reuse; the `trainer` binary is their command line.
 #![warn(missing_docs)]
 
+pub mod chunks;
 pub mod evolve;
+pub mod label;
 pub mod optimiser;
 pub mod policy;
 pub mod selfplay;

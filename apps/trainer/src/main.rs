@@ -4,6 +4,7 @@
 
 mod calibrate;
 mod ga;
+mod label_cli;
 mod plot;
 mod policy_cli;
 mod selfplay_cli;
@@ -37,8 +38,10 @@ enum Command {
     GaShard(ga::ShardArgs),
     /// Self-play games into a data file, for `tune`.
     Selfplay(selfplay_cli::Args),
-    /// Merge the data files of a self-play run's shards into one.
+    /// Merge the data files of a self-play or labelling run's shards into one.
     Merge(selfplay_cli::MergeArgs),
+    /// Positions of games valued by a judge (any engine; a Gomocup brain too), for `tune --labels`.
+    Label(label_cli::Args),
     /// Fit the threat or code weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
     /// Fit a move policy to the moves of self-play data (for alphabeta:policy=FILE).
@@ -63,6 +66,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Weights(args) => weights::run(&args),
         Command::Selfplay(args) => selfplay_cli::run(&args),
         Command::Merge(args) => selfplay_cli::merge(&args),
+        Command::Label(args) => label_cli::run(&args),
         Command::Tune(args) => tune_cli::run(&args),
         Command::Policy(args) => policy_cli::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),

@@ -145,7 +145,7 @@ pub fn run(args: &Args) -> Result<()> {
 
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
-    /// The data files of the shards (`--out` of each `--shard` run).
+    /// The data files (or label files) of the shards (`--out` of each `--shard` run).
     #[arg(required = true)]
     shards: Vec<PathBuf>,
     /// The merged data file (must not exist yet).
@@ -161,6 +161,26 @@ pub struct MergeArgs {
 }
 
 pub fn merge(args: &MergeArgs) -> Result<()> {
+    if args.shards.first().is_some_and(|first| is_label_file(first)) {
+        let labels = trainer::label::merge(&args.shards, &args.out, args.allow_missing)?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "out": args.out.display().to_string(),
+                    "shards": args.shards.len(),
+                    "labels": labels,
+                })
+            );
+        } else {
+            println!(
+                "{} shards merged: {labels} labels written to {}",
+                args.shards.len(),
+                args.out.display()
+            );
+        }
+        return Ok(());
+    }
     let merged = merge_shards(&args.shards, &args.out, args.allow_missing)?;
     if args.json {
         println!(
@@ -182,4 +202,13 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `path` starts as a label file does.
+fn is_label_file(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(trainer::label::file::MAGIC.len() as u64).read_to_end(&mut head))
+        .is_ok_and(|_| head == trainer::label::file::MAGIC)
 }

@@ -179,6 +179,9 @@ pub struct Samples {
     /// The search's score of the position for its side to move, when
     /// the game's engine said one (NaN when not).
     scores: Vec<f32>,
+    /// A judge's winning chance for the side to move, for labelled
+    /// positions (NaN for positions of self-play).
+    chances: Vec<f32>,
 }
 
 impl Samples {
@@ -197,17 +200,34 @@ impl Samples {
     /// Adds a position: its features, its result for the side to move,
     /// and the search's score for it, if any.
     pub fn push(&mut self, features: &[(u16, i16)], result: f32, score: Option<f32>) {
+        self.push_raw(features, result, score.unwrap_or(f32::NAN), f32::NAN);
+    }
+
+    /// Adds a position a judge labelled: its features, its game's result
+    /// for the side to move, and the judge's winning chance for that side.
+    pub fn push_judged(&mut self, features: &[(u16, i16)], result: f32, chance: f32) {
+        self.push_raw(features, result, f32::NAN, chance);
+    }
+
+    fn push_raw(&mut self, features: &[(u16, i16)], result: f32, score: f32, chance: f32) {
         self.entries.extend_from_slice(features);
         self.ends.push(self.entries.len() as u32);
         self.results.push(result);
-        self.scores.push(score.unwrap_or(f32::NAN));
+        self.scores.push(score);
+        self.chances.push(chance);
     }
 
     /// Adds every position of `other`.
     pub fn extend(&mut self, other: &Samples) {
         for i in 0..other.len() {
-            self.push(other.features(i), other.results[i], other.score(i));
+            self.push_raw(other.features(i), other.results[i], other.scores[i], other.chances[i]);
         }
+    }
+
+    /// The judge's winning chance of position `i`, if a judge labelled it.
+    #[must_use]
+    pub fn chance(&self, i: usize) -> Option<f32> {
+        Some(self.chances[i]).filter(|chance| !chance.is_nan())
     }
 
     /// The search's score of position `i`, if the game's engine said one.
@@ -217,12 +237,15 @@ impl Samples {
     }
 
     /// What the model of position `i` is fitted to: its result, blended
-    /// with weight `score_weight` with the winning chance its search
-    /// score stands for at scale `k` (the result alone where it has no
-    /// score).
+    /// with weight `score_weight` with the judge's winning chance where a
+    /// judge labelled it, else with the chance its search score stands
+    /// for at scale `k` (the result alone where it has neither).
     #[inline]
     fn target(&self, i: usize, k: f64, score_weight: f64) -> f64 {
         let result = f64::from(self.results[i]);
+        if let Some(chance) = self.chance(i).filter(|_| score_weight > 0.0) {
+            return (1.0 - score_weight) * result + score_weight * f64::from(chance);
+        }
         match self.score(i) {
             Some(score) if score_weight > 0.0 => {
                 (1.0 - score_weight) * result + score_weight * sigmoid(k * f64::from(score))
@@ -288,6 +311,7 @@ impl DataPrint {
                 }
                 bytes.extend_from_slice(&samples.result(i).to_le_bytes());
                 bytes.extend_from_slice(&samples.scores[i].to_le_bytes());
+                bytes.extend_from_slice(&samples.chances[i].to_le_bytes());
             }
         }
         DataPrint {
@@ -317,6 +341,38 @@ impl Dataset {
         for (held_out, samples, skipped) in per_game {
             data.skipped += skipped;
             if held_out { data.validation.extend(&samples) } else { data.train.extend(&samples) }
+        }
+        data
+    }
+}
+
+impl Dataset {
+    /// The quiet positions of `labels` (labelled under `rules`), with
+    /// `family`'s features; a tenth of the games held out, by game.
+    #[must_use]
+    pub fn from_labels(labels: &[crate::label::Label], rules: Rules, family: TuneFamily) -> Dataset {
+        let per_label: Vec<Option<(bool, Vec<(u16, i16)>, f32, f32)>> = labels
+            .par_iter()
+            .map(|label| {
+                let pos = label.position(rules).ok()?;
+                let threats = Threats::new(&pos).ok()?;
+                let quiet =
+                    board::Side::ALL.iter().all(|&side| threats.class_count(side, CellClass::Five) == 0);
+                quiet.then(|| {
+                    let held_out = label.game.is_multiple_of(VALIDATION_EVERY);
+                    (held_out, family.features(&pos, &threats), label.result_for_mover() as f32, label.chance)
+                })
+            })
+            .collect();
+        let mut data = Dataset { family, ..Dataset::default() };
+        for sample in per_label {
+            match sample {
+                None => data.skipped += 1,
+                Some((true, features, result, chance)) => {
+                    data.validation.push_judged(&features, result, chance)
+                }
+                Some((false, features, result, chance)) => data.train.push_judged(&features, result, chance),
+            }
         }
         data
     }

@@ -17,8 +17,13 @@ use roster::write_file;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Self-play data files (from `trainer selfplay`), of one rule set.
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, num_args = 1.., required_unless_present = "labels", conflicts_with = "labels")]
     data: Vec<PathBuf>,
+    /// Label files (from `trainer label`), of one rule set: positions a
+    /// judge valued, fitted to λ·(the judge's chance) + (1 − λ)·(the
+    /// game's result), λ being --score-weight.
+    #[arg(long, num_args = 1..)]
+    labels: Vec<PathBuf>,
     /// The evaluation family to fit: `threat` (pattern and class counts) or
     /// `codes` (a value per cell shape).
     #[arg(long, value_enum, default_value_t = TuneFamily::Threat)]
@@ -44,8 +49,8 @@ pub struct Args {
     #[arg(long, default_value_t = TuneConfig::default().regularization)]
     regularization: f64,
     /// How much of each position's target is the winning chance its
-    /// search score (in the data) stands for, the rest the game's result:
-    /// 0 results alone, 1 scores alone.
+    /// search score (in the data) or its judge (in labels) stands for, the
+    /// rest the game's result: 0 results alone, 1 scores alone.
     #[arg(long, default_value_t = TuneConfig::default().score_weight)]
     score_weight: f64,
     /// Folder for weights.json, weights.bin, loss.csv, loss.svg, checkpoint.json.
@@ -78,10 +83,21 @@ pub fn run(args: &Args) -> Result<()> {
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let clock = Instant::now();
-    let (data, rules) = load(&args.data, args.family)?;
+    let (data, rules) = if args.labels.is_empty() {
+        load(&args.data, args.family)?
+    } else {
+        load_labels(&args.labels, args.family)?
+    };
     let positions = data.train.len() + data.validation.len();
     if data.train.is_empty() || data.validation.is_empty() {
-        bail!("the data hold too few games ({positions} quiet positions): play more with trainer selfplay");
+        bail!(
+            "the data hold too few games ({positions} quiet positions, a tenth of the games held out): {}",
+            if args.labels.is_empty() {
+                "play more with trainer selfplay"
+            } else {
+                "label more with trainer label"
+            }
+        );
     }
     let load_seconds = clock.elapsed().as_secs_f64();
     let config = TuneConfig {
@@ -116,6 +132,13 @@ pub fn run(args: &Args) -> Result<()> {
     let fit_seconds = fit_clock.elapsed().as_secs_f64();
     let weights =
         tuner.rounded().context("the fit ran beyond what weights hold: try a smaller --learning-rate")?;
+    // Held out, against the judge (or scores) alone and the results alone,
+    // before and after: what the fit is for, whatever its blend.
+    let start_weights: Vec<f64> = start_vector(args, rules)?.into_iter().map(f64::from).collect();
+    let held_out =
+        |weights: &[f64], blend: f64| trainer::texel::loss(&data.validation, weights, tuner.k, blend);
+    let against_judge = (held_out(&start_weights, 1.0), held_out(&tuner.weights, 1.0));
+    let against_results = (held_out(&start_weights, 0.0), held_out(&tuner.weights, 0.0));
     weights.save(&args.out.join("weights.json"))?;
     weights.save(&args.out.join("weights.bin"))?;
     write_curves(&args.out, &tuner)?;
@@ -131,6 +154,8 @@ pub fn run(args: &Args) -> Result<()> {
         "epochs": tuner.epoch,
         "loss_before": { "train": first.0, "validation": first.1 },
         "loss_after": { "train": last.0, "validation": last.1 },
+        "validation_against_judge": { "before": against_judge.0, "after": against_judge.1 },
+        "validation_against_results": { "before": against_results.0, "after": against_results.1 },
         "load_seconds": load_seconds,
         "fit_seconds": fit_seconds,
         "positions_epochs_per_second": throughput,
@@ -148,6 +173,10 @@ pub fn run(args: &Args) -> Result<()> {
         println!(
             "loss {:.5} -> {:.5}, validation {:.5} -> {:.5} after {} epochs ({:.0} positions x epochs/s)",
             first.0, last.0, first.1, last.1, tuner.epoch, throughput
+        );
+        println!(
+            "held out: against the judge (or scores) {:.5} -> {:.5}, against results {:.5} -> {:.5}",
+            against_judge.0, against_judge.1, against_results.0, against_results.1
         );
         println!("weights: {}", args.out.join("weights.json").display());
     }
@@ -202,6 +231,43 @@ fn resume_or_start(
         };
         Tuner::new(config, &start, data)
     })
+}
+
+/// The weights the fit starts from, as a vector.
+fn start_vector(args: &Args, rules: Rules) -> Result<Vec<i32>> {
+    Ok(match &args.start {
+        Some(path) => {
+            FamilyWeights::load(args.family, path).with_context(|| format!("--start {}", path.display()))?
+        }
+        None => FamilyWeights::default_for(args.family, &rules),
+    }
+    .to_vector())
+}
+
+/// The labels of every file, checked to be of one rule set, one of each
+/// symmetry class, as samples.
+fn load_labels(paths: &[PathBuf], family: TuneFamily) -> Result<(Dataset, Rules)> {
+    let mut labels = Vec::new();
+    let mut rules: Option<Rules> = None;
+    let mut seen = std::collections::HashSet::new();
+    for path in paths {
+        let file = trainer::label::LabelFile::read(path)?;
+        if file.torn_tail {
+            eprintln!("{}: its last label is incomplete and is left out", path.display());
+        }
+        let these = file.header.settings.rules;
+        if let Some(rules) = rules.filter(|&rules| rules != these) {
+            bail!("{} holds positions of {these}, the others of {rules}", path.display());
+        }
+        rules = Some(these);
+        for (label, key) in file.labels.iter().zip(file.keys_in_order()) {
+            if seen.insert(key) {
+                labels.push(label.clone());
+            }
+        }
+    }
+    let rules = rules.context("no label file given")?;
+    Ok((Dataset::from_labels(&labels, rules, family), rules))
 }
 
 /// The games of every file, checked to be of one rule set, as samples.

@@ -361,3 +361,147 @@ fn ga_in_local_shards_evolves_exactly_as_in_one_process() {
     assert!(String::from_utf8_lossy(&shard.stderr).contains("cannot read /nonexistent/games.json"));
     let _ = std::fs::remove_dir_all(base);
 }
+
+#[test]
+fn label_shards_resume_merge_and_feed_tune() {
+    let dir = dir("label");
+    let games = dir.join("games.selfplay");
+    let output = quick_selfplay(games.to_str().unwrap(), &["--games", "24"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // An SGF game beside the self-play games: one rule set, so read together.
+    let sgf = dir.join("one.sgf");
+    std::fs::write(&sgf, "(;GM[4]SZ[9]RU[0]RE[W+];B[ee];W[ff];B[de];W[gg];B[ce];W[hh])").unwrap();
+    let label = |out: &PathBuf, extra: &[&str]| {
+        let args = [
+            &[
+                "label",
+                games.to_str().unwrap(),
+                "--judge",
+                "alphabeta:tt_mb=1",
+                "--nodes",
+                "300",
+                "--from-ply",
+                "2",
+                "--threads",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+                "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        trainer(&args)
+    };
+    let whole = dir.join("whole.labels");
+    let output = label(&whole, &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let all = report["labelled"].as_u64().unwrap() + report["without_value"].as_u64().unwrap();
+    assert!(all > 24 * 4, "{report}");
+    // Two shards, the first in two sittings (a limit, then --resume):
+    // merged, they hold what the whole run holds.
+    let parts: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("part-{i}.labels"))).collect();
+    let first = label(&parts[0], &["--shard", "0/2", "--limit", "3"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let again = label(&parts[0], &["--shard", "0/2"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"), "{again:?}");
+    let other_judge = trainer(&[
+        "label",
+        games.to_str().unwrap(),
+        "--judge",
+        "alphabeta:tt_mb=2",
+        "--nodes",
+        "300",
+        "--from-ply",
+        "2",
+        "--shard",
+        "0/2",
+        "--out",
+        parts[0].to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(String::from_utf8_lossy(&other_judge.stderr).contains("other settings"), "{other_judge:?}");
+    for (part, extra) in
+        [(&parts[0], &["--shard", "0/2", "--resume"]), (&parts[1], &["--shard", "1/2", "--resume"])]
+    {
+        let output = label(part, extra);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let merged = dir.join("merged.labels");
+    let output = trainer(&[
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let merge: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(merge["labels"], report["labelled"], "{merge} {report}");
+    // The labels feed a fit, which reports its held-out loss against the judge.
+    let out = dir.join("fit");
+    let output = trainer(&[
+        "tune",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--family",
+        "codes",
+        "--score-weight",
+        "1",
+        "--epochs",
+        "2",
+        "--batch",
+        "16",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let fit: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(fit["validation_against_judge"]["after"].as_f64().unwrap() > 0.0, "{fit}");
+    pattern_eval::CodeWeights::load(&out.join("weights.json")).unwrap();
+    // An SGF collection is a source too; bad input is refused clearly.
+    let from_sgf = dir.join("sgf.labels");
+    let output = trainer(&[
+        "label",
+        sgf.to_str().unwrap(),
+        "--judge",
+        "alphabeta:tt_mb=1",
+        "--nodes",
+        "200",
+        "--out",
+        from_sgf.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let sgf_report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(sgf_report["labelled"].as_u64().unwrap() + sgf_report["without_value"].as_u64().unwrap(), 2);
+    for (args, message) in [
+        (vec!["label", games.to_str().unwrap(), "--judge", "alphabeta", "--out", "x.labels"], "a budget"),
+        (
+            vec!["label", games.to_str().unwrap(), "--judge", "random", "--nodes", "5", "--out", "x.labels"],
+            "--scale is needed",
+        ),
+        (
+            vec![
+                "label",
+                games.to_str().unwrap(),
+                "--judge",
+                "alphabeta",
+                "--nodes",
+                "5",
+                "--out",
+                games.to_str().unwrap(),
+            ],
+            "both a game file",
+        ),
+        (vec!["tune", "--labels", games.to_str().unwrap(), "--out", "x"], "not a label file"),
+    ] {
+        let output = trainer(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -91,6 +91,28 @@ pub fn checksum(bytes: &[u8]) -> u64 {
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
+/// Whether `a` and `b` are one file however they are spelt: the same
+/// device and inode where both exist (links followed), else the same path
+/// once the folder's links are resolved (an output not made yet).
+#[must_use]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    let resolved = |path: &Path| {
+        if let Ok(real) = path.canonicalize() {
+            return Some(real);
+        }
+        let parent = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        parent.canonicalize().ok().map(|parent| parent.join(path.file_name().unwrap_or_default()))
+    };
+    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Writes `bytes` to a temporary file beside `path` (`.NAME.tmp`), flushes
 /// it to the disk, then renames it over `path`: a reader never sees half a
 /// file, an old file is replaced only by a whole new one, and a failed

@@ -24,6 +24,14 @@ use crate::protocol::{format_cell, parse_cell};
 const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Thinking time per move when the game sets no limit.
 const DEFAULT_TURN: Duration = Duration::from_secs(5);
+/// Thinking time per move when the move is bounded by nodes alone: the
+/// node budget ends the search, this only bounds a brain that ignores it.
+const NODE_TURN: Duration = Duration::from_secs(300);
+/// How long after an answer the next command waits: a brain may print
+/// its move a moment before its protocol loop listens again, and some
+/// drop what arrives in between (the sparring partner drops the first
+/// word of the line, then reads the rest as commands of their own).
+const SETTLE: Duration = Duration::from_millis(5);
 /// Allowance beyond the turn limit for the brain's own overhead and the pipes.
 const GRACE: Duration = Duration::from_secs(1);
 /// Stderr kept for error messages.
@@ -50,6 +58,10 @@ pub struct ExternalAgent {
     messages: Vec<String>,
     /// What the brain said of its last move, as far as it could be read.
     analysis: Option<Analysis>,
+    /// The node budget the brain was last told (`INFO max_node`; 0 none).
+    max_node: u64,
+    /// When the brain last answered, for [`SETTLE`].
+    answered: Option<Instant>,
 }
 
 impl std::fmt::Debug for ExternalAgent {
@@ -113,6 +125,8 @@ impl ExternalAgent {
             failure: None,
             messages: Vec::new(),
             analysis: None,
+            max_node: 0,
+            answered: None,
         }
     }
 
@@ -163,6 +177,8 @@ impl ExternalAgent {
             }
         });
         self.process = Some(Process { child, stdin, lines, rules });
+        // A new process has been told nothing yet.
+        self.max_node = 0;
         self.start(rules)
     }
 
@@ -187,6 +203,9 @@ impl ExternalAgent {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(wait) = self.answered.take().and_then(|at| SETTLE.checked_sub(at.elapsed())) {
+            thread::sleep(wait);
+        }
         let process = self.process.as_mut().ok_or("the brain is not running")?;
         writeln!(process.stdin, "{line}")
             .and_then(|()| process.stdin.flush())
@@ -225,7 +244,10 @@ impl ExternalAgent {
                             }
                         }
                         "DEBUG" | "" => {}
-                        _ => return Ok(line),
+                        _ => {
+                            self.answered = Some(Instant::now());
+                            return Ok(line);
+                        }
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -277,8 +299,15 @@ impl ExternalAgent {
                 self.send(&format!("INFO time_left {}", reading.left.as_millis()))?;
                 turn
             }
-            None => limits.time.unwrap_or(DEFAULT_TURN),
+            None => limits.time.unwrap_or(if limits.nodes.is_some() { NODE_TURN } else { DEFAULT_TURN }),
         };
+        // A node budget is Yixin-Board's `INFO max_node` (0: none); told
+        // only when it changes, so brains that never get one never see it.
+        let max_node = limits.nodes.unwrap_or(0);
+        if max_node != self.max_node {
+            self.send(&format!("INFO max_node {max_node}"))?;
+            self.max_node = max_node;
+        }
         self.send(&format!("INFO timeout_turn {turn}", turn = turn.as_millis()))?;
         self.messages.clear();
         Ok(turn)

@@ -1,7 +1,7 @@
 //! The self-play data file: append-only and versioned. A header (magic,
 //! format, the run's settings and shard as JSON), then one chunk per game
-//! as it finishes: its length, the game in bincode (moves, the search's
-//! score after each engine move, the result), and a 64-bit checksum.
+//! as it finishes (`crate::chunks`): the game's moves, the search's score
+//! after each engine move, and the result.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
@@ -11,6 +11,8 @@ use anyhow::{Context, Result, bail};
 use arena::Shard;
 use board::{Cell, OpeningRule};
 use serde::{Deserialize, Serialize};
+
+use crate::chunks::{Chunk, read_chunk, take_u32};
 
 /// The first bytes of a self-play file.
 pub const MAGIC: &[u8; 13] = b"mnk-selfplay\n";
@@ -206,7 +208,7 @@ impl DataFile {
             }
             // A chunk cut short is an interrupted write, dropped on resume;
             // a whole chunk that does not read is damage, never dropped.
-            let game = match read_chunk(&bytes[at..]) {
+            let game = match read_chunk::<GameData>(&bytes[at..]) {
                 Chunk::Torn => break true,
                 Chunk::Damaged(why) => bail!(
                     "{}: the chunk at byte {at} (after {} games) is damaged: {why}; nothing was changed",
@@ -270,55 +272,12 @@ pub(super) fn file_bytes(header: &Header, games: &[&GameData]) -> Vec<u8> {
     out
 }
 
-/// A little-endian `u32` and what follows it.
-fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
-    let (head, rest) = bytes.split_first_chunk::<4>()?;
-    Some((u32::from_le_bytes(*head), rest))
-}
-
-/// What the bytes at a chunk's start hold.
-enum Chunk {
-    /// A game, and the chunk's size.
-    Whole(GameData, usize),
-    /// Fewer bytes than the chunk needs: a write cut short.
-    Torn,
-    /// A whole chunk that does not read: why.
-    Damaged(&'static str),
-}
-
 /// The longest header a file may claim.
 const MAX_HEADER_BYTES: u32 = 1 << 20;
 
-/// The longest chunk a game may take (a game of every cell of the largest
-/// board takes a few kilobytes).
-const MAX_CHUNK_BYTES: u32 = 1 << 20;
-
-/// One chunk (length, bincode, checksum).
-fn read_chunk(bytes: &[u8]) -> Chunk {
-    let Some((len, rest)) = take_u32(bytes) else { return Chunk::Torn };
-    if len > MAX_CHUNK_BYTES {
-        return Chunk::Damaged("it claims more bytes than any game takes");
-    }
-    let (Some(body), Some(sum)) = (rest.get(..len as usize), rest.get(len as usize..len as usize + 8)) else {
-        return Chunk::Torn;
-    };
-    if board::files::checksum(body).to_le_bytes() != sum {
-        return Chunk::Damaged("its checksum does not match");
-    }
-    match bincode::serde::decode_from_slice::<GameData, _>(body, bincode::config::standard()) {
-        Ok((game, used)) if used == body.len() => Chunk::Whole(game, 4 + len as usize + 8),
-        _ => Chunk::Damaged("it is not a game"),
-    }
-}
-
 /// A chunk for `game`.
 pub(super) fn chunk(game: &GameData) -> Vec<u8> {
-    let body = bincode::serde::encode_to_vec(game, bincode::config::standard()).expect("games encode");
-    let mut out = Vec::with_capacity(body.len() + 12);
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&board::files::checksum(&body).to_le_bytes());
-    out
+    crate::chunks::chunk(game)
 }
 
 #[cfg(test)]
