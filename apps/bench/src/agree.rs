@@ -58,9 +58,9 @@ pub struct Args {
 
 /// A position and the move the reference played in it.
 #[derive(Clone, Debug)]
-struct Question {
-    pos: Position,
-    reference: Cell,
+pub(crate) struct Question {
+    pub(crate) pos: Position,
+    pub(crate) reference: Cell,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -95,7 +95,7 @@ fn moves_of(args: &Args, rules: Rules, positions: &[&Position]) -> Result<Vec<Ce
 
 /// Reads a positions file: its rules from a `# rules W,H,K…` line (the
 /// freestyle 15×15 board if none), then one question a line.
-fn read_questions(path: &Path) -> Result<(Rules, Vec<Question>)> {
+pub(crate) fn read_questions(path: &Path) -> Result<(Rules, Vec<Question>)> {
     let text =
         board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut rules: Rules = "15,15,5".parse().expect("a preset");

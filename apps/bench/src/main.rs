@@ -8,6 +8,7 @@ mod games;
 mod losses;
 mod mcts;
 mod openings;
+mod ordering;
 mod perft;
 mod playouts;
 mod report;
@@ -51,6 +52,9 @@ enum Command {
     /// How often an engine plays a file's reference moves (or, with
     /// --make, such a file made from the games of some runs).
     Agree(agree::Args),
+    /// How well alpha-beta orders its moves on a reference-moves file, and
+    /// the nodes each depth costs (or, with --ms, any engine's depth at a time).
+    Ordering(ordering::Args),
     /// Why each game a player lost was lost, from the values both engines
     /// recorded (a Markdown table).
     Losses(losses::Args),
@@ -84,6 +88,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => games::merge(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Agree(args) => agree::run(&args),
+        Command::Ordering(args) => ordering::run(&args),
         Command::Losses(args) => losses::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Eval(args) => eval::run(&args),

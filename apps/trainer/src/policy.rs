@@ -88,25 +88,10 @@ fn positions_of(game: &GameData, rules: Rules) -> PolicyData {
     let Ok(mut threats) = Threats::new(&pos) else { return data };
     let mut candidates = Vec::new();
     for (ply, cell) in game.cells().enumerate() {
-        if ply >= usize::from(game.given) && !pos.occupied().is_empty() {
-            let me = pos.side_to_move();
-            if free(&threats, me) {
-                candidates.clear();
-                let mut chosen = None;
-                let near = pos.cells_near_marks();
-                for candidate in near {
-                    if threats.move_score(me, candidate) > 0 {
-                        if candidate == cell {
-                            chosen = Some(candidates.len());
-                        }
-                        let shapes = (threats.code(me, candidate), threats.code(me.opponent(), candidate));
-                        candidates.push((plain_shape(shapes.0) as u16, plain_shape(shapes.1) as u16));
-                    }
-                }
-                if let Some(chosen) = chosen.filter(|_| candidates.len() > 1) {
-                    data.push(&candidates, chosen);
-                }
-            }
+        if ply >= usize::from(game.given)
+            && let Some(chosen) = candidates_at(&pos, &threats, cell, &mut candidates)
+        {
+            data.push(&candidates, chosen);
         }
         if pos.play(cell).is_err() {
             break;
@@ -114,6 +99,59 @@ fn positions_of(game: &GameData, rules: Rules) -> PolicyData {
         threats.update(&pos, cell);
     }
     data
+}
+
+impl PolicyData {
+    /// The free positions of `labels` (labelled under `rules`), the
+    /// judge's move as the one chosen: those held out (a tenth of the
+    /// games, by game), and the rest.
+    #[must_use]
+    pub fn from_labels(labels: &[crate::label::Label], rules: Rules) -> (PolicyData, PolicyData) {
+        let per_label: Vec<Option<(bool, Vec<(u16, u16)>, usize)>> = labels
+            .par_iter()
+            .map(|label| {
+                let pos = label.position(rules).ok()?;
+                let threats = Threats::new(&pos).ok()?;
+                let mut candidates = Vec::new();
+                let chosen = candidates_at(&pos, &threats, label.best_cell()?, &mut candidates)?;
+                Some((label.game.is_multiple_of(VALIDATION_EVERY), candidates, chosen))
+            })
+            .collect();
+        let (mut train, mut validation) = (PolicyData::default(), PolicyData::default());
+        for (held_out, candidates, chosen) in per_label.into_iter().flatten() {
+            if held_out { validation.push(&candidates, chosen) } else { train.push(&candidates, chosen) }
+        }
+        (train, validation)
+    }
+}
+
+/// At a free position of a game (not the first move), the cells the
+/// search would try, as the mover's and the opponent's plain shapes
+/// there, into `candidates`, and which of them is `chosen`; `None` where
+/// the position is not free, `chosen` is not among them, or there is no
+/// choice.
+fn candidates_at(
+    pos: &Position,
+    threats: &Threats,
+    chosen: board::Cell,
+    candidates: &mut Vec<(u16, u16)>,
+) -> Option<usize> {
+    let me = pos.side_to_move();
+    if pos.occupied().is_empty() || !free(threats, me) {
+        return None;
+    }
+    candidates.clear();
+    let mut found = None;
+    for candidate in pos.cells_near_marks() {
+        if threats.move_score(me, candidate) > 0 {
+            if candidate == chosen {
+                found = Some(candidates.len());
+            }
+            let shapes = (threats.code(me, candidate), threats.code(me.opponent(), candidate));
+            candidates.push((plain_shape(shapes.0) as u16, plain_shape(shapes.1) as u16));
+        }
+    }
+    found.filter(|_| candidates.len() > 1)
 }
 
 /// Whether the side to move `me` chooses freely: no five to make or to

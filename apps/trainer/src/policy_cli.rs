@@ -11,9 +11,14 @@ use crate::tune_cli::load_games;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Self-play data files (from `trainer selfplay`), of one rule set.
-    #[arg(long, required = true, num_args = 1..)]
+    /// Self-play data files (from `trainer selfplay`), of one rule set:
+    /// the moves played are the targets.
+    #[arg(long, num_args = 1.., required_unless_present = "labels", conflicts_with = "labels")]
     data: Vec<PathBuf>,
+    /// Label files (from `trainer label`), of one rule set: the judge's
+    /// moves are the targets.
+    #[arg(long, num_args = 1..)]
+    labels: Vec<PathBuf>,
     /// Full passes over the training positions, a step of Adam each.
     #[arg(long, default_value_t = 200)]
     steps: u32,
@@ -32,17 +37,17 @@ pub fn run(args: &Args) -> Result<()> {
     if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1000.0) {
         bail!("--rate must be above 0 and at most 1000, got {}", args.rate);
     }
-    let (games, rules) = load_games(&args.data)?;
-    let (train, validation) = PolicyData::from_games(&games, rules);
+    let (source, rules, (train, validation)) = if args.labels.is_empty() {
+        let (games, rules) = load_games(&args.data)?;
+        (format!("{} games", games.len()), rules, PolicyData::from_games(&games, rules))
+    } else {
+        let (labels, rules) = crate::tune_cli::read_labels(&args.labels)?;
+        (format!("{} labelled positions", labels.len()), rules, PolicyData::from_labels(&labels, rules))
+    };
     if train.is_empty() {
         bail!("the data holds no position where a move was chosen freely: nothing to fit");
     }
-    println!(
-        "{} games of {rules}: {} training positions, {} held out",
-        games.len(),
-        train.len(),
-        validation.len()
-    );
+    println!("{source} of {rules}: {} training positions, {} held out", train.len(), validation.len());
     let clock = Instant::now();
     let (policy, report) = fit(&train, &validation, args.steps, args.rate);
     let show = |(before, after): (Fit, Fit)| {

@@ -24,6 +24,11 @@ pub struct Args {
     /// game's result), λ being --score-weight.
     #[arg(long, num_args = 1..)]
     labels: Vec<PathBuf>,
+    /// With --labels: turn the judge's values into chances at this scale
+    /// (the value worth odds of e : 1) instead of the one they were
+    /// labelled with, such as one `trainer calibrate` fitted.
+    #[arg(long, requires = "labels")]
+    judge_scale: Option<f64>,
     /// The evaluation family to fit: `threat` (pattern and class counts) or
     /// `codes` (a value per cell shape).
     #[arg(long, value_enum, default_value_t = TuneFamily::Threat)]
@@ -86,7 +91,7 @@ pub fn run(args: &Args) -> Result<()> {
     let (data, rules) = if args.labels.is_empty() {
         load(&args.data, args.family)?
     } else {
-        load_labels(&args.labels, args.family)?
+        load_labels(&args.labels, args.family, args.judge_scale)?
     };
     let positions = data.train.len() + data.validation.len();
     if data.train.is_empty() || data.validation.is_empty() {
@@ -245,8 +250,25 @@ fn start_vector(args: &Args, rules: Rules) -> Result<Vec<i32>> {
 }
 
 /// The labels of every file, checked to be of one rule set, one of each
-/// symmetry class, as samples.
-fn load_labels(paths: &[PathBuf], family: TuneFamily) -> Result<(Dataset, Rules)> {
+/// symmetry class, as samples; their chances at `scale` if given.
+fn load_labels(paths: &[PathBuf], family: TuneFamily, scale: Option<f64>) -> Result<(Dataset, Rules)> {
+    if let Some(scale) = scale.filter(|scale| !(scale.is_finite() && *scale > 0.0)) {
+        bail!("--judge-scale must be a positive number, got {scale}");
+    }
+    let (mut labels, rules) = read_labels(paths)?;
+    if let Some(scale) = scale {
+        for label in &mut labels {
+            if let Some(chance) = trainer::label::chance_of(label.value.map(f64::from), label.win_in, scale) {
+                label.chance = chance as f32;
+            }
+        }
+    }
+    Ok((Dataset::from_labels(&labels, rules, family), rules))
+}
+
+/// The labels of every file, checked to be of one rule set, one of each
+/// symmetry class, and their rules.
+pub fn read_labels(paths: &[PathBuf]) -> Result<(Vec<trainer::label::Label>, Rules)> {
     let mut labels = Vec::new();
     let mut rules: Option<Rules> = None;
     let mut seen = std::collections::HashSet::new();
@@ -266,8 +288,7 @@ fn load_labels(paths: &[PathBuf], family: TuneFamily) -> Result<(Dataset, Rules)
             }
         }
     }
-    let rules = rules.context("no label file given")?;
-    Ok((Dataset::from_labels(&labels, rules, family), rules))
+    Ok((labels, rules.context("no label file given")?))
 }
 
 /// The games of every file, checked to be of one rule set, as samples.

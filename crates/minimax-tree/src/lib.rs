@@ -40,7 +40,9 @@ mod threat_search;
 mod tree;
 mod tree_minimax;
 
-pub use alphabeta::{AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, EVAL_LIMIT, MATE, Reason};
+pub use alphabeta::{
+    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, Cutoffs, EVAL_LIMIT, MATE, Reason,
+};
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};

@@ -110,6 +110,31 @@ impl AgentSpec {
         if asked <= cap { Ok(self.clone()) } else { self.with_option(option, &cap.to_string()) }
     }
 
+    /// The bare alpha-beta search an `alphabeta` spec plays with under
+    /// `rules` (its evaluation, weights, move policy and settings), for
+    /// programs that measure the search itself: its root order, its
+    /// cutoffs, its nodes to a depth.
+    ///
+    /// # Errors
+    /// [`SpecError::Evaluation`] if the spec is not an `alphabeta` one or
+    /// its evaluation cannot score `rules`.
+    pub fn alphabeta_search(
+        &self,
+        rules: Rules,
+    ) -> Result<minimax_tree::AlphaBeta<crate::Evaluation>, SpecError> {
+        if self.engine.name != "alphabeta" {
+            return Err(SpecError::Evaluation {
+                name: self.text.clone(),
+                reason: "only an alphabeta spec names an alpha-beta search".to_owned(),
+            });
+        }
+        let (_, given) = self.text.split_once(':').unwrap_or((&self.text, ""));
+        let options = Options::parse(self.engine.name, self.engine.options(), given)?;
+        (self.rules_check)(&rules)
+            .map_err(|reason| SpecError::Evaluation { name: self.text.clone(), reason })?;
+        Ok(crate::engines::alphabeta_parts(&options)?.search(rules))
+    }
+
     /// The same spec searching on `threads` threads (a manager's or GUI's
     /// `thread_num`), for engines that take a `threads` option; others are
     /// unchanged.

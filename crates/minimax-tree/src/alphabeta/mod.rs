@@ -54,6 +54,7 @@ use selectivity::Reductions;
 use stack::Stack;
 use table::Table;
 use time::Budget;
+pub use time::Cutoffs;
 
 /// The alpha-beta engine over an evaluator.
 #[derive(Debug)]
@@ -125,6 +126,13 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub fn nodes(&self) -> u64 {
         self.budget.nodes
+    }
+
+    /// The cutoffs of the last search's main thread, and how many the
+    /// first move tried made.
+    #[must_use]
+    pub fn cutoffs(&self) -> Cutoffs {
+        self.budget.cutoffs
     }
 
     /// Resets the per-search counters for a search within `limits`.

@@ -145,6 +145,8 @@ impl<E: Evaluator> AlphaBeta<E> {
                 best_move = Some(cell);
             }
             if score >= beta {
+                self.budget.cutoffs.nodes += 1;
+                self.budget.cutoffs.by_first += u64::from(i == 0);
                 self.stack.add_killer(level, cell);
                 self.picker.record_cutoff(cell, whole_plies(depth));
                 break;

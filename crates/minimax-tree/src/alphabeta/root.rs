@@ -59,6 +59,36 @@ impl<E: Evaluator> AlphaBeta<E> {
             return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
         }
 
+        let root = self.ordered_root(pos, cells, excluded);
+        let max_depth = limits.depth.unwrap_or(self.config.max_depth).min(self.config.max_depth).max(1);
+        let max_depth = max_depth.min(pos.legal_move_count() as u32);
+        let mut result = if self.config.threads > 1 {
+            self.deepen_with_helpers(&mut work, root, max_depth)
+        } else {
+            self.deepen(&mut work, root, max_depth)
+        };
+        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
+            self.refute_threat_wins(&mut work, &mut result);
+        }
+        result.nodes = self.budget.nodes;
+        result
+    }
+
+    /// The root's moves, best first, in the order a search of `pos` first
+    /// tries them (before any iteration reorders them): for measuring how
+    /// well the ordering guesses the best move.
+    pub fn root_order(&mut self, pos: &Position) -> Vec<(Cell, i32)> {
+        if pos.is_over() {
+            return Vec::new();
+        }
+        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
+        let cells = self.candidate_cells(pos);
+        self.ordered_root(pos, cells, Bitboard::EMPTY)
+    }
+
+    /// The root moves among `cells` but `excluded`, best first: the
+    /// threat moves by their scores, or the evaluator's ranking.
+    fn ordered_root(&mut self, pos: &Position, cells: Bitboard, excluded: Bitboard) -> Vec<(Cell, i32)> {
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
             let mut moves = Vec::new();
             MovePicker::threat_moves(&*self.evaluator, threats, &self.config, pos, cells, &mut moves, true);
@@ -73,18 +103,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if root.is_empty() {
             root = cells.iter().map(|cell| (cell, 0)).collect();
         }
-        let max_depth = limits.depth.unwrap_or(self.config.max_depth).min(self.config.max_depth).max(1);
-        let max_depth = max_depth.min(pos.legal_move_count() as u32);
-        let mut result = if self.config.threads > 1 {
-            self.deepen_with_helpers(&mut work, root, max_depth)
-        } else {
-            self.deepen(&mut work, root, max_depth)
-        };
-        if self.threats.is_some() && result.value.abs() <= MATE_BOUND {
-            self.refute_threat_wins(&mut work, &mut result);
-        }
-        result.nodes = self.budget.nodes;
-        result
+        root
     }
 
     /// The best `lines` lines of `pos`: the best move's, then the best of

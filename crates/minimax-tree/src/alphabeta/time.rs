@@ -25,6 +25,19 @@ pub(super) struct Budget {
     stopped: bool,
     /// The deepest completed iteration, for progress reports.
     pub(super) depth_done: u32,
+    /// How the moves' order fared: see [`Cutoffs`].
+    pub(super) cutoffs: Cutoffs,
+}
+
+/// Nodes a move cut off (a score at or above beta), and how many of them
+/// by the first move tried: the share is the usual measure of how well
+/// moves are ordered (the rest of the node's moves go unsearched).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cutoffs {
+    /// Nodes cut off by some move.
+    pub nodes: u64,
+    /// Of those, the nodes cut off by the first move tried.
+    pub by_first: u64,
 }
 
 impl Budget {
@@ -38,6 +51,7 @@ impl Budget {
             limits: Limits::none(),
             stopped: false,
             depth_done: 0,
+            cutoffs: Cutoffs::default(),
         }
     }
 

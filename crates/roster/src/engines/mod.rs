@@ -15,6 +15,7 @@ use board::EngineOption;
 
 pub(crate) use evaluation::EvalChoice;
 pub use evaluation::{Evaluation, evaluation};
+pub(crate) use search::alphabeta_parts;
 
 use crate::built::Built;
 use crate::error::SpecError;

@@ -12,7 +12,7 @@ use minimax_tree::{
 };
 use pattern_eval::{CodeWeights, MovePolicy, ThreatWeights};
 
-use super::evaluation::{EvalChoice, EvalWeights, WeightedFamily};
+use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
@@ -51,7 +51,25 @@ fn move_policy(options: &Options, eval: EvalChoice) -> Result<Option<Arc<MovePol
         .map_err(|err| unusable(err.to_string()))
 }
 
-pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
+/// What an `alphabeta` spec makes its searches of: the evaluation, its
+/// weights and move policy, and the search's settings.
+#[derive(Clone)]
+pub(crate) struct AlphaBetaParts {
+    eval: EvalChoice,
+    weights: Option<EvalWeights>,
+    policy: Option<Arc<MovePolicy>>,
+    config: AlphaBetaConfig,
+}
+
+impl AlphaBetaParts {
+    /// The search for `rules`.
+    pub(crate) fn search(&self, rules: Rules) -> AlphaBeta<Evaluation> {
+        let evaluator = self.eval.evaluator(rules, self.weights.as_ref()).with_policy(self.policy.as_deref());
+        AlphaBeta::new(evaluator, self.config.clone())
+    }
+}
+
+pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecError> {
     let eval: EvalChoice = options.get("eval")?;
     let weights = eval_weights(options, eval)?;
     let policy = move_policy(options, eval)?;
@@ -91,13 +109,17 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
         config.move_time = Some(Duration::from_millis(ms));
     }
     config.move_nodes = options.given("nodes")?;
+    Ok(AlphaBetaParts { eval, weights, policy, config })
+}
+
+pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
+    let parts = alphabeta_parts(options)?;
+    let eval = parts.eval;
     let name = options.text();
     let maker: Maker = Arc::new(move |_game_seed| -> Box<dyn Agent> {
-        let (config, weights, policy, name) = (config.clone(), weights.clone(), policy.clone(), name.clone());
+        let (parts, name) = (parts.clone(), name.clone());
         Box::new(ForRules::new(name.clone(), move |rules| {
-            let evaluator = eval.evaluator(rules, weights.as_ref()).with_policy(policy.as_deref());
-            let engine = AlphaBeta::new(evaluator, config.clone());
-            Box::new(AlphaBetaAgent::new(engine, name.clone()))
+            Box::new(AlphaBetaAgent::new(parts.search(rules), name.clone()))
         }))
     });
     Ok(Built { maker, rules_check: Arc::new(move |rules: &Rules| eval.check(*rules)) })
