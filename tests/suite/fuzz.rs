@@ -313,7 +313,13 @@ proptest! {
     fn a_brain_survives_any_command_stream(commands in prop::collection::vec(command(), 0..40), searching in any::<bool>()) {
         let input = commands.join("\n") + "\n";
         let mut output = Vec::new();
-        let about = gomocup::About { name: "fuzz".into(), version: "1".into(), author: "-".into(), country: "-".into() };
+        let about = gomocup::About {
+            name: "fuzz".into(),
+            version: "1".into(),
+            author: "-".into(),
+            country: "-".into(),
+            max_threads: None,
+        };
         // A real search (briefly) hears the commands that follow it while
         // it thinks: YXSTOP, END and the rest mid-search.
         let make = move |rules: Rules, _: gomocup::Resources| -> Result<Box<dyn Agent>, String> {

@@ -59,6 +59,7 @@ fn main() -> ExitCode {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         author: "The mnk developers".to_owned(),
         country: "-".to_owned(),
+        max_threads: spec.max_threads(),
     };
     let mut games = 0u64;
     let make = move |rules: Rules, resources: Resources| -> Result<Box<dyn Agent>, String> {

@@ -322,3 +322,62 @@ fn a_node_budget_reaches_a_brain_as_max_node() {
         assert!(nodes > 0 && nodes <= budget + budget / 5, "{nodes} nodes at a budget of {budget}");
     }
 }
+
+/// The brain's answers to `input`, all of it sent at once, the input
+/// closed after it (the brain answers the move it searches, then ends).
+fn transcript(spec: &str, input: &str) -> Vec<String> {
+    let (mut brain, mut stdin, output) = spawn(spec);
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let lines: Vec<String> = output.lines().map(Result::unwrap).collect();
+    brain.wait().unwrap();
+    lines
+}
+
+#[test]
+fn alphabeta_plays_a_legal_cell_when_every_cell_near_the_stones_is_blocked() {
+    // On the empty board the centre is the only cell near; with it
+    // blocked the best other cell is played (BEGIN, YXNBEST, TURN alike).
+    let answers = transcript("alphabeta", "INFO timeout_turn 300\nSTART 15\nYXBLOCK\n7,7\nDONE\nBEGIN\n");
+    let moves: Vec<&String> = answers.iter().filter(|line| !line.starts_with("MESSAGE")).collect();
+    assert_eq!(moves.len(), 2, "{answers:?}");
+    assert!(!moves[1].starts_with("ERROR") && moves[1] != "7,7", "{answers:?}");
+    // One stone at 7,7 and its 24 neighbours blocked.
+    let mut blocks = String::new();
+    for dx in -2_i32..=2 {
+        for dy in -2_i32..=2 {
+            if (dx, dy) != (0, 0) {
+                blocks.push_str(&format!("{},{}\n", 7 + dx, 7 + dy));
+            }
+        }
+    }
+    let stone = "YXBOARD\n7,7,2\nDONE\n";
+    for ask in ["TURN 7,7\n".to_owned(), format!("{stone}YXNBEST 2\n"), format!("{stone}YXBALANCEONE 0\n")] {
+        let input = format!("INFO timeout_turn 300\nSTART 15\nYXBLOCK\n{blocks}DONE\n{ask}");
+        let answers = transcript("alphabeta", &input);
+        let last = answers.iter().rev().find(|line| !line.starts_with("MESSAGE")).unwrap();
+        assert!(!last.starts_with("ERROR"), "{ask}: {answers:?}");
+        let (x, y) = last.split(' ').next().unwrap().split_once(',').unwrap();
+        let (x, y): (i32, i32) = (x.parse().unwrap(), y.parse().unwrap());
+        assert!((x - 7).abs() > 2 || (y - 7).abs() > 2, "{ask}: {last} is blocked");
+    }
+}
+
+#[test]
+fn a_thread_count_beyond_the_engine_is_brought_down_and_said() {
+    let answers =
+        transcript("alphabeta", "INFO thread_num 65\nINFO timeout_turn 200\nSTART 15\nYXSHOWINFO\nBEGIN\n");
+    assert!(
+        answers.iter().any(|line| line.contains("thread_num 65 is more") && line.contains("64")),
+        "{answers:?}"
+    );
+    assert!(answers.iter().any(|line| line == "OK"), "{answers:?}");
+    assert!(!answers.iter().any(|line| line.starts_with("ERROR")), "{answers:?}");
+    let max: usize = answers
+        .iter()
+        .find_map(|line| line.strip_prefix("MESSAGE INFO MAX_THREAD_NUM "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(max <= 64);
+}

@@ -133,12 +133,17 @@ fn nearest_one<A: Agent + ?Sized>(
 
 /// The cells a balance search looks at: the legal cells within two of a
 /// stone (within three of the centre on an empty board) that `limits`
-/// allows, the nearest the stones' middle first, [`MAX_CANDIDATES`] at most.
+/// allows — any legal cell it allows, when it blocks all of those — the
+/// nearest the stones' middle first, [`MAX_CANDIDATES`] at most.
 fn candidates(pos: &Position, limits: &Limits) -> Vec<Cell> {
     // On an empty board the centre stands for the stones.
     let empty_board = pos.occupied().is_empty();
     let marks = if empty_board { pos.cells_within(1) } else { pos.occupied() };
-    let near = pos.empty_cells_near(marks, if empty_board { 3 } else { 2 }) - limits.excluded;
+    let mut near = pos.empty_cells_near(marks, if empty_board { 3 } else { 2 }) - limits.excluded;
+    if near.iter().all(|cell| !pos.is_legal(cell)) {
+        // Every cell near the stones is blocked: the nearest of the rest.
+        near = pos.empty_cells() - limits.excluded;
+    }
     let count = f64::from(marks.count().max(1));
     let middle_x = marks.iter().map(|cell| f64::from(cell.x())).sum::<f64>() / count;
     let middle_y = marks.iter().map(|cell| f64::from(cell.y())).sum::<f64>() / count;

@@ -20,8 +20,10 @@ use crate::protocol::{Command, format_cell, parse};
 
 mod yixin;
 
-/// What `ABOUT` answers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the brain says of itself: `ABOUT`'s answer, and the most threads
+/// its engine searches on (`YXSHOWINFO` advertises it; a larger
+/// `thread_num` is brought down to it, with a `MESSAGE` saying so).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct About {
     /// The brain's name.
     pub name: String,
@@ -31,6 +33,8 @@ pub struct About {
     pub author: String,
     /// Where from.
     pub country: String,
+    /// The most threads the engine searches on, if it has a limit.
+    pub max_threads: Option<usize>,
 }
 
 impl About {
@@ -234,7 +238,7 @@ impl State<'_> {
             }
             Command::ShowInfo => Some(format!(
                 "MESSAGE INFO MAX_THREAD_NUM {}\nMESSAGE INFO MAX_HASH_SIZE {}",
-                std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+                self.thread_cap(std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
                 MAX_HASH_SIZE_EXPONENT
             )),
             Command::Swap2Board => {
@@ -337,8 +341,19 @@ impl State<'_> {
                 return self.rebuild(Resources { max_memory: bytes, ..self.resources });
             }
             "thread_num" => {
-                let threads = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);
-                return self.rebuild(Resources { threads, ..self.resources });
+                let asked = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);
+                let threads = asked.map(|threads| self.thread_cap(threads));
+                let said = match (asked, threads) {
+                    (Some(asked), Some(threads)) if threads < asked => Some(format!(
+                        "MESSAGE thread_num {asked} is more than this engine searches on: {threads} threads"
+                    )),
+                    _ => None,
+                };
+                let error = self.rebuild(Resources { threads, ..self.resources });
+                return match (said, error) {
+                    (Some(said), Some(error)) => Some(format!("{said}\n{error}")),
+                    (said, error) => said.or(error),
+                };
             }
             // -1 (or 0) for none.
             "max_node" => self.max_nodes = number.filter(|&nodes| nodes > 0),
@@ -356,6 +371,11 @@ impl State<'_> {
 
     /// The engine built again within `resources` now (tables are sized
     /// when it is built), before the clock of a move runs; the game goes on.
+    /// `threads`, or the engine's most if that is fewer.
+    fn thread_cap(&self, threads: usize) -> usize {
+        self.about.max_threads.map_or(threads, |most| threads.min(most))
+    }
+
     fn rebuild(&mut self, resources: Resources) -> Option<String> {
         if resources == self.resources {
             return None;

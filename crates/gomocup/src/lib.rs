@@ -11,7 +11,7 @@
 //!
 //! let input = Cursor::new("START 15\nBEGIN\nEND\n");
 //! let mut output = Vec::new();
-//! let about = About { name: "demo".into(), version: "1".into(), author: "us".into(), country: "-".into() };
+//! let about = About { name: "demo".into(), version: "1".into(), author: "us".into(), country: "-".into(), max_threads: None };
 //! serve(input, &mut output, about, Box::new(|_: Rules, _| Ok(Box::new(RandomAgent::new(1)) as Box<dyn board::Agent>)))?;
 //! let text = String::from_utf8(output).unwrap();
 //! assert!(text.starts_with("OK\n"));

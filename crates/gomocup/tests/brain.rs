@@ -35,7 +35,13 @@ impl Agent for Stubborn {
 }
 
 fn about() -> About {
-    About { name: "test".into(), version: "1.0".into(), author: "us".into(), country: "-".into() }
+    About {
+        name: "test".into(),
+        version: "1.0".into(),
+        author: "us".into(),
+        country: "-".into(),
+        max_threads: Some(4),
+    }
 }
 
 /// Input that ends a while after its last byte, as a manager's pipe stays

@@ -135,6 +135,18 @@ impl AgentSpec {
         Ok(crate::engines::alphabeta_parts(&options)?.search(rules))
     }
 
+    /// The most threads its engine searches on, for engines that take a
+    /// `threads` option.
+    #[must_use]
+    pub fn max_threads(&self) -> Option<usize> {
+        self.engine.options().iter().find(|option| option.name == "threads").and_then(|option| {
+            match option.kind {
+                board::OptionKind::Whole { max, .. } => usize::try_from(max).ok(),
+                _ => None,
+            }
+        })
+    }
+
     /// The same spec searching on `threads` threads (a manager's or GUI's
     /// `thread_num`), for engines that take a `threads` option; others are
     /// unchanged.

@@ -206,6 +206,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_budget_of_a_node_or_two_reports_no_proof() {
+        use board::Rules;
+        let pos = Position::from_moves(Rules::gomoku15(), "h8 i9 g7").unwrap();
+        for nodes in 1..=3 {
+            let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig::default());
+            let report = engine.search(&pos, &Limits::nodes(nodes));
+            assert_eq!(report.win_in(), None, "{nodes} nodes: {report:?}");
+            assert!(report.value.abs() < MATE_BOUND, "{nodes} nodes: {report:?}");
+            assert!(report.best_move.is_some_and(|cell| pos.is_legal(cell)));
+        }
+    }
+
+    #[test]
     fn a_double_three_the_opponent_cannot_answer_raises_the_leaf() {
         use board::Rules;
         let leaf = |bonus: i32, moves: &str| {

@@ -46,7 +46,12 @@ impl<E: Evaluator> AlphaBeta<E> {
         for &cell in &self.excluded {
             excluded.insert(cell);
         }
-        let cells = self.candidate_cells(pos) - excluded;
+        let mut cells = self.candidate_cells(pos) - excluded;
+        if cells.is_empty() {
+            // Every cell near the stones is excluded (a GUI blocked them):
+            // the best of the other legal cells.
+            cells = pos.legal_cells() - excluded;
+        }
         if cells.is_empty() {
             return AlphaBetaReport::empty(Vec::new());
         }
@@ -165,6 +170,15 @@ impl<E: Evaluator> AlphaBeta<E> {
                 (value, scores) = self.search_root(pos, &root, depth, (-INFINITY, INFINITY));
             }
             if self.budget.stopped() && result.depth > 0 {
+                break;
+            }
+            if value == -INFINITY {
+                // Stopped before one root move was searched (a budget of a
+                // node or two): the first move in order, the position's
+                // static value, no depth.
+                result.best_move = root.first().map(|&(cell, _)| cell);
+                result.value = self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                result.line = result.best_move.into_iter().collect();
                 break;
             }
             root = scores;
