@@ -68,6 +68,9 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("give the search's budget: --ms or --nodes");
     }
     crate::report::check_threads(args.threads)?;
+    if args.make && args.count == 0 {
+        bail!("--count must be at least 1: a file of no positions measures nothing");
+    }
     if args.make { make(args) } else { measure(args) }
 }
 
@@ -178,7 +181,7 @@ fn draw_positions(args: &Args) -> Result<(Rules, Vec<Position>)> {
             let mut pos = Position::new(record.rules);
             for (ply, &cell) in cells.iter().enumerate() {
                 if ply >= args.from_ply
-                    && ply + args.before_end < cells.len()
+                    && ply.saturating_add(args.before_end) < cells.len()
                     && seen.insert(pos.canonical().0)
                 {
                     positions.push(pos.clone());

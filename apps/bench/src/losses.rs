@@ -24,8 +24,8 @@ pub struct Args {
     /// Records files of `bench match` runs.
     #[arg(required = true, num_args = 1..)]
     records: Vec<PathBuf>,
-    /// The player whose losses are read: part of its name as the records
-    /// give it (its engine spec).
+    /// The player whose losses are read: its name as the records give it
+    /// (its engine spec), or a part of it that no other player's name has.
     #[arg(long)]
     player: String,
     /// The winner's value (on its own scale) that counts as a clear win.
@@ -98,53 +98,76 @@ fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
     Loss { kind, turning: turning.map(|(i, t)| (start + i, value_text(&t))), loser_then, loser_saw, plies }
 }
 
+/// The player's name as the records give it: the name equal to `asked`,
+/// else the one name that contains it.
+///
+/// # Errors
+/// No name contains it, or several do (they are listed).
+fn player_named(asked: &str, names: &std::collections::BTreeSet<&str>) -> Result<String> {
+    if names.contains(asked) {
+        return Ok(asked.to_owned());
+    }
+    let partial: Vec<&str> = names.iter().copied().filter(|name| name.contains(asked)).collect();
+    match partial[..] {
+        [name] => Ok(name.to_owned()),
+        [] => bail!("no game in the records has a player whose name contains {asked:?}"),
+        _ => bail!("{asked:?} is part of several players' names: {}; give one whole", partial.join(", ")),
+    }
+}
+
 pub fn run(args: &Args) -> Result<()> {
+    for (flag, value) in [("--clear", args.clear), ("--loser-clear", args.loser_clear)] {
+        if !(value.is_finite() && value > 0.0) {
+            bail!("{flag} must be a positive number, got {value}");
+        }
+    }
+    let mut lines = Vec::new();
+    for path in &args.records {
+        lines.extend(arena::read_records(path).with_context(|| format!("cannot read {}", path.display()))?);
+    }
+    let names: std::collections::BTreeSet<&str> =
+        lines.iter().flat_map(|line| line.record.players.iter().map(String::as_str)).collect();
+    let player = player_named(&args.player, &names)?;
     let mut table = String::new();
     let mut kinds: Vec<(&'static str, usize)> = Vec::new();
     let (mut games, mut lost) = (0, 0);
-    for path in &args.records {
-        for line in arena::read_records(path).with_context(|| format!("cannot read {}", path.display()))? {
-            let record = &line.record;
-            let Some(index) = record.players.iter().position(|name| name.contains(&args.player)) else {
-                continue;
-            };
-            games += 1;
-            let side = if index == 0 { Side::X } else { Side::O };
-            if record.outcome != Outcome::Win(side.opponent()) {
-                continue;
-            }
-            lost += 1;
-            let why = read_loss(record, side, args);
-            match kinds.iter_mut().find(|(kind, _)| *kind == why.kind) {
-                Some((_, count)) => *count += 1,
-                None => kinds.push((why.kind, 1)),
-            }
-            let opening: Vec<String> =
-                record.opening.iter().map(|c| c.name(&record.rules).to_string()).collect();
-            let (turning_ply, turning_value) = why.turning.clone().unwrap_or((0, "-".to_owned()));
-            let (value, depth) = why.loser_then.clone().unwrap_or(("-".to_owned(), "-".to_owned()));
-            let _ = writeln!(
-                table,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                line.game,
-                opening.join(" "),
-                if side == Side::X { "X" } else { "O" },
-                if why.turning.is_some() { turning_ply.to_string() } else { "-".to_owned() },
-                turning_value,
-                value,
-                depth,
-                why.loser_saw.map_or_else(|| "-".to_owned(), |p| p.to_string()),
-                why.plies,
-                why.kind
-            );
+    for line in &lines {
+        let record = &line.record;
+        let Some(index) = record.players.iter().position(|name| *name == player) else {
+            continue;
+        };
+        games += 1;
+        let side = if index == 0 { Side::X } else { Side::O };
+        if record.outcome != Outcome::Win(side.opponent()) {
+            continue;
         }
-    }
-    if games == 0 {
-        bail!("no game in the records has a player whose name contains {:?}", args.player);
+        lost += 1;
+        let why = read_loss(record, side, args);
+        match kinds.iter_mut().find(|(kind, _)| *kind == why.kind) {
+            Some((_, count)) => *count += 1,
+            None => kinds.push((why.kind, 1)),
+        }
+        let opening: Vec<String> = record.opening.iter().map(|c| c.name(&record.rules).to_string()).collect();
+        let (turning_ply, turning_value) = why.turning.clone().unwrap_or((0, "-".to_owned()));
+        let (value, depth) = why.loser_then.clone().unwrap_or(("-".to_owned(), "-".to_owned()));
+        let _ = writeln!(
+            table,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            line.game,
+            opening.join(" "),
+            if side == Side::X { "X" } else { "O" },
+            if why.turning.is_some() { turning_ply.to_string() } else { "-".to_owned() },
+            turning_value,
+            value,
+            depth,
+            why.loser_saw.map_or_else(|| "-".to_owned(), |p| p.to_string()),
+            why.plies,
+            why.kind
+        );
     }
     println!(
-        "{lost} of {games} games lost by {:?}; a clear win at +{}, a clear loss at -{}.",
-        args.player, args.clear, args.loser_clear
+        "{lost} of {games} games lost by {player:?}; a clear win at +{}, a clear loss at -{}.",
+        args.clear, args.loser_clear
     );
     println!();
     println!(
@@ -163,6 +186,17 @@ pub fn run(args: &Args) -> Result<()> {
 mod tests {
     use super::*;
     use board::{Cell, MoveRecord, Rules};
+
+    #[test]
+    fn a_whole_name_wins_over_a_longer_one_and_a_shared_part_is_refused() {
+        let names: std::collections::BTreeSet<&str> =
+            ["alphabeta:nodes=3000", "alphabeta:nodes=30000"].into_iter().collect();
+        assert_eq!(player_named("alphabeta:nodes=3000", &names).unwrap(), "alphabeta:nodes=3000");
+        assert_eq!(player_named("=30000", &names).unwrap(), "alphabeta:nodes=30000");
+        let error = player_named("nodes=300", &names).unwrap_err().to_string();
+        assert!(error.contains("several") && error.contains("alphabeta:nodes=30000"), "{error}");
+        assert!(player_named("mcts", &names).unwrap_err().to_string().contains("no game"));
+    }
 
     fn args() -> Args {
         Args { records: Vec::new(), player: "ours".to_owned(), clear: 300.0, loser_clear: 300.0 }

@@ -17,11 +17,15 @@ use roster::AgentSpec;
 /// The engine when none is named.
 const DEFAULT_ENGINE: &str = "alphabeta";
 
-/// The spec within what the manager allows: its table or trees within
-/// `max_memory` (see [`AgentSpec::within_memory`]) and its threads at
-/// `thread_num`, where the manager gives them.
+/// The spec within what the manager allows: its table at `hash_size`,
+/// its table or trees within `max_memory` (see
+/// [`AgentSpec::within_memory`]) and its threads at `thread_num`, where
+/// the manager gives them.
 fn within(spec: &AgentSpec, resources: Resources) -> Result<AgentSpec, String> {
     let mut spec = spec.clone();
+    if let Some(bytes) = resources.table_bytes {
+        spec = spec.with_table_bytes(bytes).map_err(|error| error.to_string())?;
+    }
     if let Some(bytes) = resources.max_memory {
         spec = spec.within_memory(bytes).map_err(|error| error.to_string())?;
     }

@@ -50,6 +50,15 @@ impl TuneFamily {
         }
     }
 
+    /// The largest a weight of the family may be, either way.
+    #[must_use]
+    pub const fn max_weight(self) -> i32 {
+        match self {
+            TuneFamily::Threat => pattern_eval::MAX_WEIGHT,
+            TuneFamily::Codes => pattern_eval::MAX_CODE_WEIGHT,
+        }
+    }
+
     /// Whether the family has no weights (never).
     #[must_use]
     pub const fn is_empty(self) -> bool {
@@ -648,8 +657,12 @@ impl Tuner {
     fn step(&mut self, gradient: &[f64]) {
         self.steps = self.steps.saturating_add(1);
         let moments = self.first_moment.iter_mut().zip(&mut self.second_moment);
+        // Each step stays within what the family's weights hold: a weight
+        // at its bound can be fitted still, towards the inside.
+        let bound = f64::from(self.family.max_weight());
         for ((weight, &g), moment) in self.weights.iter_mut().zip(gradient).zip(moments) {
             adam_step(weight, g, moment, self.steps, self.config.learning_rate);
+            *weight = weight.clamp(-bound, bound);
         }
     }
 
@@ -661,7 +674,11 @@ impl Tuner {
     pub fn rounded(&self) -> Result<FamilyWeights, pattern_eval::WeightsError> {
         // A NaN would round to 0 and make weights that look whole.
         if let Some((index, _)) = self.weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
-            return Err(pattern_eval::WeightsError::OutOfRange { index, value: i64::MAX });
+            return Err(pattern_eval::WeightsError::OutOfRange {
+                index,
+                value: i64::MAX,
+                bound: self.family.max_weight(),
+            });
         }
         let vector: Vec<i32> = self.weights.iter().map(|w| w.round() as i32).collect();
         FamilyWeights::from_vector(self.family, &vector)
@@ -771,6 +788,37 @@ mod tests {
         // No score: the result alone, whatever the weight.
         assert_eq!(samples.target(1, 0.01, 0.5), 0.0);
         assert_eq!((samples.score(0), samples.score(1)), (Some(0.0), None));
+    }
+
+    #[test]
+    fn a_weight_at_its_bound_is_fitted_within_it() {
+        // Every sample counts feature 1 once and was won: the fit pushes
+        // weight 1 up, from the code family's bound, where it must stay.
+        let mut samples = Samples::default();
+        for _ in 0..64 {
+            samples.push(&[(1, 1)], 1.0, None);
+        }
+        let data =
+            Dataset { family: TuneFamily::Codes, train: samples.clone(), validation: samples, skipped: 0 };
+        let mut vector = CodeWeights::default().to_vector();
+        vector[1] = pattern_eval::MAX_CODE_WEIGHT;
+        let start = FamilyWeights::from_vector(TuneFamily::Codes, &vector).unwrap();
+        let config = TuneConfig { batch: 16, learning_rate: 50.0, ..TuneConfig::default() };
+        let mut tuner = Tuner::new(config, &start, &data);
+        tuner.epoch(&data);
+        let fitted = tuner.rounded().expect("within the bound").to_vector();
+        assert_eq!(fitted[1], pattern_eval::MAX_CODE_WEIGHT);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp, reason = "the blends are exact")]
+    fn a_judges_chance_is_the_target_where_a_judge_labelled() {
+        let mut samples = Samples::default();
+        samples.push_judged(&[(1, 1)], 1.0, 0.25);
+        assert_eq!(samples.target(0, 0.01, 1.0), 0.25);
+        assert_eq!(samples.target(0, 0.01, 0.75), 0.25 * 0.75 + 0.25);
+        assert_eq!(samples.target(0, 0.01, 0.0), 1.0);
+        assert_eq!(samples.chance(0), Some(0.25));
     }
 
     fn game_of(rules: Rules, moves: &[&str]) -> GameData {

@@ -104,11 +104,9 @@ impl TryFrom<(u8, u8)> for Cell {
     type Error = CellError;
 
     fn try_from((x, y): (u8, u8)) -> Result<Self, CellError> {
-        Cell::try_new(x, y).ok_or(CellError::OffBoard {
-            text: format!("{x},{y}"),
-            width: MAX_SIZE,
-            height: MAX_SIZE,
-        })
+        // Read before any rules are known (a file's cells): the most any
+        // board holds is all that can be said.
+        Cell::try_new(x, y).ok_or(CellError::OffEveryBoard { text: format!("{x},{y}") })
     }
 }
 
@@ -160,6 +158,12 @@ pub enum CellError {
          such as h8, or zero-based x,y such as 7,7"
     )]
     Malformed {
+        /// The text given.
+        text: String,
+    },
+    /// Beyond the largest board there is (read before the rules are known).
+    #[error("{text} is off every board (the largest is {MAX_SIZE}×{MAX_SIZE})")]
+    OffEveryBoard {
         /// The text given.
         text: String,
     },
@@ -275,6 +279,7 @@ mod tests {
         let json = serde_json::to_string(&Cell::new(3, 4)).unwrap();
         assert_eq!(json, "[3,4]");
         assert_eq!(serde_json::from_str::<Cell>("[3,4]").unwrap(), Cell::new(3, 4));
-        assert!(serde_json::from_str::<Cell>("[32,4]").is_err());
+        let error = serde_json::from_str::<Cell>("[32,4]").unwrap_err().to_string();
+        assert!(error.contains("32,4 is off every board (the largest is 32×32)"), "{error}");
     }
 }

@@ -49,9 +49,11 @@ impl About {
 /// What the manager or GUI allows the engine, where it said.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
-    /// Memory in bytes (`INFO max_memory`; `INFO hash_size`, a table of
-    /// that many KiB, counts as twice it, the table's share being half).
+    /// Memory in bytes (`INFO max_memory`).
     pub max_memory: Option<u64>,
+    /// The table's size in bytes (`INFO hash_size`, in KiB): larger or
+    /// smaller than the engine's own, within `max_memory`.
+    pub table_bytes: Option<u64>,
     /// Threads (`INFO thread_num`).
     pub threads: Option<usize>,
 }
@@ -106,6 +108,19 @@ enum Block {
     Opening(Vec<Cell>),
     /// `YXBLOCK` (`remove` false) or `YXBLOCKUNDO`: cells to block or free.
     Cells { cells: Vec<Cell>, remove: bool },
+}
+
+impl Block {
+    /// The command that opened the block.
+    fn command(&self) -> &'static str {
+        match self {
+            Block::Board { think: true, .. } => "BOARD",
+            Block::Board { think: false, .. } => "YXBOARD",
+            Block::Opening(_) => "SWAP2BOARD",
+            Block::Cells { remove: false, .. } => "YXBLOCK",
+            Block::Cells { remove: true, .. } => "YXBLOCKUNDO",
+        }
+    }
 }
 
 /// The brain's side of the pipe while a command runs: the lines still to
@@ -185,8 +200,8 @@ where
         if state.block.is_some()
             && !matches!(command, Command::Stone(..) | Command::OpeningStone(_) | Command::Done)
         {
-            state.block = None;
-            answer(&mut output, "ERROR a BOARD block ended without DONE: ignored")?;
+            let name = state.block.take().map_or("", |block| block.command());
+            answer(&mut output, &format!("ERROR a {name} block ended without DONE: ignored"))?;
         }
         let mut io = Io { lines: &lines, pending: &mut pending, output: &mut output };
         let reply = state.handle(command, &mut io);
@@ -337,8 +352,9 @@ impl State<'_> {
             // Yixin-Board's table size in KiB: the table takes half the
             // memory an engine is allowed.
             "hash_size" => {
-                let bytes = number.filter(|&kib| kib > 0).map(|kib| kib.saturating_mul(2048));
-                return self.rebuild(Resources { max_memory: bytes, ..self.resources });
+                let bytes =
+                    number.filter(|&kib| kib > 0).map(|kib| kib.min(1 << MAX_HASH_SIZE_EXPONENT) << 10);
+                return self.rebuild(Resources { table_bytes: bytes, ..self.resources });
             }
             "thread_num" => {
                 let asked = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);

@@ -248,16 +248,17 @@ fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
     });
     serve(input, &mut output, about(), Box::new(make)).unwrap();
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
-    let memory = |max_memory, threads| Resources { max_memory, threads };
-    // Each change builds the engine again; the same value does not.
+    let memory = |max_memory, threads, table_bytes| Resources { max_memory, threads, table_bytes };
+    // Each change builds the engine again; the same value does not. The
+    // table's size is hash_size's KiB, larger or smaller.
     assert_eq!(
         *calls.lock().unwrap(),
         [
-            memory(None, None),
-            memory(Some(83_886_080), None),
-            memory(None, None),
-            memory(None, Some(2)),
-            memory(Some(2 << 20), Some(2)),
+            memory(None, None, None),
+            memory(Some(83_886_080), None, None),
+            memory(None, None, None),
+            memory(None, Some(2), None),
+            memory(None, Some(2), Some(1 << 20)),
         ]
     );
 }
@@ -327,7 +328,9 @@ fn blocked_cells_are_never_played_until_freed() {
     let answers = run("START 10\nYXBLOCK\n12,3\n0,0\nDONE\nBEGIN\nYXBLOCK\n1,0\nBEGIN\n", false);
     assert!(answers[1].starts_with("ERROR cells off the board, not taken: 12,3"), "{answers:?}");
     assert_eq!(answers[2], "5,5");
-    assert!(answers[3].starts_with("ERROR a BOARD block ended without DONE"), "{answers:?}");
+    assert!(answers[3].starts_with("ERROR a YXBLOCK block ended without DONE"), "{answers:?}");
+    let answers = run("START 10\nYXBLOCKUNDO\n1,0\nBEGIN\n", false);
+    assert!(answers[1].starts_with("ERROR a YXBLOCKUNDO block ended without DONE"), "{answers:?}");
     // YXNBEST keeps off them too, with an engine that does not read them.
     let answers = run("START 10\nYXBLOCK\n0,0\nDONE\nYXNBEST 2\n", false);
     assert_eq!(answers.last().map(String::as_str), Some("5,5"), "{answers:?}");

@@ -60,10 +60,35 @@ pub struct CodeWeights {
 struct CodeWeightsFile {
     format: u32,
     family: String,
+    #[serde(deserialize_with = "unique_keys")]
     to_move: BTreeMap<String, i32>,
+    #[serde(deserialize_with = "unique_keys")]
     waiting: BTreeMap<String, i32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique_keys")]
     masks: BTreeMap<String, i32>,
+}
+
+/// A map of names to weights in which no name comes twice: JSON allows
+/// it, and the last would silently win.
+fn unique_keys<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<String, i32>, D::Error> {
+    struct Unique;
+    impl<'de> serde::de::Visitor<'de> for Unique {
+        type Value = BTreeMap<String, i32>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a map of names to whole numbers")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((name, value)) = map.next_entry::<String, i32>()? {
+                if out.contains_key(&name) {
+                    return Err(serde::de::Error::custom(format!("{name:?} is given twice")));
+                }
+                out.insert(name, value);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(Unique)
 }
 
 /// A file of formats 1 and 2 as bincode wrote it: without masks (bincode
@@ -198,7 +223,11 @@ impl CodeWeights {
         if let Some((index, &value)) =
             self.masks.iter().enumerate().find(|(_, value)| value.abs() > MAX_CODE_WEIGHT)
         {
-            return Err(WeightsError::OutOfRange { index: 2 * SHAPES + index, value: i64::from(value) });
+            return Err(WeightsError::OutOfRange {
+                index: 2 * SHAPES + index,
+                value: i64::from(value),
+                bound: MAX_CODE_WEIGHT,
+            });
         }
         for (name, table) in [("to_move", &self.to_move), ("waiting", &self.waiting)] {
             if table.len() != SHAPES {
@@ -216,7 +245,11 @@ impl CodeWeights {
             if let Some((index, &value)) =
                 table.iter().enumerate().find(|(_, value)| value.abs() > MAX_CODE_WEIGHT)
             {
-                return Err(WeightsError::OutOfRange { index, value: i64::from(value) });
+                return Err(WeightsError::OutOfRange {
+                    index,
+                    value: i64::from(value),
+                    bound: MAX_CODE_WEIGHT,
+                });
             }
         }
         Ok(())
@@ -580,6 +613,19 @@ mod tests {
         assert_eq!(CodeWeights::from_vector(&weights.to_vector()).unwrap(), weights);
         let wrong = weights.to_json().replace("mover -, waiting open four+four", "mover -, waiting six");
         assert!(CodeWeights::from_json(&wrong).unwrap_err().to_string().contains("no mask"));
+        // A mask named twice is refused (JSON would let the last win).
+        let twice = weights.to_json().replacen(
+            "\"mover -, waiting open four+four\": -500",
+            "\"mover -, waiting open four+four\": -500, \"mover -, waiting open four+four\": 7",
+            1,
+        );
+        let error = CodeWeights::from_json(&twice).unwrap_err().to_string();
+        assert!(error.contains("given twice"), "{error}");
+        // A weight beyond the bound says the family's bound.
+        let mut vector = weights.to_vector();
+        vector[1] = MAX_CODE_WEIGHT + 1;
+        let error = CodeWeights::from_vector(&vector).unwrap_err().to_string();
+        assert!(error.ends_with(&format!("outside -{MAX_CODE_WEIGHT}..={MAX_CODE_WEIGHT}")), "{error}");
     }
 
     #[test]

@@ -38,12 +38,14 @@ pub enum WeightsError {
         found: usize,
     },
     /// A weight is too large.
-    #[error("weight {index} is {value}, outside -{MAX_WEIGHT}..={MAX_WEIGHT}")]
+    #[error("weight {index} is {value}, outside -{bound}..={bound}")]
     OutOfRange {
         /// Its index.
         index: usize,
         /// Its value.
         value: i64,
+        /// The largest a weight of its family may be, either way.
+        bound: i32,
     },
     /// The k has no pattern table.
     #[error(transparent)]
@@ -133,7 +135,7 @@ impl Weights {
             });
         }
         if let Some((index, &value)) = values.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT) {
-            return Err(WeightsError::OutOfRange { index, value: value.into() });
+            return Err(WeightsError::OutOfRange { index, value: value.into(), bound: MAX_WEIGHT });
         }
         Ok(Weights { table, values })
     }
@@ -199,7 +201,7 @@ impl Weights {
         let values: Vec<i64> =
             serde_json::from_str(text).map_err(|err| WeightsError::Json(err.to_string()))?;
         if let Some((index, &value)) = values.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT.into()) {
-            return Err(WeightsError::OutOfRange { index, value });
+            return Err(WeightsError::OutOfRange { index, value, bound: MAX_WEIGHT });
         }
         let values: Vec<i32> = values.into_iter().map(|w| w as i32).collect();
         let k = if let Some(k) = k {

@@ -135,6 +135,23 @@ impl AgentSpec {
         Ok(crate::engines::alphabeta_parts(&options)?.search(rules))
     }
 
+    /// The same spec with its transposition table of `bytes` (a GUI's
+    /// `hash_size`), larger or smaller, within the option's bounds, for
+    /// engines that keep one; others are unchanged.
+    ///
+    /// # Errors
+    /// [`SpecError`] if the spec no longer reads (never for one that did).
+    pub fn with_table_bytes(&self, bytes: u64) -> Result<AgentSpec, SpecError> {
+        let Some(option) = self.engine.options().into_iter().find(|option| option.name == "tt_mb") else {
+            return Ok(self.clone());
+        };
+        let megabytes = match option.kind {
+            board::OptionKind::Whole { min, max } => (bytes >> 20).clamp(min.max(1), max),
+            _ => (bytes >> 20).max(1),
+        };
+        self.with_option("tt_mb", &megabytes.to_string())
+    }
+
     /// The most threads its engine searches on, for engines that take a
     /// `threads` option.
     #[must_use]
@@ -469,6 +486,11 @@ mod memory_tests {
 
     #[test]
     fn threads_are_set_where_the_engine_takes_them() {
+        let table = |text: &str, bytes: u64| AgentSpec::parse(text).unwrap().with_table_bytes(bytes).unwrap();
+        assert_eq!(table("alphabeta:tt_mb=16", 512 << 20).text(), "alphabeta:tt_mb=512");
+        assert_eq!(table("alphabeta", 1 << 10).text(), "alphabeta:tt_mb=1");
+        assert_eq!(table("mcts", 512 << 20).text(), "mcts");
+        assert_eq!(AgentSpec::parse("alphabeta").unwrap().max_threads(), Some(64));
         let threads = |text: &str, n: usize| AgentSpec::parse(text).unwrap().with_threads(n).unwrap();
         assert_eq!(threads("alphabeta", 4).text(), "alphabeta:threads=4");
         assert_eq!(threads("alphabeta:threads=2,ms=100", 1).text(), "alphabeta:ms=100,threads=1");

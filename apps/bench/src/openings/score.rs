@@ -85,6 +85,9 @@ pub fn score(args: &Args, file: &Path) -> Result<()> {
     let rules = args.rules;
     args.engine.check_rules(&rules)?;
     let openings = read_openings(rules, file)?;
+    if openings.is_empty() {
+        bail!("{} holds no opening to score", file.display());
+    }
     let bound = match (&args.chance, args.within) {
         (Some(text), _) => {
             let (low, high) = parse_bounds("--chance", text)?;
@@ -96,7 +99,8 @@ pub fn score(args: &Args, file: &Path) -> Result<()> {
             }
             Bound::Chance { low, high, scale: args.scale }
         }
-        (None, Some(within)) => Bound::Value(within),
+        (None, Some(within)) if within.is_finite() && within >= 0.0 => Bound::Value(within),
+        (None, Some(within)) => bail!("--within must be a number at least 0, got {within}"),
         (None, None) => Bound::Value(open_three_value(rules)?),
     };
     let limits = Limits::time(Duration::from_millis(args.ms));
