@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use arena::sprt::Sprt;
 use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Shard, Summary};
+use board::files::same_file;
 use board::{Limits, Rules};
 use roster::AgentSpec;
 use serde::Serialize;
@@ -282,6 +283,17 @@ impl GameArgs {
                 }
             }
         }
+        // An openings file is read, never written: no output may be it.
+        let openings = Path::new(&self.openings);
+        if openings.is_file() {
+            for (flag, path) in
+                [("--records", &self.records), ("--summary", &self.summary), ("--sgf", &self.sgf)]
+            {
+                if path.as_deref().is_some_and(|path| same_file(path, openings)) {
+                    anyhow::bail!("{flag} {} is the --openings file: give another file", openings.display());
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -300,13 +312,4 @@ fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
         .collect();
     roster::write_file(path, &board::sgf::collection(&games))
         .with_context(|| format!("--sgf {}", path.display()))
-}
-
-/// Whether `a` and `b` name the same file, existing or not.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let resolved = |path: &Path| {
-        let parent = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        parent.canonicalize().ok().map(|parent| parent.join(path.file_name().unwrap_or_default()))
-    };
-    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }

@@ -197,6 +197,11 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.engine.is_empty() && args.ms.is_none() && args.nodes.is_none() {
         bail!("--engine needs a budget: --ms or --nodes");
     }
+    if let Some(plot) = &args.plot
+        && let Some(records) = args.records.iter().find(|records| board::files::same_file(records, plot))
+    {
+        bail!("--plot {} is the records file {}: give another file", plot.display(), records.display());
+    }
     let (mut sources, positions) = read_samples(args)?;
     for engine in &args.engine {
         eprintln!("valuing {} positions with {engine}", positions.len());

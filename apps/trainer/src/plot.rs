@@ -30,7 +30,10 @@ pub fn line_chart(
     series: &[Series],
 ) -> Result<()> {
     let x_max = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).fold(1.0f64, f64::max);
-    let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+    // Drawn in memory, then written as every output is (whole, through a
+    // temporary file, never onto a FIFO or a device).
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (900, 540)).into_drawing_area();
     let draw = || -> Result<(), Box<dyn std::error::Error>> {
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
@@ -65,7 +68,9 @@ pub fn line_chart(
     };
     draw()
         .map_err(|error| anyhow::anyhow!("{error}"))
-        .with_context(|| format!("cannot draw {}", path.display()))
+        .with_context(|| format!("cannot draw {}", path.display()))?;
+    drop(root);
+    roster::write_file(path, &svg).map_err(Into::into)
 }
 
 /// An axis label: whole numbers without a decimal point, large ones in

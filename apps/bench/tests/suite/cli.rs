@@ -163,6 +163,35 @@ fn an_sprt_match_stops_early_and_records_resume() {
     let folder = [&args[..15], &["--summary", dir.to_str().unwrap()]].concat();
     let output = bench(&folder);
     assert!(String::from_utf8_lossy(&output.stderr).contains("is a folder"), "{output:?}");
+    // Nor through a link: a summary or SGF named by a link to the records
+    // (or to the openings file) is the same file, and refused.
+    let link = dir.join("link.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&records, &link).unwrap();
+    for flag in ["--summary", "--sgf"] {
+        let through =
+            [&args[..15], &["--records", records_arg, flag, link.to_str().unwrap(), "--resume"]].concat();
+        let output = bench(&through);
+        assert!(
+            !output.status.success() && String::from_utf8_lossy(&output.stderr).contains("both name"),
+            "{output:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), before, "the games are kept");
+    }
+    let merged = bench(&["merge", records_arg, "--summary", link.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&merged.stderr).contains("is one of the records files"), "{merged:?}");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), before, "the games are kept");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "a1\n").unwrap();
+    let to_openings = dir.join("to-openings.json");
+    let _ = std::fs::remove_file(&to_openings);
+    std::os::unix::fs::symlink(&openings, &to_openings).unwrap();
+    let mut with_openings = args[..15].to_vec();
+    with_openings[12] = openings.to_str().unwrap();
+    with_openings.extend(["--summary", to_openings.to_str().unwrap()]);
+    let output = bench(&with_openings);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is the --openings file"), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&openings).unwrap(), "a1\n");
     let _ = std::fs::remove_dir_all(dir);
 }
 

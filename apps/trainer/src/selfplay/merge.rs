@@ -37,7 +37,7 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merge
     let mut shards: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut games: BTreeMap<u64, GameData> = BTreeMap::new();
     for path in paths {
-        if path == out {
+        if board::files::same_file(path, out) {
             bail!("{} is both a shard and the output", out.display());
         }
         let file = DataFile::read(path)?;
