@@ -17,11 +17,7 @@ use rand::seq::SliceRandom;
 /// one a symmetry class, each as its moves, X first. The order is fixed
 /// (by cell), so a seed's draw is the same on every machine.
 pub fn distinct_openings(rules: Rules, radius: u8, stones: usize) -> Vec<Vec<Cell>> {
-    let (cx, cy) = (i32::from(rules.width() / 2), i32::from(rules.height() / 2));
-    let radius = i32::from(radius);
-    let square: Vec<Cell> = (-radius..=radius)
-        .flat_map(|dy| (-radius..=radius).filter_map(move |dx| rules.cell(cx + dx, cy + dy)))
-        .collect();
+    let square = square_of(rules, radius);
     let mut seen = HashSet::new();
     let mut openings = Vec::new();
     let mut keep = |moves: Vec<Cell>| {
@@ -55,10 +51,52 @@ pub fn distinct_openings(rules: Rules, radius: u8, stones: usize) -> Vec<Vec<Cel
     openings
 }
 
+/// The cells of the square of side `2 * radius + 1` around the centre.
+fn square_of(rules: Rules, radius: u8) -> Vec<Cell> {
+    let (cx, cy) = (i32::from(rules.width() / 2), i32::from(rules.height() / 2));
+    let radius = i32::from(radius);
+    (-radius..=radius)
+        .flat_map(|dy| (-radius..=radius).filter_map(move |dx| rules.cell(cx + dx, cy + dy)))
+        .collect()
+}
+
+/// How many distinct openings of 2 and of 3 stones the square holds, one
+/// a symmetry class, by Burnside's lemma (the mean over the symmetries of
+/// the openings each leaves as they are): no opening is listed. A
+/// symmetry maps the square onto itself, since it is centred.
+fn class_counts(rules: Rules, square: &[Cell]) -> (u64, u64) {
+    let symmetries = rules.symmetries();
+    let (mut two, mut three) = (0_u64, 0_u64);
+    for &transform in symmetries {
+        let fixed = square.iter().filter(|&&cell| transform.apply(cell, &rules) == cell).count() as u64;
+        // Cells the transform swaps in pairs: a pair of X's stones may be one.
+        let swapped = square
+            .iter()
+            .filter(|&&cell| {
+                let image = transform.apply(cell, &rules);
+                image != cell && transform.apply(image, &rules) == cell
+            })
+            .count() as u64
+            / 2;
+        // X then O, both fixed; O fixed and X's two a fixed pair or a swapped one.
+        two += fixed * fixed.saturating_sub(1);
+        three += fixed * (fixed.saturating_sub(1) * fixed.saturating_sub(2) / 2 + swapped);
+    }
+    let n = symmetries.len() as u64;
+    (two / n, three / n)
+}
+
+/// Openings above this many are drawn one by one rather than listed.
+const LISTED_AT_MOST: u64 = 100_000;
+
 /// `count` candidates of two and three stones within `radius` of the
 /// centre, drawn by `seed` from all the distinct ones (in the proportion
 /// the two kinds have among them), each line in the openings files'
-/// notation. Asking for more than there are is an error that says how many.
+/// notation. Asking for more than there are is an error that says how
+/// many. Where there are more than [`LISTED_AT_MOST`], each is drawn at
+/// random and kept with a chance inverse to how many images its class
+/// has (so every class is as likely), never listing them all: time and
+/// memory grow with `count`, not with the square.
 pub fn candidates(rules: Rules, radius: u8, count: usize, seed: u64) -> Result<Vec<String>> {
     if radius == 0 || 2 * usize::from(radius) + 1 > usize::from(rules.width().min(rules.height())) {
         bail!(
@@ -68,18 +106,65 @@ pub fn candidates(rules: Rules, radius: u8, count: usize, seed: u64) -> Result<V
             rules.height()
         );
     }
-    let mut all = distinct_openings(rules, radius, 2);
-    all.extend(distinct_openings(rules, radius, 3));
-    if count > all.len() {
+    let square = square_of(rules, radius);
+    let (two, three) = class_counts(rules, &square);
+    if count as u64 > two + three {
         bail!(
             "{count} candidates asked, but only {} distinct openings of 2 and 3 stones lie within {radius} \
              of the centre: ask for fewer or pass a larger --radius",
-            all.len()
+            two + three
         );
     }
-    all.shuffle(&mut SmallRng::seed_from_u64(seed));
-    all.truncate(count);
-    Ok(all.iter().map(|moves| super::move_names(rules, moves)).collect())
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let chosen = if two + three <= LISTED_AT_MOST || count as u64 * 2 > two + three {
+        let mut all = distinct_openings(rules, radius, 2);
+        all.extend(distinct_openings(rules, radius, 3));
+        all.shuffle(&mut rng);
+        all.truncate(count);
+        all
+    } else {
+        drawn(rules, &square, count, two as f64 / (two + three) as f64, &mut rng)
+    };
+    Ok(chosen.iter().map(|moves| super::move_names(rules, moves)).collect())
+}
+
+/// `count` distinct openings drawn from the square, one of two stones
+/// with chance `two_share`, every class as likely.
+fn drawn(rules: Rules, square: &[Cell], count: usize, two_share: f64, rng: &mut SmallRng) -> Vec<Vec<Cell>> {
+    use rand::RngExt;
+    let mut seen = HashSet::new();
+    let mut chosen = Vec::with_capacity(count);
+    while chosen.len() < count {
+        let stones = if rng.random_bool(two_share) { 2 } else { 3 };
+        let mut moves: Vec<Cell> = Vec::with_capacity(stones);
+        while moves.len() < stones {
+            let cell = square[rng.random_range(0..square.len())];
+            if !moves.contains(&cell) {
+                moves.push(cell);
+            }
+        }
+        let mut pos = Position::new(rules);
+        if moves.iter().any(|&cell| pos.play(cell).is_err()) {
+            continue;
+        }
+        // A class of k images is drawn k times as often: kept once in k.
+        let images = rules
+            .symmetries()
+            .iter()
+            .map(|&t| {
+                let image = pos.transformed(t);
+                (image.marks(board::Side::X), image.marks(board::Side::O))
+            })
+            .collect::<HashSet<_>>()
+            .len();
+        if rng.random_range(0..images) != 0 {
+            continue;
+        }
+        if seen.insert(pos.canonical().0) {
+            chosen.push(moves);
+        }
+    }
+    chosen
 }
 
 #[cfg(test)]
@@ -141,6 +226,32 @@ mod tests {
             );
         }
         assert_eq!(distinct_openings(rules, 2, 2).len(), distinct_by_brute_force(rules, 2, 2));
+    }
+
+    #[test]
+    fn classes_are_counted_without_listing_them() {
+        for rules in ["15,15,5", "9,9,5", "15,11,5"] {
+            let rules: Rules = rules.parse().unwrap();
+            for radius in 1..=3 {
+                let square = square_of(rules, radius);
+                let (two, three) = class_counts(rules, &square);
+                assert_eq!(two as usize, distinct_openings(rules, radius, 2).len(), "{rules} {radius}");
+                assert_eq!(three as usize, distinct_openings(rules, radius, 3).len(), "{rules} {radius}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wide_square_is_drawn_from_not_listed() {
+        // 31×31 cells: about 29 million classes, never listed.
+        let rules: Rules = "32,32,5".parse().unwrap();
+        let drawn = candidates(rules, 15, 5, 1).unwrap();
+        assert_eq!(drawn.len(), 5);
+        assert_eq!(drawn, candidates(rules, 15, 5, 1).unwrap());
+        let mut classes = HashSet::new();
+        for line in &drawn {
+            assert!(classes.insert(Position::from_moves(rules, line).unwrap().canonical().0), "{line}");
+        }
     }
 
     #[test]

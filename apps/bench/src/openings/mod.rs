@@ -50,8 +50,10 @@ pub struct Args {
     /// With --extend: how many best moves at each step.
     #[arg(long, default_value_t = 3)]
     lines: usize,
-    /// With --candidates or --balance: how far from the centre a stone may
-    /// lie (a square of side 2 × RADIUS + 1).
+    /// With --candidates: how far from the centre the stones lie (a square
+    /// of side 2 × RADIUS + 1); with --balance: how far the random
+    /// starts' stones lie (the stones the balance search adds may lie
+    /// anywhere it finds them even).
     #[arg(long, default_value_t = 3)]
     radius: u8,
     /// With --candidates or --balance: the seed of the draw.
