@@ -326,7 +326,8 @@ fn check_swap(swap: &board::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result
         bail!("the file's swap steps are of {}, its opening is {}", swap.rule, setup.opening);
     }
     if swap.rule.is_rif() {
-        let opener = board::rif_opening::first_player_colour(swap, None).map_err(anyhow::Error::msg)?;
+        let opener =
+            board::rif_opening::first_player_colour(&setup.rules, swap, None).map_err(anyhow::Error::msg)?;
         if opener != swap.opener {
             bail!("the file's {} steps leave the first player {opener}, not {}", swap.rule, swap.opener);
         }

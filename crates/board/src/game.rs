@@ -151,7 +151,7 @@ impl GameRecord {
             }
             let forfeited = self.forfeit.as_ref().map(|forfeit| forfeit.side);
             let derived = if swap.rule.is_rif() {
-                crate::rif_opening::first_player_colour(swap, forfeited)?
+                crate::rif_opening::first_player_colour(&self.rules, swap, forfeited)?
             } else {
                 swap.first_player_colour(forfeited)?
             };

@@ -183,13 +183,22 @@ fn holder_to_decide(steps: &[SwapStep]) -> Side {
 }
 
 /// The colour the first player ended with, as a RIF opening's steps give
-/// it: each step in its place, the colours handed over at each swap; a
-/// phase cut short needs a forfeit.
+/// it: each step in its place and holding what the live game allows of
+/// an answer there ([`take_answer`], the one judge of both: stones in
+/// their squares and on empty cells, the declared count within bounds,
+/// the offer of that many stones with no two alike, the pick among them),
+/// the colours handed over at each swap; a phase cut short needs a
+/// forfeit.
 ///
 /// # Errors
-/// A step out of its place, steps after the opening is over, or steps
-/// that stop short without a forfeit.
-pub fn first_player_colour(record: &SwapRecord, forfeited: Option<Side>) -> Result<Side, String> {
+/// A step out of its place or that the rule does not allow there, steps
+/// after the opening is over, or steps that stop short without a forfeit.
+pub fn first_player_colour(
+    rules: &Rules,
+    record: &SwapRecord,
+    forfeited: Option<Side>,
+) -> Result<Side, String> {
+    let mut pos = Position::new(*rules);
     for i in 0..=record.steps.len() {
         let Some(ask) = next_ask(record.rule, &record.steps[..i])? else {
             if i < record.steps.len() {
@@ -203,10 +212,31 @@ pub fn first_player_colour(record: &SwapRecord, forfeited: Option<Side>) -> Resu
             Some(step) if !answers(&ask, step) => {
                 return Err(format!("step {} of its {} opening is not the rule's", i + 1, record.rule));
             }
-            Some(_) => {}
+            Some(step) => {
+                let wrong = |why: String| format!("step {} of its {} opening: {why}", i + 1, record.rule);
+                let answer =
+                    answer_of(step).ok_or_else(|| wrong("not a step of a RIF opening".to_owned()))?;
+                take_answer(&pos, &ask, &answer).map_err(wrong)?;
+                for stone in stones(std::slice::from_ref(step)) {
+                    pos.play(stone).map_err(|error| wrong(error.to_string()))?;
+                }
+            }
         }
     }
     Ok(if black_seat(&record.steps) == 0 { Side::X } else { Side::O })
+}
+
+/// The answer a recorded step gives (a pick's sixth move is the game's
+/// first move, not the opening's: the pick stands for it).
+fn answer_of(step: &SwapStep) -> Option<OpeningAnswer> {
+    Some(match step {
+        SwapStep::Put(put) | SwapStep::Offered(put) => OpeningAnswer::Stones(put.clone()),
+        SwapStep::Swap(swapped) => OpeningAnswer::Swap(*swapped),
+        SwapStep::Declared { stone, fifths } => OpeningAnswer::FourthAndCount(*stone, *fifths),
+        SwapStep::ChoseOffer(offer) => OpeningAnswer::Offer(*offer),
+        SwapStep::Picked(fifth) => OpeningAnswer::Pick(*fifth, *fifth),
+        SwapStep::Took(_) => return None,
+    })
 }
 
 /// Whether `step` is of the kind `ask` asks for.
@@ -624,6 +654,57 @@ mod tests {
         let mut record = play(OpeningRule::Soosorv8, &mut RandomAgent::new(15), &mut RandomAgent::new(16));
         record.swap.as_mut().unwrap().opener = Side::O;
         assert!(record.check().unwrap_err().contains("first player ended as"));
+    }
+
+    fn steps(record: &mut GameRecord) -> &mut Vec<SwapStep> {
+        &mut record.swap.as_mut().unwrap().steps
+    }
+
+    #[test]
+    fn records_whose_steps_hold_what_the_rule_forbids_are_caught() {
+        let played = play(OpeningRule::Soosorv8, &mut RandomAgent::new(15), &mut RandomAgent::new(16));
+        assert_eq!(played.check(), Ok(()));
+        let tampered = |change: &dyn Fn(&mut GameRecord)| {
+            let mut record = played.clone();
+            change(&mut record);
+            record.check().unwrap_err()
+        };
+        let declared = |fifths: u8| {
+            move |record: &mut GameRecord| {
+                if let SwapStep::Declared { fifths: count, .. } = &mut steps(record)[2] {
+                    *count = fifths;
+                }
+            }
+        };
+        for (fifths, says) in
+            [(0, "1 to 8, not 0"), (9, "1 to 8, not 9"), (255, "1 to 8, not 255"), (2, "2 fifth stones")]
+        {
+            let error = tampered(&declared(fifths));
+            assert!(error.contains(says), "{fifths}: {error}");
+        }
+        let offered = |cells: Vec<Cell>| {
+            move |record: &mut GameRecord| {
+                if let SwapStep::Offered(offer) = &mut steps(record)[4] {
+                    offer.clone_from(&cells);
+                }
+            }
+        };
+        let picked = played.opening[4];
+        let error = tampered(&offered(vec![picked, picked]));
+        assert!(error.contains("1 fifth stones were asked for, not 2"), "{error}");
+        let error = tampered(&offered(vec![cell("h8")]));
+        assert!(error.contains("cannot be played"), "{error}");
+        let elsewhere = if picked == cell("a1") { cell("a2") } else { cell("a1") };
+        let error = tampered(&offered(vec![elsewhere]));
+        assert!(error.contains("not one of the fifth stones offered"), "{error}");
+        // The first stone off the centre (opening and steps alike).
+        let error = tampered(&|record: &mut GameRecord| {
+            record.opening[0] = cell("a15");
+            if let SwapStep::Put(put) = &mut steps(record)[0] {
+                put[0] = cell("a15");
+            }
+        });
+        assert!(error.contains("black at the centre") || error.contains("do not replay"), "{error}");
     }
 
     #[test]

@@ -89,7 +89,7 @@ fn play_opening(app: &mut App) {
 fn check_record(app: &App, rule: OpeningRule) {
     let record = app.settled_opening().expect("settled").clone();
     assert_eq!(record.rule, rule);
-    assert_eq!(first_player_colour(&record, None), Ok(record.opener), "{record:?}");
+    assert_eq!(first_player_colour(app.pos().rules(), &record, None), Ok(record.opener), "{record:?}");
     // White's sixth move follows a pick; the game goes on from it.
     if record.steps.iter().any(|step| matches!(step, SwapStep::Picked(_))) {
         assert_eq!(app.pos().ply(), 6, "{}", app.message());
