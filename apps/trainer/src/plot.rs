@@ -20,7 +20,14 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
+/// The largest value a chart draws, either way.
+const MAX_DRAWN: f64 = 1e12;
+
 /// Draws `series` into an SVG file at `path`, y from `y_range`.
+///
+/// # Errors
+/// A range or point that is not a number within ±10^12, or the file
+/// cannot be written.
 pub fn line_chart(
     path: &Path,
     title: &str,
@@ -29,7 +36,17 @@ pub fn line_chart(
     y_range: (f64, f64),
     series: &[Series],
 ) -> Result<()> {
-    let x_max = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).fold(1.0f64, f64::max);
+    // Plotters spins on ranges it cannot divide into ticks (NaN, an
+    // infinity, a range of no width or beyond what f64 steps can count).
+    let drawable = |value: f64| value.is_finite() && value.abs() <= MAX_DRAWN;
+    let all_points = series.iter().flat_map(|s| s.points.iter());
+    if !drawable(y_range.0) || !drawable(y_range.1) || y_range.0 >= y_range.1 {
+        anyhow::bail!("cannot draw {}: the range {:?} is not a range of numbers", path.display(), y_range);
+    }
+    if let Some(point) = all_points.clone().find(|p| !drawable(p.0) || !drawable(p.1)) {
+        anyhow::bail!("cannot draw {}: the point {point:?} is not a pair of numbers", path.display());
+    }
+    let x_max = all_points.map(|p| p.0).fold(1.0f64, f64::max);
     // Drawn in memory, then written as every output is (whole, through a
     // temporary file, never onto a FIFO or a device).
     let mut svg = String::new();
@@ -88,7 +105,28 @@ fn tick(value: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::tick;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        // Any points (NaN, infinities, huge) and any range: a chart is
+        // drawn or refused with a reason, and a file is whole or absent.
+        #[test]
+        fn any_series_draws_or_is_refused(
+            points in prop::collection::vec((prop::num::f64::ANY, prop::num::f64::ANY), 0..20),
+            low in prop_oneof![prop::num::f64::ANY, -1e3..1e3_f64],
+            high in prop_oneof![prop::num::f64::ANY, -1e3..1e3_f64],
+        ) {
+            let path = std::env::temp_dir().join(format!("mnk-chart-{}.svg", std::process::id()));
+            let _ = std::fs::remove_file(&path);
+            let series = [Series { name: "fuzz".to_owned(), points }];
+            if line_chart(&path, "t", "x", "y", (low, high), &series).is_ok() {
+                prop_assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 
     #[test]
     fn axis_labels_are_short() {
