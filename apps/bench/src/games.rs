@@ -304,10 +304,15 @@ fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
     games.sort_by_key(|line| line.game);
     let games: Vec<board::sgf::SgfGame> = games
         .iter()
-        .map(|line| board::sgf::SgfGame {
-            players: line.specs.clone().map(Some),
-            event: Some(format!("mnk bench, game {} ({} of its pairing)", line.game, line.number)),
-            ..board::sgf::SgfGame::of_record(&line.record)
+        .map(|line| {
+            // The entrants by their specs, in the header and in the
+            // opening's comments alike (an agent's own name may differ:
+            // `mcts` calls itself `uct`).
+            let record = board::GameRecord { players: line.specs.clone(), ..line.record.clone() };
+            board::sgf::SgfGame {
+                event: Some(format!("mnk bench, game {} ({} of its pairing)", line.game, line.number)),
+                ..board::sgf::SgfGame::of_record(&record)
+            }
         })
         .collect();
     roster::write_file(path, &board::sgf::collection(&games))

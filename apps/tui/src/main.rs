@@ -38,8 +38,8 @@ struct Cli {
     #[arg(long, default_value = "full")]
     level: Level,
     /// How the first stones are put: none, swap1 (X's player puts three
-    /// stones, O's takes a colour) or swap2 (or puts two more and lets X's
-    /// player choose).
+    /// stones, O's takes a colour), swap2 (or puts two more and lets X's
+    /// player choose), or under renju the RIF's soosorv8 and taraguchi10.
     #[arg(long, default_value = "none")]
     opening: board::OpeningRule,
     /// Start from these stones: a standard renju opening by its code or

@@ -155,6 +155,12 @@ impl Setup {
     /// The reason one cannot.
     pub fn check(&self) -> Result<(), String> {
         self.opening.check(&self.rules)?;
+        if self.opening.is_rif() && !self.rules.forbids_any() {
+            return Err(format!(
+                "{} is an opening rule of renju (the RIF's): play it with --rules renju, not {}",
+                self.opening, self.rules
+            ));
+        }
         for player in &self.players {
             if let Player::Engine(spec) = player {
                 spec.check_rules(&self.rules).map_err(|err| err.to_string())?;

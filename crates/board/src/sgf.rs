@@ -163,8 +163,9 @@ pub fn opening_comments(rules: &Rules, players: &[String; 2], swap: &crate::Swap
                 note(format!("{name} {}", if *swapped { "swapped" } else { "kept its colour" }));
             }
             crate::SwapStep::Declared { fifths, .. } => {
+                let stones = if *fifths == 1 { "stone" } else { "stones" };
                 comments.push(format!(
-                    "{} fourth stone put by {name}, who asks for {fifths} fifth stones",
+                    "{} fourth stone put by {name}, who asks for {fifths} fifth {stones}",
                     swap.rule
                 ));
             }

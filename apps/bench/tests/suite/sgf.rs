@@ -97,3 +97,32 @@ fn match_writes_every_game_to_one_collection() {
     std::fs::remove_file(&sgf).unwrap();
     std::fs::remove_file(&records).unwrap();
 }
+
+#[test]
+fn opening_comments_name_the_entrants_as_the_header_does() {
+    // `mcts` calls itself `uct`; the SGF names it by its spec everywhere.
+    let sgf = temp("rif.sgf");
+    let sgf_text = sgf.display().to_string();
+    let args = [
+        "match",
+        "--rules",
+        "renju",
+        "--opening",
+        "soosorv8",
+        "--a",
+        "random",
+        "--b",
+        "mcts",
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+        "--sgf",
+        &sgf_text,
+    ];
+    let output = bench(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    assert!(text.contains("by mcts") && !text.contains("uct"), "{text}");
+    assert!(!text.contains("1 fifth stones"), "{text}");
+}

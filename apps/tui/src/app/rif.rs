@@ -376,7 +376,11 @@ fn describe(step: &SwapStep, rules: board::Rules) -> String {
         SwapStep::Swap(true) => "swaps colours".to_owned(),
         SwapStep::Swap(false) => "keeps the colours".to_owned(),
         SwapStep::Declared { stone, fifths } => {
-            format!("put {} and asks for {fifths} fifth stones", stone.name(&rules))
+            format!(
+                "put {} and asks for {fifths} fifth {}",
+                stone.name(&rules),
+                if *fifths == 1 { "stone" } else { "stones" }
+            )
         }
         SwapStep::ChoseOffer(true) => "offers fifth stones".to_owned(),
         SwapStep::ChoseOffer(false) => "puts one fifth stone".to_owned(),

@@ -43,6 +43,8 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--rules", "renju", "--from", "4D", "--opening", "swap2"][..], "puts them by its own steps"),
         (&["--rules", "renju", "--from", "4D", "--opening", "soosorv8"][..], "puts them by its own steps"),
         (&["--rules", "7,7,5", "--opening", "soosorv8"][..], "needs a central 9x9"),
+        (&["--opening", "soosorv8"][..], "an opening rule of renju"),
+        (&["--rules", "caro", "--opening", "taraguchi10"][..], "an opening rule of renju"),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");
