@@ -113,8 +113,8 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The best `lines` lines of `pos`: the best move's, then the best of
     /// the others', and so on, each searched within an equal share of
-    /// `limits` (time and nodes), each with its value and depth. Fewer
-    /// when the position has fewer moves.
+    /// `limits` (time and nodes), each with its value and depth, listed
+    /// best first by value. Fewer when the position has fewer moves.
     pub fn search_lines(&mut self, pos: &Position, limits: &Limits, lines: usize) -> Vec<AlphaBetaReport> {
         let lines = lines.max(1);
         let share = |amount: u64| amount / lines as u64;
@@ -137,6 +137,9 @@ impl<E: Evaluator> AlphaBeta<E> {
             reports.push(report);
         }
         self.excluded.clear();
+        // Best first (a shorter win before a longer one): each line had its
+        // own search, and a later one may have seen further.
+        reports.sort_by_key(|report| std::cmp::Reverse(report.value));
         reports
     }
 
