@@ -27,6 +27,9 @@ impl App {
     pub fn toggle_analysis(&mut self) {
         if self.is_analysing() {
             self.cancel_thinking();
+            if let Mode::Analysis(analysing) = self.mode.beneath_help() {
+                self.heat = analysing.heat_before;
+            }
             self.mode = Mode::Playing;
             self.say("analysis off: the game goes on");
             return;
@@ -48,7 +51,8 @@ impl App {
             self.analysis_agent = None;
         }
         self.analysis_spec = Some(spec.clone());
-        self.mode = Mode::Analysis(Analysing { budget: FIRST_SET, ..Analysing::default() });
+        self.mode =
+            Mode::Analysis(Analysing { budget: FIRST_SET, heat_before: self.heat, ..Analysing::default() });
         if self.heat == Heat::Off {
             self.heat = Heat::Scores;
         }

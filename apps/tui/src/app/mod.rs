@@ -51,8 +51,9 @@ pub fn default_engine(rules: Rules) -> Option<AgentSpec> {
 }
 
 /// What the heat map shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Heat {
+    #[default]
     Off,
     /// The analysis' scores, in its own kind (evaluation, visit share…).
     Scores,

@@ -62,6 +62,8 @@ pub struct Analysing {
     /// The time the running (or next) set of lines takes: each set
     /// searches longer than the one before.
     pub(super) budget: std::time::Duration,
+    /// The heat map before analysis turned it on, shown again after.
+    pub(super) heat_before: super::Heat,
 }
 
 impl Mode {

@@ -52,6 +52,8 @@ fn analysis_mode_shows_the_engine_thinking_live_and_restarts_on_each_move() {
     assert_eq!(app.pos().ply(), 5);
     press(&mut app, KeyCode::Char('A'));
     assert!(!app.is_analysing() && app.thinking().is_none());
+    // The heat map analysis turned on goes off with it.
+    assert_eq!(app.heat(), tui::Heat::Off);
 }
 
 #[test]
