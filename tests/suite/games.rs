@@ -87,3 +87,23 @@ fn alpha_beta_with_pattern_evaluation_beats_random() {
         }
     }
 }
+
+#[test]
+fn a_forced_block_is_valued_after_it_as_every_evaluation_sees_it() {
+    // O must block X's four at l8; X keeps an open three (c3 d4 e5): O is
+    // losing, and the block's value says so (it was the value before the
+    // block, with X's five to make counted as if O were free to move).
+    let pos = board::Position::from_moves(Rules::gomoku15(), "c3 a15 d4 c15 e5 e15 h8 g8 i8 g15 j8 i15 k8")
+        .unwrap();
+    for spec in ["alphabeta", "alphabeta:eval=threat", "alphabeta:eval=openlines"] {
+        let mut agent = AgentSpec::parse(spec).unwrap().build(0);
+        agent.new_game(pos.rules());
+        let cell = agent.select_move(&pos, &Limits::nodes(10_000)).unwrap();
+        assert_eq!(cell.name(pos.rules()).to_string(), "l8", "{spec}");
+        let analysis = agent.analysis().unwrap();
+        assert!(
+            analysis.win_in.is_some_and(|plies| plies < 0) || analysis.value.is_some_and(|v| v < 0.0),
+            "{spec}: {analysis:?}"
+        );
+    }
+}

@@ -282,7 +282,12 @@ impl<E: Evaluator> AlphaBeta<E> {
             let value = if second.is_some() {
                 -(MATE - 2)
             } else {
-                self.evaluator.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+                // The position after the block, as the opponent faces it:
+                // before it, the opponent's five to make would count as
+                // though the mover could ignore it.
+                let mut after = pos.clone();
+                after.play_unchecked(block);
+                -self.evaluator.evaluate(&after).clamp(-EVAL_LIMIT, EVAL_LIMIT)
             };
             return Some(result(block, value, vec![block], Reason::Block));
         }
