@@ -112,13 +112,11 @@ pub fn run(args: &Args) -> Result<()> {
     }
     args.engine.check_rules(&rules)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
-    match args.ms {
-        Some(ms) => pool.install(|| timed(args, &questions, ms)),
-        None => {
-            args.engine.alphabeta_search(rules)?;
-            pool.install(|| ladder(args, rules, &questions))
-        }
+    if let Some(ms) = args.ms {
+        return pool.install(|| timed(args, &questions, ms));
     }
+    args.engine.alphabeta_search(rules)?;
+    pool.install(|| ladder(args, rules, &questions))
 }
 
 fn ladder(args: &Args, rules: board::Rules, questions: &[Question]) -> Result<()> {
@@ -154,11 +152,11 @@ fn ladder(args: &Args, rules: board::Rules, questions: &[Question]) -> Result<()
         .enumerate()
         .map(|(i, &depth)| {
             let mut nodes: Vec<u64> = per_position.iter().map(|p| p.nodes[i]).collect();
-            let mut ratios: Vec<f64> = (i > 0)
-                .then(|| {
-                    per_position.iter().map(|p| p.nodes[i] as f64 / p.nodes[i - 1].max(1) as f64).collect()
-                })
-                .unwrap_or_default();
+            let mut ratios: Vec<f64> = if i > 0 {
+                per_position.iter().map(|p| p.nodes[i] as f64 / p.nodes[i - 1].max(1) as f64).collect()
+            } else {
+                Vec::new()
+            };
             DepthRow {
                 depth,
                 total_nodes: nodes.iter().sum(),
@@ -183,49 +181,54 @@ fn ladder(args: &Args, rules: board::Rules, questions: &[Question]) -> Result<()
         branching_factor: (last_total / first_total.max(1.0)).powf(1.0 / steps),
         depths: rows,
     };
-    emit(args.json, &report, |r| {
-        let mut rows = vec![
-            row("positions", r.positions),
-            row("engine", &r.engine),
-            row(
-                "reference move in root order",
-                format!(
-                    "first {:.1}%, top 3 {:.1}%, top 5 {:.1}%, not listed {}, median rank {}",
-                    100.0 * r.reference_first,
-                    100.0 * r.reference_top3,
-                    100.0 * r.reference_top5,
-                    r.reference_not_listed,
-                    r.median_rank.map_or("-".to_owned(), |rank| rank.to_string())
-                ),
-            ),
-            row(
-                format!("cut nodes cut by the first move (depth {})", args.to_depth),
-                format!("{:.1}%", 100.0 * r.first_move_cut_share),
-            ),
-        ];
-        rows.push(row(
-            "nodes to depth 1 (threat searches; left out below)",
-            format!("median {}", thousands(r.median_nodes_to_depth_1 as f64)),
-        ));
-        for d in &r.depths {
-            rows.push(row(
-                format!("depth {}", d.depth),
-                format!(
-                    "{} nodes in all, median {}{}",
-                    thousands(d.total_nodes as f64),
-                    thousands(d.median_nodes as f64),
-                    d.median_ratio
-                        .map_or(String::new(), |ratio| format!(", ×{ratio:.2} on the depth before"))
-                ),
-            ));
-        }
-        rows.push(row(
-            format!("effective branching factor {}..{}", args.from_depth, args.to_depth),
-            format!("{:.2}", r.branching_factor),
-        ));
-        rows
-    })
+    emit(args.json, &report, |r| ladder_rows(args, r))
 }
+
+/// The ladder's report as table rows.
+fn ladder_rows(args: &Args, r: &LadderReport) -> Vec<(String, String)> {
+    let mut rows = vec![
+        row("positions", r.positions),
+        row("engine", &r.engine),
+        row(
+            "reference move in root order",
+            format!(
+                "first {:.1}%, top 3 {:.1}%, top 5 {:.1}%, not listed {}, median rank {}",
+                100.0 * r.reference_first,
+                100.0 * r.reference_top3,
+                100.0 * r.reference_top5,
+                r.reference_not_listed,
+                r.median_rank.map_or("-".to_owned(), |rank| rank.to_string())
+            ),
+        ),
+        row(
+            format!("cut nodes cut by the first move (depth {})", args.to_depth),
+            format!("{:.1}%", 100.0 * r.first_move_cut_share),
+        ),
+    ];
+    rows.push(row(
+        "nodes to depth 1 (threat searches; left out below)",
+        format!("median {}", thousands(r.median_nodes_to_depth_1 as f64)),
+    ));
+    for d in &r.depths {
+        rows.push(row(
+            format!("depth {}", d.depth),
+            format!(
+                "{} nodes in all, median {}{}",
+                thousands(d.total_nodes as f64),
+                thousands(d.median_nodes as f64),
+                d.median_ratio.map_or(String::new(), |ratio| format!(", ×{ratio:.2} on the depth before"))
+            ),
+        ));
+    }
+    rows.push(row(
+        format!("effective branching factor {}..{}", args.from_depth, args.to_depth),
+        format!("{:.2}", r.branching_factor),
+    ));
+    rows
+}
+
+/// What a timed search reached: depth, selective depth, nodes.
+type Reached = (Option<u32>, Option<u32>, u64);
 
 fn timed(args: &Args, questions: &[Question], ms: u64) -> Result<()> {
     let limits = Limits::time(Duration::from_millis(ms));
@@ -240,7 +243,7 @@ fn timed(args: &Args, questions: &[Question], ms: u64) -> Result<()> {
         }
         agent
     };
-    let answers: Vec<Result<(Option<u32>, Option<u32>, u64)>> = questions
+    let answers: Vec<Result<Reached>> = questions
         .par_iter()
         .enumerate()
         .map_init(warmed, |agent, (i, question)| {

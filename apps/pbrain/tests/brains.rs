@@ -336,6 +336,7 @@ fn transcript(spec: &str, input: &str) -> Vec<String> {
 
 #[test]
 fn alphabeta_plays_a_legal_cell_when_every_cell_near_the_stones_is_blocked() {
+    use std::fmt::Write as _;
     // On the empty board the centre is the only cell near; with it
     // blocked the best other cell is played (BEGIN, YXNBEST, TURN alike).
     let answers = transcript("alphabeta", "INFO timeout_turn 300\nSTART 15\nYXBLOCK\n7,7\nDONE\nBEGIN\n");
@@ -347,7 +348,7 @@ fn alphabeta_plays_a_legal_cell_when_every_cell_near_the_stones_is_blocked() {
     for dx in -2_i32..=2 {
         for dy in -2_i32..=2 {
             if (dx, dy) != (0, 0) {
-                blocks.push_str(&format!("{},{}\n", 7 + dx, 7 + dy));
+                let _ = writeln!(blocks, "{},{}", 7 + dx, 7 + dy);
             }
         }
     }

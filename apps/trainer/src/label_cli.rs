@@ -62,25 +62,30 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args) -> Result<()> {
+/// The flags checked; the judge's scale.
+fn checked(args: &Args) -> Result<f64> {
     if args.nodes.is_none() && args.ms.is_none() {
         bail!("the judge needs a budget: --nodes or --ms");
     }
     if args.nodes == Some(0) || args.ms == Some(0) || args.threads == 0 || args.limit == Some(0) {
         bail!("--nodes, --ms, --threads and --limit must be at least 1");
     }
-    let is_ours = args.judge.to_string().starts_with("alphabeta");
-    let scale = match args.scale {
-        Some(scale) if scale.is_finite() && scale > 0.0 => scale,
-        Some(scale) => bail!("--scale must be a positive number, got {scale}"),
-        None if is_ours => 1.0 / board::EVALUATION_SCALE,
-        None => bail!("--scale is needed for {}: fit one with trainer calibrate", args.judge),
-    };
     for source in &args.games {
         if board::files::same_file(source, &args.out) {
             bail!("{} is both a game file and --out", source.display());
         }
     }
+    let is_ours = args.judge.to_string().starts_with("alphabeta");
+    Ok(match args.scale {
+        Some(scale) if scale.is_finite() && scale > 0.0 => scale,
+        Some(scale) => bail!("--scale must be a positive number, got {scale}"),
+        None if is_ours => 1.0 / board::EVALUATION_SCALE,
+        None => bail!("--scale is needed for {}: fit one with trainer calibrate", args.judge),
+    })
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let scale = checked(args)?;
     let shard = args.shard.unwrap_or_default();
     let sources: Vec<String> = args.games.iter().map(|path| path.display().to_string()).collect();
     let (previous, known) = if args.resume && args.out.exists() {

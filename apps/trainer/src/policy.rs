@@ -107,7 +107,10 @@ impl PolicyData {
     /// games, by game), and the rest.
     #[must_use]
     pub fn from_labels(labels: &[crate::label::Label], rules: Rules) -> (PolicyData, PolicyData) {
-        let per_label: Vec<Option<(bool, Vec<(u16, u16)>, usize)>> = labels
+        /// A free labelled position: held out or not, its candidates,
+        /// which is the judge's move.
+        type Free = (bool, Vec<(u16, u16)>, usize);
+        let per_label: Vec<Option<Free>> = labels
             .par_iter()
             .map(|label| {
                 let pos = label.position(rules).ok()?;

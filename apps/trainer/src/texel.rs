@@ -360,7 +360,10 @@ impl Dataset {
     /// `family`'s features; a tenth of the games held out, by game.
     #[must_use]
     pub fn from_labels(labels: &[crate::label::Label], rules: Rules, family: TuneFamily) -> Dataset {
-        let per_label: Vec<Option<(bool, Vec<(u16, i16)>, f32, f32)>> = labels
+        /// A quiet labelled position: held out or not, its features, its
+        /// result for the side to move, the judge's chance.
+        struct Judged(bool, Vec<(u16, i16)>, f32, f32);
+        let per_label: Vec<Option<Judged>> = labels
             .par_iter()
             .map(|label| {
                 let pos = label.position(rules).ok()?;
@@ -369,7 +372,12 @@ impl Dataset {
                     board::Side::ALL.iter().all(|&side| threats.class_count(side, CellClass::Five) == 0);
                 quiet.then(|| {
                     let held_out = label.game.is_multiple_of(VALIDATION_EVERY);
-                    (held_out, family.features(&pos, &threats), label.result_for_mover() as f32, label.chance)
+                    Judged(
+                        held_out,
+                        family.features(&pos, &threats),
+                        label.result_for_mover() as f32,
+                        label.chance,
+                    )
                 })
             })
             .collect();
@@ -377,10 +385,12 @@ impl Dataset {
         for sample in per_label {
             match sample {
                 None => data.skipped += 1,
-                Some((true, features, result, chance)) => {
-                    data.validation.push_judged(&features, result, chance)
+                Some(Judged(true, features, result, chance)) => {
+                    data.validation.push_judged(&features, result, chance);
                 }
-                Some((false, features, result, chance)) => data.train.push_judged(&features, result, chance),
+                Some(Judged(false, features, result, chance)) => {
+                    data.train.push_judged(&features, result, chance);
+                }
             }
         }
         data

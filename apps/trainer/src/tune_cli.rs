@@ -69,7 +69,8 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args) -> Result<()> {
+/// The flags checked.
+fn check(args: &Args) -> Result<()> {
     if args.epochs == 0 || args.batch == 0 {
         bail!("--epochs and --batch must be at least 1");
     }
@@ -82,28 +83,19 @@ pub fn run(args: &Args) -> Result<()> {
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must be a number from 0 to 1, got {}", args.score_weight);
     }
+    Ok(())
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    check(args)?;
     let checkpoint = args.out.join("checkpoint.json");
     if !args.resume && checkpoint.exists() {
         bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let clock = Instant::now();
-    let (data, rules) = if args.labels.is_empty() {
-        load(&args.data, args.family)?
-    } else {
-        load_labels(&args.labels, args.family, args.judge_scale)?
-    };
+    let (data, rules) = load_either(args)?;
     let positions = data.train.len() + data.validation.len();
-    if data.train.is_empty() || data.validation.is_empty() {
-        bail!(
-            "the data hold too few games ({positions} quiet positions, a tenth of the games held out): {}",
-            if args.labels.is_empty() {
-                "play more with trainer selfplay"
-            } else {
-                "label more with trainer label"
-            }
-        );
-    }
     let load_seconds = clock.elapsed().as_secs_f64();
     let config = TuneConfig {
         epochs: args.epochs,
@@ -236,6 +228,28 @@ fn resume_or_start(
         };
         Tuner::new(config, &start, data)
     })
+}
+
+/// The samples of the self-play data or the labels, with some of them
+/// held out.
+fn load_either(args: &Args) -> Result<(Dataset, Rules)> {
+    let (data, rules) = if args.labels.is_empty() {
+        load(&args.data, args.family)?
+    } else {
+        load_labels(&args.labels, args.family, args.judge_scale)?
+    };
+    if data.train.is_empty() || data.validation.is_empty() {
+        bail!(
+            "the data hold too few games ({} quiet positions, a tenth of the games held out): {}",
+            data.train.len() + data.validation.len(),
+            if args.labels.is_empty() {
+                "play more with trainer selfplay"
+            } else {
+                "label more with trainer label"
+            }
+        );
+    }
+    Ok((data, rules))
 }
 
 /// The weights the fit starts from, as a vector.

@@ -368,9 +368,6 @@ fn label_shards_resume_merge_and_feed_tune() {
     let games = dir.join("games.selfplay");
     let output = quick_selfplay(games.to_str().unwrap(), &["--games", "24"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    // An SGF game beside the self-play games: one rule set, so read together.
-    let sgf = dir.join("one.sgf");
-    std::fs::write(&sgf, "(;GM[4]SZ[9]RU[0]RE[W+];B[ee];W[ff];B[de];W[gg];B[ce];W[hh])").unwrap();
     let label = |out: &PathBuf, extra: &[&str]| {
         let args = [
             &[
@@ -462,6 +459,57 @@ fn label_shards_resume_merge_and_feed_tune() {
     let fit: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(fit["validation_against_judge"]["after"].as_f64().unwrap() > 0.0, "{fit}");
     pattern_eval::CodeWeights::load(&out.join("weights.json")).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn charts_never_replace_an_input_nor_hang_on_a_fifo() {
+    let dir = dir("charts");
+    // A records file (its games do not matter: the check comes first), and a link to it.
+    let records = dir.join("rec.jsonl");
+    let _ = std::fs::remove_file(&records);
+    std::fs::write(&records, "").unwrap();
+    let link = dir.join("link.svg");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&records, &link).unwrap();
+    for plot in [&records, &link] {
+        let output = trainer(&["calibrate", records.to_str().unwrap(), "--plot", plot.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains("is the records file"), "{stderr}");
+    }
+    // A fit whose chart would go onto a FIFO says so and ends.
+    let data = dir.join("games.selfplay");
+    let output = quick_selfplay(data.to_str().unwrap(), &["--games", "12"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let out = dir.join("fit");
+    std::fs::create_dir_all(&out).unwrap();
+    let fifo = out.join("loss.svg");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let output = trainer(&[
+        "tune",
+        "--data",
+        data.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("loss.svg"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn label_reads_sgf_and_refuses_bad_input() {
+    let dir = dir("label-sgf");
+    let games = dir.join("games.selfplay");
+    let output = quick_selfplay(games.to_str().unwrap(), &["--games", "2"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let sgf = dir.join("one.sgf");
+    std::fs::write(&sgf, "(;GM[4]SZ[9]RU[0]RE[W+];B[ee];W[ff];B[de];W[gg];B[ce];W[hh])").unwrap();
     // An SGF collection is a source too; bad input is refused clearly.
     let from_sgf = dir.join("sgf.labels");
     let output = trainer(&[
@@ -503,45 +551,5 @@ fn label_shards_resume_merge_and_feed_tune() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success() && stderr.contains(message), "{args:?}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-#[test]
-fn charts_never_replace_an_input_nor_hang_on_a_fifo() {
-    let dir = dir("charts");
-    // A records file (its games do not matter: the check comes first), and a link to it.
-    let records = dir.join("rec.jsonl");
-    let _ = std::fs::remove_file(&records);
-    std::fs::write(&records, "").unwrap();
-    let link = dir.join("link.svg");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&records, &link).unwrap();
-    for plot in [&records, &link] {
-        let output = trainer(&["calibrate", records.to_str().unwrap(), "--plot", plot.to_str().unwrap()]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success() && stderr.contains("is the records file"), "{stderr}");
-    }
-    // A fit whose chart would go onto a FIFO says so and ends.
-    let data = dir.join("games.selfplay");
-    let output = quick_selfplay(data.to_str().unwrap(), &["--games", "12"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let out = dir.join("fit");
-    std::fs::create_dir_all(&out).unwrap();
-    let fifo = out.join("loss.svg");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    let output = trainer(&[
-        "tune",
-        "--data",
-        data.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--batch",
-        "64",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success() && stderr.contains("loss.svg"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }

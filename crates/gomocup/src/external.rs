@@ -26,7 +26,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_TURN: Duration = Duration::from_secs(5);
 /// Thinking time per move when the move is bounded by nodes alone: the
 /// node budget ends the search, this only bounds a brain that ignores it.
-const NODE_TURN: Duration = Duration::from_secs(300);
+const NODE_TURN: Duration = Duration::from_mins(5);
 /// How long after an answer the next command waits: a brain may print
 /// its move a moment before its protocol loop listens again, and some
 /// drop what arrives in between (the sparring partner drops the first

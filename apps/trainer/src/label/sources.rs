@@ -61,7 +61,12 @@ struct SourceGame {
 ///
 /// # Errors
 /// A file that cannot be read, or games of more than one rule set.
-pub fn gather(paths: &[PathBuf], from_ply: usize, shard: Shard, known: &HashSet<u64>) -> Result<Gathered> {
+pub fn gather<S: std::hash::BuildHasher>(
+    paths: &[PathBuf],
+    from_ply: usize,
+    shard: Shard,
+    known: &HashSet<u64, S>,
+) -> Result<Gathered> {
     let mut gathered = Gathered::default();
     let mut seen = HashSet::new();
     for path in paths {
@@ -99,12 +104,12 @@ pub fn game_number(name: &str, index: u64) -> u64 {
 }
 
 /// Walks one game, keeping its positions as candidates.
-fn positions_of(
+fn positions_of<S: std::hash::BuildHasher>(
     game: &SourceGame,
     number: u64,
     from_ply: usize,
     shard: Shard,
-    known: &HashSet<u64>,
+    known: &HashSet<u64, S>,
     seen: &mut HashSet<u64>,
     gathered: &mut Gathered,
 ) -> Result<(), String> {
