@@ -1,11 +1,71 @@
-//! The body of the trainer's append-only data files (self-play games,
-//! labelled positions): one chunk per record as it is made — its length,
-//! the record in bincode, and a 64-bit checksum — so a file killed in the
-//! middle of a write keeps every whole record, and damage is told apart
-//! from an interrupted write.
+//! The trainer's append-only data files (self-play games, labelled
+//! positions): a header — the kind's magic, the format, the length of a
+//! JSON object and the object — then one chunk per record as it is made —
+//! its length, the record in bincode, and a 64-bit checksum — so a file
+//! killed in the middle of a write keeps every whole record, and damage is
+//! told apart from an interrupted write.
 
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+/// The longest header a file may claim.
+const MAX_HEADER_BYTES: u32 = 1 << 20;
+
+/// A header's bytes: `magic`, `format`, the length of `header` as JSON,
+/// the JSON.
+///
+/// # Panics
+/// If the header does not serialise (the trainer's always do).
+#[must_use]
+pub fn header_bytes<H: Serialize>(magic: &[u8], format: u32, header: &H) -> Vec<u8> {
+    let json = serde_json::to_vec(header).expect("headers serialise");
+    let mut out = magic.to_vec();
+    out.extend_from_slice(&format.to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(&json);
+    out
+}
+
+/// A whole file of `kind` (for messages: "a self-play file") read: its
+/// header, its bytes, and where the chunks start. The magic is read first,
+/// so anything else (`/dev/zero` among them) is refused before the rest.
+///
+/// # Errors
+/// It cannot be read, is not of the kind, is of another format, or its
+/// header is damaged.
+pub fn read_file<H: DeserializeOwned>(
+    path: &Path,
+    (magic, format, kind): (&[u8], u32, &str),
+) -> Result<(H, Vec<u8>, usize)> {
+    let not_ours = || format!("{} is not {kind}", path.display());
+    let mut file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::with_capacity(magic.len());
+    (&mut file)
+        .take(magic.len() as u64)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes != magic {
+        bail!(not_ours());
+    }
+    file.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    let (found, rest) = take_u32(&bytes[magic.len()..]).with_context(not_ours)?;
+    if found != format {
+        bail!("{} is {kind} of format {found}; this trainer reads format {format}", path.display());
+    }
+    let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
+    if header_len > MAX_HEADER_BYTES {
+        bail!("{}: the header claims {header_len} bytes: the file is damaged", path.display());
+    }
+    let json = rest.get(..header_len as usize).with_context(not_ours)?;
+    let header: H =
+        serde_json::from_slice(json).with_context(|| format!("{}: the header is damaged", path.display()))?;
+    let body_start = magic.len() + 8 + header_len as usize;
+    Ok((header, bytes, body_start))
+}
 
 /// The longest chunk a record may take (a game of every cell of the
 /// largest board takes a few kilobytes).

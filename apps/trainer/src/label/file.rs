@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -15,16 +15,13 @@ use board::Rules;
 use serde::{Deserialize, Serialize};
 
 use super::Label;
-use crate::chunks::{Chunk, chunk, read_chunk, take_u32};
+use crate::chunks::{Chunk, chunk, read_chunk};
 
 /// The first bytes of a label file.
 pub const MAGIC: &[u8; 11] = b"mnk-labels\n";
 
 /// The version of the file's layout; files of another are refused.
 pub const FORMAT: u32 = 1;
-
-/// The longest header a file may claim.
-const MAX_HEADER_BYTES: u32 = 1 << 20;
 
 /// What decides a label: checked on resume and merge.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,12 +54,7 @@ pub struct LabelHeader {
 
 impl LabelHeader {
     fn bytes(&self) -> Vec<u8> {
-        let json = serde_json::to_vec(self).expect("headers serialise");
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(&json);
-        out
+        crate::chunks::header_bytes(MAGIC, FORMAT, self)
     }
 }
 
@@ -87,32 +79,8 @@ impl LabelFile {
     /// If it cannot be read, is not a label file of this format, or holds
     /// damage (a torn last chunk is not damage: see `torn_tail`).
     pub fn read(path: &Path) -> Result<LabelFile> {
-        let not_ours = || format!("{} is not a label file (made by trainer label)", path.display());
-        let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut bytes = Vec::with_capacity(MAGIC.len());
-        (&mut file)
-            .take(MAGIC.len() as u64)
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if bytes != MAGIC {
-            bail!(not_ours());
-        }
-        file.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
-        let rest = &bytes[MAGIC.len()..];
-        let (format, rest) = take_u32(rest).with_context(not_ours)?;
-        if format != FORMAT {
-            bail!(
-                "{} is a label file of format {format}; this trainer reads format {FORMAT}",
-                path.display()
-            );
-        }
-        let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
-        if header_len > MAX_HEADER_BYTES {
-            bail!("{}: the header claims {header_len} bytes: the file is damaged", path.display());
-        }
-        let header = rest.get(..header_len as usize).with_context(not_ours)?;
-        let header: LabelHeader = serde_json::from_slice(header)
-            .with_context(|| format!("{}: the header is damaged", path.display()))?;
+        let (header, bytes, body_start): (LabelHeader, _, _) =
+            crate::chunks::read_file(path, (MAGIC, FORMAT, "a label file (made by trainer label)"))?;
         if !(header.settings.scale.is_finite() && header.settings.scale > 0.0) {
             bail!(
                 "{}: the header's scale {} is not a positive number",
@@ -120,7 +88,7 @@ impl LabelFile {
                 header.settings.scale
             );
         }
-        let mut at = MAGIC.len() + 8 + header_len as usize;
+        let mut at = body_start;
         let mut labels = Vec::new();
         let torn_tail = loop {
             if at == bytes.len() {
@@ -146,16 +114,9 @@ impl LabelFile {
     }
 
     /// The symmetry classes the file holds.
-    ///
-    /// # Panics
-    /// Never: [`LabelFile::read`] checked every label's moves.
     #[must_use]
     pub fn keys(&self) -> HashSet<u64> {
-        let rules = self.header.settings.rules;
-        self.labels
-            .iter()
-            .map(|label| label.position(rules).expect("checked on reading").canonical().0)
-            .collect()
+        self.keys_in_order().into_iter().collect()
     }
 }
 

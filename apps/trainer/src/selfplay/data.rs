@@ -4,7 +4,7 @@
 //! after each engine move, and the result.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -12,7 +12,7 @@ use arena::Shard;
 use board::{Cell, OpeningRule};
 use serde::{Deserialize, Serialize};
 
-use crate::chunks::{Chunk, read_chunk, take_u32};
+use crate::chunks::{Chunk, read_chunk};
 
 /// The first bytes of a self-play file.
 pub const MAGIC: &[u8; 13] = b"mnk-selfplay\n";
@@ -132,12 +132,7 @@ pub struct Header {
 impl Header {
     /// The header's bytes: magic, format, length, JSON.
     fn bytes(&self) -> Vec<u8> {
-        let json = serde_json::to_vec(self).expect("headers serialise");
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(&json);
-        out
+        crate::chunks::header_bytes(MAGIC, FORMAT, self)
     }
 }
 
@@ -166,40 +161,13 @@ impl DataFile {
     /// # Errors
     /// If it cannot be read, or is not a self-play file of this format.
     pub fn read(path: &Path) -> Result<DataFile> {
-        let not_ours = || format!("{} is not a self-play file", path.display());
-        // The magic first: anything else (`/dev/zero` among them) is
-        // refused before the rest is read.
-        let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut bytes = Vec::with_capacity(MAGIC.len());
-        (&mut file)
-            .take(MAGIC.len() as u64)
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if bytes != MAGIC {
-            bail!(not_ours());
-        }
-        file.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
-        let rest = bytes.strip_prefix(MAGIC.as_slice()).with_context(not_ours)?;
-        let (format, rest) = take_u32(rest).with_context(not_ours)?;
-        if format != FORMAT {
-            bail!(
-                "{} is a self-play file of format {format}; this trainer reads format {FORMAT}",
-                path.display()
-            );
-        }
-        let (header_len, rest) = take_u32(rest).with_context(not_ours)?;
-        if header_len > MAX_HEADER_BYTES {
-            bail!("{}: the header claims {header_len} bytes: the file is damaged", path.display());
-        }
-        let header = rest.get(..header_len as usize).with_context(not_ours)?;
-        let header: Header = serde_json::from_slice(header)
-            .with_context(|| format!("{}: the header is damaged", path.display()))?;
+        let (header, bytes, body_start): (Header, _, _) =
+            crate::chunks::read_file(path, (MAGIC, FORMAT, "a self-play file"))?;
         let rules: board::Rules = header
             .settings
             .rules
             .parse()
             .map_err(|err| anyhow::anyhow!("{}: the header's rules: {err}", path.display()))?;
-        let body_start = MAGIC.len() + 8 + header_len as usize;
         let mut at = body_start;
         let mut games = Vec::new();
         let torn_tail = loop {
@@ -271,9 +239,6 @@ pub(super) fn file_bytes(header: &Header, games: &[&GameData]) -> Vec<u8> {
     }
     out
 }
-
-/// The longest header a file may claim.
-const MAX_HEADER_BYTES: u32 = 1 << 20;
 
 /// A chunk for `game`.
 pub(super) fn chunk(game: &GameData) -> Vec<u8> {
