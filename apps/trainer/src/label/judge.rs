@@ -39,7 +39,7 @@ enum Answer {
 /// Has the judge of `spec` label every candidate, `threads` at once,
 /// appending each label to `writer` as it comes and counting it on
 /// `progress`. A judge that fails is started afresh and asked again, up
-/// to [`ATTEMPTS`] times; then the run stops (every label written stays:
+/// to three times in all; then the run stops (every label written stays:
 /// resume).
 ///
 /// # Errors

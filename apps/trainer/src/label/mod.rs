@@ -3,13 +3,13 @@
 //! `trainer tune --labels`).
 //!
 //! Positions come from games (`bench match` records, self-play data, SGF
-//! collections, see [`sources`]); one position of each symmetry class is
+//! collections, see [`sources`](mod@sources)); one position of each symmetry class is
 //! kept, and positions already decided are left out (the game over, a
 //! five to make, or after a proven win in the record). A judge — any
 //! engine, an external Gomocup brain among them — searches each at a node
 //! or time budget, and its value, its best move and the winning chance the
 //! value stands for are written, with the game's result and where the
-//! position came from, to an append-only label file ([`file`]) that a
+//! position came from, to an append-only label file ([`file`](mod@file)) that a
 //! killed run resumes and whose shards merge.
 
 pub mod file;
