@@ -31,6 +31,11 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    if let Some(input) =
+        args.data.iter().chain(&args.labels).find(|input| board::files::same_file(input, &args.out))
+    {
+        bail!("--out {} is the input {}: give another file", args.out.display(), input.display());
+    }
     if !(1..=100_000).contains(&args.steps) {
         bail!("--steps must be from 1 to 100000, got {}", args.steps);
     }

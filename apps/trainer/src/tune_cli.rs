@@ -93,6 +93,19 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    // What the fit writes in --out must not be one of its inputs.
+    for name in ["weights.json", "weights.bin", "loss.csv", "loss.svg", "checkpoint.json"] {
+        let output = args.out.join(name);
+        if let Some(input) =
+            args.data.iter().chain(&args.labels).find(|input| board::files::same_file(input, &output))
+        {
+            bail!(
+                "{} would be written over the input {}: give another --out",
+                output.display(),
+                input.display()
+            );
+        }
+    }
     let clock = Instant::now();
     let (data, rules) = load_either(args)?;
     let positions = data.train.len() + data.validation.len();

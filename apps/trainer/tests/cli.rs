@@ -477,6 +477,26 @@ fn charts_never_replace_an_input_nor_hang_on_a_fifo() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success() && stderr.contains("is the records file"), "{stderr}");
     }
+    // A policy or a fit never writes over its labels, even through a link.
+    let labels = dir.join("in.labels");
+    std::fs::write(&labels, "kept").unwrap();
+    let to_labels = dir.join("policy.json");
+    let _ = std::fs::remove_file(&to_labels);
+    std::os::unix::fs::symlink(&labels, &to_labels).unwrap();
+    let output =
+        trainer(&["policy", "--labels", labels.to_str().unwrap(), "--out", to_labels.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is the input"), "{output:?}");
+    let fit = dir.join("fit-over");
+    std::fs::create_dir_all(&fit).unwrap();
+    let over = fit.join("weights.json");
+    let _ = std::fs::remove_file(&over);
+    std::os::unix::fs::symlink(&labels, &over).unwrap();
+    let output = trainer(&["tune", "--labels", labels.to_str().unwrap(), "--out", fit.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("would be written over the input"),
+        "{output:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&labels).unwrap(), "kept");
     // A fit whose chart would go onto a FIFO says so and ends.
     let data = dir.join("games.selfplay");
     let output = quick_selfplay(data.to_str().unwrap(), &["--games", "12"]);

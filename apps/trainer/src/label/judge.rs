@@ -1,6 +1,10 @@
 //! Asking the judge: each worker runs its own judge (an external brain is
 //! a process of its own), takes the next position, and hands what the
-//! judge said to the one writer, which appends it at once.
+//! judge said to the one writer, which appends it at once. A judge keeps
+//! its tables from one position to the next (a brain's `START` per
+//! position would cost more than its search), so a label can depend a
+//! little on what that judge saw before: labels are not repeatable bit
+//! for bit, as searches at a time are not.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
