@@ -164,9 +164,13 @@ proptest! {
         rule in prop_oneof![Just("swap1"), Just("swap2"), Just("soosorv8"), Just("taraguchi10")],
         opener in any::<bool>(),
         moves in prop::collection::vec((0_u8..15, 0_u8..15), 0..8),
+        under_way in any::<bool>(),
+        pending in prop::collection::vec((0_u8..15, 0_u8..15), 0..4),
+        putting_two in any::<bool>(),
     ) {
-        // Any steps beside any moves: a file is read whole, or refused
-        // saying why, and what is read is checked.
+        // Any steps beside any moves, settled or under way with any stones
+        // given toward the next step: a file is read whole, or refused
+        // saying why; what is read is checked, and a game goes on from it.
         let rules = Rules::renju();
         let record = board::SwapRecord {
             rule: rule.parse().unwrap(),
@@ -182,13 +186,26 @@ proptest! {
             level: None,
             opening: Some(rule.to_owned()),
             moves: moves.iter().map(|&(x, y)| Cell::new(x, y).name(&rules).to_string()).collect(),
-            swap: Some(record),
+            swap: (!under_way).then(|| record.clone()),
+            under_way: under_way.then(|| tui::record::UnderWay {
+                steps: record.steps.clone(),
+                pending: pending.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+                putting_two,
+            }),
         };
         let path = scratch("opening.json", serde_json::to_string(&file).unwrap().as_bytes());
         if let Ok(loaded) = tui::record::GameFile::load(&path).and_then(|file| file.setup(Duration::from_millis(10))) {
-            let swap = loaded.swap.expect("the steps were read");
-            let stones = board::rif_opening::stones(&swap.steps);
-            prop_assert!(loaded.moves.starts_with(&stones));
+            let steps = match (&loaded.swap, &loaded.under_way) {
+                (Some(swap), None) => swap.steps.clone(),
+                (None, Some(under_way)) => under_way.steps.clone(),
+                _ => Vec::new(),
+            };
+            prop_assert!(loaded.moves.starts_with(&board::rif_opening::stones(&steps)));
+            let moves = loaded.moves.clone();
+            let resumed = loaded.under_way.is_some();
+            let app = tui::App::loaded(loaded);
+            prop_assert_eq!(app.pos().moves(), &moves[..]);
+            prop_assert_eq!(app.swap_phase().is_some(), resumed);
         }
         let _ = std::fs::remove_file(path);
     }

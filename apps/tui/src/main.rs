@@ -153,6 +153,7 @@ fn prepare(cli: &Cli) -> Result<App> {
             note: Some(note),
             game: None,
             swap: None,
+            under_way: None,
         }));
     }
     Ok(App::new(setup))

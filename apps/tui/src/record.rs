@@ -11,7 +11,7 @@
 //! SGF's notation: `B+T` X won on time (O's flag fell), `W+T` O did. A
 //! swap or RIF opening's steps (who put, swapped, declared, offered and
 //! picked what) are kept as `swap` in JSON, and as the comments of the
-//! opening stones in SGF.
+//! opening stones in SGF; one not yet settled as `under_way` (JSON only).
 
 use std::path::Path;
 use std::time::Duration;
@@ -49,6 +49,26 @@ pub struct GameFile {
     /// A settled swap or RIF opening: its steps, who took which colour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<board::SwapRecord>,
+    /// A swap or RIF opening not yet settled when the game was saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub under_way: Option<UnderWay>,
+}
+
+/// A swap or RIF opening saved before its colours were settled: the
+/// game resumes it where it stood.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnderWay {
+    /// The RIF opening's steps taken (none under swap1 and swap2, whose
+    /// stones are the moves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<board::SwapStep>,
+    /// Stones a person had given toward the step asked: on the board
+    /// (the moves' last ones) or, fifth stones offered, off it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Cell>,
+    /// Under swap2, the second player chose to put two more stones.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub putting_two: bool,
 }
 
 /// A game read from a file: its setup, its moves, and the side whose
@@ -66,6 +86,8 @@ pub struct Loaded {
     /// The settled swap or RIF opening the game had, checked against its
     /// moves.
     pub swap: Option<board::SwapRecord>,
+    /// The opening under way when it was saved, checked against its moves.
+    pub under_way: Option<UnderWay>,
 }
 
 /// Where a save put the game.
@@ -117,7 +139,7 @@ impl GameFile {
         setup: &Setup,
         pos: &Position,
         lost_on_time: Option<Side>,
-        swap: Option<&board::SwapRecord>,
+        (swap, under_way): (Option<&board::SwapRecord>, Option<UnderWay>),
     ) -> GameFile {
         GameFile {
             rules: setup.rules.to_string(),
@@ -129,6 +151,7 @@ impl GameFile {
             opening: setup.opening.is_swap().then(|| setup.opening.to_string()),
             moves: pos.moves().iter().map(|cell| cell.name(&setup.rules).to_string()).collect(),
             swap: swap.cloned(),
+            under_way,
         }
     }
 
@@ -171,10 +194,26 @@ impl GameFile {
         }
         let lost_on_time = self.result.as_deref().and_then(fallen_of);
         let note = (!refused.is_empty()).then(|| refused.join("; "));
-        if let Some(swap) = &self.swap {
-            check_swap(swap, &setup, &moves)?;
+        match (&self.swap, &self.under_way) {
+            (Some(_), Some(_)) => bail!("the file's opening is both settled and under way"),
+            (Some(swap), None) => check_swap(swap, &setup, &moves)?,
+            (None, Some(under_way)) => check_under_way(under_way, &setup, &moves)?,
+            (None, None) if setup.opening.is_swap() && !moves.is_empty() => bail!(
+                "the file's {} opening has {} stones but no steps: neither settled nor under way, it cannot go on",
+                setup.opening,
+                moves.len()
+            ),
+            (None, None) => {}
         }
-        Ok(Loaded { setup, moves, lost_on_time, note, game: None, swap: self.swap.clone() })
+        Ok(Loaded {
+            setup,
+            moves,
+            lost_on_time,
+            note,
+            game: None,
+            swap: self.swap.clone(),
+            under_way: self.under_way.clone(),
+        })
     }
 
     /// Reads a JSON file.
@@ -197,24 +236,34 @@ impl GameFile {
     }
 }
 
+/// The state of a game's opening rule: settled, or under way.
+pub type OpeningState<'a> = (Option<&'a board::SwapRecord>, Option<UnderWay>);
+
 /// Saves a game to `path`: SGF if its name ends in `.sgf`, else JSON.
 /// An SGF file that holds games already keeps them: the game replaces
 /// game `game` of it (the one it was loaded as, if any; the comments of
 /// the moves it still shares kept), else it is added after them.
 ///
 /// # Errors
-/// If it cannot be written, or an SGF file there does not read (it is
-/// then left as it is).
+/// If it cannot be written, an SGF file there does not read (it is then
+/// left as it is), or an opening under way is to be saved as SGF (which
+/// cannot hold its steps).
 pub fn save(
     path: &Path,
-    (setup, swap): (&Setup, Option<&board::SwapRecord>),
+    (setup, (swap, under_way)): (&Setup, OpeningState<'_>),
     pos: &Position,
     lost_on_time: Option<Side>,
     game: Option<usize>,
 ) -> Result<Saved> {
     if !is_sgf(path) {
-        GameFile::of(setup, pos, lost_on_time, swap).save(path)?;
+        GameFile::of(setup, pos, lost_on_time, (swap, under_way)).save(path)?;
         return Ok(Saved::Alone);
+    }
+    if under_way.is_some() {
+        bail!(
+            "the {} opening is under way, and an SGF file cannot hold its steps: save it under a name that does not end in .sgf (W), or settle the opening first",
+            setup.opening
+        );
     }
     // The opening's stones say who put them and who chose what.
     let names = [0, 1].map(|i| setup.players[i].text());
@@ -316,6 +365,7 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         note: Some(format!("game {index} of {}: {} (X) vs {} (O)", games.len(), names[0], names[1])),
         game: Some(index),
         swap: None,
+        under_way: None,
     })
 }
 
@@ -325,16 +375,76 @@ fn check_swap(swap: &board::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result
     if swap.rule != setup.opening {
         bail!("the file's swap steps are of {}, its opening is {}", swap.rule, setup.opening);
     }
-    if swap.rule.is_rif() {
-        let opener =
-            board::rif_opening::first_player_colour(&setup.rules, swap, None).map_err(anyhow::Error::msg)?;
-        if opener != swap.opener {
-            bail!("the file's {} steps leave the first player {opener}, not {}", swap.rule, swap.opener);
-        }
+    // The terminal game decides openings off the clock: no one forfeits.
+    let opener = if swap.rule.is_rif() {
+        board::rif_opening::first_player_colour(&setup.rules, swap, None)
+    } else {
+        swap.first_player_colour(None)
+    };
+    let opener = opener.map_err(anyhow::Error::msg)?;
+    if opener != swap.opener {
+        bail!("the file's {} steps leave the first player {opener}, not {}", swap.rule, swap.opener);
     }
     let stones = board::rif_opening::stones(&swap.steps);
     if !moves.starts_with(&stones) {
         bail!("the file's {} steps put other stones than its first moves", swap.rule);
+    }
+    Ok(())
+}
+
+/// Checks that an opening saved under way holds together as the live game
+/// would have let it: its RIF steps each answer the rule's question (the
+/// check a finished record gets), the step asked still open, the stones
+/// a person had given toward it allowed, and the moves the steps' stones
+/// followed by those given on the board.
+fn check_under_way(under_way: &UnderWay, setup: &Setup, moves: &[Cell]) -> Result<()> {
+    let rule = setup.opening;
+    if !rule.is_swap() {
+        bail!("the file has an opening under way but no opening rule");
+    }
+    let rules = setup.rules;
+    let mut pos = Position::new(rules);
+    for &cell in moves {
+        pos.play(cell)?;
+    }
+    if pos.is_over() {
+        bail!("the file's {rule} opening stones make a line");
+    }
+    if !rule.is_rif() {
+        let ply = moves.len();
+        let two = under_way.putting_two;
+        let fits = match rule {
+            board::OpeningRule::Swap2 => matches!((ply, two), (0..=3 | 5, false) | (3 | 4, true)),
+            _ => matches!((ply, two), (0..=3, false)),
+        };
+        if !under_way.steps.is_empty() || !under_way.pending.is_empty() || !fits {
+            bail!("the file's {rule} opening under way does not fit its {ply} stones");
+        }
+        return Ok(());
+    }
+    if under_way.putting_two {
+        bail!("a {rule} opening puts no two more stones");
+    }
+    let record = board::SwapRecord { rule, opener: Side::X, steps: under_way.steps.clone() };
+    // A forfeit stands for "not over yet": the steps are checked as far as
+    // they go.
+    board::rif_opening::first_player_colour(&rules, &record, Some(Side::X)).map_err(anyhow::Error::msg)?;
+    let ask = board::rif_opening::next_ask(rule, &under_way.steps)
+        .map_err(anyhow::Error::msg)?
+        .with_context(|| format!("the file's {rule} steps are settled, yet saved as under way"))?;
+    let pending = &under_way.pending;
+    if !pending.is_empty() {
+        let seat = board::rif_opening::seat_of(&ask, &under_way.steps);
+        if !matches!(setup.players[seat], Player::Human) {
+            bail!("the file gives stones toward an engine's step of the {rule} opening");
+        }
+    }
+    let stones = board::rif_opening::stones(&under_way.steps);
+    crate::app::check_pending(rules, &stones, &ask, pending).map_err(anyhow::Error::msg)?;
+    let on_board = !matches!(ask, board::rif_opening::OpeningAsk::Offer { .. });
+    let expected: Vec<Cell> = stones.iter().chain(pending.iter().filter(|_| on_board)).copied().collect();
+    if moves != expected {
+        bail!("the file's moves are not the stones of its {rule} steps and those given toward the next");
     }
     Ok(())
 }

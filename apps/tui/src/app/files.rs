@@ -56,7 +56,7 @@ impl App {
         }
         self.message = match record::save(
             &self.file,
-            (&self.setup, self.opening.as_ref()),
+            (&self.setup, (self.opening.as_ref(), self.under_way())),
             &whole,
             self.lost_on_time(),
             self.game_in_file,
@@ -71,6 +71,15 @@ impl App {
             }
             Err(err) => format!("cannot save: {err:#}"),
         };
+    }
+
+    /// The opening under way, as a file keeps it.
+    fn under_way(&self) -> Option<record::UnderWay> {
+        self.swap.as_ref().map(|phase| record::UnderWay {
+            steps: phase.rif.steps.clone(),
+            pending: phase.rif.pending.clone(),
+            putting_two: phase.putting_two,
+        })
     }
 
     /// Loads the game from the current file.

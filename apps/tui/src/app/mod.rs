@@ -28,6 +28,7 @@ pub use mode::{Analysing, Mode, Prompt, Purpose as PromptPurpose};
 pub(crate) use playing::panel_lines;
 pub(crate) use prompt::draw_prompt;
 pub(crate) use reviewing::draw_panel as draw_review;
+pub(crate) use rif::check_pending;
 
 use crate::clock::Clocks;
 use crate::engine::{Purpose, Thinking};
@@ -278,9 +279,23 @@ impl App {
     /// Starts a loaded game: a finished one (on the board or on time) is
     /// reviewed at once.
     pub(super) fn start_loaded(&mut self, loaded: Loaded) {
-        self.start(loaded.setup, loaded.moves);
+        let resumed = loaded.under_way.is_some();
+        self.start(loaded.setup, if resumed { Vec::new() } else { loaded.moves.clone() });
         // Its opening, settled: its stones stay when moves are taken back.
         self.opening = loaded.swap;
+        // Or under way (checked when read): it goes on where it stood.
+        if let (Some(under_way), Some(phase)) = (loaded.under_way, &mut self.swap) {
+            phase.putting_two = under_way.putting_two;
+            phase.rif.steps = under_way.steps;
+            phase.rif.pending = under_way.pending;
+            for &cell in &loaded.moves {
+                if self.pos.play(cell).is_err() {
+                    break;
+                }
+                self.cursor = cell;
+            }
+            self.message = format!("{} — {}", self.message, self.opening_prompt());
+        }
         self.game_in_file = loaded.game;
         self.time_loss = loaded.lost_on_time;
         if self.over() {

@@ -106,7 +106,7 @@ fn a_game_file_keeps_the_opening_rule() {
     let mut app = swap_game("alphabeta", "human", OpeningRule::Swap2);
     tick_until(&mut app, "the engine's three stones", |app| app.pos().ply() == 3);
     press(&mut app, KeyCode::Char('X'));
-    let file = tui::record::GameFile::of(app.setup(), app.pos(), None, None);
+    let file = tui::record::GameFile::of(app.setup(), app.pos(), None, (app.settled_opening(), None));
     assert_eq!(file.opening.as_deref(), Some("swap2"));
     // The person took black: X is the person's in the file.
     assert_eq!(file.x, "human");

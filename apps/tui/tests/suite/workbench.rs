@@ -267,6 +267,7 @@ fn a_saved_game_never_starts_a_program_or_writes_where_it_says() {
         // X to move: the program would be asked at the first tick.
         moves: Vec::new(),
         swap: None,
+        under_way: None,
     };
     game.save(&json).unwrap();
     let loaded = tui::record::load(&json, 1, Duration::from_secs(1)).unwrap();
@@ -503,7 +504,7 @@ fn the_level_caps_what_an_engine_searches_and_is_kept_in_the_game_file() {
     let nodes = app.analysis().map(|analysis| analysis.nodes);
     assert!(nodes.is_some_and(|nodes| nodes > 0 && nodes <= 400), "{nodes:?}");
     // The game file keeps the level; a level it does not know is an error.
-    let file = tui::record::GameFile::of(app.setup(), app.pos(), None, None);
+    let file = tui::record::GameFile::of(app.setup(), app.pos(), None, (None, None));
     assert_eq!(file.level.as_deref(), Some("beginner"));
     let loaded = file.setup(Duration::from_secs(1)).unwrap();
     assert_eq!(loaded.setup.level, tui::Level::Beginner);
