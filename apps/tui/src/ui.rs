@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use board::{Cell, CellScore, Side};
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -17,7 +17,14 @@ use crate::widgets::{FORBIDDEN_MARK, RAMP};
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let Some((board, panel, status)) = layout(area, app.setup().rules) else {
+    // A long message wraps onto more status rows, as many as it needs.
+    let message = Paragraph::new(Line::from(vec![Span::styled(
+        app.message().to_owned(),
+        Style::new().add_modifier(Modifier::BOLD),
+    )]))
+    .wrap(Wrap { trim: true });
+    let message_rows = u16::try_from(message.line_count(area.width)).unwrap_or(u16::MAX);
+    let Some((board, panel, status)) = layout(area, app.setup().rules, message_rows.saturating_add(1)) else {
         let rules = app.setup().rules;
         let text = format!(
             "The window is too small for a {}×{} board: make the window larger (at least {}×{}).",
@@ -34,12 +41,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode().beneath_help() {
         Mode::Review(review) => draw_review(frame, panel, app, review),
         _ => frame.render_widget(
-            Paragraph::new(panel_lines(app, panel.height)).block(Block::new().borders(Borders::LEFT)),
+            // The border takes a column.
+            Paragraph::new(panel_lines(app, (panel.width.saturating_sub(1), panel.height)))
+                .block(Block::new().borders(Borders::LEFT))
+                .wrap(Wrap { trim: false }),
             panel,
         ),
     }
-    let message =
-        Line::from(vec![Span::styled(app.message().to_owned(), Style::new().add_modifier(Modifier::BOLD))]);
     let typed = if app.typed().is_empty() { String::new() } else { format!("typed: {}   ", app.typed()) };
     let keys = if app.review().is_some() {
         Line::from(format!("{typed}←/→ step  Home/End  V leave review  S save  ? help"))
@@ -49,7 +57,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
         ))
     };
     let keys = keys.style(Style::new().fg(Color::DarkGray));
-    frame.render_widget(Paragraph::new(vec![message, keys]), status);
+    let [message_area, keys_area] =
+        Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(status);
+    frame.render_widget(message, message_area);
+    frame.render_widget(Paragraph::new(keys), keys_area);
     // The dialog and the help are drawn over everything.
     match app.mode() {
         Mode::Menu(menu) => draw_menu(frame, area, menu),

@@ -64,6 +64,31 @@ impl App {
         Some(seat_at(self.pos.ply()))
     }
 
+    /// The seat (0 the player who opened) holding `side` now: during a
+    /// RIF opening it changes with each swap; a swap opening's opener
+    /// holds black until the colours are taken.
+    #[must_use]
+    pub fn seat_holding(&self, side: Side) -> usize {
+        let black = match &self.swap {
+            Some(phase) if phase.rule.is_rif() => board::rif_opening::black_seat(&phase.rif.steps),
+            _ => 0,
+        };
+        if side == Side::X { black } else { 1 - black }
+    }
+
+    /// The colour whose player must act now (its part of the opening, or
+    /// its move), if the game goes on.
+    #[must_use]
+    pub fn side_to_act(&self) -> Option<Side> {
+        if self.over() {
+            return None;
+        }
+        match self.opening_seat() {
+            Some(seat) => Side::ALL.into_iter().find(|&side| self.seat_holding(side) == seat),
+            None => Some(self.pos.side_to_move()),
+        }
+    }
+
     /// What the opening asks of its player now.
     #[must_use]
     pub fn opening_prompt(&self) -> String {

@@ -182,13 +182,16 @@ fn spinner(elapsed: std::time::Duration) -> char {
 /// The panel beside the board in play and in analysis mode: the
 /// players and their clocks, the state, the engine at work, the last
 /// analysis and the moves.
-pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
+pub(crate) fn panel_lines(app: &App, (columns, rows): (u16, u16)) -> Vec<Line<'static>> {
     let rules = app.setup.rules;
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = Vec::new();
+    // In an opening the names and the marker follow the colours as they
+    // stand and whoever must act; then the side to move.
+    let acting = app.side_to_act();
     for side in Side::ALL {
-        let to_move = app.pos.outcome().is_none() && app.pos.side_to_move() == side;
-        let who = match &app.setup.players[side.index()] {
+        let to_move = acting == Some(side);
+        let who = match &app.setup.players[app.seat_holding(side)] {
             Player::Human => "you".to_owned(),
             Player::Engine(spec) => spec.text().to_owned(),
         };
@@ -218,7 +221,12 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
             format!("analysis: {} to move", app.pos.side_to_move().mark().to_ascii_uppercase())
         }
         None if app.paused => "paused".to_owned(),
-        None => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
+        None => match (app.swap_phase(), acting) {
+            (Some(phase), Some(side)) => {
+                format!("{} to act in the {} opening", side.mark().to_ascii_uppercase(), phase.rule)
+            }
+            _ => format!("{} to move", app.pos.side_to_move().mark().to_ascii_uppercase()),
+        },
     };
     lines.push(Line::from(vec![Span::styled(state, bold)]));
     lines.extend(rule_lines(app));
@@ -275,8 +283,11 @@ pub(crate) fn panel_lines(app: &App, rows: u16) -> Vec<Line<'static>> {
     let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
     let pairs: Vec<String> =
         moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join(" "))).collect();
-    // As many of the last moves as the panel has rows left for.
-    let room = usize::from(rows).saturating_sub(lines.len()).max(1);
+    // As many of the last moves as the panel has rows left for, a line
+    // longer than the panel taking the rows it wraps onto.
+    let columns = usize::from(columns).max(1);
+    let used: usize = lines.iter().map(|line| line.width().div_ceil(columns).max(1)).sum();
+    let room = usize::from(rows).saturating_sub(used).max(1);
     for pair in &pairs[pairs.len().saturating_sub(room)..] {
         lines.push(Line::from(pair.clone()));
     }

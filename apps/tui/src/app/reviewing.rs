@@ -108,6 +108,12 @@ fn move_number(plies: usize) -> String {
     }
 }
 
+/// `18.` for X's half of move 18 (ply 35), `18…` for O's (ply 36): the
+/// one numbering of the move list, the mistakes and the header.
+fn short_number(ply: usize) -> String {
+    if ply % 2 == 1 { format!("{}.", ply.div_ceil(2)) } else { format!("{}…", ply / 2) }
+}
+
 /// The review's keys: ←/→ a move, Home/End the ends, V or Esc leave; the
 /// others as in play.
 pub(super) fn key(app: &mut App, key: KeyEvent) {
@@ -139,7 +145,8 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
         Some(cell) => format!("{} {}", app.pos.side_to_move().opponent().mark(), cell.name(&rules)),
         None => "start".to_owned(),
     };
-    top.push(Line::from(format!("{}: {last} (ply {at} of {})", move_number(at), review.moves.len())));
+    let moves = review.moves.len().div_ceil(2);
+    top.push(Line::from(format!("{}: {last} (of {moves} moves)", move_number(at))));
     let chance = chances.get(at).copied().flatten().map_or("…".to_owned(), percent);
     let progress =
         if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
@@ -153,8 +160,8 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
         let style = if mistake.number == at { Style::new().fg(Color::Yellow) } else { Style::new() };
         bottom.push(Line::from(Span::styled(
             format!(
-                "{:>3}. {} {:<4} -{}",
-                mistake.number,
+                "{:>4} {} {:<4} -{}",
+                short_number(mistake.number),
                 mistake.side.mark(),
                 mistake.cell.name(&rules).to_string(),
                 percent(mistake.cost)
@@ -192,7 +199,7 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
     ];
     let chart = Chart::new(datasets)
         .x_axis(
-            Axis::default().bounds([0.0, end]).labels(["0".to_owned(), format!("{}", review.moves.len())]),
+            Axis::default().bounds([0.0, end]).labels(["start".to_owned(), format!("move {moves}")]),
         )
         .y_axis(Axis::default().bounds([0.0, 1.0]).labels(["O", "½", "X"]));
     frame.render_widget(chart, graph_area);

@@ -67,6 +67,22 @@ fn answer_as_a_person(app: &mut App, swaps: &mut usize) {
     }
 }
 
+/// The panel names the players by the colours they hold now, and marks
+/// the one who must act with ▶, its colour "to act".
+fn check_panel(app: &mut App) {
+    let Some(side) = app.side_to_act() else { return };
+    let text = screen(app, 120, 40);
+    let mark = side.mark().to_ascii_uppercase();
+    let acting = text.lines().find(|line| line.contains("▶ ")).expect("a player marked");
+    let who = if app.human_to_move() {
+        "you".to_owned()
+    } else {
+        app.setup().players[app.seat_holding(side)].text()
+    };
+    assert!(acting.contains(&format!("▶ {mark}: {who}")), "{acting:?}, {}", app.message());
+    assert!(text.contains(&format!("{mark} to act in the")), "{text}");
+}
+
 /// Plays the opening to its end, a person answering where it is asked.
 fn play_opening(app: &mut App) {
     let mut swaps = 0;
@@ -74,6 +90,7 @@ fn play_opening(app: &mut App) {
         if app.swap_phase().is_none() {
             return;
         }
+        check_panel(app);
         if app.human_to_move() {
             answer_as_a_person(app, &mut swaps);
         } else {

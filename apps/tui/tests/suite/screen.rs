@@ -370,3 +370,18 @@ fn move_numbers_show_on_the_stones_when_asked() {
     press(&mut app, KeyCode::Char('#'));
     assert!(screen(&mut app, 60, 20).contains("  1 o . . 1"));
 }
+
+#[test]
+fn long_text_wraps_in_the_panel_and_the_message_line() {
+    let mut app = App::new(tui::Setup {
+        opening: board::OpeningRule::Soosorv8,
+        ..setup(Rules::renju(), "human", "human")
+    });
+    assert!(app.message().len() > 120, "{}", app.message());
+    let text = screen(&mut app, 120, 40);
+    // The step's prompt ends both in the panel and on the message line.
+    assert_eq!(text.matches("of 3 put").count(), 2, "{text}");
+    assert!(text.lines().all(|line| line.chars().count() <= 120));
+    // The keys line stays the last.
+    assert!(text.trim_end().lines().last().unwrap().contains("? help"), "{text}");
+}

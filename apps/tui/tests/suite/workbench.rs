@@ -195,8 +195,10 @@ fn review_draws_the_graph_steps_through_the_game_and_lists_mistakes() {
     press(&mut app, KeyCode::Left);
     assert_eq!(app.pos().ply(), 5);
     let text = screen(&mut app, 90, 26);
+    // One numbering: moves of two stones, X's half `3.`, O's `1…`.
     assert!(text.contains("review by alphabeta") && text.contains("move 3: x"), "{text}");
-    assert!(text.contains("(ply 5 of 7)"), "{text}");
+    assert!(text.contains("(of 4 moves)") && !text.contains("ply"), "{text}");
+    assert!(text.contains("  1… o a2"), "O's mistake at its move: {text}");
     assert!(text.contains("mistakes") && text.contains("X's chance"), "{text}");
     assert!(text.contains('½'), "the graph's axis: {text}");
     // Moves cannot be made in review; Home and End jump.
