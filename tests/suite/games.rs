@@ -107,3 +107,50 @@ fn a_forced_block_is_valued_after_it_as_every_evaluation_sees_it() {
         );
     }
 }
+
+/// Random moves near the centre (a seeded generator) until the side to
+/// move faces one five it can block, under renju or freestyle.
+fn facing_a_four(seed: u64) -> Option<(board::Position, board::Cell)> {
+    let next =
+        |state: u64| state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+    let mut state = next(seed);
+    let rules = if seed % 2 == 0 { Rules::renju() } else { Rules::gomoku15() };
+    let mut pos = board::Position::new(rules);
+    while !pos.is_over() {
+        let threats = board::threats::Threats::new(&pos).ok()?;
+        let mover = pos.side_to_move();
+        if !(threats.five_cells(mover) & pos.legal_cells()).is_empty() {
+            return None;
+        }
+        let theirs = threats.five_cells(mover.opponent()) & pos.legal_cells();
+        if theirs.count() == 1 {
+            return theirs.iter().next().map(|block| (pos, block));
+        }
+        let near: Vec<_> = pos
+            .legal_cells()
+            .iter()
+            .filter(|cell| (i32::from(cell.x()) - 7).abs() <= 4 && (i32::from(cell.y()) - 7).abs() <= 4)
+            .collect();
+        if near.is_empty() {
+            return None;
+        }
+        state = next(state);
+        pos.play(near[(state >> 33) as usize % near.len()]).ok()?;
+    }
+    None
+}
+
+#[test]
+fn a_four_of_the_opponent_is_answered_first() {
+    // Also when the block loses anyway: its own four only loses sooner.
+    let mut tried = 0;
+    for seed in 0..200 {
+        let Some((pos, block)) = facing_a_four(seed) else { continue };
+        tried += 1;
+        let mut agent = AgentSpec::parse("alphabeta").unwrap().build(seed);
+        agent.new_game(pos.rules());
+        let cell = agent.select_move(&pos, &Limits::nodes(3_000)).unwrap();
+        assert_eq!(cell, block, "{} {}", pos.rules(), pos.to_one_line());
+    }
+    assert!(tried > 100, "{tried}");
+}

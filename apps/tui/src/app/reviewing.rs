@@ -198,9 +198,7 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
             .data(&points),
     ];
     let chart = Chart::new(datasets)
-        .x_axis(
-            Axis::default().bounds([0.0, end]).labels(["start".to_owned(), format!("move {moves}")]),
-        )
+        .x_axis(Axis::default().bounds([0.0, end]).labels(["start".to_owned(), format!("move {moves}")]))
         .y_axis(Axis::default().bounds([0.0, 1.0]).labels(["O", "½", "X"]));
     frame.render_widget(chart, graph_area);
 }
