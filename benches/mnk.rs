@@ -1,8 +1,9 @@
 //! Cross-crate criterion benches: whole games between roster engines.
 //! Each crate has its own benches too; `cargo bench --workspace` runs them all.
 
-use board::{Limits, Rules, play_game};
+use board::Rules;
 use criterion::{Criterion, criterion_group, criterion_main};
+use play::{Limits, play_game};
 use roster::AgentSpec;
 
 fn games(c: &mut Criterion) {

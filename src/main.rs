@@ -6,8 +6,9 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use board::{GameRecord, Limits, Outcome, Position, Rules, play_game};
+use board::{Outcome, Position, Rules};
 use clap::Parser;
+use play::{GameRecord, Limits, play_game};
 use roster::AgentSpec;
 
 #[derive(Debug, Parser)]

@@ -6,7 +6,8 @@ use std::fs;
 use std::path::PathBuf;
 
 use arena::{Entrant, Format, Openings, Plan, RunOptions, Summary, read_records, run};
-use board::{Limits, Rules};
+use board::Rules;
+use play::Limits;
 use roster::{AgentSpec, ENGINES};
 
 fn entrant(spec: &AgentSpec) -> Entrant {

@@ -9,7 +9,8 @@ use std::io::Cursor;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use board::{Agent, Cell, Position, RandomAgent, Rules};
+use board::{Cell, Position, Rules};
+use play::{Agent, RandomAgent};
 use proptest::prelude::*;
 
 /// A scratch file for loaders that read a path.
@@ -103,16 +104,17 @@ proptest! {
     ) {
         // Any steps, in any order: the check answers, never panics, and a
         // record reads back as written.
-        use board::{GameRecord, OpeningRule, Outcome, Side, SwapRecord};
+        use board::{Outcome, Side};
+        use play::{GameRecord, OpeningRule, SwapRecord};
         let rule = if soosorv { OpeningRule::Soosorv8 } else { OpeningRule::Taraguchi10 };
         let opener = if first_is_black { Side::X } else { Side::O };
         let record = GameRecord {
             rules: Rules::renju(),
             players: ["a".to_owned(), "b".to_owned()],
-            opening: board::rif_opening::stones(&steps),
+            opening: play::opening_rules::rif::stones(&steps),
             moves: Vec::new(),
             outcome: Outcome::Win(Side::O),
-            forfeit: Some(board::Forfeit { side: Side::X, reason: "fuzz".to_owned(), unsupported: false }),
+            forfeit: Some(play::Forfeit { side: Side::X, reason: "fuzz".to_owned(), unsupported: false }),
             swap: Some(SwapRecord { rule, opener, steps }),
             learning_errors: Vec::new(),
         };
@@ -120,8 +122,8 @@ proptest! {
         if record.check().is_ok() {
             for step in &record.swap.as_ref().unwrap().steps {
                 match step {
-                    board::SwapStep::Declared { fifths, .. } => prop_assert!((1..=8).contains(fifths)),
-                    board::SwapStep::Offered(offered) => {
+                    play::SwapStep::Declared { fifths, .. } => prop_assert!((1..=8).contains(fifths)),
+                    play::SwapStep::Offered(offered) => {
                         let mut cells = offered.clone();
                         cells.sort_unstable();
                         cells.dedup();
@@ -131,7 +133,7 @@ proptest! {
                 }
             }
         }
-        let _ = board::sgf::SgfGame::of_record(&record).to_sgf();
+        let _ = play::sgf::SgfGame::of_record(&record).to_sgf();
         let text = serde_json::to_string(&record).unwrap();
         prop_assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), record);
     }
@@ -172,7 +174,7 @@ proptest! {
         // given toward the next step: a file is read whole, or refused
         // saying why; what is read is checked, and a game goes on from it.
         let rules = Rules::renju();
-        let record = board::SwapRecord {
+        let record = play::SwapRecord {
             rule: rule.parse().unwrap(),
             opener: if opener { board::Side::X } else { board::Side::O },
             steps,
@@ -200,7 +202,7 @@ proptest! {
                 (None, Some(under_way)) => under_way.steps.clone(),
                 _ => Vec::new(),
             };
-            prop_assert!(loaded.moves.starts_with(&board::rif_opening::stones(&steps)));
+            prop_assert!(loaded.moves.starts_with(&play::opening_rules::rif::stones(&steps)));
             let moves = loaded.moves.clone();
             let resumed = loaded.under_way.is_some();
             let app = tui::App::loaded(loaded);
@@ -218,7 +220,7 @@ proptest! {
 
     #[test]
     fn sgf_collections_read_or_refuse(text in near("(\\(;(GM\\[[0-9]\\]|SZ\\[[0-9]{1,2}(:[0-9]{1,2})?\\]|RU\\[[0-9]\\]|MNK\\[[0-9,a-z]{0,12}\\]|P[BW]\\[[a-z:=]{0,10}\\]|C\\[[^\\]]{0,10}\\]|A[BW](\\[[a-s]{2}\\])+|RE\\[[BW0]\\+?[RT]?\\])*(;[BW]\\[[a-t]{0,2}\\]){0,8}\\)){1,3}")) {
-        if let Ok(games) = board::sgf::parse(&text) {
+        if let Ok(games) = play::sgf::parse(&text) {
             for game in games {
                 let _ = game.position(None);
             }
@@ -261,8 +263,8 @@ proptest! {
 }
 
 /// A step of a swap opening, as a record may hold it (any kind, any cells).
-fn swap_step() -> impl Strategy<Value = board::SwapStep> {
-    use board::SwapStep;
+fn swap_step() -> impl Strategy<Value = play::SwapStep> {
+    use play::SwapStep;
     let cell = || (0_u8..15, 0_u8..15).prop_map(|(x, y)| Cell::new(x, y));
     prop_oneof![
         prop::collection::vec(cell(), 1..4).prop_map(SwapStep::Put),

@@ -1,8 +1,9 @@
 //! Cross-crate tests: every engine in the roster plays whole games through
-//! `board::play_game` on the boards `tests/suite/arena.rs` does not cover (15×15,
+//! `play::play_game` on the boards `tests/suite/arena.rs` does not cover (15×15,
 //! an exact-k board, 1×1), and every record holds up.
 
-use board::{GameRecord, Limits, RuleSet, Rules, play_game};
+use board::{RuleSet, Rules};
+use play::{GameRecord, Limits, play_game};
 use roster::{AgentSpec, ENGINES};
 
 /// Boards beyond the 3×3 and 8×8 that `tests/suite/arena.rs` plays.
@@ -74,7 +75,7 @@ fn alpha_beta_with_pattern_evaluation_beats_random() {
         for seed in 0..10 {
             for engine_is_x in [true, false] {
                 let (mut a, mut b) = (engine.build(seed), random.build(seed));
-                let agents: [&mut dyn board::Agent; 2] =
+                let agents: [&mut dyn play::Agent; 2] =
                     if engine_is_x { [&mut *a, &mut *b] } else { [&mut *b, &mut *a] };
                 let record = play_game(rules, agents, &[], &limits).expect("no opening");
                 let engine_side = if engine_is_x { board::Side::X } else { board::Side::O };
@@ -114,7 +115,7 @@ fn facing_a_four(seed: u64) -> Option<(board::Position, board::Cell)> {
     let next =
         |state: u64| state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
     let mut state = next(seed);
-    let rules = if seed % 2 == 0 { Rules::renju() } else { Rules::gomoku15() };
+    let rules = if seed.is_multiple_of(2) { Rules::renju() } else { Rules::gomoku15() };
     let mut pos = board::Position::new(rules);
     while !pos.is_over() {
         let threats = board::threats::Threats::new(&pos).ok()?;

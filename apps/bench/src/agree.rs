@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use board::{Cell, Limits, Position, Rules};
+use board::{Cell, Position, Rules};
+use play::Limits;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -100,7 +101,7 @@ fn moves_of(args: &Args, rules: Rules, positions: &[&Position]) -> Result<Vec<Ce
 /// freestyle 15×15 board if none), then one question a line.
 pub(crate) fn read_questions(path: &Path) -> Result<(Rules, Vec<Question>)> {
     let text =
-        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut rules: Rules = "15,15,5".parse().expect("a preset");
     let mut questions = Vec::new();
     for (number, line) in text.lines().enumerate() {

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
-use board::{Limits, Position, Rules, ScoreKind};
+use board::{Position, Rules};
+use play::{Limits, ScoreKind};
 use roster::AgentSpec;
 use serde::Serialize;
 
@@ -100,9 +101,9 @@ fn position(args: &Args) -> Result<Position> {
         return start_position(rules, args.position.as_deref());
     };
     let text =
-        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games =
-        board::sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
+        play::sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
     let Some(game) = args.game.checked_sub(1).and_then(|i| games.get(i)) else {
         bail!("{} holds {} game(s), not game {}", path.display(), games.len(), args.game);
     };
@@ -192,9 +193,9 @@ fn table(r: &Report, has_analysis: bool) -> Vec<(String, String)> {
     let top: Vec<String> = best
         .iter()
         .take(10)
-        .map(|(cell, score)| match board::proven_plies(**score) {
+        .map(|(cell, score)| match play::proven_plies(**score) {
             Some(_) if kind == ScoreKind::Evaluation => {
-                format!("{cell} {}", board::format_score(**score, kind))
+                format!("{cell} {}", play::format_score(**score, kind))
             }
             _ => format!("{cell} {score:.3}"),
         })

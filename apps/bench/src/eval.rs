@@ -5,8 +5,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use board::{Cell, Evaluator, Rules};
+use board::{Cell, Rules};
 use pattern_eval::{Family, PatternBoard, PatternEvaluator};
+use play::Evaluator;
 use serde::Serialize;
 
 use crate::report::{emit, middle_games, row, thousands};

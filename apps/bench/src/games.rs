@@ -8,8 +8,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use arena::sprt::Sprt;
 use arena::{Entrant, Format, Live, Openings, Plan, RunOptions, Shard, Summary};
-use board::files::same_file;
-use board::{Limits, Rules};
+use board::Rules;
+use play::Limits;
+use play::files::same_file;
 use roster::AgentSpec;
 use serde::Serialize;
 
@@ -44,7 +45,7 @@ pub struct GameArgs {
     /// crate's `rif_opening`). Under a swap rule the engines take turns to
     /// open, and results are per engine, with the colours each ended with.
     #[arg(long, default_value = "none")]
-    pub opening: board::OpeningRule,
+    pub opening: play::OpeningRule,
     /// Thinking time per move in milliseconds.
     #[arg(long)]
     pub ms: Option<u64>,
@@ -56,7 +57,7 @@ pub struct GameArgs {
     /// (brains are told `timeout_match` and `time_left`), and a player out
     /// of time loses. Instead of --ms.
     #[arg(long, value_name = "MATCH[+INC][/TURN]", conflicts_with = "ms")]
-    pub tc: Option<board::clock::TimeControl>,
+    pub tc: Option<play::clock::TimeControl>,
     /// Append every game to this file as one JSON line.
     #[arg(long)]
     pub records: Option<PathBuf>,
@@ -302,19 +303,19 @@ impl GameArgs {
 /// game's players are the entrants' specs, its event the game's number.
 fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
     games.sort_by_key(|line| line.game);
-    let games: Vec<board::sgf::SgfGame> = games
+    let games: Vec<play::sgf::SgfGame> = games
         .iter()
         .map(|line| {
             // The entrants by their specs, in the header and in the
             // opening's comments alike (an agent's own name may differ:
             // `mcts` calls itself `uct`).
-            let record = board::GameRecord { players: line.specs.clone(), ..line.record.clone() };
-            board::sgf::SgfGame {
+            let record = play::GameRecord { players: line.specs.clone(), ..line.record.clone() };
+            play::sgf::SgfGame {
                 event: Some(format!("mnk bench, game {} ({} of its pairing)", line.game, line.number)),
-                ..board::sgf::SgfGame::of_record(&record)
+                ..play::sgf::SgfGame::of_record(&record)
             }
         })
         .collect();
-    roster::write_file(path, &board::sgf::collection(&games))
+    roster::write_file(path, &play::sgf::collection(&games))
         .with_context(|| format!("--sgf {}", path.display()))
 }

@@ -17,7 +17,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use board::{GameRecord, Outcome, Side, Thought};
+use board::{Outcome, Side};
+use play::{GameRecord, Thought};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -185,7 +186,8 @@ pub fn run(args: &Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{Cell, MoveRecord, Rules};
+    use board::{Cell, Rules};
+    use play::MoveRecord;
 
     #[test]
     fn a_whole_name_wins_over_a_longer_one_and_a_shared_part_is_refused() {

@@ -4,9 +4,10 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use board::Agent as _;
-use board::{Limits, Position, Rules};
+use board::{Position, Rules};
 use mcts::{MctsAgent, MctsConfig};
+use play::Agent as _;
+use play::Limits;
 use serde::Serialize;
 
 use crate::report::{check_threads, emit, middle_games, row, thousands};

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use board::Limits;
+use play::Limits;
 use rayon::prelude::*;
 use roster::AgentSpec;
 use serde::Serialize;

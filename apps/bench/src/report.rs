@@ -67,7 +67,7 @@ pub fn middle_games(rules: Rules, count: usize, plies: usize) -> Result<Vec<Posi
         }
         while pos.ply() < plies && !pos.is_over() {
             let agent = &mut agents[pos.ply() % 2];
-            let cell = agent.select_move(&pos, &board::Limits::none())?;
+            let cell = agent.select_move(&pos, &play::Limits::none())?;
             pos.play(cell)?;
         }
         if !pos.is_over() {

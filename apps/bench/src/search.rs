@@ -3,8 +3,9 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use board::{Evaluator, Limits, Rules};
+use board::Rules;
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, Reason, ThreatLimits, find_threat_win};
+use play::{Evaluator, Limits};
 use serde::Serialize;
 
 use crate::report::{emit, middle_games, row, thousands};
@@ -171,7 +172,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
     };
     if let Some(path) = &args.positions_out {
         let lines: String = positions.iter().map(|pos| pos.to_one_line() + "\n").collect();
-        board::files::write_atomically(path, lines.as_bytes())
+        play::files::write_atomically(path, lines.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
@@ -252,7 +253,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
 /// The positions of `path`, one a line in the one-line form, under `rules`.
 fn read_positions(path: &std::path::Path, rules: board::Rules) -> Result<Vec<board::Position>> {
     let text =
-        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let positions = text
         .lines()
         .enumerate()

@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use board::{Limits, Outcome, Rules};
+use board::{Outcome, Rules};
 use minimax_tree::Solver;
+use play::Limits;
 use serde::Serialize;
 
 use crate::report::{emit, row, start_position, thousands};

@@ -10,8 +10,9 @@
 use std::io::{self, BufReader};
 use std::process::ExitCode;
 
-use board::{Agent, Rules};
+use board::Rules;
 use gomocup::{About, Resources, serve};
+use play::Agent;
 use roster::AgentSpec;
 
 /// The engine when none is named.

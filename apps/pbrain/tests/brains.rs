@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use arena::{Entrant, Format, Plan, RunOptions, read_records, run};
-use board::{Limits, OpeningRule, Rules, SwapStep};
+use board::Rules;
+use play::{Limits, OpeningRule, SwapStep};
 use roster::AgentSpec;
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-mnk");

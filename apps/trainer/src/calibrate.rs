@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use board::{Limits, Outcome, Position, Side};
+use board::{Outcome, Position, Side};
+use play::Limits;
 use rayon::prelude::*;
 use roster::AgentSpec;
 
@@ -198,7 +199,7 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--engine needs a budget: --ms or --nodes");
     }
     if let Some(plot) = &args.plot
-        && let Some(records) = args.records.iter().find(|records| board::files::same_file(records, plot))
+        && let Some(records) = args.records.iter().find(|records| play::files::same_file(records, plot))
     {
         bail!("--plot {} is the records file {}: give another file", plot.display(), records.display());
     }

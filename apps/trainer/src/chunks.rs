@@ -99,7 +99,7 @@ pub fn read_chunk<T: DeserializeOwned>(bytes: &[u8]) -> Chunk<T> {
     let (Some(body), Some(sum)) = (rest.get(..len as usize), rest.get(len as usize..len as usize + 8)) else {
         return Chunk::Torn;
     };
-    if board::files::checksum(body).to_le_bytes() != sum {
+    if play::files::checksum(body).to_le_bytes() != sum {
         return Chunk::Damaged("its checksum does not match");
     }
     match bincode::serde::decode_from_slice::<T, _>(body, bincode::config::standard()) {
@@ -118,7 +118,7 @@ pub fn chunk<T: Serialize>(record: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len() + 12);
     out.extend_from_slice(&(body.len() as u32).to_le_bytes());
     out.extend_from_slice(&body);
-    out.extend_from_slice(&board::files::checksum(&body).to_le_bytes());
+    out.extend_from_slice(&play::files::checksum(&body).to_le_bytes());
     out
 }
 

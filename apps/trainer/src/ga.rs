@@ -176,7 +176,7 @@ pub fn run(args: &Args) -> Result<()> {
     fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let checkpoint = args.out.join("checkpoint.json");
     let mut run = if args.resume {
-        let text = board::files::read_to_string(&checkpoint)
+        let text = play::files::read_to_string(&checkpoint)
             .with_context(|| format!("--resume: cannot read {}", checkpoint.display()))?;
         let mut run: WeightRun = serde_json::from_str(&text).with_context(|| {
             format!("--resume: {} is not a checkpoint of trainer ga", checkpoint.display())

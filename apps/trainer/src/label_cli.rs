@@ -71,7 +71,7 @@ fn checked(args: &Args) -> Result<f64> {
         bail!("--nodes, --ms, --threads and --limit must be at least 1");
     }
     for source in &args.games {
-        if board::files::same_file(source, &args.out) {
+        if play::files::same_file(source, &args.out) {
             bail!("{} is both a game file and --out", source.display());
         }
     }
@@ -79,7 +79,7 @@ fn checked(args: &Args) -> Result<f64> {
     Ok(match args.scale {
         Some(scale) if scale.is_finite() && scale > 0.0 => scale,
         Some(scale) => bail!("--scale must be a positive number, got {scale}"),
-        None if is_ours => 1.0 / board::EVALUATION_SCALE,
+        None if is_ours => 1.0 / play::EVALUATION_SCALE,
         None => bail!("--scale is needed for {}: fit one with trainer calibrate", args.judge),
     })
 }

@@ -32,7 +32,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     if let Some(input) =
-        args.data.iter().chain(&args.labels).find(|input| board::files::same_file(input, &args.out))
+        args.data.iter().chain(&args.labels).find(|input| play::files::same_file(input, &args.out))
     {
         bail!("--out {} is the input {}: give another file", args.out.display(), input.display());
     }

@@ -32,7 +32,7 @@ pub struct Args {
     /// swap1 or swap2 (the engines put them and choose colours, engine A
     /// opening in even games).
     #[arg(long, default_value = "none")]
-    opening: board::OpeningRule,
+    opening: play::OpeningRule,
     /// Random moves near the stones after each opening, so that every
     /// game is its own (none under a swap --opening).
     #[arg(long, default_value_t = 2, default_value_ifs = [("opening", "swap1", "0"), ("opening", "swap2", "0")])]

@@ -326,7 +326,7 @@ impl DataPrint {
         DataPrint {
             train: data.train.len() as u64,
             validation: data.validation.len() as u64,
-            checksum: board::files::checksum(&bytes),
+            checksum: play::files::checksum(&bytes),
         }
     }
 }
@@ -873,12 +873,12 @@ mod tests {
                 (
                     TuneFamily::Threat,
                     FamilyWeights::Threat(threat.weights().clone()),
-                    board::Evaluator::evaluate(&threat, &pos),
+                    play::Evaluator::evaluate(&threat, &pos),
                 ),
                 (
                     TuneFamily::Codes,
                     FamilyWeights::Codes(codes.weights().clone()),
-                    board::Evaluator::evaluate(&codes, &pos),
+                    play::Evaluator::evaluate(&codes, &pos),
                 ),
             ] {
                 let vector = weights.to_vector();

@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
     for name in ["weights.json", "weights.bin", "loss.csv", "loss.svg", "checkpoint.json"] {
         let output = args.out.join(name);
         if let Some(input) =
-            args.data.iter().chain(&args.labels).find(|input| board::files::same_file(input, &output))
+            args.data.iter().chain(&args.labels).find(|input| play::files::same_file(input, &output))
         {
             bail!(
                 "{} would be written over the input {}: give another --out",
@@ -203,7 +203,7 @@ fn resume_or_start(
     checkpoint: &Path,
 ) -> Result<Tuner> {
     Ok(if args.resume {
-        let text = board::files::read_to_string(checkpoint)
+        let text = play::files::read_to_string(checkpoint)
             .with_context(|| format!("cannot read {}", checkpoint.display()))?;
         let tuner: Tuner = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a checkpoint of trainer tune", checkpoint.display()))?;

@@ -57,7 +57,7 @@ pub fn run(args: &Args) -> Result<()> {
 /// the bincode file beside it must hold the same.
 fn threat_weights(dir: &Path) -> Result<Option<ThreatWeights>> {
     let json = dir.join("weights.json");
-    let Ok(text) = board::files::read_to_string(&json) else { return Ok(None) };
+    let Ok(text) = play::files::read_to_string(&json) else { return Ok(None) };
     let Ok(weights) = ThreatWeights::from_json(&text) else { return Ok(None) };
     let bin = dir.join("weights.bin");
     let from_bin = ThreatWeights::load(&bin).with_context(|| format!("{} does not load", bin.display()))?;
@@ -73,7 +73,7 @@ fn threat_weights(dir: &Path) -> Result<Option<ThreatWeights>> {
 /// holds them: its JSON and bincode must agree.
 fn code_weights(dir: &Path) -> Result<Option<CodeWeights>> {
     let json = dir.join("weights.json");
-    let Ok(text) = board::files::read_to_string(&json) else { return Ok(None) };
+    let Ok(text) = play::files::read_to_string(&json) else { return Ok(None) };
     let Ok(weights) = CodeWeights::from_json(&text) else { return Ok(None) };
     let bin = dir.join("weights.bin");
     let from_bin = CodeWeights::load(&bin).with_context(|| format!("{} does not load", bin.display()))?;
@@ -85,7 +85,7 @@ fn code_weights(dir: &Path) -> Result<Option<CodeWeights>> {
 
 fn checked(dir: &Path) -> Result<Weights> {
     let bin = dir.join("weights.bin");
-    let bytes = board::files::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;
+    let bytes = play::files::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;
     let weights =
         Weights::from_bincode(&bytes).with_context(|| format!("{} is not a weights file", bin.display()))?;
     if weights.k() != K {
@@ -97,7 +97,7 @@ fn checked(dir: &Path) -> Result<Weights> {
     }
     let json = dir.join("weights.json");
     let text =
-        board::files::read_to_string(&json).with_context(|| format!("cannot read {}", json.display()))?;
+        play::files::read_to_string(&json).with_context(|| format!("cannot read {}", json.display()))?;
     let from_json = Weights::from_json(weights.family(), Some(K), &text)
         .with_context(|| format!("{} does not load", json.display()))?;
     if from_json != weights {

@@ -6,7 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use board::{Limits, Rules};
+use board::Rules;
+use play::Limits;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui::{App, Level, Player, Setup};
 

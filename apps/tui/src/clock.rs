@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use board::Side;
-use board::clock::TimeControl;
+use play::clock::TimeControl;
 
 /// Both sides' clocks.
 #[derive(Clone, Debug)]

@@ -36,7 +36,7 @@ impl Config {
             return Ok(Config::default());
         }
         let text =
-            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("{} is not the game's config", path.display()))
     }
 
@@ -48,7 +48,7 @@ impl Config {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
         }
-        board::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
+        play::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     }
 }

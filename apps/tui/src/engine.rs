@@ -4,8 +4,9 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
 use std::time::Instant;
 
-use board::rif_opening::{OpeningAnswer, OpeningAsk};
-use board::{Agent, Analysis, Cell, Limits, Position, Progress, StopFlag, SwapChoice};
+use board::{Cell, Position};
+use play::opening_rules::rif::{OpeningAnswer, OpeningAsk};
+use play::{Agent, Analysis, Limits, Progress, StopFlag, SwapChoice};
 
 /// Why an engine thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +115,7 @@ impl Thinking {
                         .first()
                         .and_then(|first| first.best_move)
                         .map(Answer::Move)
-                        .ok_or_else(|| board::AgentError::failed("no line found"))
+                        .ok_or_else(|| play::AgentError::failed("no line found"))
                 }),
                 Job::Propose => agent.propose_opening(pos.rules(), &limits).map(Answer::Stones),
                 Job::Choose { may_put_two } => {

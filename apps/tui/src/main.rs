@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use board::Rules;
-use board::clock::TimeControl;
 use clap::Parser;
+use play::clock::TimeControl;
 use tui::{App, Level, Player, Setup};
 
 #[derive(Debug, Parser)]
@@ -41,7 +41,7 @@ struct Cli {
     /// stones, O's takes a colour), swap2 (or puts two more and lets X's
     /// player choose), or under renju the RIF's soosorv8 and taraguchi10.
     #[arg(long, default_value = "none")]
-    opening: board::OpeningRule,
+    opening: play::OpeningRule,
     /// Start from these stones: a standard renju opening by its code or
     /// name (1D to 13D, 1I to 13I: `4D`, `Kagetsu`) or moves such as
     /// `h8 h9 i9`, played in turn from X.

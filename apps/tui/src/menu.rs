@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
-use board::clock::TimeControl;
-use board::{OpeningRule, Rules};
+use board::Rules;
+use play::OpeningRule;
+use play::clock::TimeControl;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use roster::ENGINES;
 

@@ -17,8 +17,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use board::sgf::{self, SgfGame};
 use board::{Cell, Position, Rules, Side};
+use play::sgf::{self, SgfGame};
 use serde::{Deserialize, Serialize};
 
 use crate::setup::{Level, Player, Setup};
@@ -48,7 +48,7 @@ pub struct GameFile {
     pub moves: Vec<String>,
     /// A settled swap or RIF opening: its steps, who took which colour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub swap: Option<board::SwapRecord>,
+    pub swap: Option<play::SwapRecord>,
     /// A swap or RIF opening not yet settled when the game was saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub under_way: Option<UnderWay>,
@@ -61,7 +61,7 @@ pub struct UnderWay {
     /// The RIF opening's steps taken (none under swap1 and swap2, whose
     /// stones are the moves).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub steps: Vec<board::SwapStep>,
+    pub steps: Vec<play::SwapStep>,
     /// Stones a person had given toward the step asked: on the board
     /// (the moves' last ones) or, fifth stones offered, off it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -85,7 +85,7 @@ pub struct Loaded {
     pub game: Option<usize>,
     /// The settled swap or RIF opening the game had, checked against its
     /// moves.
-    pub swap: Option<board::SwapRecord>,
+    pub swap: Option<play::SwapRecord>,
     /// The opening under way when it was saved, checked against its moves.
     pub under_way: Option<UnderWay>,
 }
@@ -139,7 +139,7 @@ impl GameFile {
         setup: &Setup,
         pos: &Position,
         lost_on_time: Option<Side>,
-        (swap, under_way): (Option<&board::SwapRecord>, Option<UnderWay>),
+        (swap, under_way): (Option<&play::SwapRecord>, Option<UnderWay>),
     ) -> GameFile {
         GameFile {
             rules: setup.rules.to_string(),
@@ -181,7 +181,7 @@ impl GameFile {
         };
         let opening = match self.opening.as_deref() {
             Some(rule) => rule.parse().map_err(anyhow::Error::msg)?,
-            None => board::OpeningRule::None,
+            None => play::OpeningRule::None,
         };
         let setup = Setup { clock, level, opening, ..Setup::new(rules, players, time) };
         setup.check().map_err(anyhow::Error::msg)?;
@@ -222,7 +222,7 @@ impl GameFile {
     /// If it cannot be read or is not such JSON.
     pub fn load(path: &Path) -> Result<GameFile> {
         let text =
-            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("{} is not a saved game", path.display()))
     }
 
@@ -231,13 +231,13 @@ impl GameFile {
     /// # Errors
     /// If it cannot be written.
     pub fn save(&self, path: &Path) -> Result<()> {
-        board::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
+        play::files::write_atomically(path, serde_json::to_string_pretty(self)?.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     }
 }
 
 /// The state of a game's opening rule: settled, or under way.
-pub type OpeningState<'a> = (Option<&'a board::SwapRecord>, Option<UnderWay>);
+pub type OpeningState<'a> = (Option<&'a play::SwapRecord>, Option<UnderWay>);
 
 /// Saves a game to `path`: SGF if its name ends in `.sgf`, else JSON.
 /// An SGF file that holds games already keeps them: the game replaces
@@ -282,7 +282,7 @@ pub fn save(
     };
     let mut games = if path.exists() {
         let text =
-            board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         sgf::parse(&text).with_context(|| {
             format!(
                 "{} is not an SGF file we can read, so it was left as it is: save under another name (W)",
@@ -319,7 +319,7 @@ pub fn save(
         games.push(this);
         if games.len() == 1 { Saved::Alone } else { Saved::Appended { game: games.len() } }
     };
-    board::files::write_atomically(path, sgf::collection(&games).as_bytes())
+    play::files::write_atomically(path, sgf::collection(&games).as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(saved)
 }
@@ -339,7 +339,7 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
         return GameFile::load(path)?.setup(time);
     }
     let text =
-        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let games = sgf::parse(&text).with_context(|| format!("{} is not a game we can read", path.display()))?;
     let Some(game) = index.checked_sub(1).and_then(|i| games.get(i)) else {
         bail!("{} holds {} game(s), not game {index}", path.display(), games.len());
@@ -371,13 +371,13 @@ pub fn load(path: &Path, index: usize, time: Duration) -> Result<Loaded> {
 
 /// Checks that a file's swap or RIF opening is its setup's rule, holds
 /// together, and put the game's first stones.
-fn check_swap(swap: &board::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result<()> {
+fn check_swap(swap: &play::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result<()> {
     if swap.rule != setup.opening {
         bail!("the file's swap steps are of {}, its opening is {}", swap.rule, setup.opening);
     }
     // The terminal game decides openings off the clock: no one forfeits.
     let opener = if swap.rule.is_rif() {
-        board::rif_opening::first_player_colour(&setup.rules, swap, None)
+        play::opening_rules::rif::first_player_colour(&setup.rules, swap, None)
     } else {
         swap.first_player_colour(None)
     };
@@ -385,7 +385,7 @@ fn check_swap(swap: &board::SwapRecord, setup: &Setup, moves: &[Cell]) -> Result
     if opener != swap.opener {
         bail!("the file's {} steps leave the first player {opener}, not {}", swap.rule, swap.opener);
     }
-    let stones = board::rif_opening::stones(&swap.steps);
+    let stones = play::opening_rules::rif::stones(&swap.steps);
     if !moves.starts_with(&stones) {
         bail!("the file's {} steps put other stones than its first moves", swap.rule);
     }
@@ -414,7 +414,7 @@ fn check_under_way(under_way: &UnderWay, setup: &Setup, moves: &[Cell]) -> Resul
         let ply = moves.len();
         let two = under_way.putting_two;
         let fits = match rule {
-            board::OpeningRule::Swap2 => matches!((ply, two), (0..=3 | 5, false) | (3 | 4, true)),
+            play::OpeningRule::Swap2 => matches!((ply, two), (0..=3 | 5, false) | (3 | 4, true)),
             _ => matches!((ply, two), (0..=3, false)),
         };
         if !under_way.steps.is_empty() || !under_way.pending.is_empty() || !fits {
@@ -425,23 +425,24 @@ fn check_under_way(under_way: &UnderWay, setup: &Setup, moves: &[Cell]) -> Resul
     if under_way.putting_two {
         bail!("a {rule} opening puts no two more stones");
     }
-    let record = board::SwapRecord { rule, opener: Side::X, steps: under_way.steps.clone() };
+    let record = play::SwapRecord { rule, opener: Side::X, steps: under_way.steps.clone() };
     // A forfeit stands for "not over yet": the steps are checked as far as
     // they go.
-    board::rif_opening::first_player_colour(&rules, &record, Some(Side::X)).map_err(anyhow::Error::msg)?;
-    let ask = board::rif_opening::next_ask(rule, &under_way.steps)
+    play::opening_rules::rif::first_player_colour(&rules, &record, Some(Side::X))
+        .map_err(anyhow::Error::msg)?;
+    let ask = play::opening_rules::rif::next_ask(rule, &under_way.steps)
         .map_err(anyhow::Error::msg)?
         .with_context(|| format!("the file's {rule} steps are settled, yet saved as under way"))?;
     let pending = &under_way.pending;
     if !pending.is_empty() {
-        let seat = board::rif_opening::seat_of(&ask, &under_way.steps);
+        let seat = play::opening_rules::rif::seat_of(&ask, &under_way.steps);
         if !matches!(setup.players[seat], Player::Human) {
             bail!("the file gives stones toward an engine's step of the {rule} opening");
         }
     }
-    let stones = board::rif_opening::stones(&under_way.steps);
+    let stones = play::opening_rules::rif::stones(&under_way.steps);
     crate::app::check_pending(rules, &stones, &ask, pending).map_err(anyhow::Error::msg)?;
-    let on_board = !matches!(ask, board::rif_opening::OpeningAsk::Offer { .. });
+    let on_board = !matches!(ask, play::opening_rules::rif::OpeningAsk::Offer { .. });
     let expected: Vec<Cell> = stones.iter().chain(pending.iter().filter(|_| on_board)).copied().collect();
     if moves != expected {
         bail!("the file's moves are not the stones of its {rule} steps and those given toward the next");

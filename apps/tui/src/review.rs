@@ -5,7 +5,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use board::{Agent, Cell, Limits, Outcome, Position, Rules, Side, StopFlag};
+use board::{Cell, Outcome, Position, Rules, Side};
+use play::{Agent, Limits, StopFlag};
 
 /// A game under review.
 #[derive(Debug)]

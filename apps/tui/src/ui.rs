@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use board::{Cell, CellScore, Side};
+use board::{Cell, Side};
+use play::CellScore;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

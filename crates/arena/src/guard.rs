@@ -4,7 +4,8 @@
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules, SwapChoice};
+use board::{Cell, Position, Rules};
+use play::{Agent, AgentError, Analysis, Limits, SwapChoice};
 
 /// Wraps an agent; after a panic it answers every move with an error.
 pub(crate) struct Guarded {
@@ -77,9 +78,9 @@ impl Agent for Guarded {
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &board::rif_opening::OpeningAsk,
+        ask: &play::opening_rules::rif::OpeningAsk,
         limits: &Limits,
-    ) -> Result<board::rif_opening::OpeningAnswer, AgentError> {
+    ) -> Result<play::opening_rules::rif::OpeningAnswer, AgentError> {
         self.guard(|agent| agent.decide_opening(pos, ask, limits))
     }
 
@@ -87,7 +88,7 @@ impl Agent for Guarded {
         self.agent.analysis()
     }
 
-    fn game_over(&mut self, record: &board::GameRecord) -> Result<(), AgentError> {
+    fn game_over(&mut self, record: &play::GameRecord) -> Result<(), AgentError> {
         if self.panicked.is_some() {
             return Ok(());
         }

@@ -3,12 +3,13 @@
 //! confidence intervals, a sequential probability ratio test, maximum-
 //! likelihood ratings, and every game recorded as one JSON line.
 //!
-//! The arena knows engines only as [`board::Agent`] factories
+//! The arena knows engines only as [`play::Agent`] factories
 //! ([`Entrant`]); which engines exist is the apps' business.
 //!
 //! ```
 //! use arena::{Entrant, Plan, RunOptions, run};
-//! use board::{RandomAgent, Rules};
+//! use board::Rules;
+//! use play::RandomAgent;
 //!
 //! let random = |label: &str| Entrant::new(label, |seed| Box::new(RandomAgent::new(seed)));
 //! let plan = Plan { seed: 7, ..Plan::new(Rules::tic_tac_toe(), vec![random("a"), random("b")], 20) };
@@ -56,7 +57,7 @@ pub enum ArenaError {
     Openings(#[from] OpeningsError),
     /// An opening cannot be played.
     #[error(transparent)]
-    Opening(#[from] board::OpeningError),
+    Opening(#[from] play::OpeningError),
     /// The records file cannot be read or written.
     #[error("records file {path}: {error}")]
     Records {

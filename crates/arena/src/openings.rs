@@ -107,7 +107,7 @@ impl Openings {
                 _ => Err(OpeningsError::Plies { given: plies.to_owned(), area }),
             };
         }
-        let file = board::files::read_to_string(std::path::Path::new(text))
+        let file = play::files::read_to_string(std::path::Path::new(text))
             .map_err(|error| OpeningsError::File { path: text.to_owned(), reason: error.to_string() })?;
         Openings::parse(&file, rules)
     }

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use board::clock::TimeControl;
-use board::{Agent, Cell, Limits, OpeningRule, Rules, mix_seed};
+use board::{Cell, Rules, mix_seed};
+use play::clock::TimeControl;
+use play::{Agent, Limits, OpeningRule};
 
 use crate::ArenaError;
 use crate::openings::{Openings, OpeningsError};
@@ -72,7 +73,7 @@ pub struct Plan {
     pub limits: Limits,
     /// The clock each side plays on, if any: each move then takes its
     /// share of it, and a side out of time loses (see
-    /// [`board::play_game_on_clock`]).
+    /// [`play::play_game_on_clock`]).
     pub clock: Option<TimeControl>,
     /// The seed of openings and engines.
     pub seed: u64,
@@ -242,7 +243,7 @@ fn label_apart(entrants: &mut [Entrant]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::RandomAgent;
+    use play::RandomAgent;
 
     fn entrant(label: &str) -> Entrant {
         Entrant::new(label, |seed| Box::new(RandomAgent::new(seed)))

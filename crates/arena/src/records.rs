@@ -8,7 +8,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use board::{GameRecord, OpeningRule, Rules};
+use board::Rules;
+use play::{GameRecord, OpeningRule};
 use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
@@ -94,7 +95,7 @@ pub(crate) struct RecordsFile {
     path: PathBuf,
     file: File,
     /// No other run writes the file while this one does.
-    _lock: board::files::OutputLock,
+    _lock: play::files::OutputLock,
 }
 
 impl RecordsFile {
@@ -109,7 +110,7 @@ impl RecordsFile {
         resume: bool,
     ) -> Result<(RecordsFile, Vec<GameLine>), ArenaError> {
         let io = |error| ArenaError::Records { path: path.to_owned(), error };
-        let lock = board::files::lock_output(path).map_err(io)?;
+        let lock = play::files::lock_output(path).map_err(io)?;
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
         let (found, games, good_length) = read_lines(&file, path)?;
         if found.is_none() && games.is_empty() && !starts_as_records(&file, path)? {
@@ -193,7 +194,7 @@ fn read_lines(file: &File, path: &Path) -> Result<(Option<RunHeader>, Vec<GameLi
     let mut length = 0u64;
     let mut buffer = Vec::new();
     for number in 1.. {
-        let read = board::files::read_line_limited(&mut reader, &mut buffer, board::files::MAX_LINE_BYTES)
+        let read = play::files::read_line_limited(&mut reader, &mut buffer, play::files::MAX_LINE_BYTES)
             .map_err(|error| ArenaError::Records { path: path.to_owned(), error })?;
         if read == 0 || buffer.last() != Some(&b'\n') {
             break;

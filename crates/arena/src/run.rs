@@ -16,9 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use board::{
-    Agent, Cell, GameRecord, Side, StopFlag, mix_seed, play_game, play_game_on_clock, play_swap_game,
-};
+use board::{Cell, Side, mix_seed};
+use play::{Agent, GameRecord, StopFlag, play_game, play_game_on_clock, play_swap_game};
 
 use crate::ArenaError;
 use crate::elo::{Pentanomial, Wdl};

@@ -3,7 +3,8 @@
 
 use std::fmt::{self, Write};
 
-use board::{OpeningRule, Outcome, Rules, Side};
+use board::{Outcome, Rules, Side};
+use play::OpeningRule;
 use serde::{Deserialize, Serialize};
 
 use crate::elo::{Elo, Pentanomial, Points, Wdl};

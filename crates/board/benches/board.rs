@@ -3,10 +3,10 @@
 use std::hint::black_box;
 
 use board::threats::Threats;
-use board::{Agent, Cell, Limits, Position, RandomAgent, Rules, perft, random_playout};
+use board::{Cell, Position, Rules, perft, random_playout};
 use criterion::{Criterion, criterion_group, criterion_main};
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 
 /// A 15×15 position 60 random moves in, the same every run.
 fn middle_game() -> Position {
@@ -18,10 +18,12 @@ fn middle_game() -> Position {
 fn middle_game_of(rules: Rules) -> Position {
     (0..)
         .find_map(|seed| {
-            let mut agent = RandomAgent::new(seed);
+            // The moves `play`'s random agent draws from the same seed.
+            let mut rng = SmallRng::seed_from_u64(seed);
             let mut pos = Position::new(rules);
             while pos.ply() < 60 && !pos.is_over() {
-                pos.play(agent.select_move(&pos, &Limits::none()).ok()?).ok()?;
+                let count = pos.legal_move_count() as u32;
+                pos.play(pos.legal_cells().nth(rng.random_range(0..count))?).ok()?;
             }
             (!pos.is_over()).then_some(pos)
         })

@@ -1,6 +1,8 @@
-//! The shared vocabulary of mnk: rules of m,n,k-games, positions with
-//! incremental win detection and hashing, symmetry, notation, and the
-//! [`Agent`] and [`Evaluator`] traits every engine implements.
+//! The rules of m,n,k-games, and nothing else: rules (m, n, k, overlines,
+//! renju, caro), positions with incremental win detection and hashing,
+//! symmetry, notation, the threat patterns and renju's forbidden points,
+//! perft and random playouts. Engines, games, opening rules and files are
+//! the `play` crate's.
 //!
 //! ```
 //! use board::{Outcome, Position, Rules, Side};
@@ -16,52 +18,28 @@
 //! ```
 #![warn(missing_docs)]
 
-mod agent;
-pub mod balance;
 mod bitboard;
 mod cell;
-pub mod clock;
-pub mod defence;
-mod engine_option;
-pub mod files;
-mod game;
 mod lines;
 mod perft;
+mod playout;
 mod position;
-mod random;
 pub mod renju;
-pub mod rif_opening;
 mod rules;
-pub mod sgf;
 mod side;
-mod swap;
-mod swap_game;
 mod symmetry;
 mod text;
 pub mod threats;
 mod zobrist;
 
-pub use agent::{
-    Agent, AgentError, Analysis, CellScore, EVALUATION_SCALE, Evaluator, Limits, PROVEN_WIN, Progress,
-    RootEvent, RootStep, ScoreKind, StopFlag, choose_allowed, format_score, proven_plies,
-};
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellError, CellName, ColumnName};
-pub use engine_option::{EngineOption, OptionKind, OptionValueError};
-pub use game::{
-    Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, play_game_on_clock, report_game_over,
-};
 pub use lines::Direction;
 pub use perft::{Perft, perft};
+pub use playout::{Playout, random_playout};
 pub use position::{MoveError, Position, SetupError, WinningLine};
-pub use random::{Playout, RandomAgent, random_playout};
 pub use rules::{MAX_SIZE, RuleSet, Rules, RulesError};
 pub use side::{Outcome, Side};
-pub use swap::{
-    OpeningRule, SwapChoice, SwapRecord, SwapStep, candidate_openings, choose_by_judging, opening_position,
-    propose_by_judging,
-};
-pub use swap_game::play_swap_game;
 pub use symmetry::Transform;
 pub use text::{MovesError, PositionError, excerpt, shorten_words};
 pub use zobrist::{key as zobrist_key, mix_seed};

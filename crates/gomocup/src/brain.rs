@@ -1,4 +1,4 @@
-//! The brain side: serve a [`board::Agent`] to a Gomocup manager over a
+//! The brain side: serve a [`play::Agent`] to a Gomocup manager over a
 //! line-based input and output (stdin and stdout for a real brain).
 //!
 //! A reader thread turns input lines into a channel, so that while the
@@ -13,7 +13,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use board::{Agent, Bitboard, Cell, Limits, Position, RuleSet, Rules, Side, StopFlag, SwapChoice};
+use board::{Bitboard, Cell, Position, RuleSet, Rules, Side};
+use play::{Agent, Limits, StopFlag, SwapChoice};
 
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
@@ -527,7 +528,7 @@ impl State<'_> {
     /// stones the brain put, colours by their order.
     fn swap2(&mut self, stones: &[Cell], io: &mut Io<'_>) -> String {
         let Some(rules) = self.rules else { return "ERROR SWAP2BOARD before START".to_owned() };
-        let pos = match board::opening_position(rules, stones) {
+        let pos = match play::opening_position(rules, stones) {
             Ok(pos) => pos,
             Err(error) => return format!("ERROR SWAP2BOARD: {error}"),
         };
@@ -604,7 +605,7 @@ impl State<'_> {
             Ok(Ok(chosen)) => {
                 // An engine whose search does not read the blocks is kept off them here.
                 let allowed = Limits::none().with_excluded(self.blocked);
-                let Some(cell) = board::choose_allowed(&pos, &allowed, chosen, analysis.as_ref()) else {
+                let Some(cell) = play::choose_allowed(&pos, &allowed, chosen, analysis.as_ref()) else {
                     return format!("ERROR the engine chose {}, which cannot be played", format_cell(chosen));
                 };
                 self.stones.push((cell, pos.side_to_move()));
@@ -649,7 +650,7 @@ impl State<'_> {
         let allowed = Limits::none().with_excluded(self.blocked);
         let Some(best) = analyses
             .first()
-            .and_then(|analysis| board::choose_allowed(&pos, &allowed, analysis.best_move?, Some(analysis)))
+            .and_then(|analysis| play::choose_allowed(&pos, &allowed, analysis.best_move?, Some(analysis)))
         else {
             return "ERROR the engine found no move that can be played".to_owned();
         };
@@ -740,7 +741,7 @@ impl State<'_> {
 /// What the engine thought, as other brains tell it: depth and selective
 /// depth, the score (or a forced win or loss in moves), nodes, speed,
 /// time and the principal line.
-fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -> String {
+fn message(analysis: &play::Analysis, rules: board::Rules, elapsed: Duration) -> String {
     use std::fmt::Write;
     let mut text = String::from("MESSAGE");
     if let Some(depth) = analysis.depth {
@@ -759,7 +760,7 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
         (Some(plies), _) => write!(text, " ev -M{}", -plies),
         _ if proof == Some(true) => write!(text, " ev win"),
         _ if proof == Some(false) => write!(text, " ev loss"),
-        (None, Some(value)) if analysis.score_kind == board::ScoreKind::VisitShare => {
+        (None, Some(value)) if analysis.score_kind == play::ScoreKind::VisitShare => {
             write!(text, " ev {:.1}%", value * 100.0)
         }
         (None, Some(value)) => write!(text, " ev {value:.0}"),
@@ -775,10 +776,10 @@ fn message(analysis: &board::Analysis, rules: board::Rules, elapsed: Duration) -
 }
 
 /// Thinking time for a move with `empty` cells left, from the manager's
-/// turn limit and match clock (ms): [`board::clock::move_budget`].
+/// turn limit and match clock (ms): [`play::clock::move_budget`].
 fn budget(timeout_turn: Option<u64>, time_left: Option<u64>, empty: usize) -> (Duration, Duration) {
     let turn = timeout_turn.filter(|&turn| turn > 0).unwrap_or(DEFAULT_TURN_MS);
-    board::clock::move_budget(
+    play::clock::move_budget(
         Some(Duration::from_millis(turn)),
         time_left.map(Duration::from_millis),
         Duration::ZERO,
@@ -794,17 +795,17 @@ mod tests {
     fn monte_carlo_analyses_show_a_winning_chance_or_a_proof() {
         let rules = board::Rules::tic_tac_toe();
         let best = board::Cell::new(1, 1);
-        let mut analysis = board::Analysis {
+        let mut analysis = play::Analysis {
             best_move: Some(best),
-            score_kind: board::ScoreKind::VisitShare,
+            score_kind: play::ScoreKind::VisitShare,
             value: Some(0.625),
             nodes: 5000,
             line: vec![best],
-            ..board::Analysis::default()
+            ..play::Analysis::default()
         };
         let text = message(&analysis, rules, Duration::from_secs(1));
         assert!(text.contains(" ev 62.5% n 5000 n/s 5000 tm 1000 pv b2"), "{text}");
-        analysis.proven = vec![board::CellScore { cell: best, score: 1.0 }];
+        analysis.proven = vec![play::CellScore { cell: best, score: 1.0 }];
         assert!(message(&analysis, rules, Duration::from_secs(1)).contains(" ev win "));
         analysis.proven[0].score = -1.0;
         assert!(message(&analysis, rules, Duration::from_secs(1)).contains(" ev loss "));

@@ -1,5 +1,5 @@
 //! The manager side: an external brain executable driven through the
-//! protocol, as a [`board::Agent`].
+//! protocol, as a [`play::Agent`].
 //!
 //! The brain's stdout is read by a thread into a channel, so every wait
 //! has a deadline: a brain that hangs is killed and its move is an error
@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Position, Rules, Side, SwapChoice};
+use board::{Cell, Position, Rules, Side};
+use play::{Agent, AgentError, Analysis, Limits, SwapChoice};
 
 use crate::message::{KEPT_LENGTH, KEPT_LINES, read_messages};
 use crate::protocol::{format_cell, parse_cell};
@@ -76,8 +77,8 @@ impl std::fmt::Debug for ExternalAgent {
 impl ExternalAgent {
     /// The options of the `external` engine in a spec.
     #[must_use]
-    pub fn options() -> Vec<board::EngineOption> {
-        use board::{EngineOption, OptionKind};
+    pub fn options() -> Vec<play::EngineOption> {
+        use play::{EngineOption, OptionKind};
         vec![
             EngineOption::without_default(
                 "path",

@@ -11,7 +11,8 @@
 //! tells which (it starts the line, and the line must be playable). A
 //! line that reads both ways is left out.
 
-use board::{Analysis, Cell, Position};
+use board::{Cell, Position};
+use play::Analysis;
 
 /// The lines kept of one move's messages, and the length kept of each:
 /// a brain that talks without end costs bounded memory.

@@ -3,8 +3,9 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use board::{Agent, AgentError, Cell, Limits, Position, Rules};
+use board::{Cell, Position, Rules};
 use gomocup::{About, Resources, serve};
+use play::{Agent, AgentError, Limits};
 
 /// Plays the first empty cell in row-major order.
 struct First;
@@ -385,13 +386,13 @@ impl Agent for Reporter {
     fn select_move(&mut self, _: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         std::thread::sleep(Duration::from_millis(250));
         let (best, lost) = (Cell::new(3, 3), Cell::new(0, 9));
-        limits.root_move(best, board::RootStep::Entered, 6);
-        limits.root_move(best, board::RootStep::Done, 6);
-        limits.root_move(lost, board::RootStep::Lost, 6);
-        limits.publish(|| board::Analysis {
+        limits.root_move(best, play::RootStep::Entered, 6);
+        limits.root_move(best, play::RootStep::Done, 6);
+        limits.root_move(lost, play::RootStep::Lost, 6);
+        limits.publish(|| play::Analysis {
             value: Some(35.0),
             line: vec![best, Cell::new(4, 4)],
-            ..board::Analysis::of_move(best, board::ScoreKind::Evaluation)
+            ..play::Analysis::of_move(best, play::ScoreKind::Evaluation)
         });
         std::thread::sleep(Duration::from_millis(50));
         Ok(best)

@@ -6,9 +6,10 @@
 
 use std::hint::black_box;
 
-use board::{Limits, Position, Rules};
+use board::{Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcts::{Mcts, MctsConfig};
+use play::Limits;
 
 /// The classic UCB1 search on tic-tac-toe from the empty board.
 fn classic_3x3(c: &mut Criterion) {

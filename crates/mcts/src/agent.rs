@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicU64;
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Position, ScoreKind, mix_seed};
+use board::{Cell, Position, mix_seed};
+use play::{Agent, AgentError, Analysis, Limits, ScoreKind};
 use rayon::prelude::*;
 
 use crate::config::MctsConfig;
@@ -212,7 +213,8 @@ impl Agent for MctsAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{Progress, Rules, StopFlag};
+    use board::Rules;
+    use play::{Progress, StopFlag};
     use std::time::Duration;
 
     /// Searches the empty 9×9 board under `limits`, stopping it once

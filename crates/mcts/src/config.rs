@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use board::{EngineOption, Evaluator, OptionKind};
+use play::{EngineOption, Evaluator, OptionKind};
 
 /// How the search runs. Each switch is an option of its own, so that its
 /// effect can be measured in the arena.
@@ -13,7 +13,7 @@ pub struct MctsConfig {
     /// Iterations per move, unless the limits say otherwise.
     pub iterations: u64,
     /// At most this much time a move, whatever the limits say (applied
-    /// with [`board::Limits::capped`], as every engine does).
+    /// with [`play::Limits::capped`], as every engine does).
     pub move_time: Option<Duration>,
     /// Search within the time the limits give (the game's clock); the
     /// classic `uct` does not, and thinks `iterations` whatever the

@@ -10,12 +10,13 @@
 //!
 //! Beyond the classic, each switched by [`MctsConfig`]: tree reuse,
 //! heuristic playouts, MCTS-Solver, PUCT with priors from a
-//! [`board::Evaluator`], playouts ranked by an evaluator,
+//! [`play::Evaluator`], playouts ranked by an evaluator,
 //! and parallel search: a tree per thread, or one tree shared with
 //! virtual loss.
 //!
 //! ```
-//! use board::{Agent, Limits, Position, Rules};
+//! use board::{Position, Rules};
+//! use play::{Agent, Limits};
 //! use mcts::{MctsAgent, MctsConfig};
 //!
 //! let rules = Rules::tic_tac_toe();

@@ -4,7 +4,8 @@
 //! move by move, and also make an open four or stop the opponent's.
 
 use board::threats::Threats;
-use board::{Bitboard, Cell, Direction, Evaluator, Outcome, Position, Side};
+use board::{Bitboard, Cell, Direction, Outcome, Position, Side};
+use play::Evaluator;
 use rand::RngExt;
 use rand::rngs::SmallRng;
 

@@ -2,12 +2,13 @@
 
 use std::hint::black_box;
 
-use board::{Limits, Position, RuleSet, Rules};
+use board::{Position, RuleSet, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use minimax_tree::{
     AlphaBeta, AlphaBetaConfig, LineScan, OpenLines, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
     find_threat_win,
 };
+use play::Limits;
 
 fn tree(c: &mut Criterion) {
     c.bench_function("symmetric tree of 3x3, built and solved", |b| {

@@ -7,7 +7,7 @@
 //!   open-lines heuristic ([`OpenLines`]) on any board, preferring sooner
 //!   wins.
 //! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
-//!   generic over [`board::Evaluator`].
+//!   generic over [`play::Evaluator`].
 //! - [`find_threat_win`] and [`ThreatSearch`]: the threat-space search,
 //!   victory by continuous fours (VCF) and through threes (VCT) over
 //!   [`board::threats`], by fours alone over the lines where k is beyond
@@ -15,7 +15,8 @@
 //! - [`Solver`] and [`PerfectPlayer`]: proven values of small games.
 //!
 //! ```
-//! use board::{Limits, Position, Rules};
+//! use board::{Position, Rules};
+//! use play::Limits;
 //! use minimax_tree::{AlphaBeta, OpenLines, AlphaBetaConfig};
 //!
 //! let rules = Rules::tic_tac_toe();

@@ -1,7 +1,8 @@
 //! Depth-limited minimax, the classic way: every candidate move to a fixed
 //! depth, no pruning, the evaluation at the leaves.
 
-use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position, ScoreKind};
+use board::{Cell, Position};
+use play::{Agent, AgentError, Analysis, Evaluator, Limits, ScoreKind};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -3,7 +3,8 @@
 
 use std::cell::RefCell;
 
-use board::{Bitboard, Cell, Direction, Evaluator, Position, Rules, Side};
+use board::{Bitboard, Cell, Direction, Position, Rules, Side};
+use play::Evaluator;
 
 /// The score of a finished game for the side that won it.
 pub const OPEN_LINES_WIN: i32 = 9999;

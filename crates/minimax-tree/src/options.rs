@@ -3,7 +3,7 @@
 //! with (`eval=`) and the threat weights are composed by whoever builds
 //! the engine, and described there.
 
-use board::{EngineOption, OptionKind};
+use play::{EngineOption, OptionKind};
 
 use crate::{AlphaBetaConfig, CLASSIC_DEPTH};
 

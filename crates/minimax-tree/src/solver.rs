@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use board::{Agent, AgentError, Analysis, Cell, Limits, Outcome, Position, Rules, ScoreKind};
+use board::{Cell, Outcome, Position, Rules};
+use play::{Agent, AgentError, Analysis, Limits, ScoreKind};
 use thiserror::Error;
 
 use crate::canonical::{MAX_AREA, SymmetricMarks, Symmetries};

@@ -6,9 +6,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use board::{
-    Agent, AgentError, Analysis, Bitboard, Cell, Limits, Outcome, Position, Rules, ScoreKind, Side, Transform,
-};
+use board::{Bitboard, Cell, Outcome, Position, Rules, Side, Transform};
+use play::{Agent, AgentError, Analysis, Limits, ScoreKind};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use thiserror::Error;

@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position, Rules, ScoreKind};
+use board::{Cell, Position, Rules};
+use play::{Agent, AgentError, Analysis, Evaluator, Limits, ScoreKind};
 
 use crate::open_lines::OpenLines;
 use crate::tree::{SymmetricTree, TreeError, shared_tree};

@@ -2,9 +2,10 @@
 
 use std::hint::black_box;
 
-use board::{Agent, Cell, Evaluator, Limits, Position, Rules};
+use board::{Cell, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use pattern_eval::{Family, GreedyAgent, PatternBoard, PatternEvaluator};
+use play::{Agent, Evaluator, Limits};
 
 /// A 15×15 position 40 plies into a game between the two greedy players,
 /// the same every run.

@@ -21,7 +21,8 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use board::threats::{CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats, UnsupportedThreats};
-use board::{Cell, Evaluator, Position, RuleSet, Rules};
+use board::{Cell, Position, RuleSet, Rules};
+use play::Evaluator;
 use serde::{Deserialize, Serialize};
 
 use crate::move_policy::MovePolicy;

@@ -3,7 +3,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use board::{Cell, Direction, Evaluator, Position, Side};
+use board::{Cell, Direction, Position, Side};
+use play::Evaluator;
 
 use crate::incremental::{PatternBoard, with_windows_of};
 use crate::table::{Family, MAX_K, PatternTable, UnsupportedK, WIN_SLOT, low_bits, ternary_key};
@@ -414,7 +415,8 @@ fn holds_own_mark(table: &PatternTable, code: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use board::{Evaluator, Position, Rules};
+    use board::{Position, Rules};
+    use play::Evaluator;
 
     use super::{FORCED_WIN, PatternEvaluator};
     use crate::Family;

@@ -1,8 +1,7 @@
 //! The greedy pattern player: the best-scoring empty cell, ties at random.
 
-use board::{
-    Agent, AgentError, Analysis, Cell, EngineOption, Limits, OptionKind, Position, Rules, ScoreKind,
-};
+use board::{Cell, Position, Rules};
+use play::{Agent, AgentError, Analysis, EngineOption, Limits, OptionKind, ScoreKind};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

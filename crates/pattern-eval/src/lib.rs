@@ -12,7 +12,7 @@
 //!   play with: for k = 5 the embedded vectors (the classic ones evolved
 //!   by the genetic crate), else [`Weights::hand_set`].
 //! - [`PatternEvaluator`]: cell scores and a position score from weights;
-//!   it implements [`board::Evaluator`] for search engines.
+//!   it implements [`play::Evaluator`] for search engines.
 //! - [`PatternBoard`]: every cell's windows, kept up to date incrementally
 //!   as marks are placed and removed.
 //! - [`GreedyAgent`]: plays the best-scoring cell.
@@ -25,7 +25,8 @@
 //!   threat family, whose weights it can take over exactly.
 //!
 //! ```
-//! use board::{Agent, Limits, Position, Rules};
+//! use board::{Position, Rules};
+//! use play::{Agent, Limits};
 //! use pattern_eval::{Family, GreedyAgent, PatternTable};
 //!
 //! assert_eq!(PatternTable::classic(5)?.len(), 109);

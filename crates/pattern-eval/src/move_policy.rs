@@ -2,7 +2,7 @@
 //! makes for the side that plays it (by its shape there) plus what it
 //! takes from the opponent (by the opponent's shape there). The search
 //! orders, reduces and prunes moves by that one number
-//! ([`board::Evaluator::score_move`]); [`MovePolicy::hand_set`] is the
+//! ([`play::Evaluator::score_move`]); [`MovePolicy::hand_set`] is the
 //! hand-set score, and `trainer policy` fits one to the moves a strong
 //! engine chose.
 //!
@@ -150,7 +150,8 @@ impl MovePolicy {
 mod tests {
     use super::*;
     use crate::CodeEvaluator;
-    use board::{Evaluator, Position, Rules};
+    use board::{Position, Rules};
+    use play::Evaluator;
 
     #[test]
     fn the_hand_set_policy_scores_every_move_as_the_hand_set_score() {

@@ -10,7 +10,8 @@
 use std::path::Path;
 
 use board::threats::{CellClass, Pattern, Threats};
-use board::{Cell, Evaluator, Position};
+use board::{Cell, Position};
+use play::Evaluator;
 use serde::{Deserialize, Serialize};
 
 use crate::weights::{

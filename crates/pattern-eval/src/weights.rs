@@ -318,9 +318,9 @@ pub(crate) fn read_by_name<T>(
 ) -> Result<T, WeightsError> {
     let io = |source| WeightsError::Io { action: "read", path: path.to_owned(), source };
     if is_bincode(path) {
-        from_bincode(&board::files::read(path).map_err(io)?)
+        from_bincode(&play::files::read(path).map_err(io)?)
     } else {
-        from_json(&board::files::read_to_string(path).map_err(io)?)
+        from_json(&play::files::read_to_string(path).map_err(io)?)
     }
 }
 
@@ -338,7 +338,7 @@ pub(crate) fn write_by_name(
 /// Writes `bytes` to `path` through a temporary file beside it, so an old
 /// file is never left half written.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WeightsError> {
-    board::files::write_atomically(path, bytes).map_err(|source| WeightsError::Io {
+    play::files::write_atomically(path, bytes).map_err(|source| WeightsError::Io {
         action: "write",
         path: path.to_owned(),
         source,
@@ -353,7 +353,7 @@ const DECODE_LIMIT: usize = 1 << 20;
 pub(crate) fn encode_sealed<T: serde::Serialize>(file: &T) -> Vec<u8> {
     let mut bytes =
         bincode::serde::encode_to_vec(file, bincode::config::standard()).expect("weights serialise");
-    let sum = board::files::checksum(&bytes);
+    let sum = play::files::checksum(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
     bytes
 }
@@ -368,7 +368,7 @@ pub(crate) fn decode_sealed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Res
     match &bytes[read..] {
         [] => Ok(file),
         trailer if trailer.len() == 8 => {
-            if board::files::checksum(&bytes[..read]).to_le_bytes() == trailer {
+            if play::files::checksum(&bytes[..read]).to_le_bytes() == trailer {
                 Ok(file)
             } else {
                 Err(WeightsError::Bincode("damaged: its checksum does not match its contents".to_owned()))

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use board::{Agent, Rules};
+use board::Rules;
+use play::Agent;
 
 /// Makes one agent for one game, from that game's seed.
 pub(crate) type Maker = Arc<dyn Fn(u64) -> Box<dyn Agent> + Send + Sync>;

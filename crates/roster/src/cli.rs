@@ -63,12 +63,12 @@ pub fn quiet_on_closed_pipe() {
 }
 
 /// Writes `text` to `path` whole or not at all
-/// ([`board::files::write_atomically`]), the error naming the file.
+/// ([`play::files::write_atomically`]), the error naming the file.
 ///
 /// # Errors
 /// If the file cannot be written: `cannot write PATH: why`.
 pub fn write_file(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    board::files::write_atomically(path, text.as_bytes()).map_err(|error| {
+    play::files::write_atomically(path, text.as_bytes()).map_err(|error| {
         std::io::Error::new(error.kind(), format!("cannot write {}: {error}", path.display()))
     })
 }

@@ -1,5 +1,5 @@
 //! The one place that names every engine: it turns a spec string such as
-//! `random:seed=7` into an [`Agent`](board::Agent), with errors that list
+//! `random:seed=7` into an [`Agent`](play::Agent), with errors that list
 //! what is valid.
 //!
 //! A spec is an engine name, then optionally `:` and `key=value` options

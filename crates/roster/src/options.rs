@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use board::{EngineOption, OptionKind};
+use play::{EngineOption, OptionKind};
 
 use crate::error::SpecError;
 

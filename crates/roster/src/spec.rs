@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use board::{Agent, Rules};
+use board::Rules;
+use play::Agent;
 use thiserror::Error;
 
 use crate::built::{Built, Maker, RulesCheck};
@@ -146,7 +147,7 @@ impl AgentSpec {
             return Ok(self.clone());
         };
         let megabytes = match option.kind {
-            board::OptionKind::Whole { min, max } => (bytes >> 20).clamp(min.max(1), max),
+            play::OptionKind::Whole { min, max } => (bytes >> 20).clamp(min.max(1), max),
             _ => (bytes >> 20).max(1),
         };
         self.with_option("tt_mb", &megabytes.to_string())
@@ -158,7 +159,7 @@ impl AgentSpec {
     pub fn max_threads(&self) -> Option<usize> {
         self.engine.options().iter().find(|option| option.name == "threads").and_then(|option| {
             match option.kind {
-                board::OptionKind::Whole { max, .. } => usize::try_from(max).ok(),
+                play::OptionKind::Whole { max, .. } => usize::try_from(max).ok(),
                 _ => None,
             }
         })
@@ -269,7 +270,8 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::{Limits, Position};
+    use board::Position;
+    use play::Limits;
 
     fn moves_of(spec: &AgentSpec, seed: u64) -> Vec<board::Cell> {
         let mut agent = spec.build(seed);

@@ -1,7 +1,8 @@
 //! The tabular engines in specs: tables from files, and tables trained on
 //! first use.
 
-use board::{Limits, Outcome, RuleSet, Rules, Side, play_game};
+use board::{Outcome, RuleSet, Rules, Side};
+use play::{Limits, play_game};
 use roster::AgentSpec;
 use tabular_rl::{KeySpace, MatrixParams, Seat, Table, WeightMatrix};
 
@@ -170,7 +171,7 @@ fn a_learning_table_refuses_the_rules_it_was_not_made_for() {
     let record = play_game(Rules::tic_tac_toe(), [&mut *a, &mut *b], &[], &Limits::none()).unwrap();
     assert!(record.forfeit.is_none());
     let analysis = a.analysis().expect("the learner tells its chances");
-    assert_eq!(analysis.score_kind, board::ScoreKind::Probability);
+    assert_eq!(analysis.score_kind, play::ScoreKind::Probability);
     let four = Rules::new(4, 4, 3, RuleSet::Freestyle).unwrap();
     let (mut a, mut b) = (learner.build(2), random.build(2));
     let record = play_game(four, [&mut *a, &mut *b], &[], &Limits::none()).unwrap();
@@ -212,7 +213,7 @@ fn the_learners_play_renju_and_caro_on_their_boards() {
 fn a_second_program_learning_into_the_same_table_is_refused_before_it_plays() {
     let file = TempTable::new("held");
     // Another program's hold on the file, as a second `bench match` or game would take it.
-    let other = board::files::lock_output(&file.0).unwrap();
+    let other = play::files::lock_output(&file.0).unwrap();
     let error = spec(&format!("matrix:learn=true,games=0,table={}", file.0.display())).unwrap_err();
     assert!(error.contains("another program is writing"), "{error}");
     drop(other);

@@ -107,9 +107,9 @@ impl Table {
             body: self.body(),
         };
         let mut bytes = bincode::serde::encode_to_vec(&file, standard()).expect("tables encode");
-        let sum = board::files::checksum(&bytes);
+        let sum = play::files::checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
-        board::files::write_atomically(path, &bytes).map_err(io)
+        play::files::write_atomically(path, &bytes).map_err(io)
     }
 
     /// Reads a table written by [`Table::save`].
@@ -131,7 +131,7 @@ impl Table {
     pub fn load_noting(path: &Path) -> Result<(Table, Option<String>), TableError> {
         let shown = path.display().to_string();
         let bytes =
-            board::files::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
+            play::files::read(path).map_err(|source| TableError::Io { path: shown.clone(), source })?;
         let format = |reason: String| TableError::Format { path: shown.clone(), reason };
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(format(
@@ -144,7 +144,7 @@ impl Table {
             1 => &bytes[..],
             FORMAT => {
                 let (body, sum) = bytes.split_at(bytes.len().saturating_sub(8));
-                if sum.len() != 8 || board::files::checksum(body).to_le_bytes() != sum {
+                if sum.len() != 8 || play::files::checksum(body).to_le_bytes() != sum {
                     return Err(format("damaged: its checksum does not match its contents".to_owned()));
                 }
                 body

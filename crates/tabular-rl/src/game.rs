@@ -95,7 +95,7 @@ impl<'a> Game<'a> {
 
 /// The outcome of `record` if it is a game of `rules` that ended on the
 /// board (not by a forfeit, not unfinished, every move legal).
-pub(crate) fn finished(record: &board::GameRecord, rules: board::Rules) -> Option<Outcome> {
+pub(crate) fn finished(record: &play::GameRecord, rules: board::Rules) -> Option<Outcome> {
     if record.rules != rules || record.forfeit.is_some() {
         return None;
     }
@@ -115,7 +115,7 @@ pub(crate) fn x_wins_at_a3() -> (Position, Vec<Cell>, Cell) {
 
 #[cfg(test)]
 /// The record of a game of `rules`: `opening`, then `moves`.
-pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> board::GameRecord {
+pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> play::GameRecord {
     let opening: Vec<Cell> = opening.iter().map(|cell| rules.parse_cell(cell).unwrap()).collect();
     let mut pos = Position::new(rules);
     for &cell in &opening {
@@ -125,9 +125,9 @@ pub(crate) fn record_of(rules: board::Rules, opening: &[&str], moves: &str) -> b
     for name in moves.split_whitespace() {
         let cell = rules.parse_cell(name).unwrap();
         pos.play(cell).unwrap();
-        played.push(board::MoveRecord::new(cell, 0));
+        played.push(play::MoveRecord::new(cell, 0));
     }
-    board::GameRecord {
+    play::GameRecord {
         rules,
         players: ["a".to_owned(), "b".to_owned()],
         opening,

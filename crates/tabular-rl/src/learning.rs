@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use board::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules, Side};
+use board::{Cell, Position, Rules, Side};
+use play::{Agent, AgentError, Analysis, GameRecord, Limits};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -44,7 +45,7 @@ pub struct LearningTable {
     state: Mutex<Learned>,
     /// The hold on the file, taken before any game: a second program
     /// learning into the same file is refused before it plays, not after.
-    _lock: Option<Arc<board::files::OutputLock>>,
+    _lock: Option<Arc<play::files::OutputLock>>,
 }
 
 #[derive(Debug)]
@@ -66,7 +67,7 @@ impl LearningTable {
         let rules = table.space().rules();
         let lock = match &path {
             Some(path) => Some(
-                board::files::lock_output_shared(path)
+                play::files::lock_output_shared(path)
                     .map_err(|source| TableError::Io { path: path.display().to_string(), source })?,
             ),
             None => None,
@@ -213,7 +214,7 @@ impl Agent for LearningAgent {
 mod tests {
     use super::*;
     use crate::{KeySpace, MatrixParams, WeightMatrix};
-    use board::{RandomAgent, play_game};
+    use play::{RandomAgent, play_game};
 
     fn fresh_matrix() -> Table {
         let space = KeySpace::new(Rules::tic_tac_toe(), true).unwrap();

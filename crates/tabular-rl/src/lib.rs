@@ -2,7 +2,7 @@
 //! learner, the Monte-Carlo score table, and TD / Q-learning of afterstate
 //! values (see "Tabular learners" in docs/algorithms.md). Tables are keyed by the exact position (base 3), or
 //! by its symmetry class (the default), on any board of up to 40 cells;
-//! they are saved with bincode, and play as [`board::Agent`]s — read-only
+//! they are saved with bincode, and play as [`play::Agent`]s — read-only
 //! ([`TabularAgent`]) or learning from every game they finish
 //! ([`LearningAgent`]).
 //!

@@ -4,7 +4,8 @@
 //! after a game the learner's moves are rewarded or punished, most for
 //! the last.
 
-use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side};
+use board::{Cell, Outcome, Position, Side};
+use play::{CellScore, GameRecord, ScoreKind};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -388,7 +389,7 @@ mod tests {
         unfinished.outcome = Outcome::Draw;
         assert!(!matrix.learn_game(&unfinished, Side::X));
         let mut forfeited = record.clone();
-        forfeited.forfeit = Some(board::Forfeit::new(Side::O, "crashed".to_owned()));
+        forfeited.forfeit = Some(play::Forfeit::new(Side::O, "crashed".to_owned()));
         assert!(!matrix.learn_game(&forfeited, Side::X));
         // Opening moves are not the learner's: only c2 after an opening of four.
         let mut fresh = learner();

@@ -11,7 +11,8 @@
 //! chunks into its own table, and the tables are merged by addition — so
 //! the result does not depend on the number of threads.
 
-use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side, mix_seed};
+use board::{Cell, Outcome, Position, Side, mix_seed};
+use play::{CellScore, GameRecord, ScoreKind};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;

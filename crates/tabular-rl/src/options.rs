@@ -1,6 +1,6 @@
 //! The options of the tabular learners as engines in a spec.
 
-use board::{EngineOption, OptionKind};
+use play::{EngineOption, OptionKind};
 
 /// Training games of a table trained where it is first used.
 pub const DEFAULT_TRAINING_GAMES: u64 = 100_000;

@@ -1,11 +1,10 @@
 //! What a trained table does with a position: a policy. Policies play as
-//! [`board::Agent`]s and are measured against a uniformly random player.
+//! [`play::Agent`]s and are measured against a uniformly random player.
 
 use std::sync::Arc;
 
-use board::{
-    Agent, AgentError, Analysis, Cell, CellScore, Limits, Outcome, Position, Rules, ScoreKind, Side, mix_seed,
-};
+use board::{Cell, Outcome, Position, Rules, Side, mix_seed};
+use play::{Agent, AgentError, Analysis, CellScore, Limits, ScoreKind};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rayon::prelude::*;
@@ -178,7 +177,7 @@ pub fn versus_random(policy: &dyn Policy, games: u64, seed: u64) -> VersusRandom
     VersusRandom { as_x: play(Side::X), as_o: play(Side::O) }
 }
 
-/// A policy as a [`board::Agent`], for the arena, the TUI and the bench.
+/// A policy as a [`play::Agent`], for the arena, the TUI and the bench.
 pub struct TabularAgent {
     name: String,
     policy: Arc<dyn Policy>,

@@ -12,7 +12,8 @@
 
 use std::cmp::Ordering;
 
-use board::{Cell, CellScore, GameRecord, Outcome, Position, ScoreKind, Side};
+use board::{Cell, Outcome, Position, Side};
+use play::{CellScore, GameRecord, ScoreKind};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;

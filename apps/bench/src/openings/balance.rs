@@ -1,6 +1,6 @@
 //! `bench openings --balance N`: `N` even openings made by an engine's own
 //! balance search — the same search a GUI's `YXBALANCEONE` and
-//! `YXBALANCETWO` run ([`board::balance`]) — from seeded random starts
+//! `YXBALANCETWO` run ([`play::balance`]) — from seeded random starts
 //! near the centre: one stone (O then puts two, O's and X's) or two (X
 //! puts a third). Each is three stones, O to move, printed with the
 //! value the engine found for X. Quick, and judged by our own engine:
@@ -9,8 +9,9 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use board::balance::{balance_one, balance_two};
-use board::{Cell, Limits, Rules, Side};
+use board::{Cell, Rules, Side};
+use play::Limits;
+use play::balance::{balance_one, balance_two};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;

@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use board::{Agent, Cell, Limits, Position};
+use board::{Cell, Position};
+use play::{Agent, Limits};
 
 use super::{Args, move_names, position};
 

@@ -217,7 +217,7 @@ fn move_names(rules: Rules, moves: &[Cell]) -> String {
 
 /// The position after `moves` in turn from X, or which cannot be played.
 fn position(rules: Rules, moves: &[Cell]) -> Result<board::Position> {
-    board::opening_position(rules, moves)
+    play::opening_position(rules, moves)
         .map_err(|error| anyhow::anyhow!("{}: {error}", move_names(rules, moves)))
 }
 

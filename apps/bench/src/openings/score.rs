@@ -10,7 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use board::{Limits, Position, Rules, Side};
+use board::{Position, Rules, Side};
+use play::Limits;
 use rayon::prelude::*;
 
 use super::{Args, parse_bounds};
@@ -62,7 +63,7 @@ fn value_of(chance: f64, scale: f64) -> f64 {
 /// scored again at a longer time.
 fn read_openings(rules: Rules, file: &Path) -> Result<Vec<(String, Position)>> {
     let text =
-        board::files::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        play::files::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let moves = line.split('#').next().unwrap_or_default().trim();
@@ -149,7 +150,7 @@ fn open_three_value(rules: Rules) -> Result<f64> {
     let evaluation = roster::evaluation("auto", rules)?;
     let at = |moves: &str| -> Result<f64> {
         let pos = Position::from_moves(rules, moves)?;
-        Ok(f64::from(board::Evaluator::evaluate(&evaluation, &pos)))
+        Ok(f64::from(play::Evaluator::evaluate(&evaluation, &pos)))
     };
     Ok((at("h8 a1 i8 o15 g8")? - at("h8 a1 i8 o15 c3")?).abs())
 }

@@ -13,7 +13,7 @@ fn bench(args: &[&str]) -> Output {
 
 fn fixture() -> String {
     let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/board/tests/data/c-gomoku-cli.sgf");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/play/tests/data/c-gomoku-cli.sgf");
     path.display().to_string()
 }
 
@@ -62,7 +62,7 @@ fn match_writes_every_game_to_one_collection() {
     args.extend(["--sgf", &sgf_text]);
     let output = bench(&args);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let games = board::sgf::parse(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+    let games = play::sgf::parse(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
     assert_eq!(games.len(), 6);
     for (i, game) in games.iter().enumerate() {
         // A plays X in even games.
@@ -87,7 +87,7 @@ fn match_writes_every_game_to_one_collection() {
     resumed.extend(["--records", &records_text, "--resume", "--sgf", &sgf_text]);
     let output = bench(&resumed);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let again = board::sgf::parse(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+    let again = play::sgf::parse(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
     assert_eq!(again.len(), 6);
     // The same file twice is refused before any game.
     let mut clash: Vec<&str> = common.to_vec();

@@ -3,8 +3,9 @@
 //! be played here or split into shards and played elsewhere
 //! ([`super::shards`]): a game's result depends on the list alone.
 
-use board::{Agent, Cell, Limits, Outcome, RandomAgent, Side, play_game};
+use board::{Cell, Outcome, Side};
 use pattern_eval::{Family, GreedyAgent, PatternEvaluator, Weights};
+use play::{Agent, Limits, RandomAgent, play_game};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

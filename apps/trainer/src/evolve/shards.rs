@@ -76,7 +76,7 @@ impl Sharding {
             .with_context(|| format!("cannot create {}", dir.display()))?;
         let text = serde_json::to_string(games).expect("games serialise");
         let work = dir.join("games.json");
-        board::files::write_atomically(&work, text.as_bytes())
+        play::files::write_atomically(&work, text.as_bytes())
             .with_context(|| format!("cannot write {}", work.display()))?;
         let print = fingerprint(&text);
         let files: Vec<PathBuf> =
@@ -232,7 +232,7 @@ pub fn play_shard(work: &Path, shard: Shard, out: &Path) -> Result<usize> {
         results: indices.iter().map(|&index| index as u64).zip(results).collect(),
     };
     let json = serde_json::to_string(&file).expect("results serialise");
-    board::files::write_atomically(out, json.as_bytes())
+    play::files::write_atomically(out, json.as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(indices.len())
 }

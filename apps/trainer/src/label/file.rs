@@ -144,7 +144,7 @@ fn check(label: &Label, rules: Rules) -> Result<(), String> {
 pub struct LabelWriter {
     file: BufWriter<File>,
     path: PathBuf,
-    _lock: board::files::OutputLock,
+    _lock: play::files::OutputLock,
 }
 
 impl LabelWriter {
@@ -156,7 +156,7 @@ impl LabelWriter {
     /// be written.
     pub fn create(path: &Path, header: &LabelHeader) -> Result<LabelWriter> {
         let lock =
-            board::files::lock_output(path).with_context(|| format!("cannot write {}", path.display()))?;
+            play::files::lock_output(path).with_context(|| format!("cannot write {}", path.display()))?;
         if path.metadata().is_ok_and(|meta| meta.len() > 0) {
             bail!(
                 "{} holds labels already: give --resume to go on with them, or another --out",
@@ -178,7 +178,7 @@ impl LabelWriter {
     /// Another program writes it, or it cannot be written.
     pub fn resume(path: &Path, read: &LabelFile) -> Result<LabelWriter> {
         let lock =
-            board::files::lock_output(path).with_context(|| format!("cannot write {}", path.display()))?;
+            play::files::lock_output(path).with_context(|| format!("cannot write {}", path.display()))?;
         let file = OpenOptions::new()
             .write(true)
             .open(path)
@@ -213,13 +213,13 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<u64> 
     if out.metadata().is_ok_and(|meta| meta.len() > 0) {
         bail!("{} already exists: merge into a new file", out.display());
     }
-    let _lock = board::files::lock_output(out).with_context(|| format!("cannot write {}", out.display()))?;
+    let _lock = play::files::lock_output(out).with_context(|| format!("cannot write {}", out.display()))?;
     let mut first: Option<(&Path, LabelHeader)> = None;
     let mut shards: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut labels = Vec::new();
     let mut keys = HashSet::new();
     for path in paths {
-        if board::files::same_file(path, out) {
+        if play::files::same_file(path, out) {
             bail!("{} is both a shard and the output", out.display());
         }
         let file = LabelFile::read(path)?;
@@ -272,7 +272,7 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<u64> 
     for label in &labels {
         bytes.extend_from_slice(&chunk(label));
     }
-    board::files::write_atomically(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    play::files::write_atomically(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
     Ok(labels.len() as u64)
 }
 

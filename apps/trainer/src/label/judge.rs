@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use board::{Agent, Limits};
+use play::{Agent, Limits};
 use roster::AgentSpec;
 
 use super::file::{LabelSettings, LabelWriter};

@@ -100,7 +100,7 @@ pub fn gather<S: std::hash::BuildHasher>(
 #[must_use]
 pub fn game_number(name: &str, index: u64) -> u64 {
     let file_name = Path::new(name).file_name().map_or(name.into(), |n| n.to_string_lossy());
-    board::files::checksum(file_name.as_bytes()).wrapping_add(index)
+    play::files::checksum(file_name.as_bytes()).wrapping_add(index)
 }
 
 /// Walks one game, keeping its positions as candidates.
@@ -218,8 +218,8 @@ fn record_games(path: &Path) -> Result<Vec<Option<SourceGame>>> {
 
 fn sgf_games(path: &Path) -> Result<Vec<Option<SourceGame>>> {
     let text =
-        board::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = board::sgf::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+        play::files::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = play::sgf::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
     Ok(games
         .into_iter()
         .map(|game| {

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use arena::Shard;
-use board::{Cell, OpeningRule};
+use board::Cell;
+use play::OpeningRule;
 use serde::{Deserialize, Serialize};
 
 use crate::chunks::{Chunk, read_chunk};
@@ -214,7 +215,7 @@ impl DataFile {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let mut out = header.bytes();
         out.extend_from_slice(&bytes[self.body_start as usize..self.good_len as usize]);
-        board::files::write_atomically(path, &out).with_context(|| format!("cannot write {}", path.display()))
+        play::files::write_atomically(path, &out).with_context(|| format!("cannot write {}", path.display()))
     }
 }
 

@@ -37,7 +37,7 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merge
     let mut shards: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut games: BTreeMap<u64, GameData> = BTreeMap::new();
     for path in paths {
-        if board::files::same_file(path, out) {
+        if play::files::same_file(path, out) {
             bail!("{} is both a shard and the output", out.display());
         }
         let file = DataFile::read(path)?;
@@ -102,7 +102,7 @@ pub fn merge(paths: &[PathBuf], out: &Path, allow_missing: bool) -> Result<Merge
     }
     let header = Header { settings: file.settings, shard: Shard::WHOLE, games: Some(planned) };
     let ordered: Vec<&GameData> = games.values().collect();
-    board::files::write_atomically(out, &data::file_bytes(&header, &ordered))
+    play::files::write_atomically(out, &data::file_bytes(&header, &ordered))
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(Merged {
         games: ordered.len() as u64,

@@ -27,7 +27,8 @@ use std::sync::mpsc;
 
 use anyhow::{Context, Result, bail};
 use arena::{Openings, Shard};
-use board::{Agent, Cell, Limits, OpeningRule, Outcome, Position, Rules, mix_seed, play_swap_game};
+use board::{Cell, Outcome, Position, Rules, mix_seed};
+use play::{Agent, Limits, OpeningRule, play_swap_game};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;

@@ -2,7 +2,8 @@
 //! and the few settings they may change; everything else changes
 //! through keys.
 
-use board::{Analysis, Cell, Limits, Position, Side};
+use board::{Cell, Position, Side};
+use play::{Analysis, Limits};
 
 use super::{App, Heat, Mode, Setup};
 use crate::engine::Thinking;

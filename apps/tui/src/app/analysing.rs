@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use board::Limits;
+use play::Limits;
 use roster::AgentSpec;
 
 use super::mode::{Analysing, Mode};
@@ -130,7 +130,7 @@ impl App {
     /// A set of lines came back: shown, and the next set, four times as
     /// long, asked for (until the analysis' time is spent). Whether the
     /// analysis goes on.
-    pub(super) fn take_lines(&mut self, lines: Vec<board::Analysis>) -> bool {
+    pub(super) fn take_lines(&mut self, lines: Vec<play::Analysis>) -> bool {
         let key = self.pos.hash();
         let Mode::Analysis(analysing) = &mut self.mode else { return false };
         if lines.is_empty() || analysing.lines_of != key {
@@ -146,7 +146,7 @@ impl App {
 
     /// The lines of the last complete set, in analysis mode with several.
     #[must_use]
-    pub fn shown_lines(&self) -> &[board::Analysis] {
+    pub fn shown_lines(&self) -> &[play::Analysis] {
         match self.mode.beneath_help() {
             Mode::Analysis(analysing) if self.analysis_lines > 1 => &analysing.lines,
             _ => &[],

@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use board::{Limits, Side};
+use board::Side;
+use play::Limits;
 
 use super::App;
 use crate::clock::Clocks;

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::App;
 use super::mode::Mode;
-use board::OpeningRule;
+use play::OpeningRule;
 
 use crate::menu::{CLOCKS, Menu, OPENINGS, Outcome, PRESETS, Row, TIMES};
 use crate::setup::Level;

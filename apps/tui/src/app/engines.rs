@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use board::{Limits, Side};
+use board::Side;
+use play::Limits;
 use roster::AgentSpec;
 
 use super::mode::Mode;

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use board::{Agent, Analysis, Cell, Limits, Position, Rules, Side};
+use board::{Cell, Position, Rules, Side};
+use play::{Agent, Analysis, Limits};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use roster::AgentSpec;
 
@@ -165,7 +166,7 @@ pub struct App {
     /// A swap opening under way (until the colours are settled).
     swap: Option<opening::SwapPhase>,
     /// The swap opening this game had, once settled.
-    opening: Option<board::SwapRecord>,
+    opening: Option<play::SwapRecord>,
 }
 
 impl std::fmt::Debug for App {
@@ -250,7 +251,7 @@ impl App {
                 Some(agent)
             }
         });
-        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(board::Agent::games_learned));
+        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(play::Agent::games_learned));
         self.hint_agent = None;
         self.pos = Position::new(setup.rules);
         self.cursor = centre(setup.rules);
@@ -491,7 +492,7 @@ impl App {
         let Some(outcome) = self.pos.outcome() else {
             return;
         };
-        let record = board::GameRecord {
+        let record = play::GameRecord {
             rules: self.setup.rules,
             players: [0, 1].map(|i| match &self.agents[i] {
                 Some(agent) => agent.name(),
@@ -501,7 +502,7 @@ impl App {
             opening: self.pos.moves()[..self.opening_stones()].to_vec(),
             moves: self.pos.moves()[self.opening_stones()..]
                 .iter()
-                .map(|&cell| board::MoveRecord::new(cell, 0))
+                .map(|&cell| play::MoveRecord::new(cell, 0))
                 .collect(),
             outcome,
             forfeit: None,
@@ -518,7 +519,7 @@ impl App {
             .collect();
         let errors: Vec<String> = lost.iter().flatten().cloned().collect();
         self.learning_lost = [lost[0].clone(), lost[1].clone()];
-        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(board::Agent::games_learned));
+        self.learning = [0, 1].map(|i| self.agents[i].as_ref().and_then(play::Agent::games_learned));
         if !errors.is_empty() {
             self.message = format!("{} — {}", self.message, errors.join("; "));
         }

@@ -57,7 +57,7 @@ pub struct Analysing {
     pub(super) done: Option<u64>,
     /// With several lines asked for: the last complete set, of the
     /// position `lines_of` (its hash), best first.
-    pub(super) lines: Vec<board::Analysis>,
+    pub(super) lines: Vec<play::Analysis>,
     pub(super) lines_of: u64,
     /// The time the running (or next) set of lines takes: each set
     /// searches longer than the one before.

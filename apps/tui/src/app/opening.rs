@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use board::{Analysis, Cell, OpeningRule, Side, SwapChoice, SwapRecord, SwapStep};
+use board::{Cell, Side};
+use play::{Analysis, OpeningRule, SwapChoice, SwapRecord, SwapStep};
 
 use super::App;
 use crate::engine::{Answer, Job, Purpose, Thinking};
@@ -52,7 +53,7 @@ impl App {
 
     /// Stones take-back does not remove: a settled swap opening's.
     pub(super) fn opening_stones(&self) -> usize {
-        self.opening.as_ref().map_or(0, |opening| board::rif_opening::stones(&opening.steps).len())
+        self.opening.as_ref().map_or(0, |opening| play::opening_rules::rif::stones(&opening.steps).len())
     }
 
     /// Who decides now in the opening: 0 the player who opened.
@@ -70,7 +71,7 @@ impl App {
     #[must_use]
     pub fn seat_holding(&self, side: Side) -> usize {
         let black = match &self.swap {
-            Some(phase) if phase.rule.is_rif() => board::rif_opening::black_seat(&phase.rif.steps),
+            Some(phase) if phase.rule.is_rif() => play::opening_rules::rif::black_seat(&phase.rif.steps),
             _ => 0,
         };
         if side == Side::X { black } else { 1 - black }

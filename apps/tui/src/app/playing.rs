@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 
 use std::fmt::Write as _;
 
-use board::{Analysis, Cell, CellScore, ScoreKind, Side};
+use board::{Cell, Side};
+use play::{Analysis, CellScore, ScoreKind};
 
 use super::{App, Heat, Player};
 use crate::engine::Purpose;
@@ -179,16 +180,11 @@ fn spinner(elapsed: std::time::Duration) -> char {
     ['|', '/', '-', '\\'][(elapsed.as_millis() / 150 % 4) as usize]
 }
 
-/// The panel beside the board in play and in analysis mode: the
-/// players and their clocks, the state, the engine at work, the last
-/// analysis and the moves.
-pub(crate) fn panel_lines(app: &App, (columns, rows): (u16, u16)) -> Vec<Line<'static>> {
-    let rules = app.setup.rules;
-    let bold = Style::new().add_modifier(Modifier::BOLD);
+/// Each colour's player (and clock, and what it learned): in an opening
+/// the names and the marker follow the colours as they stand and whoever
+/// must act (`acting`); then the side to move.
+fn player_lines(app: &App, acting: Option<Side>) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    // In an opening the names and the marker follow the colours as they
-    // stand and whoever must act; then the side to move.
-    let acting = app.side_to_act();
     for side in Side::ALL {
         let to_move = acting == Some(side);
         let who = match &app.setup.players[app.seat_holding(side)] {
@@ -210,6 +206,17 @@ pub(crate) fn panel_lines(app: &App, (columns, rows): (u16, u16)) -> Vec<Line<'s
             }
         }
     }
+    lines
+}
+
+/// The panel beside the board in play and in analysis mode: the
+/// players and their clocks, the state, the engine at work, the last
+/// analysis and the moves.
+pub(crate) fn panel_lines(app: &App, (columns, rows): (u16, u16)) -> Vec<Line<'static>> {
+    let rules = app.setup.rules;
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let acting = app.side_to_act();
+    let mut lines = player_lines(app, acting);
     let state = match app.pos.outcome() {
         Some(board::Outcome::Win(side)) => format!("{} wins", side.mark().to_ascii_uppercase()),
         Some(board::Outcome::Draw) => "draw".to_owned(),
@@ -312,7 +319,7 @@ pub(crate) fn analysis_lines(app: &App, analysis: &Analysis) -> Vec<Line<'static
             (Some(v), ScoreKind::Evaluation) => {
                 let chance =
                     analysis.win_chance().map_or(String::new(), |c| format!(" ({} to win)", percent(c)));
-                format!("{}{chance}", board::format_score(v, ScoreKind::Evaluation))
+                format!("{}{chance}", play::format_score(v, ScoreKind::Evaluation))
             }
             (Some(v), ScoreKind::VisitShare | ScoreKind::WinRate) => format!("{} expected", percent(v)),
             (Some(v), kind) => shown(v, kind),
@@ -369,7 +376,7 @@ fn best_lines(app: &App) -> Vec<Line<'static>> {
 fn shown(score: f64, kind: ScoreKind) -> String {
     match kind {
         ScoreKind::WinRate | ScoreKind::VisitShare | ScoreKind::Probability => percent(score),
-        ScoreKind::Evaluation | ScoreKind::Tally => board::format_score(score, kind),
+        ScoreKind::Evaluation | ScoreKind::Tally => play::format_score(score, kind),
     }
 }
 

@@ -1,5 +1,5 @@
 //! A RIF opening (Soosõrv-8, Taraguchi-10) in the terminal game: each
-//! step asked of the player whose part it is, as `board::rif_opening`
+//! step asked of the player whose part it is, as `play::opening_rules::rif`
 //! orders them — a person by stones and keys, an engine by its
 //! `decide_opening` — until the colours settle and white plays on.
 //!
@@ -12,8 +12,11 @@
 
 use std::time::Instant;
 
-use board::rif_opening::{OpeningAnswer, OpeningAsk, black_seat, next_ask, seat_of, symmetric, take_answer};
-use board::{Cell, Position, Side, SwapRecord, SwapStep};
+use board::{Cell, Position, Side};
+use play::opening_rules::rif::{
+    OpeningAnswer, OpeningAsk, black_seat, next_ask, seat_of, symmetric, take_answer,
+};
+use play::{SwapRecord, SwapStep};
 
 use super::App;
 use crate::engine::{Answer, Job, Purpose, Thinking};
@@ -364,7 +367,7 @@ fn refusal(pos: &Position, ask: &OpeningAsk, pending: &[Cell], cell: Cell) -> Op
         OpeningAsk::StandardOpening => {
             let radius = pending.len() as u8;
             let size = 2 * radius + 1;
-            (!board::rif_opening::central_square(rules, radius).contains(cell)).then(|| {
+            (!play::opening_rules::rif::central_square(rules, radius).contains(cell)).then(|| {
                 format!("stone {} of a standard opening lies within the central {size}x{size}", radius + 1)
             })
         }

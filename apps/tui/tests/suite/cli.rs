@@ -23,7 +23,7 @@ fn without_a_terminal_it_says_so_and_does_not_panic() {
 }
 
 /// 16 games saved by the c-gomoku-cli manager.
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/board/tests/data/c-gomoku-cli.sgf");
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/play/tests/data/c-gomoku-cli.sgf");
 
 #[test]
 fn bad_flags_are_clear_errors_before_the_screen_opens() {

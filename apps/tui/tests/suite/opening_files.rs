@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use board::{OpeningRule, Rules};
+use board::Rules;
+use play::OpeningRule;
 use ratatui::crossterm::event::KeyCode;
 use tui::App;
 use tui::record::{GameFile, UnderWay};
@@ -60,7 +61,10 @@ fn a_soosorv_opening_saved_after_any_input_goes_on_where_it_stood() {
     }
     assert!(app.swap_phase().is_none(), "{}", app.message());
     let record = app.settled_opening().expect("the opening settled");
-    assert_eq!(board::rif_opening::first_player_colour(&Rules::renju(), record, None), Ok(record.opener));
+    assert_eq!(
+        play::opening_rules::rif::first_player_colour(&Rules::renju(), record, None),
+        Ok(record.opener)
+    );
     assert_eq!(app.pos().ply(), 6);
     std::fs::remove_file(&path).unwrap();
 }
@@ -73,7 +77,7 @@ fn a_taraguchi_opening_and_a_swap2_one_go_on_after_a_save() {
         give(&mut app, input);
         app = saved_and_loaded(&mut app, &path);
     }
-    assert!(matches!(app.opening_ask(), Some(board::rif_opening::OpeningAsk::Offer { count: 10 })));
+    assert!(matches!(app.opening_ask(), Some(play::opening_rules::rif::OpeningAsk::Offer { count: 10 })));
     assert_eq!(app.offered().len(), 2, "{}", app.message());
     // Swap2 with two more stones chosen: the choice is kept.
     let mut app = game(Rules::gomoku15(), OpeningRule::Swap2);
@@ -109,13 +113,13 @@ fn refusal(file: &GameFile) -> String {
 #[test]
 fn an_opening_that_does_not_hold_together_is_refused() {
     let cell = |name: &str| Rules::renju().parse_cell(name).unwrap();
-    let steps = vec![board::SwapStep::Put(vec![cell("h8"), cell("i9"), cell("j10")])];
+    let steps = vec![play::SwapStep::Put(vec![cell("h8"), cell("i9"), cell("j10")])];
     let offer = |pending: &[&str]| UnderWay {
         steps: [
             steps.clone(),
-            vec![board::SwapStep::Swap(false)],
-            vec![board::SwapStep::Declared { stone: cell("g6"), fifths: 3 }],
-            vec![board::SwapStep::Swap(false)],
+            vec![play::SwapStep::Swap(false)],
+            vec![play::SwapStep::Declared { stone: cell("g6"), fifths: 3 }],
+            vec![play::SwapStep::Swap(false)],
         ]
         .concat(),
         pending: pending.iter().map(|&name| cell(name)).collect(),
@@ -169,8 +173,8 @@ fn an_opening_that_does_not_hold_together_is_refused() {
                 Some(UnderWay {
                     steps: [
                         steps.clone(),
-                        vec![board::SwapStep::Swap(false)],
-                        vec![board::SwapStep::Declared { stone: cell("a1"), fifths: 9 }],
+                        vec![play::SwapStep::Swap(false)],
+                        vec![play::SwapStep::Declared { stone: cell("a1"), fifths: 9 }],
                     ]
                     .concat(),
                     ..UnderWay::default()
@@ -195,7 +199,7 @@ fn an_opening_that_does_not_hold_together_is_refused() {
         // Under way and settled at once.
         (
             GameFile {
-                swap: Some(board::SwapRecord {
+                swap: Some(play::SwapRecord {
                     rule: OpeningRule::Swap1,
                     opener: board::Side::X,
                     steps: Vec::new(),

@@ -2,8 +2,9 @@
 //! declares, offers and picks as each step asks; an engine does its part;
 //! the colours settle and the record keeps every step.
 
-use board::rif_opening::{OpeningAsk, central_square, first_player_colour, symmetric};
-use board::{Cell, OpeningRule, Rules, Side, SwapStep};
+use board::{Cell, Rules, Side};
+use play::opening_rules::rif::{OpeningAsk, central_square, first_player_colour, symmetric};
+use play::{OpeningRule, SwapStep};
 use ratatui::crossterm::event::KeyCode;
 use tui::{App, Player};
 

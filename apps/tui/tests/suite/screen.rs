@@ -253,11 +253,11 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
     let cell = |name: &str| app.setup().rules.parse_cell(name).unwrap();
     let (b2, a1, c3) = (cell("b2"), cell("a1"), cell("c3"));
-    let score = |cell, score| board::CellScore { cell, score };
-    app.show_analysis(Some(board::Analysis {
+    let score = |cell, score| play::CellScore { cell, score };
+    app.show_analysis(Some(play::Analysis {
         best_move: Some(b2),
         scores: vec![score(b2, 10.0), score(a1, -1_999_999_996.0), score(c3, 3.0)],
-        ..board::Analysis::default()
+        ..play::Analysis::default()
     }));
     app.set_heat(Heat::Scores);
     app.set_cursor(a1);
@@ -334,15 +334,15 @@ fn a_monte_carlo_analysis_shows_its_winning_chance_and_its_proofs() {
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
     let cell = |name: &str| app.setup().rules.parse_cell(name).unwrap();
     let (b2, a1) = (cell("b2"), cell("a1"));
-    let score = |cell, score| board::CellScore { cell, score };
-    let mut analysis = board::Analysis {
+    let score = |cell, score| play::CellScore { cell, score };
+    let mut analysis = play::Analysis {
         best_move: Some(b2),
         scores: vec![score(b2, 0.75), score(a1, 0.25)],
-        score_kind: board::ScoreKind::VisitShare,
+        score_kind: play::ScoreKind::VisitShare,
         values: vec![score(b2, 0.6), score(a1, 0.2)],
         value: Some(0.6),
         line: vec![b2, a1],
-        ..board::Analysis::default()
+        ..play::Analysis::default()
     };
     app.show_analysis(Some(analysis.clone()));
     app.set_cursor(a1);
@@ -374,7 +374,7 @@ fn move_numbers_show_on_the_stones_when_asked() {
 #[test]
 fn long_text_wraps_in_the_panel_and_the_message_line() {
     let mut app = App::new(tui::Setup {
-        opening: board::OpeningRule::Soosorv8,
+        opening: play::OpeningRule::Soosorv8,
         ..setup(Rules::renju(), "human", "human")
     });
     assert!(app.message().len() > 120, "{}", app.message());

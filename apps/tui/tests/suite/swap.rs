@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use board::{OpeningRule, Rules, Side, SwapStep};
+use board::{Rules, Side};
+use play::{OpeningRule, SwapStep};
 use ratatui::crossterm::event::KeyCode;
 use tui::{App, Player};
 

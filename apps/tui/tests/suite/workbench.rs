@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use board::{Limits, Rules, Side};
+use board::{Rules, Side};
+use play::Limits;
 use ratatui::crossterm::event::KeyCode;
 use tui::engine::Purpose;
 
@@ -234,7 +235,7 @@ fn sgf_games_save_and_load_through_the_app() {
     // A collection from another program: players that are not our
     // engines load as people; a finished game opens in review.
     let fixture =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/board/tests/data/c-gomoku-cli.sgf");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/play/tests/data/c-gomoku-cli.sgf");
     let loaded = tui::record::load(&fixture, 16, Duration::from_secs(1)).unwrap();
     assert!(loaded.note.as_deref().unwrap().starts_with("game 16 of 16"));
     let app = App::loaded(loaded);
@@ -415,7 +416,7 @@ fn a_collection_keeps_its_games_and_new_names_come_from_a_prompt() {
     type_text(&mut app, "i9");
     press(&mut app, KeyCode::Char('S'));
     assert!(app.message().contains("as game 2 of 3, the others kept"), "{}", app.message());
-    let games = board::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let games = play::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(games.len(), 3);
     assert_eq!(games[1].moves.len(), 3);
     assert_eq!(games[1].moves[0].1.as_deref(), Some("first"));
@@ -429,7 +430,7 @@ fn a_collection_keeps_its_games_and_new_names_come_from_a_prompt() {
     press(&mut app, KeyCode::Char('W'));
     answer_prompt(&mut app, &path.display().to_string());
     assert!(app.message().contains("as game 4, after the others"), "{}", app.message());
-    assert_eq!(board::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap().len(), 4);
+    assert_eq!(play::sgf::parse(&std::fs::read_to_string(&path).unwrap()).unwrap().len(), 4);
     // …and saving again replaces that game, not adding a fifth.
     type_text(&mut app, "a1");
     press(&mut app, KeyCode::Char('S'));

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arena::sprt::{Decision, Sprt};
 use arena::{ArenaError, Entrant, Format, GameLine, Openings, Plan, RunOptions, read_records, run};
-use board::{Agent, AgentError, Cell, Limits, Position, RandomAgent, Rules, Side, StopFlag};
+use board::{Cell, Position, Rules, Side};
+use play::{Agent, AgentError, Limits, RandomAgent, StopFlag};
 
 use crate::common::{random, sharp};
 
@@ -269,7 +270,7 @@ fn swap_records_altered_by_hand_are_refused() {
     let path = temp_file("swap-altered.jsonl");
     let plan = Plan {
         games: 6,
-        opening_rule: board::OpeningRule::Swap2,
+        opening_rule: play::OpeningRule::Swap2,
         openings: Openings::Empty,
         ..Plan::new(Rules::gomoku15(), vec![random("a"), random("b")], 6)
     };
@@ -298,7 +299,7 @@ fn swap_records_altered_by_hand_are_refused() {
 #[test]
 fn two_runs_never_write_one_records_file() {
     let path = temp_file("shared.jsonl");
-    let held = board::files::lock_output(&path).unwrap();
+    let held = play::files::lock_output(&path).unwrap();
     let error =
         run(&match_plan(1), RunOptions { records: Some(&path), ..RunOptions::default() }).unwrap_err();
     assert!(error.to_string().contains("another program is writing"), "{error}");
@@ -318,7 +319,7 @@ impl Agent for ForgetfulLearner {
     fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
         self.0.select_move(pos, limits)
     }
-    fn game_over(&mut self, _: &board::GameRecord) -> Result<(), AgentError> {
+    fn game_over(&mut self, _: &play::GameRecord) -> Result<(), AgentError> {
         Err(AgentError::failed("disk full"))
     }
 }
@@ -353,11 +354,11 @@ impl Agent for Chooser {
         pos: &Position,
         _: bool,
         limits: &Limits,
-    ) -> Result<board::SwapChoice, AgentError> {
+    ) -> Result<play::SwapChoice, AgentError> {
         Ok(if self.swaps {
-            board::SwapChoice::Swap
+            play::SwapChoice::Swap
         } else {
-            board::SwapChoice::Play(self.select_move(pos, limits)?)
+            play::SwapChoice::Play(self.select_move(pos, limits)?)
         })
     }
 }
@@ -369,7 +370,7 @@ fn a_swap_match_scores_players_by_the_colours_they_chose() {
     };
     let records = temp_file("swap.jsonl");
     let plan = Plan {
-        opening_rule: board::OpeningRule::Swap2,
+        opening_rule: play::OpeningRule::Swap2,
         seed: 5,
         ..Plan::new(Rules::five_8x8(), vec![chooser("swapper", true), chooser("stayer", false)], 6)
     };
@@ -395,11 +396,11 @@ fn a_swap_match_scores_players_by_the_colours_they_chose() {
 
 #[test]
 fn renju_opening_rules_run_through_the_arena_and_their_records_read_back() {
-    for rule in [board::OpeningRule::Soosorv8, board::OpeningRule::Taraguchi10] {
+    for rule in [play::OpeningRule::Soosorv8, play::OpeningRule::Taraguchi10] {
         let records = temp_file(&format!("{rule}.jsonl"));
         let plan = Plan {
             opening_rule: rule,
-            limits: board::Limits::nodes(20),
+            limits: play::Limits::nodes(20),
             ..Plan::new(Rules::renju(), vec![random("a"), random("b")], 4)
         };
         let summary = run(&plan, RunOptions { records: Some(&records), ..RunOptions::default() }).unwrap();
@@ -410,7 +411,7 @@ fn renju_opening_rules_run_through_the_arena_and_their_records_read_back() {
             assert_eq!(line.record.check(), Ok(()), "{rule}: {:?}", line.record);
             let swap = line.record.swap.expect("every step recorded");
             assert_eq!(swap.rule, rule);
-            assert_eq!(board::rif_opening::next_ask(rule, &swap.steps), Ok(None), "a whole opening");
+            assert_eq!(play::opening_rules::rif::next_ask(rule, &swap.steps), Ok(None), "a whole opening");
             assert_eq!(line.record.opening.len(), 5);
         }
         let _ = fs::remove_file(records);

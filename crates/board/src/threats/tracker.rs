@@ -399,7 +399,7 @@ impl Threats {
     /// in each direction, what it takes from the opponent there, and
     /// bonuses for double threats (its own in full, the opponent's in
     /// half). Searches order, reduce and prune moves by it; see
-    /// [`crate::Evaluator::score_move`], which an evaluation may
+    /// `play::Evaluator::score_move`, which an evaluation may
     /// override.
     #[must_use]
     #[inline]

@@ -3,4 +3,3 @@
 mod properties;
 mod renju;
 mod rule_sets;
-mod sgf;

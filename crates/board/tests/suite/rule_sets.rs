@@ -1,7 +1,7 @@
 //! Renju and caro through `Position`: what is legal, what wins.
 
 use board::renju::Forbidden;
-use board::{Cell, MoveError, Outcome, Position, RandomAgent, Rules, Side, play_game};
+use board::{Cell, MoveError, Outcome, Position, Rules, Side};
 
 /// Plays `moves` (x,y pairs) in turn from X.
 fn play(rules: Rules, moves: &[(u8, u8)]) -> Position {
@@ -100,19 +100,6 @@ fn caro_freestyle_lets_an_open_overline_win() {
     let o = [(3, 7), (10, 7), (0, 4), (0, 6), (0, 8), (0, 10)];
     let pos = play(rules, &interleave(&x, &o)[..11]);
     assert_eq!(pos.outcome(), None);
-}
-
-#[test]
-fn random_players_finish_renju_and_caro_games_without_an_illegal_move() {
-    let caro_freestyle: Rules = "15,15,5,caro-freestyle".parse().unwrap();
-    for rules in [Rules::renju(), Rules::caro(), "9,9,5,renju".parse().unwrap(), caro_freestyle] {
-        for seed in 0..6 {
-            let (mut x, mut o) = (RandomAgent::new(seed), RandomAgent::new(seed + 100));
-            let record = play_game(rules, [&mut x, &mut o], &[], &board::Limits::none()).unwrap();
-            assert_eq!(record.forfeit, None, "{rules} seed {seed}");
-            assert_eq!(record.check(), Ok(()));
-        }
-    }
 }
 
 #[test]

@@ -6,8 +6,9 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use board::balance::{Balanced, balance_one, balance_two};
-use board::{Agent, Cell, Limits, Position, Progress, RootStep};
+use board::{Cell, Position};
+use play::balance::{Balanced, balance_one, balance_two};
+use play::{Agent, Limits, Progress, RootStep};
 
 use super::{Io, State};
 use crate::protocol::format_cell;
@@ -100,7 +101,7 @@ impl State<'_> {
         };
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
             let half = halve(limits);
-            let losing = board::defence::losing_moves(agent, pos, &half)?;
+            let losing = play::defence::losing_moves(agent, pos, &half)?;
             let mut excluded = limits.excluded;
             for &cell in &losing {
                 excluded.insert(cell);
@@ -108,8 +109,8 @@ impl State<'_> {
             let left = (pos.cells_within(2) - excluded).iter().any(|cell| pos.is_legal(cell));
             let choose = Limits { excluded: if left { excluded } else { limits.excluded }, ..half };
             let cell = agent.select_move(pos, &choose)?;
-            let cell = board::choose_allowed(pos, &choose, cell, agent.analysis().as_ref()).unwrap_or(cell);
-            Ok::<_, board::AgentError>((losing, cell))
+            let cell = play::choose_allowed(pos, &choose, cell, agent.analysis().as_ref()).unwrap_or(cell);
+            Ok::<_, play::AgentError>((losing, cell))
         };
         let found = match self.run_engine(&pos, io, ask) {
             Ok((found, _)) => found,

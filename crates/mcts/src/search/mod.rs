@@ -13,7 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use board::threats::Threats;
-use board::{Bitboard, Cell, Limits, Outcome, Position, Side, random_playout};
+use board::{Bitboard, Cell, Outcome, Position, Side, random_playout};
+use play::Limits;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -1,7 +1,8 @@
 //! What a search did: the report, and the line and moves it reads off
 //! the tree.
 
-use board::{Analysis, Cell, ScoreKind};
+use board::Cell;
+use play::{Analysis, ScoreKind};
 
 use super::Mcts;
 

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use board::{Agent, Cell, Evaluator, Limits, Outcome, Position, RandomAgent, Rules, Side, play_game};
+use board::{Cell, Outcome, Position, Rules, Side};
 use mcts::{Mcts, MctsAgent, MctsConfig};
+use play::{Agent, Evaluator, Limits, RandomAgent, play_game};
 
 /// A game of a search with `config` against `random`, X on even seeds:
 /// the search's side and the outcome.

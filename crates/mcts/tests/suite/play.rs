@@ -1,8 +1,9 @@
 //! Classic UCB1 on tic-tac-toe: it does not lose to random, it repeats
 //! itself for a seed, and it reports its visits.
 
-use board::{Agent, CellScore, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
+use board::{Outcome, Position, Rules, Side};
 use mcts::{Mcts, MctsAgent, MctsConfig};
+use play::{Agent, CellScore, Limits, RandomAgent, ScoreKind, play_game};
 
 /// The classic: UCB1 and random playouts only, no root rules.
 fn config() -> MctsConfig {

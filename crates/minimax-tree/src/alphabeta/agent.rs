@@ -1,7 +1,8 @@
-//! The alpha-beta engine as a player: a [`board::Agent`] that searches
+//! The alpha-beta engine as a player: a [`play::Agent`] that searches
 //! each move and keeps the search's analysis.
 
-use board::{Agent, AgentError, Analysis, Cell, Evaluator, Limits, Position};
+use board::{Cell, Position};
+use play::{Agent, AgentError, Analysis, Evaluator, Limits};
 
 use super::{AlphaBeta, AlphaBetaReport};
 use crate::open_lines::OpenLines;

@@ -40,7 +40,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use board::threats::Threats;
-use board::{Bitboard, Cell, Evaluator, Limits, Position, Transform};
+use board::{Bitboard, Cell, Position, Transform};
+use play::{Evaluator, Limits};
 
 pub use agent::AlphaBetaAgent;
 pub use config::AlphaBetaConfig;
@@ -313,7 +314,8 @@ mod tests {
 
     #[test]
     fn several_lines_are_distinct_and_listed_best_first() {
-        use board::{Limits, Rules};
+        use board::Rules;
+        use play::Limits;
         let pos =
             Position::from_moves(Rules::gomoku15(), "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14").unwrap();
         let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
@@ -330,7 +332,8 @@ mod tests {
 
     #[test]
     fn excluded_cells_are_never_chosen_and_root_moves_are_reported() {
-        use board::{Limits, Progress, RootStep, Rules};
+        use board::Rules;
+        use play::{Limits, Progress, RootStep};
         // X has an open four's worth: f8 or k8 wins (g8 h8 i8 j8).
         let pos = Position::from_moves(Rules::gomoku15(), "g8 a1 h8 a3 i8 a5 j8 o1").unwrap();
         let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };

@@ -7,7 +7,8 @@
 use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::threats::CellClass;
-use board::{Bitboard, Cell, Evaluator, Outcome, Position, Transform};
+use board::{Bitboard, Cell, Outcome, Position, Transform};
+use play::Evaluator;
 
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, plies, whole_plies};

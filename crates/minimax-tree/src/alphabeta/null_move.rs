@@ -8,7 +8,8 @@
 //! open four to make (no open three), never twice in a row, never on the
 //! principal line, and never near a proven result.
 
-use board::{Evaluator, Position};
+use board::Position;
+use play::Evaluator;
 
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, fractional, plies};

@@ -7,7 +7,8 @@
 use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::threats::Threats;
-use board::{Bitboard, Cell, Evaluator, Position, Side};
+use board::{Bitboard, Cell, Position, Side};
+use play::Evaluator;
 
 use super::config::AlphaBetaConfig;
 use crate::threat_search::{three_defences, winning_cells};

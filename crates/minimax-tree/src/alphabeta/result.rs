@@ -1,9 +1,10 @@
 //! What a search found, and the scores it speaks in.
 
-use board::{Analysis, Cell, ScoreKind};
+use board::Cell;
+use play::{Analysis, ScoreKind};
 
 /// The score of a win at the root; a win `n` plies away scores `MATE − n`.
-pub const MATE: i32 = board::PROVEN_WIN;
+pub const MATE: i32 = play::PROVEN_WIN;
 /// Evaluations are clamped to ±this, below every win score.
 pub const EVAL_LIMIT: i32 = 1_500_000_000;
 /// Scores beyond ±this are wins or losses found by the search.

@@ -7,7 +7,8 @@
 use std::time::Instant;
 
 use board::threats::Threats;
-use board::{Analysis, Bitboard, Cell, Evaluator, Limits, Position, RootStep};
+use board::{Bitboard, Cell, Position};
+use play::{Analysis, Evaluator, Limits, RootStep};
 
 use super::AlphaBeta;
 use super::depth::plies;

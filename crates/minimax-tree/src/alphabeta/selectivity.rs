@@ -7,9 +7,10 @@
 //! table of ln(depth) · ln(move number).
 //!
 //! Margins are in the evaluation's units: about 1,130 a unit of the
-//! logistic winning chance (`board::EVALUATION_SCALE`).
+//! logistic winning chance (`play::EVALUATION_SCALE`).
 
-use board::{Evaluator, Position};
+use board::Position;
+use play::Evaluator;
 
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, fractional, plies, whole_plies};

@@ -8,7 +8,8 @@
 //! at once (multi-cut); when only the table's score is above beta, the
 //! move is searched shallower instead.
 
-use board::{Cell, Evaluator, Position};
+use board::{Cell, Position};
+use play::Evaluator;
 
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, plies};

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 use std::thread;
 
-use board::{Cell, Evaluator, Limits, Position, StopFlag};
+use board::{Cell, Position};
+use play::{Evaluator, Limits, StopFlag};
 
 use super::AlphaBeta;
 use super::result::AlphaBetaReport;

@@ -4,7 +4,8 @@
 
 use std::time::Instant;
 
-use board::{Cell, Limits};
+use board::Cell;
+use play::Limits;
 
 use super::result::MATE_BOUND;
 

@@ -1,10 +1,11 @@
 //! The players: perfect play never loses, the engine takes wins and
 //! blocks losses, and every player plays legal, finished games.
 
-use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, Side, play_game};
+use board::{Outcome, Position, Rules, Side};
 use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, OpenLines, PerfectPlayer, Reason, TreePlayer,
 };
+use play::{Agent, Limits, RandomAgent, play_game};
 
 /// Games `player` loses to `random` out of `games`, as `side`.
 fn losses(make: &dyn Fn(u64) -> Box<dyn Agent>, rules: Rules, side: Side, games: u64) -> u64 {
@@ -106,7 +107,7 @@ fn limits_stop_the_search() {
     let result = engine.search(&pos, &Limits::nodes(5_000));
     assert!(result.best_move.is_some());
     assert!(result.nodes <= 5_000 + 100, "{}", result.nodes);
-    let flag = board::StopFlag::new();
+    let flag = play::StopFlag::new();
     flag.stop();
     let result = engine.search(&pos, &Limits::none().with_stop(flag));
     assert!(result.best_move.is_some(), "a stopped search still names a move");
@@ -116,7 +117,7 @@ fn limits_stop_the_search() {
 fn the_engine_reports_progress_while_it_thinks() {
     let rules = Rules::gomoku15();
     let pos = Position::from_moves(rules, "h8 h9 i8 g10").unwrap();
-    let progress = board::Progress::new();
+    let progress = play::Progress::new();
     let result = engine().search(&pos, &Limits::depth(3).with_progress(progress.clone()));
     let (nodes, depth) = progress.read();
     assert_eq!(depth, result.depth);
@@ -127,7 +128,7 @@ fn the_engine_reports_progress_while_it_thinks() {
 fn a_watched_search_publishes_each_finished_depth() {
     let rules = Rules::gomoku15();
     let pos = Position::from_moves(rules, "h8 h9 i8 g10").unwrap();
-    let progress = board::Progress::new();
+    let progress = play::Progress::new();
     let mut agent = AlphaBetaAgent::new(engine(), "alphabeta");
     agent.new_game(&rules);
     agent.select_move(&pos, &Limits::depth(3).with_progress(progress.clone())).unwrap();

@@ -1,10 +1,11 @@
 //! Property tests against slow references: alpha-beta returns exactly the
 //! plain minimax value, and the solver exactly the brute-force value.
 
-use board::{Cell, Evaluator, Outcome, Position, RuleSet, Rules, Side};
+use board::{Cell, Outcome, Position, RuleSet, Rules, Side};
 use minimax_tree::{
     AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, OpenLines, Solver, SymmetricTree,
 };
+use play::Evaluator;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -177,7 +178,7 @@ proptest! {
         let rules = Rules::new(w, h, 5, rule_set).unwrap();
         let pos = random_position(rules, seed, plies);
         prop_assume!(!pos.is_over());
-        let solution = Solver::new(1 << 20).solve(&pos, &board::Limits::none()).unwrap();
+        let solution = Solver::new(1 << 20).solve(&pos, &play::Limits::none()).unwrap();
         let expected = brute_force(&mut pos.clone());
         prop_assert_eq!(value_for_mover(solution.value, pos.side_to_move()), expected, "\n{}", pos);
         let mut after = pos.clone();
@@ -189,7 +190,7 @@ proptest! {
     fn solver_equals_brute_force(rules in small_rules(3), seed in any::<u64>(), plies in 0usize..6) {
         let pos = random_position(rules, seed, plies);
         prop_assume!(!pos.is_over());
-        let solution = Solver::new(1 << 20).solve(&pos, &board::Limits::none()).unwrap();
+        let solution = Solver::new(1 << 20).solve(&pos, &play::Limits::none()).unwrap();
         let mover = pos.side_to_move();
         let expected = brute_force(&mut pos.clone());
         prop_assert_eq!(value_for_mover(solution.value, mover), expected, "\n{}", pos);
@@ -218,7 +219,7 @@ fn solver_agrees_with_the_tree_on_every_tic_tac_toe_position() {
             assert_eq!(tree_value, outcome);
             continue;
         }
-        assert_eq!(solver.solve(&pos, &board::Limits::none()).unwrap().value, tree_value, "\n{pos}");
+        assert_eq!(solver.solve(&pos, &play::Limits::none()).unwrap().value, tree_value, "\n{pos}");
         checked += 1;
         for cell in pos.legal_moves() {
             let mut next = pos.clone();
@@ -243,7 +244,7 @@ fn solves_the_small_games_tests_can_afford() {
         (rules(4, 3, 3), Outcome::Win(Side::X)),
     ];
     for (rules, value) in cases {
-        let solution = Solver::new(64 << 20).solve(&Position::new(rules), &board::Limits::none()).unwrap();
+        let solution = Solver::new(64 << 20).solve(&Position::new(rules), &play::Limits::none()).unwrap();
         assert_eq!(solution.value, value, "{rules}");
     }
 }

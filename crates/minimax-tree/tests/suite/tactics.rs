@@ -1,8 +1,9 @@
 //! Tactics: positions with a known win by fours, a win through threes, and
 //! a defence against such a win; each must be found within a node limit.
 
-use board::{Cell, Limits, Position, Rules, Side};
+use board::{Cell, Position, Rules, Side};
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason, ThreatLimits, find_threat_win};
+use play::Limits;
 
 fn position(moves: &str) -> Position {
     Position::from_moves(Rules::gomoku15(), moves).unwrap()
@@ -210,7 +211,7 @@ fn renju_white_wins_by_forcing_black_onto_a_forbidden_point() {
 
 #[test]
 fn renju_candidates_and_minimax_leave_forbidden_points_out() {
-    use board::Agent;
+    use play::Agent;
     for (moves, forbidden) in [(DOUBLE_FOUR, "g4"), (DOUBLE_THREE, "j8")] {
         let pos = renju(moves);
         let cell = pos.rules().parse_cell(forbidden).unwrap();

@@ -1,8 +1,9 @@
 //! The greedy pattern player: wins in one, blocks, beats `random`, and
 //! reports its scores.
 
-use board::{Agent, Limits, Outcome, Position, RandomAgent, Rules, ScoreKind, Side, play_game};
+use board::{Outcome, Position, Rules, Side};
 use pattern_eval::{Family, GreedyAgent, Weights};
+use play::{Agent, Limits, RandomAgent, ScoreKind, play_game};
 
 fn reply(family: Family, pos: &Position, seed: u64) -> String {
     let mut greedy = GreedyAgent::new(family, seed);
@@ -126,7 +127,8 @@ fn beats_random_on_8x8_five_in_a_row() {
 
 #[test]
 fn under_renju_black_never_plays_a_forbidden_point() {
-    use board::{Cell, Outcome, Position, RandomAgent, play_game};
+    use board::{Cell, Outcome, Position};
+    use play::{RandomAgent, play_game};
     // Black's double three at 7,7 is the point its patterns like best.
     let rules = Rules::renju();
     let pos = Position::from_moves(rules, "f8 a1 g8 o1 h6 a15 h7 o15").unwrap();

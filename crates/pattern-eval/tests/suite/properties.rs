@@ -2,11 +2,12 @@
 //! agree with slow, obviously-correct references that walk the board cell
 //! by cell, over random games on random boards with random weights.
 
-use board::{Cell, Direction, Evaluator, Position, RuleSet, Rules, Side};
+use board::{Cell, Direction, Position, RuleSet, Rules, Side};
 use pattern_eval::{
     BLOCKS_NOW, FORCED_WIN, Family, PatternBoard, PatternEvaluator, PatternIndex, PatternTable, WINS_NOW,
     Weights, Window,
 };
+use play::Evaluator;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

@@ -3,12 +3,13 @@
 use std::str::FromStr;
 
 use crate::error::SpecError;
-use board::{Cell, EngineOption, Evaluator, OptionKind, Position, Rules};
+use board::{Cell, Position, Rules};
 use minimax_tree::OpenLines;
 use pattern_eval::{
     CodeEvaluator, CodeWeights, Family, MovePolicy, PatternEvaluator, PatternTable, ThreatEvaluator,
     ThreatWeights,
 };
+use play::{EngineOption, Evaluator, OptionKind};
 
 /// What `eval=` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

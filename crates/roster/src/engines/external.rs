@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use board::Agent;
 use gomocup::ExternalAgent;
+use play::Agent;
 
 use crate::built::Built;
 use crate::error::SpecError;

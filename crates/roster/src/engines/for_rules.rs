@@ -4,7 +4,8 @@
 //! are made when a game tells them its rules, so their evaluator is given
 //! the rules instead of guessing them from the first position it sees.
 
-use board::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules, SwapChoice};
+use board::{Cell, Position, Rules};
+use play::{Agent, AgentError, Analysis, GameRecord, Limits, SwapChoice};
 
 /// Makes the agent for one game's rules.
 type MakeFor = Box<dyn Fn(Rules) -> Box<dyn Agent> + Send>;
@@ -63,9 +64,9 @@ impl Agent for ForRules {
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &board::rif_opening::OpeningAsk,
+        ask: &play::opening_rules::rif::OpeningAsk,
         limits: &Limits,
-    ) -> Result<board::rif_opening::OpeningAnswer, AgentError> {
+    ) -> Result<play::opening_rules::rif::OpeningAnswer, AgentError> {
         self.agent(*pos.rules()).decide_opening(pos, ask, limits)
     }
 

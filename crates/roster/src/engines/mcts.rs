@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use board::{Agent, Evaluator, mix_seed};
+use board::mix_seed;
 use mcts::{MctsAgent, MctsConfig};
+use play::{Agent, Evaluator};
 
 use super::evaluation::EvalChoice;
 use super::for_rules::ForRules;

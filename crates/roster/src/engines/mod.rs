@@ -11,7 +11,7 @@ mod random;
 mod search;
 mod tabular;
 
-use board::EngineOption;
+use play::EngineOption;
 
 pub(crate) use evaluation::EvalChoice;
 pub use evaluation::{Evaluation, evaluation};
@@ -83,7 +83,7 @@ pub static ENGINES: &[EngineInfo] = &[
         summary: "plays a uniformly random legal move",
         stoppable: false,
         starts_program: false,
-        options: board::RandomAgent::options,
+        options: play::RandomAgent::options,
         build: random::build,
     },
     EngineInfo {

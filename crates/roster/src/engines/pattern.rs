@@ -3,8 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use board::{Agent, Rules, mix_seed};
+use board::{Rules, mix_seed};
 use pattern_eval::{Family, GreedyAgent, PatternEvaluator, PatternTable, Weights};
+use play::Agent;
 
 use crate::built::Built;
 use crate::error::SpecError;

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use board::{RandomAgent, mix_seed};
+use board::mix_seed;
+use play::RandomAgent;
 
 use crate::built::Built;
 use crate::error::SpecError;

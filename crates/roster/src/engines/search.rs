@@ -5,12 +5,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use board::{Agent, EngineOption, OptionKind, Rules, mix_seed};
+use board::{Rules, mix_seed};
 use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
 use pattern_eval::{CodeWeights, MovePolicy, ThreatWeights};
+use play::{Agent, EngineOption, OptionKind};
 
 use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily};
 use super::for_rules::ForRules;

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use board::{Agent, AgentError, Cell, Limits, Position, Rules, mix_seed};
+use board::{Cell, Position, Rules, mix_seed};
+use play::{Agent, AgentError, Limits};
 use tabular_rl::{
     KeySpace, LearningAgent, LearningTable, MAX_TRAINING_GAMES, MatrixParams, Policy, ScoreTable, Seat,
     Table, TabularAgent, TdLearner, TdParams, WeightMatrix,
@@ -114,7 +115,7 @@ impl Agent for TrainedHere {
         self.agent(*pos.rules())?.select_move(pos, limits)
     }
 
-    fn analysis(&self) -> Option<board::Analysis> {
+    fn analysis(&self) -> Option<play::Analysis> {
         self.agent.as_ref()?.1.analysis()
     }
 }
@@ -194,7 +195,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         // from a file is: a second program learning into it is refused here.
         let held = path
             .as_deref()
-            .map(board::files::lock_output_shared)
+            .map(play::files::lock_output_shared)
             .transpose()
             .map_err(|error| unusable(error.to_string()))?;
         Arc::new(move |game_seed| -> Box<dyn Agent> {
@@ -269,11 +270,11 @@ impl Agent for LearnsHere {
         self.agent(*pos.rules())?.select_move(pos, limits)
     }
 
-    fn analysis(&self) -> Option<board::Analysis> {
+    fn analysis(&self) -> Option<play::Analysis> {
         self.agent.as_ref()?.analysis()
     }
 
-    fn game_over(&mut self, record: &board::GameRecord) -> Result<(), AgentError> {
+    fn game_over(&mut self, record: &play::GameRecord) -> Result<(), AgentError> {
         self.agent.as_mut().map_or(Ok(()), |agent| agent.game_over(record))
     }
 

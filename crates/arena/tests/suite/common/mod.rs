@@ -1,6 +1,7 @@
 //! Entrants the arena's tests share.
 
-use board::{Agent, AgentError, Cell, Limits, Position, RandomAgent};
+use board::{Cell, Position};
+use play::{Agent, AgentError, Limits, RandomAgent};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -6,7 +6,7 @@
 //! within a share of the limits: a proven win for the opponent (a VCF or
 //! VCT, or a mate the search found) makes the candidate a losing move.
 
-use crate::swap::share;
+use crate::opening_rules::swap::share;
 use crate::{Agent, AgentError, Cell, Limits, Position};
 
 /// The moves of the side to move in `pos` after which `agent` proves a

@@ -12,7 +12,7 @@
 //!
 //! [`Analysis::win_chance`]: crate::Analysis::win_chance
 
-use crate::swap::{judge, share};
+use crate::opening_rules::swap::{judge, share};
 use crate::{Agent, AgentError, Bitboard, Cell, EVALUATION_SCALE, Limits, Position};
 
 /// What a balance search found: the stones to put, in order, and the

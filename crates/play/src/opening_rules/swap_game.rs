@@ -1,12 +1,12 @@
 //! A game under a swap opening rule: the players put the opening and
-//! choose their colours (see [`crate::swap`]), then play it out as any
+//! choose their colours (see [`crate::opening_rules::swap`]), then play it out as any
 //! game.
 
 use std::time::{Duration, Instant};
 
 use crate::clock::TimeControl;
 use crate::game::{Clock, Start, play_on};
-use crate::swap::opening_position;
+use crate::opening_rules::swap::opening_position;
 use crate::{
     Agent, AgentError, Cell, Forfeit, GameRecord, Limits, MoveRecord, OpeningRule, Outcome, Position, Rules,
     Side, SwapChoice, SwapRecord, SwapStep, Thought,
@@ -97,11 +97,11 @@ impl Phase<'_, '_> {
         }
     }
 
-    /// Runs a RIF rule's steps ([`crate::rif_opening`]): each asked of its
+    /// Runs a RIF rule's steps ([`crate::opening_rules::rif`]): each asked of its
     /// player, checked and recorded; the colour the first player ends
     /// with, and white's sixth move when it came with a pick.
     fn decide_rif(&mut self) -> Result<(Side, Option<MoveRecord>), Lost> {
-        use crate::rif_opening::{OpeningAnswer, next_ask, seat_of, take_answer};
+        use crate::opening_rules::rif::{OpeningAnswer, next_ask, seat_of, take_answer};
         let mut sixth = None;
         while let Some(ask) = next_ask(self.rule, &self.steps).map_err(|reason| Lost::new(0, reason))? {
             let seat = seat_of(&ask, &self.steps);
@@ -128,7 +128,7 @@ impl Phase<'_, '_> {
                 sixth = Some(self.first_move(seat, move6, micros));
             }
         }
-        let opener = if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
+        let opener = if crate::opening_rules::rif::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
         Ok((opener, sixth))
     }
 
@@ -231,7 +231,8 @@ impl Phase<'_, '_> {
         // Under a RIF rule the colours are the swaps'; a pick is white's
         // with black to move.
         let (first_side, side) = if self.rule.is_rif() {
-            let first = if crate::rif_opening::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
+            let first =
+                if crate::opening_rules::rif::black_seat(&self.steps) == 0 { Side::X } else { Side::O };
             (first, if lost.seat == 0 { first } else { first.opponent() })
         } else {
             let side = self.pos.side_to_move();

@@ -31,11 +31,11 @@ pub enum OpeningRule {
     Swap2,
     /// Renju's world-championship rule: a standard opening, a swap, the
     /// fourth stone with the number of fifth stones (up to 8), a swap, the
-    /// fifth stones offered and one picked ([`crate::rif_opening`]).
+    /// fifth stones offered and one picked ([`crate::opening_rules::rif`]).
     Soosorv8,
     /// Renju's European-championship rule: the first four stones in
     /// growing central squares with a swap after each, then one fifth
-    /// stone with swaps or ten offered ([`crate::rif_opening`]).
+    /// stone with swaps or ten offered ([`crate::opening_rules::rif`]).
     Taraguchi10,
 }
 
@@ -47,7 +47,7 @@ impl OpeningRule {
     }
 
     /// Whether this is one of the RIF's renju opening rules (Soosõrv-8,
-    /// Taraguchi-10), whose steps [`crate::rif_opening`] runs.
+    /// Taraguchi-10), whose steps [`crate::opening_rules::rif`] runs.
     #[must_use]
     pub fn is_rif(self) -> bool {
         matches!(self, OpeningRule::Soosorv8 | OpeningRule::Taraguchi10)
@@ -184,7 +184,7 @@ impl SwapRecord {
     /// # Errors
     /// If the steps are not a swap opening's: stones put out of turn, a
     /// choice before any stones, or no choice and no forfeit. (The RIF
-    /// rules' steps are replayed by [`crate::rif_opening::first_player_colour`].)
+    /// rules' steps are replayed by [`crate::opening_rules::rif::first_player_colour`].)
     pub fn first_player_colour(&self, forfeited: Option<Side>) -> Result<Side, String> {
         let mut stones = 0;
         for (i, step) in self.steps.iter().enumerate() {

@@ -130,7 +130,7 @@ pub trait Agent: Send {
     /// # Errors
     /// [`AgentError`] if the engine cannot choose.
     fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
-        crate::swap::propose_by_judging(self, *rules, limits)
+        crate::opening_rules::swap::propose_by_judging(self, *rules, limits)
     }
 
     /// Offered the opening `pos` (three or five stones, O to move) under
@@ -146,22 +146,22 @@ pub trait Agent: Send {
         may_put_two: bool,
         limits: &Limits,
     ) -> Result<crate::SwapChoice, AgentError> {
-        crate::swap::choose_by_judging(self, pos, may_put_two, limits)
+        crate::opening_rules::swap::choose_by_judging(self, pos, may_put_two, limits)
     }
 
     /// Under a RIF opening rule (Soosõrv-8, Taraguchi-10), the answer to
     /// `ask` in `pos`, chosen within `limits`. By default from the agent's
-    /// own judgement ([`decide_by_judging`](crate::rif_opening::decide_by_judging)).
+    /// own judgement ([`decide_by_judging`](crate::opening_rules::rif::decide_by_judging)).
     ///
     /// # Errors
     /// [`AgentError`] if the engine cannot decide.
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &crate::rif_opening::OpeningAsk,
+        ask: &crate::opening_rules::rif::OpeningAsk,
         limits: &Limits,
-    ) -> Result<crate::rif_opening::OpeningAnswer, AgentError> {
-        crate::rif_opening::decide_by_judging(self, pos, ask, limits)
+    ) -> Result<crate::opening_rules::rif::OpeningAnswer, AgentError> {
+        crate::opening_rules::rif::decide_by_judging(self, pos, ask, limits)
     }
 }
 
@@ -206,9 +206,9 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &crate::rif_opening::OpeningAsk,
+        ask: &crate::opening_rules::rif::OpeningAsk,
         limits: &Limits,
-    ) -> Result<crate::rif_opening::OpeningAnswer, AgentError> {
+    ) -> Result<crate::opening_rules::rif::OpeningAnswer, AgentError> {
         (**self).decide_opening(pos, ask, limits)
     }
 }

@@ -29,8 +29,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::balance::balance_one;
+use crate::opening_rules::swap::{judge, share};
 use crate::renju::openings::STANDARD_OPENINGS;
-use crate::swap::{judge, share};
 use crate::{
     Agent, AgentError, Bitboard, Cell, Limits, OpeningRule, Position, Rules, Side, SwapRecord, SwapStep,
 };

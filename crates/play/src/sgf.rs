@@ -138,10 +138,10 @@ pub fn opening_comments(rules: &Rules, players: &[String; 2], swap: &crate::Swap
     let mut comments: Vec<String> = Vec::new();
     for (step, decision) in swap.steps.iter().enumerate() {
         let seat = if swap.rule.is_rif() {
-            crate::rif_opening::next_ask(swap.rule, &swap.steps[..step])
+            crate::opening_rules::rif::next_ask(swap.rule, &swap.steps[..step])
                 .ok()
                 .flatten()
-                .map_or(step % 2, |ask| crate::rif_opening::seat_of(&ask, &swap.steps[..step]))
+                .map_or(step % 2, |ask| crate::opening_rules::rif::seat_of(&ask, &swap.steps[..step]))
         } else {
             step % 2
         };

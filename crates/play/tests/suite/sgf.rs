@@ -2,8 +2,9 @@
 //! manager read back as played, and our own collections read by an
 //! independent parser (`sgf-parse`, whose generic game type reads GM[4]).
 
-use board::sgf::{self, SgfGame};
-use board::{Agent, GameRecord, Limits, Outcome, RandomAgent, Rules, Side, play_game};
+use board::{Outcome, Rules, Side};
+use play::sgf::{self, SgfGame};
+use play::{Agent, GameRecord, Limits, RandomAgent, play_game};
 use sgf_parse::unknown_game::Prop;
 use sgf_parse::{GameTree, SgfNode};
 

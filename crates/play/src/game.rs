@@ -146,12 +146,12 @@ impl GameRecord {
     pub fn check(&self) -> Result<(), String> {
         let pos = self.replay().map_err(|error| format!("its moves do not replay: {error}"))?;
         if let Some(swap) = &self.swap {
-            if crate::rif_opening::stones(&swap.steps) != self.opening {
+            if crate::opening_rules::rif::stones(&swap.steps) != self.opening {
                 return Err("its swap opening's stones are not its opening".to_owned());
             }
             let forfeited = self.forfeit.as_ref().map(|forfeit| forfeit.side);
             let derived = if swap.rule.is_rif() {
-                crate::rif_opening::first_player_colour(&self.rules, swap, forfeited)?
+                crate::opening_rules::rif::first_player_colour(&self.rules, swap, forfeited)?
             } else {
                 swap.first_player_colour(forfeited)?
             };
