@@ -138,11 +138,8 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
         app.pos().moves().iter().enumerate().map(|(i, &cell)| (cell, i + 1)).collect();
     let label = Style::new().fg(Color::DarkGray);
     // Renju: black's forbidden points while black is to move.
-    let forbidden: Vec<Cell> = if !app.pos().may_play_every_empty_cell() && !app.over() {
-        board::renju::forbidden_points(app.pos()).into_iter().map(|(cell, _)| cell).collect()
-    } else {
-        Vec::new()
-    };
+    let forbidden: Vec<Cell> =
+        if app.over() { Vec::new() } else { app.pos().forbidden_cells().iter().collect() };
     // Fifth stones offered under a RIF opening rule (not on the board).
     let offered = app.offered();
     let mut lines = vec![column_letters(app)];

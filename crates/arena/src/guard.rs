@@ -1,33 +1,42 @@
 //! An agent that panics loses its game by forfeit instead of taking the
-//! whole run down with it.
+//! whole run down with it: every question to it passes through one guard
+//! (`play::Wrapper`).
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use board::{Cell, Position, Rules};
-use play::{Agent, AgentError, Analysis, Limits, SwapChoice};
+use board::Rules;
+use play::{Agent, AgentError, Wrapped, Wrapper};
 
-/// Wraps an agent; after a panic it answers every move with an error.
+/// Wraps an agent; after a panic it answers every question with an error.
 pub(crate) struct Guarded {
     agent: Box<dyn Agent>,
     panicked: Option<String>,
 }
 
 impl Guarded {
-    pub(crate) fn new(agent: Box<dyn Agent>) -> Guarded {
-        Guarded { agent, panicked: None }
+    /// The agent, every question to it guarded.
+    pub(crate) fn new(agent: Box<dyn Agent>) -> Wrapped<Guarded> {
+        Wrapped(Guarded { agent, panicked: None })
+    }
+}
+
+impl Wrapper for Guarded {
+    fn inner(&self) -> Option<&dyn Agent> {
+        Some(self.agent.as_ref())
     }
 
-    /// Asks the agent through `ask`, a panic turned into an error (and
-    /// every later question answered with it).
-    fn guard<T>(
+    /// The question, a panic turned into an error (and every later
+    /// question answered with it).
+    fn ask<T>(
         &mut self,
-        ask: impl FnOnce(&mut dyn Agent) -> Result<T, AgentError>,
+        _rules: Rules,
+        question: impl FnOnce(&mut dyn Agent) -> Result<T, AgentError>,
     ) -> Result<T, AgentError> {
         if let Some(message) = &self.panicked {
             return Err(AgentError::failed(format!("the engine panicked: {message}")));
         }
-        match catch_unwind(AssertUnwindSafe(|| ask(self.agent.as_mut()))) {
+        match catch_unwind(AssertUnwindSafe(|| question(self.agent.as_mut()))) {
             Ok(answer) => answer,
             Err(payload) => {
                 let message = panic_message(&*payload);
@@ -47,57 +56,42 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "no message".to_owned())
 }
 
-impl Agent for Guarded {
-    fn name(&self) -> String {
-        self.agent.name()
-    }
+#[cfg(test)]
+mod tests {
+    use board::{Cell, Position};
+    use play::{Analysis, Limits};
 
-    fn new_game(&mut self, rules: &Rules) {
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.agent.new_game(rules))) {
-            self.panicked = Some(panic_message(&*payload));
+    use super::*;
+
+    /// Shows as many lines as asked, and panics on a plain move.
+    struct Lines;
+
+    impl Agent for Lines {
+        fn name(&self) -> String {
+            "lines".to_owned()
+        }
+        fn select_move(&mut self, _pos: &Position, _limits: &Limits) -> Result<Cell, AgentError> {
+            panic!("asked for a move")
+        }
+        fn analyze_lines(
+            &mut self,
+            _pos: &Position,
+            _limits: &Limits,
+            lines: usize,
+        ) -> Result<Vec<Analysis>, AgentError> {
+            Ok(vec![Analysis::default(); lines])
         }
     }
 
-    fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
-        self.guard(|agent| agent.select_move(pos, limits))
-    }
-
-    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
-        self.guard(|agent| agent.propose_opening(rules, limits))
-    }
-
-    fn choose_side(
-        &mut self,
-        pos: &Position,
-        may_put_two: bool,
-        limits: &Limits,
-    ) -> Result<SwapChoice, AgentError> {
-        self.guard(|agent| agent.choose_side(pos, may_put_two, limits))
-    }
-
-    fn decide_opening(
-        &mut self,
-        pos: &Position,
-        ask: &play::opening_rules::rif::OpeningAsk,
-        limits: &Limits,
-    ) -> Result<play::opening_rules::rif::OpeningAnswer, AgentError> {
-        self.guard(|agent| agent.decide_opening(pos, ask, limits))
-    }
-
-    fn analysis(&self) -> Option<Analysis> {
-        self.agent.analysis()
-    }
-
-    fn game_over(&mut self, record: &play::GameRecord) -> Result<(), AgentError> {
-        if self.panicked.is_some() {
-            return Ok(());
-        }
-        catch_unwind(AssertUnwindSafe(|| self.agent.game_over(record))).unwrap_or_else(|payload| {
-            Err(AgentError::failed(format!("the engine panicked: {}", panic_message(&*payload))))
-        })
-    }
-
-    fn games_learned(&self) -> Option<u64> {
-        self.agent.games_learned()
+    #[test]
+    fn a_guarded_agent_shows_its_own_lines_and_survives_a_panic() {
+        let pos = Position::new(Rules::tic_tac_toe());
+        let mut guarded = Guarded::new(Box::new(Lines));
+        // Its own multi-line analysis, not the default one line of a move.
+        assert_eq!(guarded.analyze_lines(&pos, &Limits::none(), 3).unwrap().len(), 3);
+        let err = guarded.select_move(&pos, &Limits::none()).unwrap_err();
+        assert!(err.to_string().contains("panicked: asked for a move"), "{err}");
+        // Every later question gets the panic.
+        assert!(guarded.analyze_lines(&pos, &Limits::none(), 3).is_err());
     }
 }

@@ -93,7 +93,7 @@ fn playouts(c: &mut Criterion) {
 fn forbidden_points(c: &mut Criterion) {
     let pos = middle_game_of(Rules::renju());
     c.bench_function("renju forbidden points, 15x15 after 60 moves", |b| {
-        b.iter(|| board::renju::forbidden_points(black_box(&pos)));
+        b.iter(|| black_box(&pos).forbidden_points());
     });
     c.bench_function("renju stone-by-stone test on every empty cell, 15x15 after 60 moves", |b| {
         b.iter(|| {

@@ -351,11 +351,35 @@ impl Position {
     }
 
     /// Whether the side to move may not play the empty `cell`: a forbidden
-    /// point of renju's black ([`crate::renju`]).
+    /// point of renju's black ([`crate::renju`]). This and the methods
+    /// below are the one door to forbidden points for a position; a
+    /// search asks its threat tracker (`Threats::forbidden`).
     #[inline]
     #[must_use]
     pub fn is_forbidden(&self, cell: Cell) -> bool {
-        self.black_has_forbidden_points() && crate::renju::forbidden(self, cell).is_some()
+        self.is_forbidden_for(self.side_to_move(), cell)
+    }
+
+    /// Whether `side`, to move or not, may not play the empty `cell`: a
+    /// forbidden point when `side` is renju's black.
+    #[inline]
+    #[must_use]
+    pub fn is_forbidden_for(&self, side: Side, cell: Cell) -> bool {
+        self.rules.forbids(side) && crate::renju::forbidden(self, cell).is_some()
+    }
+
+    /// Why the side to move may not play `cell`, if it is renju's black
+    /// and the cell is forbidden to it.
+    #[must_use]
+    pub fn why_forbidden(&self, cell: Cell) -> Option<crate::renju::Forbidden> {
+        self.black_has_forbidden_points().then(|| crate::renju::forbidden(self, cell)).flatten()
+    }
+
+    /// Every cell the side to move may not play, with why, row by row:
+    /// none unless it is renju's black.
+    #[must_use]
+    pub fn forbidden_points(&self) -> Vec<(Cell, crate::renju::Forbidden)> {
+        if self.black_has_forbidden_points() { crate::renju::forbidden_points(self) } else { Vec::new() }
     }
 
     /// Whether the side to move is renju's black, who has forbidden points.
@@ -364,10 +388,12 @@ impl Position {
         !self.may_play_every_empty_cell()
     }
 
-    /// Black's forbidden points now, under renju.
-    fn forbidden_cells(&self) -> Bitboard {
+    /// The cells the side to move may not play: renju's black's forbidden
+    /// points, none for anyone else.
+    #[must_use]
+    pub fn forbidden_cells(&self) -> Bitboard {
         let mut cells = Bitboard::EMPTY;
-        for (cell, _) in crate::renju::forbidden_points(self) {
+        for (cell, _) in self.forbidden_points() {
             cells.insert(cell);
         }
         cells

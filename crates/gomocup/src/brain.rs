@@ -568,10 +568,8 @@ impl State<'_> {
     fn show_forbidden(&self) -> String {
         use std::fmt::Write;
         let mut answer = String::from("FORBID ");
-        if let Ok(pos) = self.position()
-            && !pos.may_play_every_empty_cell()
-        {
-            for (cell, _) in board::renju::forbidden_points(&pos) {
+        if let Ok(pos) = self.position() {
+            for cell in pos.forbidden_cells() {
                 let _ = write!(answer, "{:02}{:02}", cell.x(), cell.y());
             }
         }

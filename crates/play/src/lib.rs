@@ -25,6 +25,7 @@ mod game;
 pub mod opening_rules;
 mod random_agent;
 pub mod sgf;
+mod wrapper;
 
 // The rules' vocabulary, for the modules here (not re-exported).
 use board::{Bitboard, Cell, MoveError, Outcome, Position, RuleSet, Rules, Side, renju, threats};
@@ -42,3 +43,4 @@ pub use opening_rules::{
     play_swap_game, propose_by_judging,
 };
 pub use random_agent::RandomAgent;
+pub use wrapper::{Wrapped, Wrapper};

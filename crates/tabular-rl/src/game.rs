@@ -81,8 +81,7 @@ impl<'a> Game<'a> {
         if self.renju_black() {
             self.legal.clear();
             let pos = &self.pos;
-            self.legal
-                .extend(self.empty.iter().filter(|&&cell| board::renju::forbidden(pos, cell).is_none()));
+            self.legal.extend(self.empty.iter().filter(|&&cell| !pos.is_forbidden(cell)));
         }
     }
 

@@ -60,7 +60,7 @@ const MAX_DEPTH: u32 = 8;
 /// Why black may not play `cell` in `pos` under renju, whoever is to move
 /// (`None` for an occupied cell or an allowed one).
 #[must_use]
-pub fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
+pub(crate) fn forbidden(pos: &Position, cell: Cell) -> Option<Forbidden> {
     if pos.get(cell).is_some() || !may_be_forbidden(pos, cell) {
         return None;
     }
@@ -86,7 +86,7 @@ pub(crate) fn black_may_not_play(lines: &[Lines; 2], rules: Rules, cell: Cell) -
 /// run.
 #[inline]
 #[must_use]
-pub fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
+pub(crate) fn may_be_forbidden(pos: &Position, cell: Cell) -> bool {
     may_be_forbidden_in(pos.lines(), cell)
 }
 
@@ -179,7 +179,7 @@ static LINE_CLASS: [u8; 1 << 16] = {
 /// few bit operations a line.
 #[inline]
 #[must_use]
-pub fn makes_overline(pos: &Position, cell: Cell) -> bool {
+pub(crate) fn makes_overline(pos: &Position, cell: Cell) -> bool {
     let words = pos.lines()[Side::X.index()].words(cell);
     let bits = crate::lines::line_bits_of(cell);
     (0..4).any(|i| {
@@ -191,8 +191,10 @@ pub fn makes_overline(pos: &Position, cell: Cell) -> bool {
     })
 }
 
-/// [`forbidden`] for any stones, `black` and `white` (not overlapping),
-/// on a board of `rules`.
+/// Why black may not play `cell` among any stones, `black` and `white`
+/// (not overlapping), on a board of `rules`: the fast test, for tools and
+/// tests that hold stones rather than a game (a position asks
+/// `Position::why_forbidden`).
 #[must_use]
 pub fn forbidden_among(rules: &Rules, black: Bitboard, white: Bitboard, cell: Cell) -> Option<Forbidden> {
     let pos = Position::with_marks(*rules, black, white);
@@ -212,9 +214,11 @@ pub fn forbidden_by_definition(
     definition::judge(*rules, black, white, cell)
 }
 
-/// Every point black may not play in `pos`, with why, row by row.
+/// Every point black may not play in `pos`, with why, row by row
+/// (whoever is to move: `Position::forbidden_points` asks for the side to
+/// move).
 #[must_use]
-pub fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
+pub(crate) fn forbidden_points(pos: &Position) -> Vec<(Cell, Forbidden)> {
     pos.empty_cells().iter().filter_map(|cell| forbidden(pos, cell).map(|why| (cell, why))).collect()
 }
 

@@ -469,7 +469,8 @@ proptest! {
                     let exact =
                         board::renju::forbidden_by_definition(&rules, pos.marks(Side::X), pos.marks(Side::O), cell);
                     prop_assert_eq!(threats.forbidden(&pos, Side::X, cell), exact.is_some(), "{:?} in\n{}", cell, pos);
-                    prop_assert_eq!(board::renju::forbidden(&pos, cell), exact);
+                    prop_assert_eq!(board::renju::forbidden_among(&rules, pos.marks(Side::X), pos.marks(Side::O), cell), exact);
+                    prop_assert_eq!(pos.is_forbidden_for(Side::X, cell), exact.is_some());
                 }
             }
             let empty: Vec<Cell> = pos.empty_cells().iter().collect();

@@ -31,7 +31,7 @@ pub trait ThreatView {
     /// forbidden point. The cell sets above leave such cells out already
     /// (a five is never forbidden).
     fn forbidden(&self, pos: &Position, side: Side, cell: Cell) -> bool {
-        pos.rules().forbids(side) && board::renju::forbidden(pos, cell).is_some()
+        pos.is_forbidden_for(side, cell)
     }
     /// `cell` was just played on `pos`.
     fn play(&mut self, pos: &Position, cell: Cell);
