@@ -4,7 +4,6 @@
 //! [`ui::draw`] renders it; [`run`] loops draw → events → tick.
 
 pub mod app;
-pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod geometry;

@@ -1,11 +1,11 @@
 //! One game between two agents, and its record.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::clock::{ClockReading, TimeControl};
+use crate::clock::{Clocks, TimeControl};
 use crate::{Agent, Analysis, Cell, Limits, MoveError, Outcome, Position, Rules, Side};
 
 /// One move of a game, the time the agent took to choose it, and what it
@@ -249,7 +249,7 @@ fn play(
         agent.new_game(&rules);
     }
     let start = Start { pos, opening: opening.to_vec(), moves: Vec::new(), swap: None };
-    Ok(play_on(agents, start, limits, clock.map(Clock::new).as_mut()))
+    Ok(play_on(agents, start, limits, clock.map(Clocks::new).as_mut()))
 }
 
 /// Where the agents take over: the position, how it came about, and what
@@ -261,63 +261,13 @@ pub(crate) struct Start {
     pub swap: Option<crate::SwapRecord>,
 }
 
-/// The time each seat has left on a game's clock.
-pub(crate) struct Clock {
-    control: TimeControl,
-    left: [Duration; 2],
-}
-
-impl Clock {
-    pub(crate) fn new(control: TimeControl) -> Clock {
-        Clock { control, left: [control.total; 2] }
-    }
-
-    /// The limits of a decision of `seat` with `empty` cells on the board:
-    /// the clock's share, and the node and depth limits of `limits`.
-    pub(crate) fn limits(&self, seat: usize, limits: &Limits, empty: usize) -> Limits {
-        let reading = ClockReading { control: self.control, left: self.left[seat] };
-        Limits {
-            nodes: limits.nodes,
-            depth: limits.depth,
-            stop: limits.stop.clone(),
-            progress: limits.progress.clone(),
-            excluded: limits.excluded,
-            ..reading.limits(empty)
-        }
-    }
-
-    /// Charges `elapsed` to `seat`, with its increment; why it lost on
-    /// time if it did.
-    pub(crate) fn charge(&mut self, seat: usize, elapsed: Duration) -> Result<(), String> {
-        let ms = |time: Duration| time.as_millis();
-        if let Some(turn) = self.control.turn.filter(|&turn| elapsed > turn) {
-            return Err(format!("lost on time: {} ms on a move, the limit is {} ms", ms(elapsed), ms(turn)));
-        }
-        if elapsed > self.left[seat] {
-            return Err(format!(
-                "lost on time: {} ms on a move with {} ms left",
-                ms(elapsed),
-                ms(self.left[seat])
-            ));
-        }
-        self.left[seat] = self.left[seat].saturating_sub(elapsed) + self.control.increment;
-        Ok(())
-    }
-
-    /// The seats exchanged (the clock follows the players when a swap
-    /// opening gives them their colours).
-    pub(crate) fn swap_seats(&mut self) {
-        self.left.swap(0, 1);
-    }
-}
-
 /// Plays from `start` to the end: `agents[0]` is X, and on a `clock`
 /// seat 0 is X's.
 pub(crate) fn play_on(
     agents: [&mut dyn Agent; 2],
     start: Start,
     limits: &Limits,
-    mut clock: Option<&mut Clock>,
+    mut clock: Option<&mut Clocks>,
 ) -> GameRecord {
     let Start { mut pos, opening, mut moves, swap } = start;
     let mut forfeit = None;
@@ -326,12 +276,12 @@ pub(crate) fn play_on(
             break outcome;
         }
         let side = pos.side_to_move();
-        let timed = clock.as_ref().map(|clock| clock.limits(side.index(), limits, pos.legal_move_count()));
+        let timed = clock.as_ref().map(|clock| clock.limits(side, limits, pos.legal_move_count()));
         let started = Instant::now();
         let choice = agents[side.index()].select_move(&pos, timed.as_ref().unwrap_or(limits));
         let elapsed = started.elapsed();
         if let Some(clock) = clock.as_mut()
-            && let Err(reason) = clock.charge(side.index(), elapsed)
+            && let Err(reason) = clock.charge(side, elapsed)
         {
             forfeit = Some(Forfeit::new(side, reason));
             break Outcome::Win(side.opponent());
@@ -377,6 +327,8 @@ pub fn report_game_over(agents: [&mut dyn Agent; 2], record: &GameRecord) -> Vec
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::{AgentError, RandomAgent};
 

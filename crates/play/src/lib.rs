@@ -16,12 +16,14 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod analysis;
 pub mod balance;
 pub mod clock;
 pub mod defence;
 mod engine_option;
 pub mod files;
 mod game;
+mod limits;
 pub mod opening_rules;
 mod random_agent;
 pub mod sgf;
@@ -30,14 +32,15 @@ mod wrapper;
 // The rules' vocabulary, for the modules here (not re-exported).
 use board::{Bitboard, Cell, MoveError, Outcome, Position, RuleSet, Rules, Side, renju, threats};
 
-pub use agent::{
-    Agent, AgentError, Analysis, CellScore, EVALUATION_SCALE, Evaluator, Limits, PROVEN_WIN, Progress,
-    RootEvent, RootStep, ScoreKind, StopFlag, choose_allowed, format_score, proven_plies,
+pub use agent::{Agent, AgentError, Evaluator};
+pub use analysis::{
+    Analysis, CellScore, EVALUATION_SCALE, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};
 pub use game::{
     Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, play_game_on_clock, report_game_over,
 };
+pub use limits::{Limits, Progress, RootEvent, RootStep, StopFlag, choose_allowed};
 pub use opening_rules::{
     OpeningRule, SwapChoice, SwapRecord, SwapStep, candidate_openings, choose_by_judging, opening_position,
     play_swap_game, propose_by_judging,

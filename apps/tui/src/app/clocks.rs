@@ -7,7 +7,7 @@ use board::Side;
 use play::Limits;
 
 use super::App;
-use crate::clock::Clocks;
+use play::clock::Clocks;
 
 impl App {
     /// The clocks of a timed game.

@@ -31,11 +31,11 @@ pub(crate) use prompt::draw_prompt;
 pub(crate) use reviewing::draw_panel as draw_review;
 pub(crate) use rif::check_pending;
 
-use crate::clock::Clocks;
 use crate::engine::{Purpose, Thinking};
 use crate::geometry::board_cell_at;
 use crate::record::Loaded;
 pub use crate::setup::{DEFAULT_ENGINE, DEFAULT_FILE, Player, Setup};
+use play::clock::Clocks;
 
 /// How long analysis mode thinks about one position at most.
 const ANALYSIS_TIME: Duration = Duration::from_hours(1);

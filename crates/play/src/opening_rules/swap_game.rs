@@ -4,8 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use crate::clock::Clocks;
 use crate::clock::TimeControl;
-use crate::game::{Clock, Start, play_on};
+use crate::game::{Start, play_on};
 use crate::opening_rules::swap::opening_position;
 use crate::{
     Agent, AgentError, Cell, Forfeit, GameRecord, Limits, MoveRecord, OpeningRule, Outcome, Position, Rules,
@@ -31,7 +32,7 @@ pub fn play_swap_game(
     for agent in &mut agents {
         agent.new_game(&rules);
     }
-    let mut clock = clock.map(Clock::new);
+    let mut clock = clock.map(Clocks::new);
     let mut phase =
         Phase { rule, agents, limits, clock: clock.as_mut(), pos: Position::new(rules), steps: Vec::new() };
     if !rule.is_swap() {
@@ -49,7 +50,7 @@ struct Phase<'a, 'b> {
     rule: OpeningRule,
     agents: [&'b mut dyn Agent; 2],
     limits: &'a Limits,
-    clock: Option<&'a mut Clock>,
+    clock: Option<&'a mut Clocks>,
     pos: Position,
     steps: Vec<SwapStep>,
 }
@@ -159,13 +160,14 @@ impl Phase<'_, '_> {
         decide: impl FnOnce(&mut dyn Agent, &Limits) -> Result<T, AgentError>,
     ) -> Result<(T, u64), Lost> {
         let empty = self.pos.legal_move_count();
-        let limits = self.clock.as_ref().map(|clock| clock.limits(seat, self.limits, empty));
+        // Until the colours are taken, seat 0's clock is X's.
+        let limits = self.clock.as_ref().map(|clock| clock.limits(Side::ALL[seat], self.limits, empty));
         let limits = limits.as_ref().unwrap_or(self.limits);
         let started = Instant::now();
         let answer = decide(&mut *self.agents[seat], limits);
         let elapsed: Duration = started.elapsed();
         if let Some(clock) = self.clock.as_mut() {
-            clock.charge(seat, elapsed).map_err(|reason| Lost::new(seat, reason))?;
+            clock.charge(Side::ALL[seat], elapsed).map_err(|reason| Lost::new(seat, reason))?;
         }
         let answer = answer.map_err(|error| {
             let unsupported = matches!(error, AgentError::UnsupportedRules { .. });
@@ -207,7 +209,7 @@ impl Phase<'_, '_> {
             [first_player, second]
         } else {
             if let Some(clock) = clock.as_mut() {
-                clock.swap_seats();
+                clock.swap_sides();
             }
             [second, first_player]
         };

@@ -2,6 +2,10 @@
 //! increment added after each move and an optional limit on one move;
 //! and how long an engine should think on such a clock.
 
+mod clocks;
+
+pub use clocks::Clocks;
+
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;

@@ -1,16 +1,19 @@
-//! The two clocks of a timed game: each side's time left, ticking for the
-//! side to move; an increment after each move; a turn limit; a fallen
-//! flag. Every method takes the instant it acts at, so tests drive the
-//! clocks without waiting.
+//! The two clocks of a timed game, the one match clock every program
+//! uses: each side's time left, ticking for the side to move (a live game:
+//! `run`, `pause`, `moved`, `check`) or charged a whole move at once (a
+//! game between engines: `charge`); an increment after each move; a turn
+//! limit; a fallen flag. Every method takes the instant it acts at, so
+//! tests drive the clocks without waiting.
 
 use std::time::{Duration, Instant};
 
-use board::Side;
-use play::clock::TimeControl;
+use super::{ClockReading, TimeControl};
+use crate::{Limits, Side};
 
 /// Both sides' clocks.
 #[derive(Clone, Debug)]
 pub struct Clocks {
+    /// The time control the clocks keep.
     pub control: TimeControl,
     /// Each side's time left when its clock last stopped.
     left: [Duration; 2],
@@ -117,6 +120,50 @@ impl Clocks {
         self.fallen
     }
 
+    /// The limits of a move of `side` with `empty` cells on the board: the
+    /// clock's share of its time left, with the node and depth limits
+    /// (and the stop, progress and excluded cells) of `limits`.
+    #[must_use]
+    pub fn limits(&self, side: Side, limits: &Limits, empty: usize) -> Limits {
+        let reading = ClockReading { control: self.control, left: self.left[side.index()] };
+        Limits {
+            nodes: limits.nodes,
+            depth: limits.depth,
+            stop: limits.stop.clone(),
+            progress: limits.progress.clone(),
+            excluded: limits.excluded,
+            ..reading.limits(empty)
+        }
+    }
+
+    /// Charges a whole move of `side` that took `elapsed` (the clocks not
+    /// running), with its increment; why it lost on time if it did (its
+    /// flag then fallen).
+    ///
+    /// # Errors
+    /// The move took longer than the turn limit or the time left.
+    pub fn charge(&mut self, side: Side, elapsed: Duration) -> Result<(), String> {
+        let ms = |time: Duration| time.as_millis();
+        let left = self.left[side.index()];
+        let lost = if let Some(turn) = self.control.turn.filter(|&turn| elapsed > turn) {
+            format!("lost on time: {} ms on a move, the limit is {} ms", ms(elapsed), ms(turn))
+        } else if elapsed > left {
+            format!("lost on time: {} ms on a move with {} ms left", ms(elapsed), ms(left))
+        } else {
+            self.left[side.index()] = left.saturating_sub(elapsed) + self.control.increment;
+            return Ok(());
+        };
+        self.left[side.index()] = Duration::ZERO;
+        self.fallen = Some(side);
+        Err(lost)
+    }
+
+    /// The sides' clocks exchanged: they follow the players when a swap
+    /// opening gives them their colours.
+    pub fn swap_sides(&mut self) {
+        self.left.swap(0, 1);
+    }
+
     /// `m:ss` (or `s.s` under ten seconds) for a time left.
     #[must_use]
     pub fn show(time: Duration) -> String {
@@ -175,5 +222,23 @@ mod tests {
         assert_eq!(clocks.left(Side::X, t0 + s(9)), Duration::ZERO);
         assert_eq!(Clocks::show(s(125)), "2:05");
         assert_eq!(Clocks::show(Duration::from_millis(9_450)), "9.4");
+    }
+
+    #[test]
+    fn a_whole_move_is_charged_with_its_increment_or_loses_on_time() {
+        let (mut timed, _) = clocks("10+1/4");
+        let s = Duration::from_secs;
+        assert_eq!(timed.charge(Side::X, s(3)), Ok(()));
+        assert_eq!(timed.left(Side::X, Instant::now()), s(8));
+        let turn = timed.charge(Side::O, s(5)).unwrap_err();
+        assert!(turn.contains("the limit is 4000 ms"), "{turn}");
+        assert_eq!(timed.fallen, Some(Side::O));
+        let (mut short, _) = clocks("2");
+        assert!(short.charge(Side::X, s(3)).unwrap_err().contains("with 2000 ms left"));
+        // The players' clocks follow them through a swap.
+        let (mut swapped, _) = clocks("10");
+        swapped.charge(Side::X, s(4)).unwrap();
+        swapped.swap_sides();
+        assert_eq!(swapped.left(Side::O, Instant::now()), s(6));
     }
 }
