@@ -33,7 +33,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    roster::main_of(|args: Args| run(&args))
+    roster::shell::main_of(|args: Args| run(&args))
 }
 
 fn run(args: &Args) -> Result<()> {

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::{cargo, deps, doc_paths, run_step, slurm_test};
+use crate::{cargo, deps, doc_paths, run_step, slurm_check};
 
 pub fn run() -> Result<()> {
     run_step("cargo fmt --check", cargo().args(["fmt", "--all", "--", "--check"]))?;
@@ -17,7 +17,7 @@ pub fn run() -> Result<()> {
         "cargo doc (warnings denied)",
         cargo().args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
-    slurm_test::run()?;
+    slurm_check::run()?;
     println!("==> ci passed");
     Ok(())
 }

@@ -12,7 +12,7 @@
 //! - `export-weights DIR [--force]`: install evolved weights as the embedded
 //!   defaults, when a match finds them stronger (or forced).
 //! - `slurm match|tournament|selfplay ARGS --shards N`: the run as a Slurm
-//!   job array of shards and a merge job after it; `slurm-test`: that path
+//!   job array of shards and a merge job after it; `slurm-check`: that path
 //!   on a one-node cluster started here.
 //! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
 
@@ -22,9 +22,10 @@ mod deps;
 mod doc_paths;
 mod fuzz;
 mod learn;
+mod local_cluster;
 mod pygomo;
 mod slurm;
-mod slurm_test;
+mod slurm_check;
 mod slurm_up;
 mod train;
 mod weights;
@@ -70,8 +71,8 @@ enum Task {
     },
     /// Start a one-node Slurm here and check a 4-shard match against one
     /// process (part of ci).
-    SlurmTest,
-    /// Start the one-node Slurm of slurm-test and leave it up (as root),
+    SlurmCheck,
+    /// Start the one-node Slurm of slurm-check and leave it up (as root),
     /// to try the cluster commands by hand.
     SlurmUp,
     /// Stop the cluster slurm-up started.
@@ -97,7 +98,7 @@ fn run(task: Task) -> Result<()> {
         Task::Train(args) => train::run(args),
         Task::ExportWeights(args) => weights::run(&args),
         Task::Slurm { args } => slurm::run(&args),
-        Task::SlurmTest => slurm_test::run(),
+        Task::SlurmCheck => slurm_check::run(),
         Task::SlurmUp => slurm_up::up(),
         Task::SlurmDown => slurm_up::down(),
         Task::Pygomo => pygomo::run(),

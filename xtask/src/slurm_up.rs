@@ -1,5 +1,5 @@
 //! `cargo xtask slurm-up` and `slurm-down`: the one-node cluster that
-//! `slurm-test` starts, kept up under `target/slurm-up/` to try the
+//! `slurm-check` starts, kept up under `target/slurm-up/` to try the
 //! cluster commands (`cargo xtask slurm …`, `trainer ga --launcher
 //! slurm`) by hand, and stopped by the pids it wrote.
 
@@ -7,7 +7,7 @@ use std::fs;
 
 use anyhow::{Context, Result, bail};
 
-use crate::slurm_test::{Cluster, prerequisites};
+use crate::local_cluster::{Cluster, prerequisites};
 use crate::target_dir;
 
 /// Starts the cluster and leaves it running.

@@ -157,7 +157,7 @@ impl GameArgs {
         self.check_outputs()?;
         let shard = self.shard.unwrap_or_default();
         let games = shard.games_of(plan.schedule().len() as u64);
-        let bar = roster::Progress::counted_in_message(games);
+        let bar = roster::shell::Progress::counted_in_message(games);
         let mut played: Vec<arena::GameLine> = Vec::new();
         let keep = self.sgf.is_some() && self.records.is_none();
         let mut progress = |live: &Live<'_>| {
@@ -211,7 +211,7 @@ impl GameArgs {
 /// Writes the summary file if asked, and prints the summary as tables or JSON.
 fn write_report(report: &Report<'_>, file: Option<&Path>, json: bool) -> Result<()> {
     if let Some(path) = file {
-        roster::write_file(path, &serde_json::to_string_pretty(report)?)?;
+        roster::shell::write_file(path, &serde_json::to_string_pretty(report)?)?;
     }
     if json {
         println!("{}", serde_json::to_string_pretty(report)?);
@@ -316,6 +316,6 @@ fn write_sgf(path: &Path, mut games: Vec<arena::GameLine>) -> Result<()> {
             }
         })
         .collect();
-    roster::write_file(path, &play::sgf::collection(&games))
+    roster::shell::write_file(path, &play::sgf::collection(&games))
         .with_context(|| format!("--sgf {}", path.display()))
 }

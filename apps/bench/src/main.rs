@@ -76,7 +76,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    roster::main_of(run)
+    roster::shell::main_of(run)
 }
 
 fn run(cli: Cli) -> Result<()> {

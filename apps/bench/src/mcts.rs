@@ -135,7 +135,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 /// Iterations per second of classic UCB1 from `start`, the median of
 /// `--repeat` searches, and the tree size (all trees together).
-fn rate(start: &Position, args: &Args, bar: &roster::Progress) -> (f64, usize) {
+fn rate(start: &Position, args: &Args, bar: &roster::shell::Progress) -> (f64, usize) {
     let mut timed = Timed::new(args, args.threads, start);
     let mut rates = Vec::with_capacity(args.repeat);
     let mut nodes = 0;
@@ -150,7 +150,7 @@ fn rate(start: &Position, args: &Args, bar: &roster::Progress) -> (f64, usize) {
 
 /// One thread's median rate from `start`, and the median ratio of the
 /// threaded rate to it over `--repeat` alternating pairs.
-fn speedup(start: &Position, args: &Args, bar: &roster::Progress) -> (f64, f64) {
+fn speedup(start: &Position, args: &Args, bar: &roster::shell::Progress) -> (f64, f64) {
     let mut one = Timed::new(args, 1, start);
     let mut many = Timed::new(args, args.threads, start);
     let (mut rates, mut ratios) = (Vec::new(), Vec::new());
@@ -177,7 +177,7 @@ pub fn run(args: &Args) -> Result<()> {
     // Searches of many iterations take a while: say how far along we are
     // (on a terminal only; stderr, so --json output stays clean).
     let searches = args.repeat * if args.speedup { 4 } else { 2 };
-    let bar = roster::Progress::new(searches as u64, "searches");
+    let bar = roster::shell::Progress::new(searches as u64, "searches");
     bar.set_message("empty board");
     let (empty, nodes) = rate(&Position::new(args.rules), args, &bar);
     let (one_thread, speedup) = if args.speedup {

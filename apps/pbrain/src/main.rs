@@ -47,7 +47,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = roster::parse_command_line::<Args>();
+    let args = roster::shell::parse_command_line::<Args>();
     let text = args
         .spec
         .or_else(|| std::env::var("MNK_ENGINE").ok().filter(|spec| !spec.trim().is_empty()))

@@ -13,7 +13,7 @@ use trainer::evolve::shards::{Launcher, Sharding, play_shard};
 use trainer::evolve::{Figures, OpeningPlies, Preset, Settings, WeightRun};
 
 use crate::plot::{Series, line_chart};
-use roster::write_file;
+use roster::shell::write_file;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum PresetArg {
@@ -208,7 +208,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let sharding = sharding(args)?;
     let pool = pool(args.threads)?;
-    let bar = roster::Progress::new(u64::from(run.generations()), "generations");
+    let bar = roster::shell::Progress::new(u64::from(run.generations()), "generations");
     bar.set_position(run.log().len() as u64);
     let clock = Instant::now();
     while !run.is_done() {

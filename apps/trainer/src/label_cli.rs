@@ -137,7 +137,7 @@ pub fn run(args: &Args) -> Result<()> {
         gathered.other_shards,
         these.len()
     );
-    let progress = roster::Progress::new(these.len() as u64, "positions");
+    let progress = roster::shell::Progress::new(these.len() as u64, "positions");
     let clock = Instant::now();
     let judged = judge_all(these, &header.settings, &args.judge, args.threads, &mut writer, &progress)?;
     progress.finish();

@@ -53,7 +53,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    roster::main_of(run)
+    roster::shell::main_of(run)
 }
 
 fn run(cli: Cli) -> Result<()> {

@@ -87,7 +87,7 @@ pub fn line_chart(
         .map_err(|error| anyhow::anyhow!("{error}"))
         .with_context(|| format!("cannot draw {}", path.display()))?;
     drop(root);
-    roster::write_file(path, &svg).map_err(Into::into)
+    roster::shell::write_file(path, &svg).map_err(Into::into)
 }
 
 /// An axis label: whole numbers without a decimal point, large ones in

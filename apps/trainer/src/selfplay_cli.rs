@@ -100,7 +100,7 @@ pub fn run(args: &Args) -> Result<()> {
         resume: args.resume,
         shard,
     };
-    let bar = roster::Progress::new(shard.games_of(args.games), "games");
+    let bar = roster::shell::Progress::new(shard.games_of(args.games), "games");
     let clock = Instant::now();
     let mut update = |played: &Played| {
         let seconds = clock.elapsed().as_secs_f64().max(1e-9);

@@ -15,7 +15,7 @@ use tabular_rl::{
 };
 
 use crate::plot::{Series, line_chart};
-use roster::write_file;
+use roster::shell::write_file;
 
 /// What every tabular learner takes.
 #[derive(Debug, clap::Args)]
@@ -277,7 +277,7 @@ fn run(name: &'static str, common: &Common, learner: Learner) -> Result<()> {
 }
 
 fn train(name: &'static str, common: &Common, mut learner: Learner) -> Result<()> {
-    let bar = roster::Progress::new(common.games, "games");
+    let bar = roster::shell::Progress::new(common.games, "games");
     let checkpoint_every = common.games.div_ceil(10).max(1);
     let mut rows = Vec::new();
     let mut training = TrainingBlock::default();

@@ -12,7 +12,7 @@ use trainer::selfplay::DataFile;
 use trainer::texel::{DataPrint, Dataset, FamilyWeights, TuneConfig, TuneFamily, Tuner};
 
 use crate::plot::{Series, line_chart};
-use roster::write_file;
+use roster::shell::write_file;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -119,7 +119,7 @@ pub fn run(args: &Args) -> Result<()> {
         score_weight: args.score_weight,
     };
     let mut tuner = resume_or_start(args, config, &data, rules, &checkpoint)?;
-    let bar = roster::Progress::new(u64::from(args.epochs), "epochs");
+    let bar = roster::shell::Progress::new(u64::from(args.epochs), "epochs");
     bar.set_position(u64::from(tuner.epoch));
     let fit_clock = Instant::now();
     let first_epoch = tuner.epoch;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use pattern_eval::{CodeWeights, THREAT_FEATURES, ThreatWeights, Weights};
 
-use roster::write_file;
+use roster::shell::write_file;
 
 /// The k the embedded defaults are for.
 const K: u32 = 5;

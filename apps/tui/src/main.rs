@@ -57,7 +57,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = roster::parse_command_line::<Cli>();
+    let cli = roster::shell::parse_command_line::<Cli>();
     // Every bad flag is an error here, before the screen opens.
     let mut app = match prepare(&cli) {
         Ok(app) => app,

@@ -15,18 +15,14 @@
 #![warn(missing_docs)]
 
 mod built;
-pub mod cli;
 mod engines;
 mod error;
 mod help;
 mod options;
-pub mod progress;
+pub mod shell;
 mod spec;
 
-pub use cli::{main_of, parse_command_line, quiet_on_closed_pipe, write_file};
 pub use engines::{ENGINES, EngineInfo, Evaluation, evaluation};
 pub use error::SpecError;
 pub use help::engine_help;
-pub use progress::Progress;
-
 pub use spec::{AgentSpec, Unsupported};

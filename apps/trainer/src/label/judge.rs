@@ -54,7 +54,7 @@ pub fn judge_all(
     spec: &AgentSpec,
     threads: usize,
     writer: &mut LabelWriter,
-    progress: &roster::Progress,
+    progress: &roster::shell::Progress,
 ) -> Result<Judged> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -189,7 +189,7 @@ mod tests {
             .map(|moves| Candidate { moves, key: 0, result: 1, game: game_number("test", 0) })
             .collect();
         let spec: AgentSpec = "alphabeta".parse().unwrap();
-        let progress = roster::Progress::to(2, "positions", false);
+        let progress = roster::shell::Progress::to(2, "positions", false);
         let judged = judge_all(&candidates, &settings, &spec, 2, &mut writer, &progress).unwrap();
         drop(writer);
         assert_eq!(judged.labelled + judged.without_value, 2);

@@ -1,0 +1,164 @@
+//! The Slurm path checked for real, as a step of `cargo xtask ci`: a
+//! one-node cluster (`local_cluster.rs`), started under a temporary
+//! folder, plays a 4-shard match through `cargo xtask slurm`; its merged summary must equal
+//! the local single-process run of the same plan in every field but
+//! timings. One shard's file is left half played beforehand, so that its
+//! first attempt fails and the resubmission with `--resume` is exercised.
+//! Then `trainer ga --shards 2 --launcher slurm` must evolve exactly as
+//! the GA in one process.
+//! The daemons are stopped by pid. Prints `slurm: ran …` or
+//! `slurm: skipped (reason)`; skipping happens only when the packages
+//! cannot be installed or the daemons cannot run as root here.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::local_cluster::{Cluster, prerequisites};
+use crate::{cargo, run_step, target_dir, workspace_root};
+
+/// The match: node budgets only, so that its games are the same anywhere.
+const MATCH: &[&str] = &[
+    "--rules",
+    "11,11,5",
+    "--a",
+    "alphabeta:depth=3",
+    "--b",
+    "mcts:prior=pattern",
+    "--nodes",
+    "400",
+    "--games",
+    "32",
+    "--openings",
+    "random:4",
+    "--seed",
+    "3",
+];
+const SHARDS: u64 = 4;
+
+pub fn run() -> Result<()> {
+    println!("==> slurm: a single-node cluster plays a 4-shard match");
+    if let Some(reason) = prerequisites() {
+        println!("slurm: skipped ({reason})");
+        return Ok(());
+    }
+    run_step(
+        "cargo build --release -p bench -p trainer",
+        cargo().args(["build", "--release", "-p", "bench", "-p", "trainer"]),
+    )?;
+    let root = std::env::temp_dir().join(format!("mnk-slurm-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
+    let cluster = Cluster::start(&root)?;
+    let outcome = play(&root, &cluster).and_then(|note| Ok(format!("{note}; {}", evolve(&root, &cluster)?)));
+    drop(cluster);
+    let note = outcome?;
+    let _ = fs::remove_dir_all(&root);
+    println!("slurm: ran ({note})");
+    Ok(())
+}
+
+/// The match locally and on the cluster; the summaries compared.
+fn play(root: &Path, cluster: &Cluster) -> Result<String> {
+    let bench = target_dir().join("release").join("bench");
+    let local = root.join("local.json");
+    let output = Command::new(&bench)
+        .arg("match")
+        .args(MATCH)
+        .args(["--threads", "2", "--summary"])
+        .arg(&local)
+        .current_dir(workspace_root())
+        .stdout(Stdio::null())
+        .output()
+        .context("cannot run bench")?;
+    if !output.status.success() {
+        bail!("the local match failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    // Shard 1 half played: its first attempt refuses the file, the
+    // resubmission resumes it.
+    let dir = root.join("run");
+    fs::create_dir_all(&dir)?;
+    let shard = dir.join("shard-1.jsonl");
+    let status = Command::new(&bench)
+        .arg("match")
+        .args(MATCH)
+        .args(["--shard", "1/4", "--records"])
+        .arg(&shard)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()?;
+    if !status.success() {
+        bail!("could not play shard 1 beforehand");
+    }
+    let text = fs::read_to_string(&shard)?;
+    let half: String = text.lines().take(4).map(|line| line.to_owned() + "\n").collect();
+    fs::write(&shard, half)?;
+    // Said before the run prints it, so that no reader takes it for a fault.
+    println!("==> shard 1 is left half played on purpose: its first attempt must fail and be resubmitted");
+
+    let output = Command::new(std::env::current_exe()?)
+        .args(["slurm", "match", "--no-build", "--shards", &SHARDS.to_string(), "--dir"])
+        .arg(&dir)
+        .args(MATCH)
+        .env("SLURM_CONF", cluster.conf())
+        .current_dir(workspace_root())
+        .output()
+        .context("cannot run cargo xtask slurm")?;
+    let said = String::from_utf8_lossy(&output.stdout);
+    print!("{said}");
+    if !output.status.success() {
+        bail!("cargo xtask slurm failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    if !said.contains("resubmitting them once") {
+        bail!("shard 1's first attempt should have failed and been resubmitted");
+    }
+    let merged = read_summary(&dir.join("summary.json"))?;
+    let single = read_summary(&local)?;
+    if merged != single {
+        bail!("the merged summary differs from the local run's:\nmerged: {merged}\nlocal:  {single}");
+    }
+    let games = single["games_counted"].as_u64().unwrap_or_default();
+    Ok(format!(
+        "{SHARDS} shards, {games} games: the merged summary equals the single run's but for timings; shard 1 failed once and was resumed"
+    ))
+}
+
+/// A GA generation's games in Slurm shards: the run must evolve exactly
+/// as in one process.
+fn evolve(root: &Path, cluster: &Cluster) -> Result<String> {
+    let trainer = target_dir().join("release").join("trainer");
+    let run = |name: &str, sharded: bool| -> Result<(String, String)> {
+        let out = root.join(name);
+        let mut command = Command::new(&trainer);
+        command
+            .args(["ga", "--preset", "strong", "--generations", "2", "--population", "4", "--out"])
+            .arg(&out);
+        if sharded {
+            command.args(["--shards", "2", "--launcher", "slurm"]).env("SLURM_CONF", cluster.conf());
+        }
+        let output = command.stdout(Stdio::null()).output().context("cannot run the trainer")?;
+        if !output.status.success() {
+            bail!("trainer ga failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok((fs::read_to_string(out.join("log.csv"))?, fs::read_to_string(out.join("weights.json"))?))
+    };
+    println!("==> slurm: trainer ga with a generation's games in 2 Slurm shards");
+    if run("ga-slurm", true)? != run("ga-local", false)? {
+        bail!("trainer ga in Slurm shards evolved differently from one process");
+    }
+    Ok("trainer ga in 2 Slurm shards evolved exactly as in one process".to_owned())
+}
+
+/// A summary without its timings.
+fn read_summary(path: &Path) -> Result<Value> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut value: Value = serde_json::from_str(&text)?;
+    if let Some(object) = value.as_object_mut() {
+        object.remove("seconds");
+        object.remove("games_per_second");
+    }
+    Ok(value)
+}
