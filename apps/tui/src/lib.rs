@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod menu;
 pub mod record;
 pub mod review;
+mod rif_stones;
 pub mod setup;
 pub mod ui;
 pub mod widgets;

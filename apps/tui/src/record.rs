@@ -441,7 +441,7 @@ fn check_under_way(under_way: &UnderWay, setup: &Setup, moves: &[Cell]) -> Resul
         }
     }
     let stones = play::opening_rules::rif::stones(&under_way.steps);
-    crate::app::check_pending(rules, &stones, &ask, pending).map_err(anyhow::Error::msg)?;
+    crate::rif_stones::check_pending(rules, &stones, &ask, pending).map_err(anyhow::Error::msg)?;
     let on_board = !matches!(ask, play::opening_rules::rif::OpeningAsk::Offer { .. });
     let expected: Vec<Cell> = stones.iter().chain(pending.iter().filter(|_| on_board)).copied().collect();
     if moves != expected {

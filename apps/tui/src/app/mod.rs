@@ -29,7 +29,6 @@ pub use mode::{Analysing, Mode, Prompt, Purpose as PromptPurpose};
 pub(crate) use playing::panel_lines;
 pub(crate) use prompt::draw_prompt;
 pub(crate) use reviewing::draw_panel as draw_review;
-pub(crate) use rif::check_pending;
 
 use crate::engine::{Purpose, Thinking};
 use crate::geometry::board_cell_at;
