@@ -217,7 +217,7 @@ pub fn play_game(
 
 /// [`play_game`] on a clock: each side has `control`'s time for the
 /// game (plus its increment after each move), and thinks on each move for
-/// the share [`ClockReading::limits`] gives, told the reading itself
+/// the share [`ClockReading::limits`](crate::clock::ClockReading::limits) gives, told the reading itself
 /// ([`Limits::clock`]); the node and depth limits of `limits` apply too.
 /// A side whose move comes after its time ran out, or beyond the turn
 /// limit, loses on time (a forfeit that says so).

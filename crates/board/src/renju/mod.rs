@@ -14,11 +14,11 @@
 //! White wins with five or more and has no forbidden points.
 //!
 //! Two tests follow these words. The exact one that everything plays by
-//! ([`forbidden`]) reads what black's stone makes along each line from a
-//! table of eleven-cell windows, made once from the definitions applied
+//! (`forbidden`, behind `Position::is_forbidden`) reads what black's
+//! stone makes along each line from a table of eleven-cell windows, made once from the definitions applied
 //! to one line, and recurses into a three's completion point only where
 //! two lines could be threes; a cheaper question goes first
-//! ([`may_be_forbidden`], by a table of each line's stones). The other,
+//! (`may_be_forbidden`, by a table of each line's stones). The other,
 //! [`forbidden_by_definition`], walks the stones one by one on a copy of the
 //! board, as the definitions are worded: slow, and the reference the
 //! first is checked against.

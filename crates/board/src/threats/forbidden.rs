@@ -27,8 +27,8 @@ pub(super) fn decide(pos: &Position, cell: Cell, patterns: [Pattern; 4]) -> bool
 }
 
 /// Whether renju's black may not play the empty `cell` of `pos` (whoever
-/// is to move): [`crate::renju::forbidden`] under renju, never under
-/// other rules. For playouts and anything else without a tracker.
+/// is to move): [`Position::is_forbidden_for`](crate::Position::is_forbidden_for)
+/// under renju, never under other rules. For playouts and anything else without a tracker.
 #[inline]
 #[must_use]
 pub fn black_forbidden(pos: &Position, cell: Cell) -> bool {
