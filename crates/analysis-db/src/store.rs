@@ -1,0 +1,372 @@
+//! The database file: SQLite in WAL mode, so one writer and many readers
+//! (the terminal game and a brain at once) share it across processes and
+//! whatever was committed survives a killed program.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use board::{Cell, Position, Rules};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::DbError;
+use crate::key::PositionKey;
+use crate::record::{Bound, Label, MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+
+/// `PRAGMA application_id` of our files: "mnkA".
+const APPLICATION_ID: i64 = 0x6D6E_6B41;
+
+/// The schema this build writes and reads.
+pub const SCHEMA: i64 = 1;
+
+/// How long a writer waits for another to finish before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+const CREATE: &str = "
+CREATE TABLE positions (
+    rules   TEXT    NOT NULL,
+    key     BLOB    NOT NULL,
+    label   INTEGER NOT NULL DEFAULT 0,
+    value   INTEGER,
+    depth   INTEGER,
+    bound   INTEGER NOT NULL DEFAULT 0,
+    comment TEXT    NOT NULL DEFAULT '',
+    PRIMARY KEY (rules, key)
+) WITHOUT ROWID;
+CREATE TABLE texts (
+    rules TEXT    NOT NULL,
+    key   BLOB    NOT NULL,
+    cell  INTEGER NOT NULL,
+    text  TEXT    NOT NULL,
+    PRIMARY KEY (rules, key, cell)
+) WITHOUT ROWID;
+";
+
+/// An analysis database: records of positions up to symmetry.
+#[derive(Debug)]
+pub struct Database {
+    connection: Connection,
+    path: PathBuf,
+    read_only: bool,
+}
+
+impl Database {
+    /// Opens the database at `path` for reading and writing, making it if
+    /// there is no file.
+    ///
+    /// # Errors
+    /// [`DbError`]: a file of another program or of a newer schema (left
+    /// as it is), or one SQLite cannot open.
+    pub fn open(path: &Path) -> Result<Database, DbError> {
+        Database::open_with(path, false)
+    }
+
+    /// Opens an existing database for reading only: every write is refused.
+    ///
+    /// # Errors
+    /// As [`Database::open`], and if there is no file.
+    pub fn open_read_only(path: &Path) -> Result<Database, DbError> {
+        Database::open_with(path, true)
+    }
+
+    fn open_with(path: &Path, read_only: bool) -> Result<Database, DbError> {
+        let sqlite = |source| DbError::Sqlite { path: path.to_owned(), source };
+        let flags = if read_only {
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        };
+        let connection = Connection::open_with_flags(path, flags).map_err(sqlite)?;
+        connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+        let database = Database { connection, path: path.to_owned(), read_only };
+        database.check_or_create()?;
+        Ok(database)
+    }
+
+    /// Checks the file is ours and of a schema this build reads, making the
+    /// tables in a new, empty file.
+    fn check_or_create(&self) -> Result<(), DbError> {
+        let foreign = |why: String| DbError::Foreign { path: self.path.clone(), why };
+        // Not SQLite at all reads as "file is not a database" here.
+        let pragma = |name: &str| -> Result<i64, DbError> {
+            self.connection.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0)).map_err(|source| {
+                match source {
+                    rusqlite::Error::SqliteFailure(error, _)
+                        if error.code == rusqlite::ErrorCode::NotADatabase =>
+                    {
+                        foreign("it is not an SQLite file".to_owned())
+                    }
+                    source => self.sqlite(source),
+                }
+            })
+        };
+        let application = pragma("application_id")?;
+        let schema = pragma("user_version")?;
+        let tables: i64 = self
+            .connection
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+            .map_err(|source| self.sqlite(source))?;
+        if application == 0 && tables == 0 {
+            if self.read_only {
+                return Err(foreign("it is empty".to_owned()));
+            }
+            return self.create();
+        }
+        if application != APPLICATION_ID {
+            return Err(foreign(format!("its application id is {application:#x}")));
+        }
+        if schema > SCHEMA {
+            return Err(DbError::Newer { path: self.path.clone(), found: schema, reads: SCHEMA });
+        }
+        if !self.read_only {
+            self.wal()?;
+        }
+        Ok(())
+    }
+
+    /// The tables of a new file, and its id and schema, in one transaction.
+    fn create(&self) -> Result<(), DbError> {
+        self.wal()?;
+        let batch = format!(
+            "BEGIN; {CREATE} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA}; COMMIT;"
+        );
+        self.connection.execute_batch(&batch).map_err(|source| self.sqlite(source))
+    }
+
+    /// Write-ahead logging: readers never wait for the writer, and a
+    /// commit is on disk when it returns.
+    fn wal(&self) -> Result<(), DbError> {
+        self.connection
+            .pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+            .map_err(|source| self.sqlite(source))?;
+        self.connection.pragma_update(None, "synchronous", "NORMAL").map_err(|source| self.sqlite(source))
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> DbError {
+        DbError::Sqlite { path: self.path.clone(), source }
+    }
+
+    /// The file it reads.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether writes are refused.
+    #[must_use]
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The record of `pos` (or of any of its mirror images), if one is kept.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub fn get(&self, pos: &Position) -> Result<Option<Record>, DbError> {
+        let key = PositionKey::of(pos);
+        let rules = pos.rules().to_string();
+        let found = self
+            .connection
+            .prepare_cached(
+                "SELECT label, value, depth, bound, comment FROM positions WHERE rules = ?1 AND key = ?2",
+            )
+            .and_then(|mut statement| {
+                statement
+                    .query_row(params![rules, key.bytes], |row| {
+                        Ok((
+                            row.get::<_, i64>(0)?,
+                            row.get(1)?,
+                            row.get::<_, Option<i64>>(2)?,
+                            row.get::<_, i64>(3)?,
+                            row.get(4)?,
+                        ))
+                    })
+                    .optional()
+            })
+            .map_err(|source| self.sqlite(source))?;
+        let Some((label, value, depth, bound, comment)) = found else { return Ok(None) };
+        let damaged =
+            |what: &str| DbError::Record(format!("{}: a record's {what} is damaged", self.path.display()));
+        let record = Record {
+            label: Label::from_number(label).ok_or_else(|| damaged("label"))?,
+            value,
+            depth: depth.map(u32::try_from).transpose().map_err(|_| damaged("depth"))?,
+            bound: Bound::from_number(bound).ok_or_else(|| damaged("bound"))?,
+            comment,
+            texts: self.texts(*pos.rules(), &key)?,
+        };
+        Ok(Some(record))
+    }
+
+    /// The texts of the record keyed `key`, in the position's coordinates.
+    fn texts(&self, rules: Rules, key: &PositionKey) -> Result<Vec<(Cell, String)>, DbError> {
+        let back = key.transform.inverse();
+        let mut statement = self
+            .connection
+            .prepare_cached("SELECT cell, text FROM texts WHERE rules = ?1 AND key = ?2 ORDER BY cell")
+            .map_err(|source| self.sqlite(source))?;
+        let rows = statement
+            .query_map(params![rules.to_string(), key.bytes], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(|source| self.sqlite(source))?;
+        let mut texts = Vec::new();
+        for row in rows {
+            let (index, text) = row.map_err(|source| self.sqlite(source))?;
+            let cell =
+                usize::try_from(index).ok().and_then(|index| cell_at(rules, index)).ok_or_else(|| {
+                    DbError::Record(format!("{}: a text's point is off the board", self.path.display()))
+                })?;
+            texts.push((back.apply(cell, &rules), text));
+        }
+        texts.sort_by_key(|&(cell, _)| rules.dense_index(cell));
+        Ok(texts)
+    }
+
+    /// Keeps `record` as the record of `pos` (and of its mirror images),
+    /// replacing any; an empty record deletes it.
+    ///
+    /// # Errors
+    /// [`DbError::ReadOnly`], a record that cannot be kept (a text too
+    /// long or on a point off the board), or a file that cannot be written.
+    pub fn put(&mut self, pos: &Position, record: &Record) -> Result<(), DbError> {
+        self.write(|database| database.put_in(pos, record))
+    }
+
+    /// Deletes the record of `pos`, if one is kept.
+    ///
+    /// # Errors
+    /// [`DbError::ReadOnly`], or a file that cannot be written.
+    pub fn delete(&mut self, pos: &Position) -> Result<(), DbError> {
+        self.put(pos, &Record::default())
+    }
+
+    /// Runs `change` as one transaction: every write in it is committed
+    /// together, or (an error) none is.
+    ///
+    /// # Errors
+    /// [`DbError::ReadOnly`], or the first error of `change` or of the
+    /// commit.
+    pub fn write<T>(&mut self, change: impl FnOnce(&Database) -> Result<T, DbError>) -> Result<T, DbError> {
+        if self.read_only {
+            return Err(DbError::ReadOnly { path: self.path.clone() });
+        }
+        self.connection.execute_batch("BEGIN IMMEDIATE").map_err(|source| self.sqlite(source))?;
+        match change(self) {
+            Ok(value) => {
+                self.connection.execute_batch("COMMIT").map_err(|source| self.sqlite(source))?;
+                Ok(value)
+            }
+            Err(error) => {
+                // The error says what went wrong; a failed rollback leaves
+                // SQLite to undo the transaction when the file next opens.
+                let _ = self.connection.execute_batch("ROLLBACK");
+                Err(error)
+            }
+        }
+    }
+
+    /// [`Database::put`] inside a [`Database::write`].
+    ///
+    /// # Errors
+    /// As [`Database::put`].
+    pub fn put_in(&self, pos: &Position, record: &Record) -> Result<(), DbError> {
+        check(*pos.rules(), record)?;
+        let key = PositionKey::of(pos);
+        let rules = pos.rules().to_string();
+        let run = |sql: &str, values: &[&dyn rusqlite::ToSql]| {
+            self.connection.prepare_cached(sql).and_then(|mut statement| statement.execute(values))
+        };
+        run("DELETE FROM texts WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
+            .map_err(|source| self.sqlite(source))?;
+        if record.is_empty() {
+            run("DELETE FROM positions WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
+                .map_err(|source| self.sqlite(source))?;
+            return Ok(());
+        }
+        run(
+            "INSERT OR REPLACE INTO positions (rules, key, label, value, depth, bound, comment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            &[&rules, &key.bytes, &record.label.number(), &record.value, &record.depth, &record.bound.number(), &record.comment],
+        )
+        .map_err(|source| self.sqlite(source))?;
+        let rules_of = pos.rules();
+        for (cell, text) in &record.texts {
+            let index = rules_of.dense_index(key.transform.apply(*cell, rules_of)) as i64;
+            run(
+                "INSERT OR REPLACE INTO texts (rules, key, cell, text) VALUES (?1, ?2, ?3, ?4)",
+                &[&rules, &key.bytes, &index, text],
+            )
+            .map_err(|source| self.sqlite(source))?;
+        }
+        Ok(())
+    }
+
+    /// The records of the positions one move from `pos`: each legal cell
+    /// whose position after it has a record, in row order — what a GUI
+    /// shows on the board's points.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub fn children(&self, pos: &Position) -> Result<Vec<(Cell, Record)>, DbError> {
+        let mut found = Vec::new();
+        let mut after = pos.clone();
+        for cell in pos.legal_cells() {
+            after.play_unchecked(cell);
+            let record = self.get(&after);
+            after.undo();
+            if let Some(record) = record? {
+                found.push((cell, record));
+            }
+        }
+        Ok(found)
+    }
+
+    /// How many positions have records.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub fn len(&self) -> Result<u64, DbError> {
+        self.connection
+            .query_row("SELECT count(*) FROM positions", [], |row| row.get::<_, i64>(0))
+            .map(|count| count.max(0) as u64)
+            .map_err(|source| self.sqlite(source))
+    }
+
+    /// Whether no position has a record.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub fn is_empty(&self) -> Result<bool, DbError> {
+        self.len().map(|count| count == 0)
+    }
+}
+
+/// The cell of dense index `index` on a board of `rules`.
+fn cell_at(rules: Rules, index: usize) -> Option<Cell> {
+    let width = usize::from(rules.width());
+    rules.cell(i32::try_from(index % width).ok()?, i32::try_from(index / width).ok()?)
+}
+
+/// Refuses what a record may not hold.
+fn check(rules: Rules, record: &Record) -> Result<(), DbError> {
+    if record.comment.chars().count() > MAX_COMMENT_CHARS {
+        return Err(DbError::Record(format!("a comment holds at most {MAX_COMMENT_CHARS} characters")));
+    }
+    for (cell, text) in &record.texts {
+        if !rules.contains(*cell) {
+            return Err(DbError::Record(format!(
+                "a text's point {cell:?} is off the {}×{} board",
+                rules.width(),
+                rules.height()
+            )));
+        }
+        if text.is_empty() || text.chars().count() > MAX_TEXT_CHARS {
+            return Err(DbError::Record(format!(
+                "the text {text:?} at {} must be 1 to {MAX_TEXT_CHARS} characters",
+                cell.name(&rules)
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! Records kept and read back: by symmetry, with texts, as children of a
+//! position, in transactions, and from two connections at once.
+
+use analysis_db::{Bound, Database, DbError, Label, Record};
+use board::{Position, Rules, Transform};
+
+use crate::files::Scratch;
+
+fn pos(moves: &str) -> Position {
+    Position::from_moves(Rules::gomoku15(), moves).unwrap()
+}
+
+#[test]
+fn a_record_reads_back_whole() {
+    let scratch = Scratch::new("whole");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let here = pos("h8 i9 j9");
+    let rules = *here.rules();
+    let cell = |name: &str| rules.parse_cell(name).unwrap();
+    let record = Record {
+        label: Label::Loss,
+        value: Some(-350),
+        depth: Some(14),
+        bound: Bound::Upper,
+        comment: "white's best is k10".to_owned(),
+        // Texts read back in row order, from the top.
+        texts: vec![(cell("k10"), "9".to_owned()), (cell("a1"), "A".to_owned())],
+    };
+    database.put(&here, &record).unwrap();
+    assert_eq!(database.get(&here).unwrap(), Some(record));
+    assert_eq!(database.len().unwrap(), 1);
+    assert_eq!(database.get(&pos("h8 i9")).unwrap(), None);
+    // An empty record deletes.
+    database.delete(&here).unwrap();
+    assert_eq!(database.get(&here).unwrap(), None);
+    assert!(database.is_empty().unwrap());
+}
+
+#[test]
+fn the_eight_images_of_a_position_share_one_record_and_its_texts_follow() {
+    let scratch = Scratch::new("symmetry");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let original = pos("h8 i9 j9 a1 o3");
+    let rules = *original.rules();
+    let texts = vec![
+        (rules.parse_cell("b2").unwrap(), "x".to_owned()),
+        (rules.parse_cell("m13").unwrap(), "10".to_owned()),
+    ];
+    database
+        .put(&original, &Record { label: Label::Win, texts: texts.clone(), ..Record::default() })
+        .unwrap();
+    for transform in Transform::ALL {
+        let mut image = Position::new(rules);
+        for &cell in original.moves() {
+            image.play(transform.apply(cell, &rules)).unwrap();
+        }
+        let record = database.get(&image).unwrap().expect("the image's record");
+        assert_eq!(record.label, Label::Win);
+        let mut expected: Vec<_> =
+            texts.iter().map(|(cell, text)| (transform.apply(*cell, &rules), text.clone())).collect();
+        expected.sort_by_key(|&(cell, _)| rules.dense_index(cell));
+        assert_eq!(record.texts, expected, "{transform:?}");
+    }
+    assert_eq!(database.len().unwrap(), 1);
+}
+
+#[test]
+fn children_are_the_records_one_move_on() {
+    let scratch = Scratch::new("children");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let root = pos("h8 i9");
+    let rules = *root.rules();
+    database.put(&pos("h8 i9 j10"), &Record::labelled(Label::Win)).unwrap();
+    database.put(&pos("h8 i9 g8"), &Record::valued(120, 9, Bound::Exact)).unwrap();
+    database.put(&pos("h8 i9 g8 a1"), &Record::labelled(Label::Loss)).unwrap();
+    let children = database.children(&root).unwrap();
+    let mut names: Vec<String> = children.iter().map(|(cell, _)| cell.name(&rules).to_string()).collect();
+    names.sort();
+    // h8 i9 is its own mirror image in the diagonal through them: g8's
+    // image there, h7, leads to the same position (up to symmetry).
+    assert_eq!(names, ["g8", "h7", "j10"]);
+    // Two moves on is not a child.
+    assert!(children.iter().all(|(_, record)| record.label != Label::Loss));
+}
+
+#[test]
+fn a_transaction_keeps_all_or_nothing() {
+    let scratch = Scratch::new("transaction");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let result: Result<(), DbError> = database.write(|database| {
+        database.put_in(&pos("h8"), &Record::labelled(Label::Draw))?;
+        database.put_in(&pos("h8 i9"), &Record::labelled(Label::Draw))?;
+        Err(DbError::Record("stopped half way".to_owned()))
+    });
+    assert!(result.is_err());
+    assert!(database.is_empty().unwrap(), "nothing of the failed import is kept");
+    database
+        .write(|database| {
+            database.put_in(&pos("h8"), &Record::labelled(Label::Draw))?;
+            database.put_in(&pos("h8 i9"), &Record::labelled(Label::Draw))
+        })
+        .unwrap();
+    assert_eq!(database.len().unwrap(), 2);
+}
+
+#[test]
+fn what_a_record_may_not_hold_is_refused() {
+    let scratch = Scratch::new("refused");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let here = pos("h8");
+    let rules = *here.rules();
+    let long = Record {
+        texts: vec![(rules.parse_cell("a1").unwrap(), "a long text".to_owned())],
+        ..Record::default()
+    };
+    let error = database.put(&here, &long).unwrap_err().to_string();
+    assert!(error.contains("1 to 8 characters"), "{error}");
+    let off = Record { texts: vec![(board::Cell::new(20, 20), "x".to_owned())], ..Record::default() };
+    assert!(database.put(&here, &off).unwrap_err().to_string().contains("off the 15×15 board"));
+    assert!(database.is_empty().unwrap());
+}
+
+#[test]
+fn a_reader_and_a_writer_share_the_file() {
+    let scratch = Scratch::new("shared");
+    let mut writer = Database::open(&scratch.path).unwrap();
+    let reader = Database::open_read_only(&scratch.path).unwrap();
+    let positions: Vec<Position> =
+        ["h8", "h8 i9", "h8 i9 j10", "h8 i9 j10 k11"].into_iter().map(pos).collect();
+    let reader = std::thread::scope(|scope| {
+        let reading = scope.spawn(|| {
+            // The reader never waits and never sees a half-written record.
+            for _ in 0..2_000 {
+                for position in &positions {
+                    if let Some(record) = reader.get(position).unwrap() {
+                        assert_eq!(record.depth, Some(1));
+                    }
+                }
+            }
+            reader
+        });
+        for (i, position) in positions.iter().enumerate() {
+            writer.put(position, &Record::valued(i as i32, 1, Bound::Exact)).unwrap();
+        }
+        reading.join().unwrap()
+    });
+    for (i, position) in positions.iter().enumerate() {
+        assert_eq!(reader.get(position).unwrap().and_then(|record| record.value), Some(i as i32));
+    }
+    let refused =
+        Database::open_read_only(&scratch.path).unwrap().put(&pos("a1"), &Record::labelled(Label::Win));
+    assert!(matches!(refused, Err(DbError::ReadOnly { .. })));
+}
