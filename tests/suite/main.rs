@@ -1,6 +1,7 @@
 //! Every integration test of the crate in one binary (one link, not one a file).
 
 mod arena;
+mod database;
 mod fuzz;
 mod games;
 mod old_files;

@@ -7,9 +7,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use analysis_db::{Bound, Database, Record};
+use analysis_db::{Database, Record};
 use board::{Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
+use play::book::Bound;
 
 /// Positions of 2 to 9 stones near the centre, one a seed, the same every run.
 fn position(seed: u64) -> Position {

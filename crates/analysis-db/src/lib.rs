@@ -6,7 +6,8 @@
 //! symmetries, so transpositions and mirror images share it.
 //!
 //! ```
-//! use analysis_db::{Database, Label, Record};
+//! use analysis_db::{Database, Record};
+//! use play::book::Label;
 //! use board::{Position, Rules};
 //!
 //! let path = std::env::temp_dir().join(format!("doc-{}.mnkdb", std::process::id()));
@@ -22,6 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod book;
 mod error;
 mod key;
 mod record;
@@ -29,5 +31,5 @@ mod store;
 
 pub use error::DbError;
 pub use key::PositionKey;
-pub use record::{Bound, Label, MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 pub use store::{Database, SCHEMA};

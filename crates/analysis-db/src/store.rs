@@ -10,7 +10,9 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::DbError;
 use crate::key::PositionKey;
-use crate::record::{Bound, Label, MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+use play::book::{Bound, Label};
+
+use crate::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 
 /// `PRAGMA application_id` of our files: "mnkA".
 const APPLICATION_ID: i64 = 0x6D6E_6B41;

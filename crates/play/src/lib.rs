@@ -18,6 +18,7 @@
 mod agent;
 mod analysis;
 pub mod balance;
+pub mod book;
 pub mod clock;
 pub mod defence;
 mod engine_option;
@@ -36,6 +37,7 @@ pub use agent::{Agent, AgentError, Evaluator};
 pub use analysis::{
     Analysis, CellScore, EVALUATION_SCALE, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };
+pub use book::{Book, BookEntry};
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};
 pub use game::{
     Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, play_game_on_clock, report_game_over,

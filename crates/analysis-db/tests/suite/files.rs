@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use analysis_db::{Database, DbError, Label, Record, SCHEMA};
+use analysis_db::{Database, DbError, Record, SCHEMA};
 use board::{Position, Rules};
+use play::book::Label;
 
 /// A database path in the temporary folder, its files removed when dropped.
 pub struct Scratch {

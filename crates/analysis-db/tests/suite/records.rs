@@ -1,8 +1,9 @@
 //! Records kept and read back: by symmetry, with texts, as children of a
 //! position, in transactions, and from two connections at once.
 
-use analysis_db::{Bound, Database, DbError, Label, Record};
+use analysis_db::{Database, DbError, Record};
 use board::{Position, Rules, Transform};
+use play::book::{Bound, Label};
 
 use crate::files::Scratch;
 
@@ -150,4 +151,22 @@ fn a_reader_and_a_writer_share_the_file() {
     let refused =
         Database::open_read_only(&scratch.path).unwrap().put(&pos("a1"), &Record::labelled(Label::Win));
     assert!(matches!(refused, Err(DbError::ReadOnly { .. })));
+}
+
+#[test]
+fn a_search_writes_through_the_book_and_keeps_what_a_person_wrote() {
+    use play::{Book, BookEntry};
+    let scratch = Scratch::new("book");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let here = pos("h8 i9");
+    database.put(&here, &Record { comment: "studied".to_owned(), ..Record::labelled(Label::None) }).unwrap();
+    let entry =
+        BookEntry { label: Label::Win, value: Some(1_999_999_990), depth: Some(12), bound: Bound::Exact };
+    assert!(database.writes());
+    database.keep(&here, &entry).unwrap();
+    assert_eq!(database.entry(&here), Some(entry));
+    assert_eq!(database.get(&here).unwrap().unwrap().comment, "studied");
+    let mut reader = Database::open_read_only(&scratch.path).unwrap();
+    assert!(!reader.writes());
+    assert!(reader.keep(&here, &entry).unwrap_err().contains("read-only"));
 }

@@ -22,6 +22,7 @@
 //! - `agent` — [`AlphaBetaAgent`], the engine as a player.
 
 mod agent;
+mod book;
 mod config;
 mod depth;
 mod node;
@@ -78,6 +79,9 @@ pub struct AlphaBeta<E = OpenLines> {
     /// Root moves the search leaves out (the lines already shown of a
     /// multi-line analysis).
     excluded: Vec<Cell>,
+    /// An analysis store consulted near the root and written back to
+    /// (`book.rs`); the helper threads have none.
+    book: book::BookSlot,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -103,6 +107,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             threats: None,
             threat_search: ThreatSearch::new(),
             excluded: Vec::new(),
+            book: book::BookSlot::default(),
         }
     }
 

@@ -59,12 +59,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if self.budget.visit() {
             return 0;
         }
-        let entered = if self.threats.is_some() {
-            self.enter_by_threats(pos, depth, (alpha, beta), ply)
-        } else {
-            self.enter_plain(pos, depth, (alpha, beta), ply)
-        };
-        let node = match entered {
+        let node = match self.enter(pos, depth, (alpha, beta), ply) {
             Continue(node) => node,
             Break(score) => return score,
         };
@@ -248,6 +243,28 @@ impl<E: Evaluator> AlphaBeta<E> {
         let cells = self.candidate_cells(pos);
         let forced = if self.config.forced_moves { picker::plain_forced(pos, cells, ply)? } else { None };
         Continue(Node { depth, key, table_move, forced, cells, reducible: false, check_forbidden: false })
+    }
+
+    /// A node's rules before any move: the analysis store's word near the
+    /// root, then the threat search's or the plain search's.
+    fn enter(
+        &mut self,
+        pos: &mut Position,
+        depth: Depth,
+        window: (i32, i32),
+        ply: u32,
+    ) -> ControlFlow<i32, Node> {
+        if self.book.0.is_some()
+            && ply <= super::book::BOOK_PLIES
+            && let Some(score) = self.book_cut(pos, depth, window, ply)
+        {
+            return Break(score);
+        }
+        if self.threats.is_some() {
+            self.enter_by_threats(pos, depth, window, ply)
+        } else {
+            self.enter_plain(pos, depth, window, ply)
+        }
     }
 
     /// A threat-search node's rules before any move: wins and forced

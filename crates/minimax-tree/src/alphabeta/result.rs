@@ -93,4 +93,6 @@ pub enum Reason {
     Vct,
     /// The main search.
     Search,
+    /// An analysis store marked it forced, or a win.
+    Book,
 }

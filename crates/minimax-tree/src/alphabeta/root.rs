@@ -56,6 +56,19 @@ impl<E: Evaluator> AlphaBeta<E> {
         if cells.is_empty() {
             return AlphaBetaReport::empty(Vec::new());
         }
+        // The store's word on the root's moves (any legal one, near the
+        // stones or not): forced, a win, excluded.
+        let (by_book, book_excluded) = self.decide_by_book(pos, pos.legal_cells() - excluded);
+        if self.excluded.is_empty()
+            && let Some(decided) =
+                by_book.filter(|decided| decided.best_move.is_some_and(|cell| !excluded.contains(cell)))
+        {
+            return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
+        }
+        if !(cells - book_excluded).is_empty() {
+            cells -= book_excluded;
+            excluded |= book_excluded;
+        }
         // Among the moves not shown yet no shortcut decides; a shortcut to
         // an excluded cell is no answer.
         if self.excluded.is_empty()
@@ -77,6 +90,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.refute_threat_wins(&mut work, &mut result);
         }
         result.nodes = self.budget.nodes;
+        self.write_back(pos, &result);
         result
     }
 

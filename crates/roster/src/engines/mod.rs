@@ -61,6 +61,7 @@ fn alphabeta_options() -> Vec<EngineOption> {
         search::threat_weights_option(),
         search::policy_option(),
     ]);
+    options.extend(search::database_options());
     options
 }
 

@@ -1,10 +1,11 @@
 //! The search engines of `minimax-tree`: `alphabeta`, `minimax`, `tree`
 //! and `perfect`, with the evaluation a spec names.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use analysis_db::Database;
 use board::{Rules, mix_seed};
 use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
@@ -37,6 +38,41 @@ pub(super) fn policy_option() -> EngineOption {
     )
 }
 
+/// `db=FILE` and `db_write`: an analysis database the search consults and
+/// writes back to.
+pub(super) fn database_options() -> [EngineOption; 2] {
+    [
+        EngineOption::without_default(
+            "db",
+            OptionKind::File,
+            "analysis database (made if missing): a forced or winning move it holds is played at once, its positions near the root decide or cut, and the search's results are written back",
+        ),
+        EngineOption::new(
+            "db_write",
+            OptionKind::Flag,
+            true,
+            "write the search's results back to db= (false: read it only)",
+        ),
+    ]
+}
+
+/// The analysis database `db=FILE` names, opened now so that a file that
+/// is not one is an error before any game: its path and whether to write.
+fn database(options: &Options) -> Result<Option<(PathBuf, bool)>, SpecError> {
+    let Some(path) = options.given::<String>("db")? else {
+        return Ok(None);
+    };
+    let write: bool = options.get("db_write")?;
+    let path = PathBuf::from(path);
+    let opened = if write { Database::open(&path) } else { Database::open_read_only(&path) };
+    opened.map_err(|err| SpecError::Unusable {
+        engine: "alphabeta",
+        option: "db",
+        reason: err.to_string(),
+    })?;
+    Ok(Some((path, write)))
+}
+
 /// The move policy `policy=FILE` names, read now so that a bad file is an
 /// error before any game.
 fn move_policy(options: &Options, eval: EvalChoice) -> Result<Option<Arc<MovePolicy>>, SpecError> {
@@ -60,13 +96,21 @@ pub(crate) struct AlphaBetaParts {
     weights: Option<EvalWeights>,
     policy: Option<Arc<MovePolicy>>,
     config: AlphaBetaConfig,
+    /// The analysis database and whether the search writes to it.
+    database: Option<(PathBuf, bool)>,
 }
 
 impl AlphaBetaParts {
-    /// The search for `rules`.
+    /// The search for `rules`, with its analysis database if it has one
+    /// (one that no longer opens is left out: the search goes on).
     pub(crate) fn search(&self, rules: Rules) -> AlphaBeta<Evaluation> {
         let evaluator = self.eval.evaluator(rules, self.weights.as_ref()).with_policy(self.policy.as_deref());
-        AlphaBeta::new(evaluator, self.config.clone())
+        let mut search = AlphaBeta::new(evaluator, self.config.clone());
+        if let Some((path, write)) = &self.database {
+            let opened = if *write { Database::open(path) } else { Database::open_read_only(path) };
+            search.set_book(opened.ok().map(|database| Box::new(database) as Box<dyn play::Book>));
+        }
+        search
     }
 }
 
@@ -110,7 +154,8 @@ pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecE
         config.move_time = Some(Duration::from_millis(ms));
     }
     config.move_nodes = options.given("nodes")?;
-    Ok(AlphaBetaParts { eval, weights, policy, config })
+    let database = database(options)?;
+    Ok(AlphaBetaParts { eval, weights, policy, config, database })
 }
 
 pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {

@@ -1,0 +1,103 @@
+//! The interface through which a search reads and writes an analysis
+//! store (the `analysis-db` crate's database implements it), so that no
+//! engine depends on how the store keeps its records.
+
+use crate::Position;
+
+/// What a player (or a search) concluded of a position, for the side to
+/// move in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// Nothing concluded.
+    #[default]
+    None,
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// A draw.
+    Draw,
+    /// The move that led here is the only one: it is played at once.
+    Forced,
+    /// The move that led here is not to be considered.
+    Excluded,
+}
+
+impl Label {
+    /// Every label, in the order their numbers run.
+    pub const ALL: [Label; 6] =
+        [Label::None, Label::Win, Label::Loss, Label::Draw, Label::Forced, Label::Excluded];
+
+    /// Its number in a file.
+    #[must_use]
+    pub fn number(self) -> i64 {
+        Label::ALL.iter().position(|&label| label == self).unwrap_or(0) as i64
+    }
+
+    /// The label numbered `number`, if any.
+    #[must_use]
+    pub fn from_number(number: i64) -> Option<Label> {
+        usize::try_from(number).ok().and_then(|i| Label::ALL.get(i).copied())
+    }
+}
+
+/// Which side of the true value a stored value lies on, as a search's
+/// transposition table keeps it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The value itself.
+    #[default]
+    Exact,
+    /// At least the value (the search cut off above it).
+    Lower,
+    /// At most the value.
+    Upper,
+}
+
+impl Bound {
+    /// Every bound, in the order their numbers run.
+    pub const ALL: [Bound; 3] = [Bound::Exact, Bound::Lower, Bound::Upper];
+
+    /// Its number in a file.
+    #[must_use]
+    pub fn number(self) -> i64 {
+        Bound::ALL.iter().position(|&bound| bound == self).unwrap_or(0) as i64
+    }
+
+    /// The bound numbered `number`, if any.
+    #[must_use]
+    pub fn from_number(number: i64) -> Option<Bound> {
+        usize::try_from(number).ok().and_then(|i| Bound::ALL.get(i).copied())
+    }
+}
+
+/// What a store says of a position, as far as a search reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookEntry {
+    /// The label.
+    pub label: Label,
+    /// A value for the side to move, in the searching engine's scale (a
+    /// proven win or loss as `PROVEN_WIN − n` or its negative), if any.
+    pub value: Option<i32>,
+    /// The depth the value was searched to, in plies.
+    pub depth: Option<u32>,
+    /// Which side of the true value `value` lies on.
+    pub bound: Bound,
+}
+
+/// A store of analyses a search consults and, unless it is read-only,
+/// writes what it found back to.
+pub trait Book: Send {
+    /// What the store keeps of `pos` (or of a mirror image of it).
+    fn entry(&mut self, pos: &Position) -> Option<BookEntry>;
+
+    /// Keeps `entry` for `pos`, leaving what else the store keeps of it
+    /// (comments, texts) as it was.
+    ///
+    /// # Errors
+    /// Why it could not be kept (a read-only store, a failed write).
+    fn keep(&mut self, pos: &Position, entry: &BookEntry) -> Result<(), String>;
+
+    /// Whether [`Book::keep`] writes.
+    fn writes(&self) -> bool;
+}
