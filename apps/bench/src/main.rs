@@ -3,6 +3,7 @@
 
 mod agree;
 mod analyze;
+mod db;
 mod eval;
 mod games;
 mod losses;
@@ -73,6 +74,9 @@ enum Command {
     Mcts(mcts::Args),
     /// Tabular learners: training games per second.
     Train(train::Args),
+    /// An analysis database: its records by label (stats), a position's
+    /// and its children's (query), a record set by hand (put).
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
@@ -97,5 +101,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Search(args) => search::run(&args),
         Command::Mcts(args) => mcts::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Db(args) => db::run(&args),
     }
 }

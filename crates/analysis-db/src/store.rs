@@ -335,6 +335,33 @@ impl Database {
             .map_err(|source| self.sqlite(source))
     }
 
+    /// How many records each rule set has under each label: `(rules,
+    /// label, count)`, by rules then label.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read, [`DbError::Record`]
+    /// for a label it does not know.
+    pub fn label_counts(&self) -> Result<Vec<(String, Label, u64)>, DbError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT rules, label, count(*) FROM positions GROUP BY rules, label ORDER BY rules, label",
+            )
+            .map_err(|source| self.sqlite(source))?;
+        let rows = statement
+            .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)))
+            .map_err(|source| self.sqlite(source))?;
+        let mut counts = Vec::new();
+        for row in rows {
+            let (rules, label, count) = row.map_err(|source| self.sqlite(source))?;
+            let label = Label::from_number(label).ok_or_else(|| {
+                DbError::Record(format!("{}: a record's label is damaged", self.path.display()))
+            })?;
+            counts.push((rules, label, count.max(0) as u64));
+        }
+        Ok(counts)
+    }
+
     /// Whether no position has a record.
     ///
     /// # Errors

@@ -659,3 +659,44 @@ fn positions_no_game_reaches_and_finished_games_are_refused_where_positions_are_
     }
     std::fs::remove_file(&file).unwrap();
 }
+
+#[test]
+fn db_puts_queries_and_counts_records() {
+    let path = std::env::temp_dir().join(format!("bench-db-{}.mnkdb", std::process::id()));
+    let path_text = path.to_str().unwrap();
+    let out = bench(&["db", "put", path_text, "--moves", "h8 i9", "--label", "win", "--comment", "seen"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        bench(&["db", "put", path_text, "--moves", "h8 i9 j10", "--value", "120", "--depth", "9"])
+            .status
+            .success()
+    );
+    // One move on from h8: i9 and its three mirror images in h8's symmetry.
+    let query = json(&["db", "query", path_text, "--moves", "h8", "--json"]);
+    let cells: Vec<&str> =
+        query["children"].as_array().unwrap().iter().map(|c| c["cell"].as_str().unwrap()).collect();
+    assert_eq!(cells.len(), 4, "{query}");
+    assert!(cells.contains(&"i9") && query["children"][0]["label"] == "win", "{query}");
+    let query = json(&["db", "query", path_text, "--moves", "h8 i9", "--json"]);
+    assert_eq!(query["position"]["comment"], "seen");
+    assert_eq!(query["children"][0]["value"], 120);
+    let stats = json(&["db", "stats", path_text, "--json"]);
+    assert_eq!(stats["records"], 2);
+    // Bad input: a wrong label, an illegal move, a file that is not a database.
+    for (args, said) in [
+        (vec!["db", "put", path_text, "--label", "maybe"], "is not a label"),
+        (vec!["db", "put", path_text, "--moves", "h8 h8"], "already taken"),
+        (vec!["db", "stats", "Cargo.toml"], "not an mnk analysis database"),
+    ] {
+        let out = bench(&args);
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(said),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+}
