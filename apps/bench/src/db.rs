@@ -39,6 +39,16 @@ enum DbCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Adds another database's records to this one, in one transaction:
+    /// what only it has is copied; where both have a record, its label
+    /// where this one has none, its value where it is deeper, its comment
+    /// where this one has none.
+    Merge {
+        /// The database to add to (made if missing).
+        into: PathBuf,
+        /// The database to add from (only read).
+        from: PathBuf,
+    },
     /// Sets a position's record (the database is made if missing); what
     /// is not given is kept.
     Put {
@@ -133,6 +143,17 @@ pub fn run(args: &Args) -> Result<()> {
     match &args.command {
         DbCommand::Stats { file, json } => stats(file, *json),
         DbCommand::Query { file, at, json } => query(file, at, *json),
+        DbCommand::Merge { into, from } => {
+            if !from.exists() {
+                bail!("{} does not exist", from.display());
+            }
+            if play::files::same_file(into, from) {
+                bail!("{} is the database to add to: merge another one", from.display());
+            }
+            let (added, changed) = Database::open(into)?.merge_from(from)?;
+            println!("{}: {added} records added, {changed} changed from {}", into.display(), from.display());
+            Ok(())
+        }
         DbCommand::Put { file, at, label, value, depth, comment } => {
             let pos = at.position()?;
             let mut database = Database::open(file)?;

@@ -335,6 +335,58 @@ impl Database {
             .map_err(|source| self.sqlite(source))
     }
 
+    /// Adds the records of the database at `other` to this one, in one
+    /// transaction: a position only `other` has is copied; one both have
+    /// takes `other`'s label where this one has none, its value, depth
+    /// and bound where they are deeper, and its comment where this one
+    /// has none; texts on points this one has not are added. `other` is
+    /// only read. Returns how many records were added and how many
+    /// changed.
+    ///
+    /// # Errors
+    /// [`DbError::ReadOnly`], `other` not an analysis database this build
+    /// reads (nothing is changed), or a file that cannot be read or written.
+    pub fn merge_from(&mut self, other: &Path) -> Result<(u64, u64), DbError> {
+        // Checked as any database is before it is read.
+        drop(Database::open_read_only(other)?);
+        let other_text = other
+            .to_str()
+            .ok_or_else(|| DbError::Record(format!("{} is not a path SQLite takes", other.display())))?
+            .to_owned();
+        let before = self.len()?;
+        if self.read_only {
+            return Err(DbError::ReadOnly { path: self.path.clone() });
+        }
+        // (SQLite attaches only outside a transaction.)
+        self.connection
+            .execute("ATTACH DATABASE ?1 AS other", [&other_text])
+            .map_err(|source| self.sqlite(source))?;
+        let changed = self.write(|database| {
+            let run = |sql: &str| database.connection.execute(sql, []).map_err(|source| database.sqlite(source));
+            let changed = run(
+                "UPDATE positions SET
+                     label = CASE WHEN positions.label = 0 THEN o.label ELSE positions.label END,
+                     value = CASE WHEN coalesce(o.depth, -1) > coalesce(positions.depth, -1) THEN o.value ELSE positions.value END,
+                     bound = CASE WHEN coalesce(o.depth, -1) > coalesce(positions.depth, -1) THEN o.bound ELSE positions.bound END,
+                     depth = max(coalesce(o.depth, -1), coalesce(positions.depth, -1)),
+                     comment = CASE WHEN positions.comment = '' THEN o.comment ELSE positions.comment END
+                 FROM other.positions AS o
+                 WHERE o.rules = positions.rules AND o.key = positions.key
+                   AND (positions.label = 0 AND o.label != 0
+                        OR coalesce(o.depth, -1) > coalesce(positions.depth, -1)
+                        OR positions.comment = '' AND o.comment != '')",
+            )?;
+            // (A depth of -1 stood for none in the comparison.)
+            run("UPDATE positions SET depth = NULL WHERE depth = -1")?;
+            run("INSERT OR IGNORE INTO positions SELECT rules, key, label, value, depth, bound, comment FROM other.positions")?;
+            run("INSERT OR IGNORE INTO texts SELECT rules, key, cell, text FROM other.texts")?;
+            Ok(changed as u64)
+        });
+        let _ = self.connection.execute_batch("DETACH DATABASE other");
+        let changed = changed?;
+        Ok((self.len()?.saturating_sub(before), changed))
+    }
+
     /// How many records each rule set has under each label: `(rules,
     /// label, count)`, by rules then label.
     ///

@@ -682,6 +682,27 @@ fn db_puts_queries_and_counts_records() {
     assert_eq!(query["children"][0]["value"], 120);
     let stats = json(&["db", "stats", path_text, "--json"]);
     assert_eq!(stats["records"], 2);
+    // Another database's records added: one new, one deeper.
+    let other = std::env::temp_dir().join(format!("bench-db-other-{}.mnkdb", std::process::id()));
+    let other_text = other.to_str().unwrap();
+    assert!(bench(&["db", "put", other_text, "--moves", "a1", "--label", "draw"]).status.success());
+    assert!(
+        bench(&["db", "put", other_text, "--moves", "h8 i9 j10", "--value", "80", "--depth", "12"])
+            .status
+            .success()
+    );
+    let out = bench(&["db", "merge", path_text, other_text]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 records added, 1 changed"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let query = json(&["db", "query", path_text, "--moves", "h8 i9", "--json"]);
+    assert_eq!(query["children"][0]["value"], 80);
+    assert!(
+        !bench(&["db", "merge", path_text, path_text]).status.success(),
+        "a database is not merged into itself"
+    );
     // Bad input: a wrong label, an illegal move, a file that is not a database.
     for (args, said) in [
         (vec!["db", "put", path_text, "--label", "maybe"], "is not a label"),
@@ -696,7 +717,9 @@ fn db_puts_queries_and_counts_records() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    for end in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    for file in [&path, &other] {
+        for end in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{end}", file.display()));
+        }
     }
 }

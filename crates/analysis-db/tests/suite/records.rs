@@ -170,3 +170,39 @@ fn a_search_writes_through_the_book_and_keeps_what_a_person_wrote() {
     assert!(!reader.writes());
     assert!(reader.keep(&here, &entry).unwrap_err().contains("read-only"));
 }
+
+#[test]
+fn merging_adds_what_is_missing_and_deeper_values_all_or_nothing() {
+    let (ours, theirs) = (Scratch::new("merge-ours"), Scratch::new("merge-theirs"));
+    let mut into = Database::open(&ours.path).unwrap();
+    let mut from = Database::open(&theirs.path).unwrap();
+    let rules = Rules::gomoku15();
+    let a1 = rules.parse_cell("a1").unwrap();
+    into.put(&pos("h8"), &Record { comment: "ours".to_owned(), ..Record::valued(10, 4, Bound::Exact) })
+        .unwrap();
+    from.put(&pos("h8"), &Record { comment: "theirs".to_owned(), ..Record::valued(20, 9, Bound::Lower) })
+        .unwrap();
+    into.put(&pos("h8 i9"), &Record::labelled(Label::Win)).unwrap();
+    from.put(&pos("h8 i9"), &Record { texts: vec![(a1, "t".to_owned())], ..Record::labelled(Label::Loss) })
+        .unwrap();
+    from.put(&pos("h8 i9 j10"), &Record::labelled(Label::Draw)).unwrap();
+    drop(from);
+    let (added, changed) = into.merge_from(&theirs.path).unwrap();
+    assert_eq!((added, changed), (1, 1));
+    // The deeper value, our comment kept; our label kept, their text added; theirs alone copied.
+    let h8 = into.get(&pos("h8")).unwrap().unwrap();
+    assert_eq!(
+        (h8.value, h8.depth, h8.bound, h8.comment.as_str()),
+        (Some(20), Some(9), Bound::Lower, "ours")
+    );
+    let h8i9 = into.get(&pos("h8 i9")).unwrap().unwrap();
+    assert_eq!((h8i9.label, h8i9.texts), (Label::Win, vec![(a1, "t".to_owned())]));
+    assert_eq!(into.get(&pos("h8 i9 j10")).unwrap().map(|r| r.label), Some(Label::Draw));
+    // A file that is not a database changes nothing.
+    let notes = Scratch::new("merge-notes");
+    std::fs::write(&notes.path, "notes").unwrap();
+    let before = into.len().unwrap();
+    assert!(into.merge_from(&notes.path).is_err());
+    assert_eq!(into.len().unwrap(), before);
+    assert!(Database::open_read_only(&ours.path).unwrap().merge_from(&theirs.path).is_err());
+}
