@@ -58,7 +58,7 @@ enum DbCommand {
         at: At,
         /// none, win, loss, draw (for the side to move), forced (the move
         /// that led here is the only one) or excluded.
-        #[arg(long, value_parser = parse_label)]
+        #[arg(long)]
         label: Option<Label>,
         /// A value for the side to move.
         #[arg(long)]
@@ -89,20 +89,6 @@ impl At {
     }
 }
 
-fn parse_label(text: &str) -> Result<Label, String> {
-    let names = ["none", "win", "loss", "draw", "forced", "excluded"];
-    names
-        .iter()
-        .position(|name| name.eq_ignore_ascii_case(text.trim()))
-        .and_then(|i| Label::ALL.get(i).copied())
-        .ok_or_else(|| format!("{text:?} is not a label: one of {}", names.join(", ")))
-}
-
-fn label_name(label: Label) -> &'static str {
-    ["none", "win", "loss", "draw", "forced", "excluded"]
-        [Label::ALL.iter().position(|&l| l == label).unwrap_or(0)]
-}
-
 /// A record as the reports show it.
 #[derive(Serialize)]
 struct Shown {
@@ -119,7 +105,7 @@ impl Shown {
     fn of(rules: Rules, cell: Option<board::Cell>, record: &Record) -> Shown {
         Shown {
             cell: cell.map(|cell| cell.name(&rules).to_string()),
-            label: label_name(record.label),
+            label: record.label.name(),
             value: record.value,
             depth: record.depth,
             comment: record.comment.clone(),
@@ -190,7 +176,7 @@ fn stats(file: &Path, json: bool) -> Result<()> {
     let counts = database.label_counts()?;
     let report = Stats {
         records: database.len()?,
-        by_label: counts.into_iter().map(|(rules, label, count)| (rules, label_name(label), count)).collect(),
+        by_label: counts.into_iter().map(|(rules, label, count)| (rules, label.name(), count)).collect(),
     };
     emit(json, &report, |report| {
         let mut rows = vec![row("records", report.records)];

@@ -1,7 +1,9 @@
 //! The database as a search's [`Book`]: entries read from records, and
-//! what a search found written back into them, comments and texts kept.
+//! what a search found written back into them — comments, texts, a label
+//! it does not replace and a value searched deeper kept.
 
 use board::Position;
+use play::book::Label;
 use play::{Book, BookEntry};
 
 use crate::{Database, Record};
@@ -16,12 +18,15 @@ impl Book for Database {
     fn keep(&mut self, pos: &Position, entry: &BookEntry) -> Result<(), String> {
         self.write(|database| {
             let old = database.get(pos)?.unwrap_or_default();
-            let record = Record {
-                label: entry.label,
-                value: entry.value,
-                depth: entry.depth,
-                bound: entry.bound,
-                ..old
+            // A search without a result leaves a person's label (a forced
+            // or excluded move, a win) as it was.
+            let label = if entry.label == Label::None { old.label } else { entry.label };
+            // A shallower search does not replace a deeper value.
+            let deeper = old.value.is_none() || entry.depth.unwrap_or(0) >= old.depth.unwrap_or(0);
+            let record = if deeper {
+                Record { label, value: entry.value, depth: entry.depth, bound: entry.bound, ..old }
+            } else {
+                Record { label, ..old }
             };
             database.put_in(pos, &record)
         })

@@ -39,6 +39,35 @@ impl Label {
     pub fn from_number(number: i64) -> Option<Label> {
         usize::try_from(number).ok().and_then(|i| Label::ALL.get(i).copied())
     }
+
+    /// Its name, as people write it: `none`, `win`, `loss`, `draw`,
+    /// `forced`, `excluded`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        LABEL_NAMES[self.number() as usize]
+    }
+}
+
+/// The labels' names, in the order of [`Label::ALL`].
+const LABEL_NAMES: [&str; 6] = ["none", "win", "loss", "draw", "forced", "excluded"];
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Label {
+    type Err = String;
+
+    /// A label by its name, in any case.
+    fn from_str(text: &str) -> Result<Label, String> {
+        LABEL_NAMES
+            .iter()
+            .position(|name| name.eq_ignore_ascii_case(text.trim()))
+            .map(|i| Label::ALL[i])
+            .ok_or_else(|| format!("{text:?} is not a label: one of {}", LABEL_NAMES.join(", ")))
+    }
 }
 
 /// Which side of the true value a stored value lies on, as a search's
@@ -92,7 +121,8 @@ pub trait Book: Send {
     fn entry(&mut self, pos: &Position) -> Option<BookEntry>;
 
     /// Keeps `entry` for `pos`, leaving what else the store keeps of it
-    /// (comments, texts) as it was.
+    /// (comments, texts) as it was, a label it has when `entry` brings
+    /// none, and a value searched deeper than `entry`'s.
     ///
     /// # Errors
     /// Why it could not be kept (a read-only store, a failed write).
@@ -100,4 +130,20 @@ pub trait Book: Send {
 
     /// Whether [`Book::keep`] writes.
     fn writes(&self) -> bool;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_read_back_by_name_and_number() {
+        for label in Label::ALL {
+            assert_eq!(label.to_string().parse::<Label>(), Ok(label));
+            assert_eq!(Label::from_number(label.number()), Some(label));
+        }
+        assert_eq!("WIN".parse::<Label>(), Ok(Label::Win));
+        assert!("maybe".parse::<Label>().unwrap_err().contains("one of none, win"));
+        assert_eq!(Label::from_number(6), None);
+    }
 }

@@ -166,6 +166,22 @@ fn a_search_writes_through_the_book_and_keeps_what_a_person_wrote() {
     database.keep(&here, &entry).unwrap();
     assert_eq!(database.entry(&here), Some(entry));
     assert_eq!(database.get(&here).unwrap().unwrap().comment, "studied");
+    // A later search with no result leaves a person's label; a shallower
+    // one leaves the deeper value.
+    database
+        .put(&here, &Record { comment: "studied".to_owned(), ..Record::labelled(Label::Excluded) })
+        .unwrap();
+    database
+        .keep(&here, &BookEntry { label: Label::None, value: Some(40), depth: Some(10), bound: Bound::Exact })
+        .unwrap();
+    database
+        .keep(&here, &BookEntry { label: Label::None, value: Some(-5), depth: Some(6), bound: Bound::Upper })
+        .unwrap();
+    let kept = database.get(&here).unwrap().unwrap();
+    assert_eq!(
+        (kept.label, kept.value, kept.depth, kept.bound),
+        (Label::Excluded, Some(40), Some(10), Bound::Exact)
+    );
     let mut reader = Database::open_read_only(&scratch.path).unwrap();
     assert!(!reader.writes());
     assert!(reader.keep(&here, &entry).unwrap_err().contains("read-only"));
