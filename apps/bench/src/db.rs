@@ -1,6 +1,8 @@
 //! `bench db`: an analysis database from the command line — what it
 //! holds (`stats`), a position's record and its children's (`query`),
-//! and a record set by hand (`put`).
+//! a record set by hand (`put`), two databases merged (`merge`), a branch
+//! split off (`split`), RenLib `.lib` files in and out (`import-lib`,
+//! `export-lib`) and the records as CSV (`export-csv`).
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,54 @@ enum DbCommand {
         into: PathBuf,
         /// The database to add from (only read).
         from: PathBuf,
+    },
+    /// Copies a position's branch (its record, those below it and those on
+    /// the way to it) into another database (made if missing), where that
+    /// one has no record, in one transaction.
+    Split {
+        /// The database to copy from (only read).
+        file: PathBuf,
+        /// The database to copy into.
+        into: PathBuf,
+        #[command(flatten)]
+        at: At,
+    },
+    /// Reads a RenLib `.lib` file (versions 3.x) into the database (made
+    /// if missing), in one transaction: its move tree, comments, marks and
+    /// texts; a text `W`, `L` or `D` is also the move's result.
+    ImportLib {
+        /// The database file.
+        file: PathBuf,
+        /// The `.lib` file.
+        lib: PathBuf,
+        /// The rules the library's games are played by.
+        #[arg(long, default_value = "renju")]
+        rules: Rules,
+    },
+    /// Writes the records from a position down as a RenLib `.lib` file.
+    ExportLib {
+        /// The database file (only read).
+        file: PathBuf,
+        /// The `.lib` file to write (replaced whole, never half-written).
+        lib: PathBuf,
+        #[command(flatten)]
+        at: At,
+    },
+    /// Writes every record as CSV: rules, the position (side to move and
+    /// stones), label, value, depth, bound, mark, comment and texts.
+    ExportCsv {
+        /// The database file (only read).
+        file: PathBuf,
+        /// The CSV file to write (replaced whole).
+        csv: PathBuf,
+    },
+    /// Reads records from CSV as `export-csv` writes them (each replaces
+    /// its position's record), in one transaction.
+    ImportCsv {
+        /// The database file (made if missing).
+        file: PathBuf,
+        /// The CSV file.
+        csv: PathBuf,
     },
     /// Sets a position's record (the database is made if missing); what
     /// is not given is kept.
@@ -140,6 +190,57 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}: {added} records added, {changed} changed from {}", into.display(), from.display());
             Ok(())
         }
+        DbCommand::Split { file, into, at } => {
+            let pos = at.position()?;
+            let source = open_existing(file)?;
+            if play::files::same_file(file, into) {
+                bail!("{} is the database to copy from: split into another one", into.display());
+            }
+            let copied = source.split_into(&pos, &mut Database::open(into)?)?;
+            println!("{}: {copied} records copied from {}", into.display(), file.display());
+            Ok(())
+        }
+        DbCommand::ImportLib { file, lib, rules } => {
+            let bytes = std::fs::read(lib).with_context(|| format!("cannot read {}", lib.display()))?;
+            let started = std::time::Instant::now();
+            let import = Database::open(file)?
+                .import_lib(&bytes, *rules)
+                .with_context(|| format!("{}: nothing was imported", lib.display()))?;
+            println!(
+                "{}: {} nodes read from {} in {:.2} s, {} records written, {} nodes left out (a move on a stone, after the end, or refused by the rules)",
+                file.display(),
+                import.nodes,
+                lib.display(),
+                started.elapsed().as_secs_f64(),
+                import.written,
+                import.skipped
+            );
+            Ok(())
+        }
+        DbCommand::ExportLib { file, lib, at } => {
+            let pos = at.position()?;
+            let started = std::time::Instant::now();
+            let (bytes, nodes) = open_existing(file)?.export_lib(&pos)?;
+            play::files::write_atomically(lib, &bytes)
+                .with_context(|| format!("cannot write {}", lib.display()))?;
+            println!("{}: {nodes} nodes written in {:.2} s", lib.display(), started.elapsed().as_secs_f64());
+            Ok(())
+        }
+        DbCommand::ExportCsv { file, csv } => {
+            let text = open_existing(file)?.to_csv(None)?;
+            roster::shell::write_file(csv, &text)?;
+            println!("{}: {} lines", csv.display(), text.lines().count());
+            Ok(())
+        }
+        DbCommand::ImportCsv { file, csv } => {
+            let text =
+                std::fs::read_to_string(csv).with_context(|| format!("cannot read {}", csv.display()))?;
+            let count = Database::open(file)?
+                .import_csv(&text)
+                .with_context(|| format!("{}: nothing was imported", csv.display()))?;
+            println!("{}: {count} records read from {}", file.display(), csv.display());
+            Ok(())
+        }
         DbCommand::Put { file, at, label, value, depth, comment } => {
             let pos = at.position()?;
             let mut database = Database::open(file)?;
@@ -160,6 +261,14 @@ pub fn run(args: &Args) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// An existing database, for reading.
+fn open_existing(file: &Path) -> Result<Database> {
+    if !file.exists() {
+        bail!("{} does not exist", file.display());
+    }
+    Ok(Database::open_read_only(file)?)
 }
 
 #[derive(Serialize)]

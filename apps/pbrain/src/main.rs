@@ -20,9 +20,9 @@ const DEFAULT_ENGINE: &str = "alphabeta";
 
 /// The spec within what the manager allows: its table at `hash_size`,
 /// its table or trees within `max_memory` (see
-/// [`AgentSpec::within_memory`]) and its threads at `thread_num`, where
-/// the manager gives them.
-fn within(spec: &AgentSpec, resources: Resources) -> Result<AgentSpec, String> {
+/// [`AgentSpec::within_memory`]), its threads at `thread_num` and its
+/// analysis database the GUI's, where the manager gives them.
+fn within(spec: &AgentSpec, resources: &Resources) -> Result<AgentSpec, String> {
     let mut spec = spec.clone();
     if let Some(bytes) = resources.table_bytes {
         spec = spec.with_table_bytes(bytes).map_err(|error| error.to_string())?;
@@ -32,6 +32,9 @@ fn within(spec: &AgentSpec, resources: Resources) -> Result<AgentSpec, String> {
     }
     if let Some(threads) = resources.threads {
         spec = spec.with_threads(threads).map_err(|error| error.to_string())?;
+    }
+    if let Some((path, write)) = &resources.database {
+        spec = spec.with_database(path, *write).map_err(|error| error.to_string())?;
     }
     Ok(spec)
 }
@@ -68,7 +71,7 @@ fn main() -> ExitCode {
     };
     let mut games = 0u64;
     let make = move |rules: Rules, resources: Resources| -> Result<Box<dyn Agent>, String> {
-        let spec = within(&spec, resources)?;
+        let spec = within(&spec, &resources)?;
         spec.check_rules(&rules).map_err(|error| error.to_string())?;
         games += 1;
         Ok(spec.build(games))

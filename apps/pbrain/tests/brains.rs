@@ -383,3 +383,29 @@ fn a_thread_count_beyond_the_engine_is_brought_down_and_said() {
         .unwrap();
     assert!(max <= 64);
 }
+
+#[test]
+fn a_move_the_database_marks_forced_is_played_at_once() {
+    let path = temp("forced.db");
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+    let (mut brain, mut input, mut output) = spawn("alphabeta");
+    let mut ask = |lines: &str| {
+        writeln!(input, "{lines}").unwrap();
+        input.flush().unwrap();
+        loop {
+            let mut answer = String::new();
+            output.read_line(&mut answer).unwrap();
+            if !answer.starts_with("MESSAGE") || answer.starts_with("MESSAGE DATABASE ONE") {
+                return answer.trim_end().to_owned();
+            }
+        }
+    };
+    assert_eq!(ask(&format!("START 15\nYXSETDATABASE {}", path.display())), "OK");
+    // a15 after h8: a move no search would choose, marked the only one.
+    assert_eq!(ask("YXEDITTVDDATABASE 1 33 0 0\n7,7\n0,0\nDONE"), "MESSAGE DATABASE ONE 33 0 0 0 !");
+    assert_eq!(ask("TURN 7,7"), "0,0");
+    assert_eq!(ask("END"), "");
+    assert!(brain.wait().unwrap().success());
+}

@@ -24,12 +24,18 @@
 #![warn(missing_docs)]
 
 mod book;
+mod csv;
 mod error;
 mod key;
 mod record;
+mod renlib;
 mod store;
+mod tree;
 
+pub use csv::MAX_CSV_BYTES;
 pub use error::DbError;
 pub use key::PositionKey;
 pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+pub use renlib::{LibImport, MAX_EXPORT_NODES};
 pub use store::{Database, SCHEMA};
+pub use tree::{Prune, Step};

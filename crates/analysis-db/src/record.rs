@@ -24,6 +24,8 @@ pub struct Record {
     pub bound: Bound,
     /// A comment, free text.
     pub comment: String,
+    /// Marked by a person (a RenLib mark: a position to come back to).
+    pub marked: bool,
     /// Short texts on the board's points (at most [`MAX_TEXT_CHARS`]
     /// each), in the position's own coordinates; read back in row order
     /// from the top.
@@ -43,7 +45,8 @@ impl Record {
         Record { value: Some(value), depth: Some(depth), bound, ..Record::default() }
     }
 
-    /// Whether it says nothing (such a record is not kept).
+    /// Whether it says nothing: kept all the same, it says the position
+    /// was looked at (a node of an opening tree).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self == Record::default()

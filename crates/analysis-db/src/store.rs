@@ -13,12 +13,14 @@ use crate::key::PositionKey;
 use play::book::{Bound, Label};
 
 use crate::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+use crate::tree::cell_at;
 
 /// `PRAGMA application_id` of our files: "mnkA".
 const APPLICATION_ID: i64 = 0x6D6E_6B41;
 
-/// The schema this build writes and reads.
-pub const SCHEMA: i64 = 1;
+/// The schema this build writes and reads (1 lacked `marked`: it is
+/// added when such a file is opened for writing).
+pub const SCHEMA: i64 = 2;
 
 /// How long a writer waits for another to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -32,6 +34,7 @@ CREATE TABLE positions (
     depth   INTEGER,
     bound   INTEGER NOT NULL DEFAULT 0,
     comment TEXT    NOT NULL DEFAULT '',
+    marked  INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (rules, key)
 ) WITHOUT ROWID;
 CREATE TABLE texts (
@@ -49,6 +52,8 @@ pub struct Database {
     connection: Connection,
     path: PathBuf,
     read_only: bool,
+    /// The file's schema (1 read-only has no `marked` column).
+    schema: i64,
 }
 
 impl Database {
@@ -81,14 +86,15 @@ impl Database {
         };
         let connection = Connection::open_with_flags(path, flags).map_err(sqlite)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
-        let database = Database { connection, path: path.to_owned(), read_only };
-        database.check_or_create()?;
+        let mut database = Database { connection, path: path.to_owned(), read_only, schema: SCHEMA };
+        database.schema = database.check_or_create()?;
         Ok(database)
     }
 
     /// Checks the file is ours and of a schema this build reads, making the
-    /// tables in a new, empty file.
-    fn check_or_create(&self) -> Result<(), DbError> {
+    /// tables in a new, empty file and bringing an older one up to date
+    /// when it is opened for writing. Returns the file's schema.
+    fn check_or_create(&self) -> Result<i64, DbError> {
         let foreign = |why: String| DbError::Foreign { path: self.path.clone(), why };
         // Not SQLite at all reads as "file is not a database" here.
         let pragma = |name: &str| -> Result<i64, DbError> {
@@ -113,7 +119,7 @@ impl Database {
             if self.read_only {
                 return Err(foreign("it is empty".to_owned()));
             }
-            return self.create();
+            return self.create().map(|()| SCHEMA);
         }
         if application != APPLICATION_ID {
             return Err(foreign(format!("its application id is {application:#x}")));
@@ -121,10 +127,18 @@ impl Database {
         if schema > SCHEMA {
             return Err(DbError::Newer { path: self.path.clone(), found: schema, reads: SCHEMA });
         }
-        if !self.read_only {
-            self.wal()?;
+        if self.read_only {
+            return Ok(schema);
         }
-        Ok(())
+        self.wal()?;
+        if schema < SCHEMA {
+            self.connection
+                .execute_batch(&format!(
+                    "BEGIN IMMEDIATE; ALTER TABLE positions ADD COLUMN marked INTEGER NOT NULL DEFAULT 0; PRAGMA user_version = {SCHEMA}; COMMIT;"
+                ))
+                .map_err(|source| self.sqlite(source))?;
+        }
+        Ok(SCHEMA)
     }
 
     /// The tables of a new file, and its id and schema, in one transaction.
@@ -145,7 +159,12 @@ impl Database {
         self.connection.pragma_update(None, "synchronous", "NORMAL").map_err(|source| self.sqlite(source))
     }
 
-    fn sqlite(&self, source: rusqlite::Error) -> DbError {
+    /// The SQLite connection, for the crate's other modules.
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    pub(crate) fn sqlite(&self, source: rusqlite::Error) -> DbError {
         DbError::Sqlite { path: self.path.clone(), source }
     }
 
@@ -170,9 +189,11 @@ impl Database {
         let rules = pos.rules().to_string();
         let found = self
             .connection
-            .prepare_cached(
-                "SELECT label, value, depth, bound, comment FROM positions WHERE rules = ?1 AND key = ?2",
-            )
+            .prepare_cached(if self.schema >= 2 {
+                "SELECT label, value, depth, bound, comment, marked FROM positions WHERE rules = ?1 AND key = ?2"
+            } else {
+                "SELECT label, value, depth, bound, comment, 0 FROM positions WHERE rules = ?1 AND key = ?2"
+            })
             .and_then(|mut statement| {
                 statement
                     .query_row(params![rules, key.bytes], |row| {
@@ -182,12 +203,13 @@ impl Database {
                             row.get::<_, Option<i64>>(2)?,
                             row.get::<_, i64>(3)?,
                             row.get(4)?,
+                            row.get::<_, i64>(5)?,
                         ))
                     })
                     .optional()
             })
             .map_err(|source| self.sqlite(source))?;
-        let Some((label, value, depth, bound, comment)) = found else { return Ok(None) };
+        let Some((label, value, depth, bound, comment, marked)) = found else { return Ok(None) };
         let damaged =
             |what: &str| DbError::Record(format!("{}: a record's {what} is damaged", self.path.display()));
         let record = Record {
@@ -196,6 +218,7 @@ impl Database {
             depth: depth.map(u32::try_from).transpose().map_err(|_| damaged("depth"))?,
             bound: Bound::from_number(bound).ok_or_else(|| damaged("bound"))?,
             comment,
+            marked: marked != 0,
             texts: self.texts(*pos.rules(), &key)?,
         };
         Ok(Some(record))
@@ -227,7 +250,7 @@ impl Database {
     }
 
     /// Keeps `record` as the record of `pos` (and of its mirror images),
-    /// replacing any; an empty record deletes it.
+    /// replacing any. An empty record is kept too: the position was seen.
     ///
     /// # Errors
     /// [`DbError::ReadOnly`], a record that cannot be kept (a text too
@@ -241,7 +264,26 @@ impl Database {
     /// # Errors
     /// [`DbError::ReadOnly`], or a file that cannot be written.
     pub fn delete(&mut self, pos: &Position) -> Result<(), DbError> {
-        self.put(pos, &Record::default())
+        self.write(|database| database.delete_in(pos))
+    }
+
+    /// [`Database::delete`] inside a [`Database::write`].
+    ///
+    /// # Errors
+    /// As [`Database::delete`].
+    pub fn delete_in(&self, pos: &Position) -> Result<(), DbError> {
+        let key = PositionKey::of(pos);
+        let rules = pos.rules().to_string();
+        for sql in [
+            "DELETE FROM texts WHERE rules = ?1 AND key = ?2",
+            "DELETE FROM positions WHERE rules = ?1 AND key = ?2",
+        ] {
+            self.connection
+                .prepare_cached(sql)
+                .and_then(|mut statement| statement.execute(params![rules, key.bytes]))
+                .map_err(|source| self.sqlite(source))?;
+        }
+        Ok(())
     }
 
     /// Runs `change` as one transaction: every write in it is committed
@@ -282,14 +324,9 @@ impl Database {
         };
         run("DELETE FROM texts WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
             .map_err(|source| self.sqlite(source))?;
-        if record.is_empty() {
-            run("DELETE FROM positions WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
-                .map_err(|source| self.sqlite(source))?;
-            return Ok(());
-        }
         run(
-            "INSERT OR REPLACE INTO positions (rules, key, label, value, depth, bound, comment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            &[&rules, &key.bytes, &record.label.number(), &record.value, &record.depth, &record.bound.number(), &record.comment],
+            "INSERT OR REPLACE INTO positions (rules, key, label, value, depth, bound, comment, marked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            &[&rules, &key.bytes, &record.label.number(), &record.value, &record.depth, &record.bound.number(), &record.comment, &record.marked],
         )
         .map_err(|source| self.sqlite(source))?;
         let rules_of = pos.rules();
@@ -348,7 +385,7 @@ impl Database {
     /// reads (nothing is changed), or a file that cannot be read or written.
     pub fn merge_from(&mut self, other: &Path) -> Result<(u64, u64), DbError> {
         // Checked as any database is before it is read.
-        drop(Database::open_read_only(other)?);
+        let other_marks = Database::open_read_only(other)?.schema >= 2;
         let other_text = other
             .to_str()
             .ok_or_else(|| DbError::Record(format!("{} is not a path SQLite takes", other.display())))?
@@ -378,7 +415,15 @@ impl Database {
             )?;
             // (A depth of -1 stood for none in the comparison.)
             run("UPDATE positions SET depth = NULL WHERE depth = -1")?;
-            run("INSERT OR IGNORE INTO positions SELECT rules, key, label, value, depth, bound, comment FROM other.positions")?;
+            if other_marks {
+                run("UPDATE positions SET marked = 1 FROM other.positions AS o
+                     WHERE o.rules = positions.rules AND o.key = positions.key AND o.marked != 0 AND positions.marked = 0")?;
+            }
+            let marked = if other_marks { "marked" } else { "0" };
+            run(&format!(
+                "INSERT OR IGNORE INTO positions (rules, key, label, value, depth, bound, comment, marked)
+                 SELECT rules, key, label, value, depth, bound, comment, {marked} FROM other.positions"
+            ))?;
             run("INSERT OR IGNORE INTO texts SELECT rules, key, cell, text FROM other.texts")?;
             Ok(changed as u64)
         });
@@ -421,12 +466,6 @@ impl Database {
     pub fn is_empty(&self) -> Result<bool, DbError> {
         self.len().map(|count| count == 0)
     }
-}
-
-/// The cell of dense index `index` on a board of `rules`.
-fn cell_at(rules: Rules, index: usize) -> Option<Cell> {
-    let width = usize::from(rules.width());
-    rules.cell(i32::try_from(index % width).ok()?, i32::try_from(index / width).ok()?)
 }
 
 /// Refuses what a record may not hold.

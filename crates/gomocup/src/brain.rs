@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
@@ -16,10 +17,14 @@ use std::time::Duration;
 use board::{Bitboard, Cell, Position, RuleSet, Rules, Side};
 use play::{Agent, Limits, StopFlag, SwapChoice};
 
+use crate::database_command::DatabaseCommand;
 use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
 
+mod database;
 mod yixin;
+
+pub use database::DEFAULT_DATABASE;
 
 /// What the brain says of itself: `ABOUT`'s answer, and the most threads
 /// its engine searches on (`YXSHOWINFO` advertises it; a larger
@@ -48,7 +53,7 @@ impl About {
 }
 
 /// What the manager or GUI allows the engine, where it said.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     /// Memory in bytes (`INFO max_memory`).
     pub max_memory: Option<u64>,
@@ -57,6 +62,10 @@ pub struct Resources {
     pub table_bytes: Option<u64>,
     /// Threads (`INFO thread_num`).
     pub threads: Option<usize>,
+    /// The analysis database the GUI has the brain use (`INFO
+    /// usedatabase`, `YXSETDATABASE`), and whether the engine may write
+    /// to it (not after `INFO database_readonly 1`).
+    pub database: Option<(PathBuf, bool)>,
 }
 
 /// Builds the engine for a game: the rules and what the manager allows.
@@ -97,6 +106,8 @@ struct State<'a> {
     /// `END` arrived while the engine thought (the end of input lets it
     /// answer first).
     quit: bool,
+    /// The analysis database in use, if any.
+    database: database::DatabaseUse,
 }
 
 /// A block of stones being read, up to its `DONE`.
@@ -109,6 +120,8 @@ enum Block {
     Opening(Vec<Cell>),
     /// `YXBLOCK` (`remove` false) or `YXBLOCKUNDO`: cells to block or free.
     Cells { cells: Vec<Cell>, remove: bool },
+    /// A database command's position: the moves from the empty board.
+    Database { moves: Vec<Cell>, command: DatabaseCommand },
 }
 
 impl Block {
@@ -120,6 +133,7 @@ impl Block {
             Block::Opening(_) => "SWAP2BOARD",
             Block::Cells { remove: false, .. } => "YXBLOCK",
             Block::Cells { remove: true, .. } => "YXBLOCKUNDO",
+            Block::Database { .. } => "database position",
         }
     }
 }
@@ -163,6 +177,7 @@ where
         blocked: Bitboard::EMPTY,
         realtime: false,
         quit: false,
+        database: database::DatabaseUse::default(),
     };
     let mut pending: VecDeque<Incoming> = VecDeque::new();
     loop {
@@ -278,7 +293,11 @@ impl State<'_> {
             Command::Stone(cell, who) => {
                 match &mut self.block {
                     Some(Block::Board { stones, .. }) => stones.push((cell, who)),
-                    Some(Block::Opening(stones) | Block::Cells { cells: stones, .. }) => stones.push(cell),
+                    Some(
+                        Block::Opening(stones)
+                        | Block::Cells { cells: stones, .. }
+                        | Block::Database { moves: stones, .. },
+                    ) => stones.push(cell),
                     None => {
                         return Some("ERROR x,y,who outside a BOARD block: ignored".to_owned());
                     }
@@ -286,7 +305,12 @@ impl State<'_> {
                 None
             }
             Command::OpeningStone(cell) => {
-                if let Some(Block::Opening(stones) | Block::Cells { cells: stones, .. }) = &mut self.block {
+                if let Some(
+                    Block::Opening(stones)
+                    | Block::Cells { cells: stones, .. }
+                    | Block::Database { moves: stones, .. },
+                ) = &mut self.block
+                {
                     stones.push(cell);
                     return None;
                 }
@@ -303,7 +327,13 @@ impl State<'_> {
                 Some(Block::Board { stones, think: false }) => self.set_board(&stones).err(),
                 Some(Block::Opening(stones)) => Some(self.swap2(&stones, io)),
                 Some(Block::Cells { cells, remove }) => self.block_cells(&cells, remove),
+                Some(Block::Database { moves, command }) => self.database_command(command, Some(&moves)),
             },
+            Command::Database(command) if command.takes_position() => {
+                self.block = Some(Block::Database { moves: Vec::new(), command });
+                None
+            }
+            Command::Database(command) => self.database_command(command, None),
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
             Command::ShowForbid => Some(self.show_forbidden()),
@@ -321,7 +351,7 @@ impl State<'_> {
             Ok(rules) => rules,
             Err(error) => return format!("ERROR {error}"),
         };
-        match (self.make)(rules, self.resources) {
+        match (self.make)(rules, self.resources.clone()) {
             Ok(agent) => {
                 self.agent = Some(agent);
                 self.new_game(rules);
@@ -347,7 +377,8 @@ impl State<'_> {
             "timeout_turn" => self.timeout_turn = number,
             "time_left" => self.time_left = number.filter(|&left| left < UNLIMITED),
             "max_memory" => {
-                let resources = Resources { max_memory: number.filter(|&bytes| bytes > 0), ..self.resources };
+                let resources =
+                    Resources { max_memory: number.filter(|&bytes| bytes > 0), ..self.resources.clone() };
                 return self.rebuild(resources);
             }
             // Yixin-Board's table size in KiB: the table takes half the
@@ -355,7 +386,7 @@ impl State<'_> {
             "hash_size" => {
                 let bytes =
                     number.filter(|&kib| kib > 0).map(|kib| kib.min(1 << MAX_HASH_SIZE_EXPONENT) << 10);
-                return self.rebuild(Resources { table_bytes: bytes, ..self.resources });
+                return self.rebuild(Resources { table_bytes: bytes, ..self.resources.clone() });
             }
             "thread_num" => {
                 let asked = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);
@@ -366,7 +397,7 @@ impl State<'_> {
                     )),
                     _ => None,
                 };
-                let error = self.rebuild(Resources { threads, ..self.resources });
+                let error = self.rebuild(Resources { threads, ..self.resources.clone() });
                 return match (said, error) {
                     (Some(said), Some(error)) => Some(format!("{said}\n{error}")),
                     (said, error) => said.or(error),
@@ -377,6 +408,17 @@ impl State<'_> {
             // 1 and 3 ask for the real-time lines (2 for details we do not keep).
             "show_detail" => self.realtime = matches!(number, Some(1 | 3)),
             "rule" => return self.set_rule(number, value),
+            "usedatabase" => return self.database_switch(number == Some(1)),
+            "database_readonly" => {
+                let read_only = number == Some(1);
+                let path = self.database.path.clone();
+                return if path.is_some() {
+                    self.use_database(path, Some(read_only))
+                } else {
+                    self.database.read_only = read_only;
+                    None
+                };
+            }
             // timeout_match, game_type, folder, caution_factor, pondering
             // and the rest change nothing here: time_left carries the
             // match clock, and the engine neither ponders nor widens its
@@ -399,7 +441,7 @@ impl State<'_> {
         }
         self.resources = resources;
         let rules = self.rules?;
-        match (self.make)(rules, self.resources) {
+        match (self.make)(rules, self.resources.clone()) {
             Ok(agent) => {
                 self.agent = Some(agent);
                 let stones = std::mem::take(&mut self.stones);
@@ -427,7 +469,7 @@ impl State<'_> {
             let changed = Rules::new(u32::from(rules.width()), u32::from(rules.height()), 5, self.rule_set)
                 .expect("five in a row on the same board");
             // The engine is made for its rules: made again, or refused.
-            match (self.make)(changed, self.resources) {
+            match (self.make)(changed, self.resources.clone()) {
                 Ok(agent) => self.agent = Some(agent),
                 Err(error) => {
                     self.rules = None;

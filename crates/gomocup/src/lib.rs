@@ -21,11 +21,12 @@
 #![warn(missing_docs)]
 
 mod brain;
+pub mod database_command;
 mod external;
 pub mod input;
 mod message;
 pub mod protocol;
 
-pub use brain::{About, MakeAgent, Resources, serve};
+pub use brain::{About, DEFAULT_DATABASE, MakeAgent, Resources, serve};
 pub use external::ExternalAgent;
 pub use message::read_messages;

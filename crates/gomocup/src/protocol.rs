@@ -6,6 +6,7 @@ use std::fmt;
 
 use board::Cell;
 
+use crate::database_command::{self, DatabaseCommand};
 use crate::input::excerpt;
 
 /// One command from a manager.
@@ -68,6 +69,8 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`: black's forbidden points, under renju.
     ShowForbid,
+    /// An analysis-database command.
+    Database(DatabaseCommand),
     /// Anything else, as sent.
     Unknown(String),
 }
@@ -150,7 +153,10 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
     let rest = rest.trim();
     // In a block, a line that starts with a command word is that command
     // (the brain then drops the block left open).
-    if in_board && !COMMANDS.iter().any(|command| word.eq_ignore_ascii_case(command)) {
+    let is_command = |word: &str| {
+        COMMANDS.iter().chain(&database_command::WORDS).any(|command| word.eq_ignore_ascii_case(command))
+    };
+    if in_board && !is_command(word) {
         if line.split(',').count() == 2 {
             return parse_cell(line).map(Command::OpeningStone);
         }
@@ -173,7 +179,11 @@ pub fn parse(line: &str, in_board: bool) -> Result<Command, Malformed> {
             .parse()
             .map_err(|_| Malformed(format!("{what} must be a whole number, got {:?}", excerpt(text.trim()))))
     };
-    Ok(match word.to_ascii_uppercase().as_str() {
+    let upper = word.to_ascii_uppercase();
+    if let Some(database) = database_command::parse_database(&upper, rest) {
+        return database.map(Command::Database);
+    }
+    Ok(match upper.as_str() {
         // Yixin-Board sends `START W H` before an analysis.
         "START" => match rest.split_once(char::is_whitespace) {
             Some((width, height)) => {

@@ -249,7 +249,8 @@ fn max_memory_rebuilds_the_engine_within_it_before_the_move() {
     });
     serve(input, &mut output, about(), Box::new(make)).unwrap();
     assert_eq!(String::from_utf8(output).unwrap(), "OK\n0,0\n1,0\n", "the game goes on");
-    let memory = |max_memory, threads, table_bytes| Resources { max_memory, threads, table_bytes };
+    let memory =
+        |max_memory, threads, table_bytes| Resources { max_memory, threads, table_bytes, database: None };
     // Each change builds the engine again; the same value does not. The
     // table's size is hash_size's KiB, larger or smaller.
     assert_eq!(
@@ -455,7 +456,7 @@ fn max_node_limits_each_search_and_minus_one_lifts_it() {
 
 #[test]
 fn unknown_yixin_commands_are_unknown_and_the_game_goes_on() {
-    let answers = run("START 15\nYXQUERYDATABASEALL\nYXSETRELEASEUPDATE 3\nBEGIN\n", false);
+    let answers = run("START 15\nYXSETRELEASEUPDATE 3\nYXRESULT 1\nBEGIN\n", false);
     assert_eq!(answers.len(), 4, "{answers:?}");
     assert!(answers[1].starts_with("UNKNOWN") && answers[2].starts_with("UNKNOWN"), "{answers:?}");
     assert_eq!(answers[3], "0,0");

@@ -98,6 +98,28 @@ impl Bound {
     pub fn from_number(number: i64) -> Option<Bound> {
         usize::try_from(number).ok().and_then(|i| Bound::ALL.get(i).copied())
     }
+
+    /// Its name: `exact`, `lower` or `upper`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        BOUND_NAMES[self.number() as usize]
+    }
+}
+
+/// The bounds' names, in the order of [`Bound::ALL`].
+const BOUND_NAMES: [&str; 3] = ["exact", "lower", "upper"];
+
+impl std::str::FromStr for Bound {
+    type Err = String;
+
+    /// A bound by its name, in any case.
+    fn from_str(text: &str) -> Result<Bound, String> {
+        BOUND_NAMES
+            .iter()
+            .position(|name| name.eq_ignore_ascii_case(text.trim()))
+            .map(|i| Bound::ALL[i])
+            .ok_or_else(|| format!("{text:?} is not a bound: one of {}", BOUND_NAMES.join(", ")))
+    }
 }
 
 /// What a store says of a position, as far as a search reads it.

@@ -179,6 +179,27 @@ impl AgentSpec {
         }
     }
 
+    /// The same spec with the analysis database at `path` (`db=`, and
+    /// `db_write` as `write` says) if its engine reads one; else the same.
+    ///
+    /// # Errors
+    /// A path the spec cannot hold (with a comma), or a file that is not
+    /// an analysis database.
+    pub fn with_database(&self, path: &std::path::Path, write: bool) -> Result<AgentSpec, SpecError> {
+        if !self.engine.options().iter().any(|option| option.name == "db") {
+            return Ok(self.clone());
+        }
+        let text = path.to_str().filter(|text| !text.contains(',')).ok_or_else(|| SpecError::Unusable {
+            engine: self.engine.name,
+            option: "db",
+            reason: format!(
+                "{}: a path with a comma (or not UTF-8) cannot be given to the engine",
+                path.display()
+            ),
+        })?;
+        self.with_option("db", text)?.with_option("db_write", if write { "true" } else { "false" })
+    }
+
     /// The same spec with `option` set to `value`, in place of any value
     /// it gave.
     fn with_option(&self, option: &str, value: &str) -> Result<AgentSpec, SpecError> {

@@ -24,6 +24,7 @@ fn a_record_reads_back_whole() {
         depth: Some(14),
         bound: Bound::Upper,
         comment: "white's best is k10".to_owned(),
+        marked: true,
         // Texts read back in row order, from the top.
         texts: vec![(cell("k10"), "9".to_owned()), (cell("a1"), "A".to_owned())],
     };
@@ -31,7 +32,9 @@ fn a_record_reads_back_whole() {
     assert_eq!(database.get(&here).unwrap(), Some(record));
     assert_eq!(database.len().unwrap(), 1);
     assert_eq!(database.get(&pos("h8 i9")).unwrap(), None);
-    // An empty record deletes.
+    // An empty record is kept (the position was seen); delete removes it.
+    database.put(&here, &Record::default()).unwrap();
+    assert_eq!(database.get(&here).unwrap(), Some(Record::default()));
     database.delete(&here).unwrap();
     assert_eq!(database.get(&here).unwrap(), None);
     assert!(database.is_empty().unwrap());

@@ -1,0 +1,498 @@
+//! RenLib `.lib` files, the opening libraries renju players exchange: a
+//! move tree with comments, marks and texts on the board, read into the
+//! database and written out of it.
+//!
+//! The file is a 20-byte header (`FF "RenLib" FF`, the major and minor
+//! version, ten `FF`s), then the tree in pre-order, two bytes a node: the
+//! move (low nibble the column + 1, high nibble the row from the top; 0
+//! for a node without a move) and its flags. A node's first child follows
+//! it unless it has "no child"; after its subtree comes its next sibling
+//! if it has "sibling". A node with a text has two extension bytes after
+//! its flags; then its comment, then its text, each a run of bytes ended
+//! by a zero that leaves the run an even length. A comment's first `\b`
+//! divides its one-line part from the rest.
+//!
+//! In the database a node is the record of its position (an empty one if
+//! it says nothing, so that the tree stays); its comment and mark are that
+//! record's; its text is the parent position's text on the move's point,
+//! and a text `W`, `L` or `D` (with a number of moves or `*` after it) is
+//! also the position's label: the move wins, loses or draws. Texts and
+//! comments are UTF-8 if they read as such, else one character a byte
+//! (the file does not say its code page), which writes back byte for byte.
+
+use std::collections::{HashMap, HashSet};
+
+use board::{Cell, Position, Rules};
+use play::book::Label;
+
+use crate::key::PositionKey;
+use crate::tree::Index;
+use crate::{Database, DbError, MAX_TEXT_CHARS, Record};
+
+/// The versions read: 3.0 up to 3.9 (RenLib 3.0 to 3.6 write 3.0 or 3.4).
+const MAJOR: u8 = 3;
+/// The header before the version bytes.
+const MAGIC: [u8; 8] = [0xFF, b'R', b'e', b'n', b'L', b'i', b'b', 0xFF];
+const HEADER_LEN: usize = 20;
+
+const TEXT: u8 = 0x01;
+const MARK: u8 = 0x10;
+const COMMENT: u8 = 0x08;
+const NO_CHILD: u8 = 0x40;
+const SIBLING: u8 = 0x80;
+
+/// The most nodes an export writes (a database whose positions join up in
+/// many ways unfolds into a larger tree).
+pub const MAX_EXPORT_NODES: u64 = 20_000_000;
+
+/// What an import did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LibImport {
+    /// Nodes in the file.
+    pub nodes: u64,
+    /// Records written (made or changed).
+    pub written: u64,
+    /// Nodes left out with all below them: a move on a stone, after the
+    /// game ended, or one the rules refuse.
+    pub skipped: u64,
+}
+
+/// One node as read.
+struct Node {
+    /// The move, `None` for a node without one (a root, a pass).
+    cell: Option<Cell>,
+    flags: u8,
+    comment: Option<String>,
+    text: Option<String>,
+}
+
+/// The bytes of a file, read with the offset kept for errors.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, why: &str) -> DbError {
+        DbError::Record(format!("the .lib file at byte {}: {why}", self.at))
+    }
+
+    fn byte(&mut self) -> Result<u8, DbError> {
+        let byte = *self.bytes.get(self.at).ok_or_else(|| self.error("it ends inside a node"))?;
+        self.at += 1;
+        Ok(byte)
+    }
+
+    /// A zero-ended run, two bytes at a time.
+    fn run(&mut self) -> Result<String, DbError> {
+        let mut found = Vec::new();
+        loop {
+            let (first, second) = (self.byte()?, self.byte()?);
+            if first == 0 {
+                break;
+            }
+            found.push(first);
+            if second == 0 {
+                break;
+            }
+            found.push(second);
+            if found.len() > 1 << 20 {
+                return Err(self.error("a text runs past a megabyte"));
+            }
+        }
+        Ok(decode(found))
+    }
+
+    fn node(&mut self) -> Result<Node, DbError> {
+        let start = self.at;
+        let (spot, flags) = (self.byte()?, self.byte()?);
+        let cell = if spot == 0 {
+            None
+        } else {
+            let (column, row) = (spot & 0x0F, spot >> 4);
+            if column == 0 {
+                self.at = start;
+                return Err(self.error(&format!("the move byte {spot:#04x} names no point")));
+            }
+            Some(Cell::new(column - 1, row))
+        };
+        if flags & TEXT != 0 {
+            self.byte()?;
+            self.byte()?;
+        }
+        let comment = if flags & COMMENT != 0 { Some(self.run()?) } else { None };
+        let text = if flags & TEXT != 0 { Some(self.run()?) } else { None };
+        Ok(Node { cell, flags, comment, text })
+    }
+}
+
+/// Bytes as text: UTF-8 if they are, else one character a byte.
+fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|error| error.into_bytes().into_iter().map(char::from).collect())
+}
+
+/// Text as bytes: one a character if every character fits a byte (what
+/// [`decode`] made of a file's code page), else UTF-8.
+fn encode(text: &str) -> Vec<u8> {
+    if text.chars().all(|c| u32::from(c) <= 0xFF) {
+        text.chars().map(|c| u32::from(c) as u8).collect()
+    } else {
+        text.as_bytes().to_vec()
+    }
+}
+
+/// A comment as the database keeps it: lines ended by `\n`, the one-line
+/// part first.
+fn comment_from_lib(text: &str) -> String {
+    text.replacen('\u{8}', "\n", 1).replace("\r\n", "\n")
+}
+
+fn comment_to_lib(text: &str) -> String {
+    match text.split_once('\n') {
+        Some((first, rest)) => format!("{first}\u{8}{}", rest.replace('\n', "\r\n")),
+        None => text.to_owned(),
+    }
+}
+
+/// The label a node's text gives its position, if it reads as one.
+fn label_of_text(text: &str) -> Option<Label> {
+    let (mark, rest) = text.split_at_checked(1)?;
+    if !(rest.is_empty() || rest == "*" || rest.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    // The text is the mover's: a winning move leaves the side to move lost.
+    match mark {
+        "W" => Some(Label::Loss),
+        "L" => Some(Label::Win),
+        "D" => Some(Label::Draw),
+        _ => None,
+    }
+}
+
+/// Refuses boards a `.lib` cannot hold.
+fn check_rules(rules: Rules) -> Result<(), DbError> {
+    if rules.width() > 15 || rules.height() > 15 {
+        return Err(DbError::Record(format!(
+            "a .lib file holds boards up to 15×15, not {}×{}",
+            rules.width(),
+            rules.height()
+        )));
+    }
+    Ok(())
+}
+
+impl Database {
+    /// Reads the RenLib file `bytes` into the database, its tree from the
+    /// empty board of `rules`, in one transaction: a file that is not a
+    /// `.lib` or is cut short changes nothing, and the error says where.
+    ///
+    /// # Errors
+    /// [`DbError::Record`] for a file that does not read (with the byte),
+    /// [`DbError::ReadOnly`], or a database that cannot be written.
+    pub fn import_lib(&mut self, bytes: &[u8], rules: Rules) -> Result<LibImport, DbError> {
+        check_rules(rules)?;
+        let header = bytes.get(..HEADER_LEN).ok_or_else(|| {
+            DbError::Record(format!("the .lib file has {} bytes, fewer than its header's 20", bytes.len()))
+        })?;
+        if header[..8] != MAGIC {
+            return Err(DbError::Record("not a RenLib .lib file: its header is not \"RenLib\"".to_owned()));
+        }
+        if header[8] != MAJOR {
+            return Err(DbError::Record(format!(
+                "a RenLib file of version {}.{}: this build reads 3.x",
+                header[8], header[9]
+            )));
+        }
+        let mut reader = Reader { bytes, at: HEADER_LEN };
+        self.write(|database| {
+            let mut import = LibImport::default();
+            let mut pos = Position::new(rules);
+            // The nodes whose subtrees are being read: whether each has a
+            // sibling to come, and what became of its move.
+            let mut open: Vec<(bool, Taken)> = Vec::new();
+            // How many of them were skipped (their subtrees are read, not kept).
+            let mut skipped_open = 0usize;
+            while reader.at < bytes.len() {
+                let node = reader.node()?;
+                import.nodes += 1;
+                let taken = match node.cell {
+                    _ if skipped_open > 0 => Taken::Skipped,
+                    Some(cell) if !pos.is_over() && pos.play(cell).is_ok() => {
+                        import.written += database.take_node(&pos, cell, &node)?;
+                        Taken::Played
+                    }
+                    Some(_) => Taken::Skipped,
+                    None => {
+                        import.written += database.take_node_here(&pos, &node)?;
+                        Taken::NoMove
+                    }
+                };
+                if taken == Taken::Skipped {
+                    import.skipped += 1;
+                }
+                let mut sibling = node.flags & SIBLING != 0;
+                if node.flags & NO_CHILD == 0 {
+                    skipped_open += usize::from(taken == Taken::Skipped);
+                    open.push((sibling, taken));
+                    continue;
+                }
+                if taken == Taken::Played {
+                    pos.undo();
+                }
+                while !sibling {
+                    let Some((has_sibling, taken)) = open.pop() else {
+                        if reader.at < bytes.len() {
+                            return Err(reader.error("bytes after the tree's last node"));
+                        }
+                        return Ok(import);
+                    };
+                    match taken {
+                        Taken::Played => {
+                            pos.undo();
+                        }
+                        Taken::Skipped => skipped_open -= 1,
+                        Taken::NoMove => {}
+                    }
+                    sibling = has_sibling;
+                }
+            }
+            if import.nodes == 0 {
+                return Ok(import);
+            }
+            Err(reader.error("the file ends inside the tree (a node promised a child or a sibling)"))
+        })
+    }
+
+    /// A node's move, just played to reach `pos`: its position's record
+    /// (made if missing: the tree is kept) and its text on the parent's
+    /// point. Returns how many records it wrote.
+    fn take_node(&self, pos: &Position, cell: Cell, node: &Node) -> Result<u64, DbError> {
+        let mut written = self.take_node_here(pos, node)?;
+        let Some(text) = node.text.as_deref().filter(|text| !text.is_empty()) else { return Ok(written) };
+        if let Some(label) = label_of_text(text) {
+            let mut record = self.get(pos)?.unwrap_or_default();
+            if record.label == Label::None {
+                record.label = label;
+                self.put_in(pos, &record)?;
+            }
+        }
+        let mut parent = pos.clone();
+        parent.undo();
+        let text: String = text.chars().take(MAX_TEXT_CHARS).collect();
+        let mut record = self.get(&parent)?.unwrap_or_default();
+        match record.texts.iter_mut().find(|(at, _)| *at == cell) {
+            Some((_, old)) if *old == text => return Ok(written),
+            Some((_, old)) => *old = text,
+            None => record.texts.push((cell, text)),
+        }
+        self.put_in(&parent, &record)?;
+        written += 1;
+        Ok(written)
+    }
+
+    /// A node's comment and mark, on `pos`'s record (made if missing).
+    fn take_node_here(&self, pos: &Position, node: &Node) -> Result<u64, DbError> {
+        let old = self.get(pos)?;
+        let mut record = old.clone().unwrap_or_default();
+        if let Some(comment) = node.comment.as_deref().map(comment_from_lib).filter(|c| !c.is_empty())
+            && !record.comment.contains(&comment)
+        {
+            if !record.comment.is_empty() {
+                record.comment.push('\n');
+            }
+            record.comment.push_str(&comment);
+        }
+        record.marked |= node.flags & MARK != 0;
+        if old.as_ref() == Some(&record) {
+            return Ok(0);
+        }
+        self.put_in(pos, &record)?;
+        Ok(1)
+    }
+
+    /// Writes the records from `pos` down as a RenLib file: the moves to
+    /// `pos` as a line, then every position below it that has a record,
+    /// siblings in row order. Of moves that reach mirror images of one
+    /// position one is written; a position reached again by another move
+    /// order is a leaf there, its branch written where it first appeared.
+    /// Returns the file and how many nodes it has.
+    ///
+    /// # Errors
+    /// [`DbError::Record`] for a board larger than 15×15 or a tree of more
+    /// than [`MAX_EXPORT_NODES`] nodes, or a file that cannot be read.
+    pub fn export_lib(&self, pos: &Position) -> Result<(Vec<u8>, u64), DbError> {
+        check_rules(*pos.rules())?;
+        let mut out = MAGIC.to_vec();
+        out.extend([MAJOR, 0]);
+        out.extend([0xFF; 10]);
+        let index = Index::load(self, *pos.rules())?;
+        let mut writer =
+            Writer { out, nodes: 0, index, expanded: HashSet::from([PositionKey::of(pos).bytes]) };
+        let mut here = Position::new(*pos.rules());
+        let own = self.get(pos)?.unwrap_or_default();
+        let children = self.children_by(&writer.index, pos)?;
+        // The way to `pos`, one node a move, each the first child of the last.
+        for (i, &cell) in pos.moves().iter().enumerate() {
+            let last = i + 1 == pos.moves().len();
+            here.play_unchecked(cell);
+            let record = if last { own.clone() } else { self.get(&here)?.unwrap_or_default() };
+            let text = self.text_of_move(&here, cell)?;
+            let flags = if last && children.is_empty() { NO_CHILD } else { 0 };
+            writer.node(Some(cell), flags, &record, text.as_deref())?;
+        }
+        // The empty board has a node of its own only to hold a comment or mark.
+        if pos.moves().is_empty() && (!own.comment.is_empty() || own.marked) {
+            let flags = if children.is_empty() { NO_CHILD } else { 0 };
+            writer.node(None, flags, &own, None)?;
+        }
+        let mut here = pos.clone();
+        self.export_children(&mut writer, &mut here, &own, children)?;
+        Ok((writer.out, writer.nodes))
+    }
+
+    fn export_children(
+        &self,
+        writer: &mut Writer,
+        here: &mut Position,
+        record: &Record,
+        children: Vec<(Cell, Record)>,
+    ) -> Result<(), DbError> {
+        let texts: HashMap<Cell, &str> =
+            record.texts.iter().map(|(cell, text)| (*cell, text.as_str())).collect();
+        let children = one_per_position(here, children, |cell| texts.contains_key(&cell));
+        let count = children.len();
+        for (i, (cell, child)) in children.into_iter().enumerate() {
+            here.play_unchecked(cell);
+            // A position reached before (another move order) is written
+            // as a leaf: its branch is under its first appearance.
+            let first = writer.expanded.insert(PositionKey::of(here).bytes);
+            let grandchildren =
+                if here.is_over() || !first { Vec::new() } else { self.children_by(&writer.index, here)? };
+            let mut flags = if i + 1 < count { SIBLING } else { 0 };
+            if grandchildren.is_empty() {
+                flags |= NO_CHILD;
+            }
+            let text = texts.get(&cell).map(|text| (*text).to_owned()).or_else(|| label_text(child.label));
+            writer.node(Some(cell), flags, &child, text.as_deref())?;
+            self.export_children(writer, here, &child, grandchildren)?;
+            here.undo();
+        }
+        Ok(())
+    }
+
+    /// The text of the move `cell` that led to `pos`: its parent's text on
+    /// the point, else the label's mark.
+    fn text_of_move(&self, pos: &Position, cell: Cell) -> Result<Option<String>, DbError> {
+        let mut parent = pos.clone();
+        parent.undo();
+        let text = self
+            .get(&parent)?
+            .and_then(|record| record.texts.into_iter().find(|(at, _)| *at == cell).map(|(_, text)| text));
+        Ok(match text {
+            Some(text) => Some(text),
+            None => self.get(pos)?.and_then(|record| label_text(record.label)),
+        })
+    }
+}
+
+/// The children that reach different positions: of moves that reach
+/// mirror images of one position (the same record), the one with a text
+/// on its point, else the first in row order.
+fn one_per_position(
+    pos: &Position,
+    children: Vec<(Cell, Record)>,
+    has_text: impl Fn(Cell) -> bool,
+) -> Vec<(Cell, Record)> {
+    let mut after = pos.clone();
+    let mut chosen: Vec<(Vec<u8>, Cell, Record)> = Vec::with_capacity(children.len());
+    for (cell, record) in children {
+        after.play_unchecked(cell);
+        let key = PositionKey::of(&after).bytes;
+        after.undo();
+        match chosen.iter_mut().find(|(other, _, _)| *other == key) {
+            // (The record as read from this move: its texts in its coordinates.)
+            Some(slot) if has_text(cell) && !has_text(slot.1) => (slot.1, slot.2) = (cell, record),
+            Some(_) => {}
+            None => chosen.push((key, cell, record)),
+        }
+    }
+    let rules = *pos.rules();
+    chosen.sort_by_key(|(_, cell, _)| rules.dense_index(*cell));
+    chosen.into_iter().map(|(_, cell, record)| (cell, record)).collect()
+}
+
+/// What became of a node's move on import.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Taken {
+    Played,
+    /// A node without a move (the root): it stands for its parent's position.
+    NoMove,
+    /// Not kept, nor anything below it.
+    Skipped,
+}
+
+/// The mark of a label on a move's point: the mover's result.
+fn label_text(label: Label) -> Option<String> {
+    match label {
+        Label::Loss => Some("W".to_owned()),
+        Label::Win => Some("L".to_owned()),
+        Label::Draw => Some("D".to_owned()),
+        Label::None | Label::Forced | Label::Excluded => None,
+    }
+}
+
+/// A `.lib` being written.
+struct Writer {
+    out: Vec<u8>,
+    nodes: u64,
+    index: Index,
+    /// The positions whose branches are written.
+    expanded: HashSet<Vec<u8>>,
+}
+
+impl Writer {
+    fn node(
+        &mut self,
+        cell: Option<Cell>,
+        mut flags: u8,
+        record: &Record,
+        text: Option<&str>,
+    ) -> Result<(), DbError> {
+        self.nodes += 1;
+        if self.nodes > MAX_EXPORT_NODES {
+            return Err(DbError::Record(format!(
+                "the tree unfolds into more than {MAX_EXPORT_NODES} nodes: export a branch of it"
+            )));
+        }
+        let text = text.filter(|text| !text.is_empty());
+        if text.is_some() {
+            flags |= TEXT;
+        }
+        if !record.comment.is_empty() {
+            flags |= COMMENT;
+        }
+        if record.marked {
+            flags |= MARK;
+        }
+        self.out.push(cell.map_or(0, |cell| (cell.y() << 4) | (cell.x() + 1)));
+        self.out.push(flags);
+        if text.is_some() {
+            self.out.extend([0, 1]);
+        }
+        if !record.comment.is_empty() {
+            self.run(&encode(&comment_to_lib(&record.comment)));
+        }
+        if let Some(text) = text {
+            self.run(&encode(text));
+        }
+        Ok(())
+    }
+
+    /// A zero-ended run padded to an even length.
+    fn run(&mut self, bytes: &[u8]) {
+        // (A zero inside would end the run early: it cannot be written.)
+        self.out.extend(bytes.iter().copied().filter(|&byte| byte != 0));
+        let written = bytes.iter().filter(|&&byte| byte != 0).count();
+        self.out.extend(if written % 2 == 1 { &[0][..] } else { &[0, 0][..] });
+    }
+}

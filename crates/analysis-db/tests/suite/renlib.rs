@@ -1,0 +1,218 @@
+//! RenLib `.lib` files: a hand-made library read and written back byte
+//! for byte, random libraries through the database and back, and broken
+//! files refused without a change.
+
+use analysis_db::{Database, Record};
+use board::{Cell, Position, Rules};
+use play::book::Label;
+use rand::rngs::SmallRng;
+use rand::{RngExt as _, SeedableRng};
+
+use crate::files::Scratch;
+
+/// A node of a library as the test writes it.
+struct Node {
+    cell: Cell,
+    comment: Vec<u8>,
+    text: Vec<u8>,
+    mark: bool,
+    children: Vec<Node>,
+}
+
+fn node(name: &str, comment: &[u8], text: &[u8], mark: bool, children: Vec<Node>) -> Node {
+    let cell = Rules::renju().parse_cell(name).unwrap();
+    Node { cell, comment: comment.to_vec(), text: text.to_vec(), mark, children }
+}
+
+/// The file of `siblings` under a 3.0 header, written from the format's
+/// description (the slow, obvious reference).
+fn library(siblings: &[Node]) -> Vec<u8> {
+    let mut out = vec![0xFF, b'R', b'e', b'n', b'L', b'i', b'b', 0xFF, 3, 0];
+    out.extend([0xFF; 10]);
+    write_siblings(siblings, &mut out);
+    out
+}
+
+fn write_siblings(siblings: &[Node], out: &mut Vec<u8>) {
+    for (i, node) in siblings.iter().enumerate() {
+        let mut flags = 0u8;
+        if i + 1 < siblings.len() {
+            flags |= 0x80;
+        }
+        if node.children.is_empty() {
+            flags |= 0x40;
+        }
+        if node.mark {
+            flags |= 0x10;
+        }
+        if !node.comment.is_empty() {
+            flags |= 0x08;
+        }
+        if !node.text.is_empty() {
+            flags |= 0x01;
+        }
+        out.push((node.cell.y() << 4) | (node.cell.x() + 1));
+        out.push(flags);
+        if !node.text.is_empty() {
+            out.extend([0, 1]);
+        }
+        for run in [&node.comment, &node.text] {
+            if !run.is_empty() {
+                out.extend(run.iter());
+                out.extend(if run.len() % 2 == 1 { vec![0] } else { vec![0, 0] });
+            }
+        }
+        write_siblings(&node.children, out);
+    }
+}
+
+fn pos(moves: &str) -> Position {
+    Position::from_moves(Rules::renju(), moves).unwrap()
+}
+
+fn hand_made() -> Vec<u8> {
+    library(&[node(
+        "h8",
+        b"Welcome\x08line two\r\nline three",
+        b"",
+        false,
+        vec![
+            node("h9", b"", b"a", false, vec![node("i10", b"", b"W", true, vec![])]),
+            // A comment in a legacy code page (not UTF-8): kept byte for byte.
+            node("i9", b"\xc6\xe5 bad", b"L", false, vec![node("j10", b"", b"", false, vec![])]),
+        ],
+    )])
+}
+
+#[test]
+fn a_library_reads_in_and_writes_back_byte_for_byte() {
+    let scratch = Scratch::new("lib-hand");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let file = hand_made();
+    let import = database.import_lib(&file, Rules::renju()).unwrap();
+    assert_eq!((import.nodes, import.skipped), (5, 0));
+    // What the records say.
+    let h8 = database.get(&pos("h8")).unwrap().unwrap();
+    assert_eq!(h8.comment, "Welcome\nline two\nline three");
+    let cell = |name: &str| Rules::renju().parse_cell(name).unwrap();
+    assert_eq!(h8.texts, [(cell("h9"), "a".to_owned()), (cell("i9"), "L".to_owned())]);
+    let won = database.get(&pos("h8 h9 i10")).unwrap().unwrap();
+    assert_eq!((won.label, won.marked), (Label::Loss, true), "W: the mover wins, the side to move loses");
+    assert_eq!(database.get(&pos("h8 i9")).unwrap().unwrap().label, Label::Win);
+    assert_eq!(database.get(&pos("h8 i9 j10")).unwrap(), Some(Record::default()), "a bare node is kept");
+    // Written back: the same bytes.
+    let (written, nodes) = database.export_lib(&Position::new(Rules::renju())).unwrap();
+    assert_eq!(nodes, 5);
+    assert_eq!(written, file);
+    // From a position down: the way to it, then its branch.
+    let (branch, nodes) = database.export_lib(&pos("h8 i9")).unwrap();
+    assert_eq!(nodes, 3);
+    let mut again = Database::open(&Scratch::new("lib-branch").path).unwrap();
+    again.import_lib(&branch, Rules::renju()).unwrap();
+    assert!(again.get(&pos("h8 i9 j10")).unwrap().is_some());
+    assert!(again.get(&pos("h8 h9")).unwrap().is_none());
+}
+
+/// A random tree of moves near the centre, with random comments, texts
+/// (some in bytes that are not UTF-8) and marks.
+fn random_tree(rng: &mut SmallRng, depth: usize, taken: &mut Vec<Cell>) -> Vec<Node> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let count = rng.random_range(0..=3);
+    let mut siblings = Vec::new();
+    for _ in 0..count {
+        let cell = Cell::new(rng.random_range(4..11), rng.random_range(4..11));
+        if taken.contains(&cell) || siblings.iter().any(|node: &Node| node.cell == cell) {
+            continue;
+        }
+        let mut bytes = |chance: f64| -> Vec<u8> {
+            if !rng.random_bool(chance) {
+                return Vec::new();
+            }
+            let len = rng.random_range(1..6);
+            (0..len)
+                .map(|_| {
+                    if rng.random_bool(0.8) {
+                        rng.random_range(b'a'..=b'z')
+                    } else {
+                        rng.random_range(0x80..=0xFF)
+                    }
+                })
+                .collect()
+        };
+        let (comment, text) = (bytes(0.3), bytes(0.3));
+        taken.push(cell);
+        let children = random_tree(rng, depth - 1, taken);
+        taken.pop();
+        siblings.push(Node { cell, comment, text, mark: rng.random_bool(0.1), children });
+    }
+    siblings
+}
+
+#[test]
+fn random_libraries_go_through_the_database_and_back_unchanged() {
+    let mut rng = SmallRng::seed_from_u64(65);
+    let empty = Position::new(Rules::renju());
+    for round in 0..25 {
+        let tree = random_tree(&mut rng, 6, &mut Vec::new());
+        let first = Scratch::new(&format!("lib-random-{round}"));
+        let mut database = Database::open(&first.path).unwrap();
+        database.import_lib(&library(&tree), Rules::renju()).unwrap();
+        let (written, _) = database.export_lib(&empty).unwrap();
+        // Through a second database: the same file and the same records.
+        let second = Scratch::new(&format!("lib-random-{round}-again"));
+        let mut again = Database::open(&second.path).unwrap();
+        again.import_lib(&written, Rules::renju()).unwrap();
+        assert_eq!(again.export_lib(&empty).unwrap().0, written, "round {round}");
+        assert_eq!(again.to_csv(None).unwrap(), database.to_csv(None).unwrap(), "round {round}");
+    }
+}
+
+#[test]
+fn broken_libraries_are_refused_with_where_and_nothing_changes() {
+    let scratch = Scratch::new("lib-broken");
+    let mut database = Database::open(&scratch.path).unwrap();
+    database.put(&pos("a1"), &Record::labelled(Label::Draw)).unwrap();
+    let before = database.to_csv(None).unwrap();
+    let file = hand_made();
+    let refuse = |database: &mut Database, bytes: &[u8], says: &str| {
+        let error = database.import_lib(bytes, Rules::renju()).unwrap_err().to_string();
+        assert!(error.contains(says), "{error}");
+    };
+    refuse(&mut database, &file[..10], "fewer than its header's 20");
+    refuse(&mut database, b"not a renlib file at all, clearly", "not a RenLib");
+    let mut newer = file.clone();
+    newer[8] = 4;
+    refuse(&mut database, &newer, "version 4.0");
+    refuse(&mut database, &file[..file.len() - 3], "at byte");
+    let mut extra = file.clone();
+    extra.extend([0x78, 0x40]);
+    refuse(&mut database, &extra, "after the tree's last node");
+    let error = database.import_lib(&file, Rules::gomoku20()).unwrap_err();
+    assert!(error.to_string().contains("up to 15×15"), "{error}");
+    assert_eq!(database.to_csv(None).unwrap(), before);
+
+    // Random damage: never a panic; a refusal changes nothing.
+    let mut rng = SmallRng::seed_from_u64(66);
+    for _ in 0..2_000 {
+        let mut bytes = file.clone();
+        match rng.random_range(0..3) {
+            0 => {
+                let at = rng.random_range(0..bytes.len());
+                bytes[at] = rng.random();
+            }
+            1 => bytes.truncate(rng.random_range(0..bytes.len())),
+            _ => {
+                let at = rng.random_range(20..bytes.len());
+                bytes.insert(at, rng.random());
+            }
+        }
+        let scratch = Scratch::new("lib-fuzz");
+        let mut fuzzed = Database::open(&scratch.path).unwrap();
+        fuzzed.put(&pos("a1"), &Record::labelled(Label::Draw)).unwrap();
+        if fuzzed.import_lib(&bytes, Rules::renju()).is_err() {
+            assert_eq!(fuzzed.to_csv(None).unwrap(), before);
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! The analysis database as Yixin-Board uses it through a brain: which
+//! file (`INFO usedatabase`, `YXSETDATABASE`, `INFO database_readonly`),
+//! what it holds of a position and of the points one move on (shown on
+//! the board), edits, deletions, and files in and out (CSV, RenLib
+//! `.lib`, another database merged or split off).
+//!
+//! The GUI's labels are the mover's (`w`: the move that led here wins),
+//! ours the side to move's; values are the engine's own units, a proven
+//! result as ±(30000 − plies).
+
+use std::path::PathBuf;
+
+use analysis_db::{Database, Prune, Record};
+use board::{Cell, Position, Rules};
+use play::book::{Bound, Label};
+use play::{EVALUATION_SCALE, PROVEN_WIN};
+
+use super::State;
+use crate::database_command::{DatabaseCommand, DeleteFilter, Picks, Query, quote};
+use crate::protocol::format_cell;
+
+/// The file `INFO usedatabase 1` opens when no `YXSETDATABASE` named one:
+/// `$MNK_DATABASE`, else this name in the working directory.
+pub const DEFAULT_DATABASE: &str = "mnk-analysis.db";
+
+/// A proven result's size in the protocol's units.
+const PROTOCOL_MATE: i32 = 30_000;
+/// Evaluations are kept inside this.
+const PROTOCOL_EVAL_LIMIT: i32 = 20_000;
+/// Our proven values lie beyond this.
+const MATE_BOUND: i32 = PROVEN_WIN - 10_000;
+
+/// The database the brain uses, if any.
+#[derive(Default)]
+pub(super) struct DatabaseUse {
+    /// Set by `INFO usedatabase` or `YXSETDATABASE`.
+    pub(super) path: Option<PathBuf>,
+    pub(super) read_only: bool,
+    pub(super) open: Option<Database>,
+}
+
+impl DatabaseUse {
+    /// The file `INFO usedatabase 1` means.
+    fn default_path() -> PathBuf {
+        std::env::var_os("MNK_DATABASE")
+            .filter(|path| !path.is_empty())
+            .map_or(DEFAULT_DATABASE.into(), PathBuf::from)
+    }
+}
+
+/// What the database use means for the engine: the file and whether it
+/// writes, for [`super::Resources`].
+pub(super) fn engine_database(database: &DatabaseUse) -> Option<(PathBuf, bool)> {
+    database.open.as_ref().map(|open| (open.path().to_owned(), !database.read_only))
+}
+
+impl State<'_> {
+    /// `INFO usedatabase` (`on`) and `INFO database_readonly`.
+    pub(super) fn use_database(&mut self, path: Option<PathBuf>, read_only: Option<bool>) -> Option<String> {
+        if let Some(read_only) = read_only {
+            self.database.read_only = read_only;
+        }
+        if let Some(path) = path {
+            self.database.path = Some(path);
+        }
+        let opened = self.database.path.as_ref().map(|path| {
+            if self.database.read_only && path.exists() {
+                Database::open_read_only(path)
+            } else {
+                Database::open(path)
+            }
+        });
+        let mut said = None;
+        self.database.open = match opened {
+            Some(Ok(database)) => Some(database),
+            Some(Err(error)) => {
+                said = Some(format!("ERROR the database cannot be used: {error}"));
+                self.database.path = None;
+                None
+            }
+            None => None,
+        };
+        let resources =
+            super::Resources { database: engine_database(&self.database), ..self.resources.clone() };
+        let rebuilt = self.rebuild(resources);
+        said.or(rebuilt)
+    }
+
+    /// `INFO usedatabase n`.
+    pub(super) fn database_switch(&mut self, on: bool) -> Option<String> {
+        if on {
+            let path = self.database.path.clone().unwrap_or_else(DatabaseUse::default_path);
+            self.use_database(Some(path), None)
+        } else {
+            self.database.path = None;
+            self.use_database(None, None)
+        }
+    }
+
+    /// A database command, with the position its moves give (`moves`
+    /// `None`: the game's position).
+    pub(super) fn database_command(
+        &mut self,
+        command: DatabaseCommand,
+        moves: Option<&[Cell]>,
+    ) -> Option<String> {
+        if let DatabaseCommand::Set(path) = command {
+            return self.use_database(Some(PathBuf::from(path)), None);
+        }
+        let Some(rules) = self.rules else { return Some("ERROR no game: send START first".to_owned()) };
+        let pos = match moves {
+            Some(moves) => {
+                let mut pos = Position::new(rules);
+                for &cell in moves {
+                    if let Err(error) = pos.play(cell) {
+                        return Some(format!(
+                            "ERROR the database position at {}: {error}",
+                            format_cell(cell)
+                        ));
+                    }
+                }
+                pos
+            }
+            None => match self.position() {
+                Ok(pos) => pos,
+                Err(error) => return Some(format!("ERROR {error}")),
+            },
+        };
+        let Some(database) = self.database.open.as_mut() else {
+            return Some("MESSAGE no database in use: send INFO usedatabase 1 or YXSETDATABASE".to_owned());
+        };
+        let read_only = database.is_read_only();
+        let writes = matches!(
+            command,
+            DatabaseCommand::EditValue { .. }
+                | DatabaseCommand::EditComment(_)
+                | DatabaseCommand::EditPointText(..)
+                | DatabaseCommand::DeleteOne
+                | DatabaseCommand::DeleteAll(_)
+                | DatabaseCommand::LibToDb(_)
+                | DatabaseCommand::Merge(_)
+        );
+        if writes && read_only {
+            return Some(
+                "MESSAGE the database is read-only (INFO database_readonly 1): nothing was written"
+                    .to_owned(),
+            );
+        }
+        match run(database, command, &pos, rules) {
+            // An edit says nothing.
+            Ok(answer) if answer.is_empty() => None,
+            Ok(answer) => Some(answer),
+            Err(error) => Some(format!("ERROR {error}")),
+        }
+    }
+}
+
+/// Runs a command on `database` at `pos`.
+fn run(
+    database: &mut Database,
+    command: DatabaseCommand,
+    pos: &Position,
+    rules: Rules,
+) -> Result<String, String> {
+    let error = |error: analysis_db::DbError| error.to_string();
+    Ok(match command {
+        DatabaseCommand::Set(_) => unreachable!("handled before"),
+        DatabaseCommand::Save => {
+            "MESSAGE the database is saved: every change is committed as it is made".to_owned()
+        }
+        DatabaseCommand::Query(query) => {
+            let mut lines = Vec::new();
+            if matches!(query, Query::All | Query::AllAndComment) {
+                lines.extend(board_lines(database, pos).map_err(error)?);
+                // A position looked at is kept, so the tree grows as one browses.
+                if !database.is_read_only()
+                    && !pos.moves().is_empty()
+                    && database.get(pos).map_err(error)?.is_none()
+                {
+                    database.put(pos, &Record::default()).map_err(error)?;
+                }
+            }
+            if query == Query::One {
+                lines.push(one_line(database.get(pos).map_err(error)?.as_ref()));
+            }
+            if matches!(query, Query::AllAndComment | Query::Comment) {
+                let comment =
+                    database.get(pos).map_err(error)?.map(|record| record.comment).unwrap_or_default();
+                lines.push(format!("MESSAGE DATABASE TEXT {}", quote(&comment)));
+            }
+            lines.join("\n")
+        }
+        DatabaseCommand::EditValue { mask, label, value, depth } => {
+            let mut record = database.get(pos).map_err(error)?.unwrap_or_default();
+            if mask & 1 != 0 {
+                record.label = label_from_protocol(label)?;
+            }
+            if mask & 2 != 0 {
+                record.value = Some(value_from_protocol(value));
+            }
+            if mask & 4 != 0 {
+                record.depth = u32::try_from(depth).ok();
+                record.bound = Bound::Exact;
+            }
+            database.put(pos, &record).map_err(error)?;
+            one_line(Some(&record))
+        }
+        DatabaseCommand::EditComment(comment) => {
+            let mut record = database.get(pos).map_err(error)?.unwrap_or_default();
+            record.comment = comment;
+            database.put(pos, &record).map_err(error)?;
+            String::new()
+        }
+        DatabaseCommand::EditPointText(cell, text) => {
+            if !rules.contains(cell) {
+                return Err(format!("{} is off the board", format_cell(cell)));
+            }
+            let mut record = database.get(pos).map_err(error)?.unwrap_or_default();
+            record.texts.retain(|(at, _)| *at != cell);
+            if !text.is_empty() {
+                record.texts.push((cell, text));
+            }
+            database.put(pos, &record).map_err(error)?;
+            String::new()
+        }
+        DatabaseCommand::DeleteOne => {
+            database.delete(pos).map_err(error)?;
+            String::new()
+        }
+        DatabaseCommand::DeleteAll(filter) => {
+            let started = std::time::Instant::now();
+            let deleted = database.delete_below(pos, |record| prune(filter, record)).map_err(error)?;
+            if let Some(mut record) = database.get(pos).map_err(error)?
+                && !record.texts.is_empty()
+            {
+                record.texts.clear();
+                database.put(pos, &record).map_err(error)?;
+            }
+            let mut lines = vec![format!(
+                "MESSAGE Done deleting {deleted} records in {} ms",
+                started.elapsed().as_millis()
+            )];
+            lines.extend(board_lines(database, pos).map_err(error)?);
+            lines.join("\n")
+        }
+        command => files(database, command, pos, rules)?,
+    })
+}
+
+/// The commands that read or write other files.
+fn files(
+    database: &mut Database,
+    command: DatabaseCommand,
+    pos: &Position,
+    rules: Rules,
+) -> Result<String, String> {
+    let error = |error: analysis_db::DbError| error.to_string();
+    Ok(match command {
+        DatabaseCommand::ToText { all, path } => {
+            let csv = database.to_csv(if all { None } else { Some(rules) }).map_err(error)?;
+            play::files::write_atomically(std::path::Path::new(&path), csv.as_bytes())
+                .map_err(|why| format!("cannot write {path}: {why}"))?;
+            format!("MESSAGE wrote {} records as CSV to {path}", csv.lines().count().saturating_sub(1))
+        }
+        DatabaseCommand::LibToDb(path) => {
+            let bytes = std::fs::read(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
+            let started = std::time::Instant::now();
+            let import = database
+                .import_lib(&bytes, rules)
+                .map_err(|why| format!("{path}: {why}; nothing was imported"))?;
+            format!(
+                "MESSAGE Imported {} records from {} nodes of {path} in {} ms ({} nodes left out)",
+                import.written,
+                import.nodes,
+                started.elapsed().as_millis(),
+                import.skipped
+            )
+        }
+        DatabaseCommand::DbToLib(path) => {
+            let started = std::time::Instant::now();
+            let (bytes, nodes) = database.export_lib(pos).map_err(error)?;
+            play::files::write_atomically(std::path::Path::new(&path), &bytes)
+                .map_err(|why| format!("cannot write {path}: {why}"))?;
+            format!("MESSAGE Exported {nodes} nodes to {path} in {} ms", started.elapsed().as_millis())
+        }
+        DatabaseCommand::Merge(path) => {
+            let (added, changed) = database.merge_from(std::path::Path::new(&path)).map_err(error)?;
+            format!("MESSAGE Merged {path}: {added} records added, {changed} changed")
+        }
+        DatabaseCommand::Split(path) => {
+            let mut other = Database::open(std::path::Path::new(&path)).map_err(error)?;
+            let copied = database.split_into(pos, &mut other).map_err(error)?;
+            format!("MESSAGE Wrote {copied} records into {path}")
+        }
+        _ => unreachable!("run answers the others"),
+    })
+}
+
+/// `MESSAGE DATABASE REFRESH`, a line per point whose move leads to a
+/// record or that has a text, `MESSAGE DATABASE DONE`.
+fn board_lines(database: &Database, pos: &Position) -> Result<Vec<String>, analysis_db::DbError> {
+    let rules = *pos.rules();
+    let own = database.get(pos)?.unwrap_or_default();
+    let mut points: Vec<(Cell, Option<Record>)> =
+        database.children(pos)?.into_iter().map(|(cell, record)| (cell, Some(record))).collect();
+    for (cell, _) in &own.texts {
+        if !points.iter().any(|(at, _)| at == cell) && pos.get(*cell).is_none() {
+            points.push((*cell, None));
+        }
+    }
+    points.sort_by_key(|(cell, _)| rules.dense_index(*cell));
+    let mut lines = vec!["MESSAGE DATABASE REFRESH".to_owned()];
+    for (cell, record) in points {
+        let text = own.texts.iter().find(|(at, _)| *at == cell).map_or("", |(_, text)| text.as_str());
+        let record = record.unwrap_or_default();
+        lines.push(format!(
+            "MESSAGE DATABASE {} {} {} {} {} {} {} {text}",
+            cell.x(),
+            cell.y(),
+            packed(&display_label(&record)),
+            value_to_protocol(record.value),
+            record.depth.unwrap_or(0),
+            bound_to_protocol(&record),
+            u8::from(!record.comment.is_empty()),
+        ));
+    }
+    lines.push("MESSAGE DATABASE DONE".to_owned());
+    Ok(lines)
+}
+
+/// `MESSAGE DATABASE ONE label value depth bound display` (all 0 for no
+/// record).
+fn one_line(record: Option<&Record>) -> String {
+    let Some(record) = record else { return "MESSAGE DATABASE ONE 0 0 0 0".to_owned() };
+    format!(
+        "MESSAGE DATABASE ONE {} {} {} {} {}",
+        label_to_protocol(record.label),
+        value_to_protocol(record.value),
+        record.depth.unwrap_or(0),
+        bound_to_protocol(record),
+        display_label(record)
+    )
+    .trim_end()
+    .to_owned()
+}
+
+/// A label as the GUI numbers it: a character's code, the mover's view.
+fn label_to_protocol(label: Label) -> i32 {
+    match label {
+        Label::None => -1,
+        Label::Loss => i32::from(b'w'),
+        Label::Win => i32::from(b'l'),
+        Label::Draw => i32::from(b'd'),
+        Label::Forced => i32::from(b'!'),
+        Label::Excluded => i32::from(b'x'),
+    }
+}
+
+fn label_from_protocol(code: i32) -> Result<Label, String> {
+    Ok(match u8::try_from(code).map(|byte| byte.to_ascii_lowercase()) {
+        _ if code == -1 || code == 0 => Label::None,
+        Ok(b'w') => Label::Loss,
+        Ok(b'l') => Label::Win,
+        Ok(b'd') => Label::Draw,
+        Ok(b'!') => Label::Forced,
+        Ok(b'x') => Label::Excluded,
+        _ => return Err(format!("label {code} is none of W, L, D, X, ! (their character codes) or -1")),
+    })
+}
+
+/// Our value in the protocol's units.
+fn value_to_protocol(value: Option<i32>) -> i32 {
+    match value {
+        None => 0,
+        Some(value) if value > MATE_BOUND => PROTOCOL_MATE - (PROVEN_WIN - value),
+        Some(value) if value < -MATE_BOUND => -(PROTOCOL_MATE - (PROVEN_WIN + value)),
+        Some(value) => value.clamp(-PROTOCOL_EVAL_LIMIT, PROTOCOL_EVAL_LIMIT),
+    }
+}
+
+fn value_from_protocol(value: i32) -> i32 {
+    if value.abs() > PROTOCOL_EVAL_LIMIT {
+        let plies = (PROTOCOL_MATE - value.abs()).max(0);
+        value.signum() * (PROVEN_WIN - plies)
+    } else {
+        value
+    }
+}
+
+/// The bound as the GUI numbers it (0 none, 1 upper, 2 lower, 3 exact).
+fn bound_to_protocol(record: &Record) -> u8 {
+    match (record.value, record.bound) {
+        (None, _) => 0,
+        (Some(_), Bound::Upper) => 1,
+        (Some(_), Bound::Lower) => 2,
+        (Some(_), Bound::Exact) => 3,
+    }
+}
+
+/// What the board shows on a move's point for the record after it, the
+/// mover's view: `w3` (wins in 3 moves; `w*` distance unknown), `l…`,
+/// `d`, `!`, `x`, or the mover's chance `62%`.
+fn display_label(record: &Record) -> String {
+    let distance = || moves_to_the_end(record).map_or("*".to_owned(), |moves| moves.to_string());
+    match record.label {
+        Label::Loss => format!("w{}", distance()),
+        Label::Win => format!("l{}", distance()),
+        Label::Draw => "d".to_owned(),
+        Label::Forced => "!".to_owned(),
+        Label::Excluded => "x".to_owned(),
+        Label::None => match record.value {
+            Some(value) if record.bound == Bound::Exact && value.abs() <= MATE_BOUND => {
+                let chance = 1.0 / (1.0 + (EVALUATION_SCALE * f64::from(value)).exp());
+                format!("{}%", ((chance * 100.0) as i32).clamp(0, 99))
+            }
+            _ => String::new(),
+        },
+    }
+}
+
+/// The moves the winner of a proven record still plays, if its value
+/// says.
+fn moves_to_the_end(record: &Record) -> Option<u32> {
+    let value = record.value.filter(|value| value.abs() > MATE_BOUND)?;
+    u32::try_from(PROVEN_WIN - value.abs()).ok().map(|plies| plies.div_ceil(2))
+}
+
+/// Up to four characters in one number, the first in the highest byte
+/// (−1 for none), as the GUI reads a point's label.
+fn packed(label: &str) -> i64 {
+    if label.is_empty() {
+        return -1;
+    }
+    label.bytes().take(4).fold(0, |packed, byte| (packed << 8) | i64::from(byte))
+}
+
+/// What `filter` does with a record below the position.
+fn prune(filter: DeleteFilter, record: &Record) -> Prune {
+    let mover_wins = record.label == Label::Loss;
+    let mover_loses = record.label == Label::Win;
+    let decided = mover_wins || mover_loses;
+    let distance = moves_to_the_end(record);
+    let picked = match filter.picks {
+        Picks::Everything => true,
+        Picks::NotWinOrLoss => !decided,
+        Picks::NotDecided => !decided && record.label != Label::Draw,
+        Picks::Win => mover_wins,
+        Picks::Loss => mover_loses,
+        Picks::WinOrLoss => decided,
+        Picks::Decided => decided || record.label == Label::Draw,
+        Picks::WinOrLossWithoutDistance => decided && distance.is_none(),
+        Picks::WinOrLossWithin(moves) => decided && distance.is_some_and(|distance| distance <= moves),
+    };
+    match (picked, filter.recursive) {
+        (true, _) => Prune::Branch,
+        (false, true) => Prune::Look,
+        (false, false) => Prune::Keep,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_cross_the_protocol_and_back() {
+        for value in [0, 1, -1, 500, -19_999, 20_000, PROVEN_WIN - 7, -(PROVEN_WIN - 12)] {
+            assert_eq!(value_from_protocol(value_to_protocol(Some(value))), value, "{value}");
+        }
+        assert_eq!(value_to_protocol(Some(PROVEN_WIN - 7)), 29_993);
+    }
+
+    #[test]
+    fn labels_cross_the_protocol_and_back() {
+        for label in Label::ALL {
+            assert_eq!(label_from_protocol(label_to_protocol(label)), Ok(label));
+        }
+        assert_eq!(label_from_protocol(i32::from(b'W')), Ok(Label::Loss));
+        assert!(label_from_protocol(5).is_err());
+    }
+
+    #[test]
+    fn labels_show_as_the_gui_packs_them() {
+        assert_eq!(packed("w3"), i64::from(b'w') << 8 | i64::from(b'3'));
+        assert_eq!(packed(""), -1);
+        let won = Record { label: Label::Loss, value: Some(-(PROVEN_WIN - 5)), ..Record::default() };
+        assert_eq!(display_label(&won), "w3");
+        assert_eq!(display_label(&Record::labelled(Label::Win)), "l*");
+        // The mover's chance: the side to move stands badly.
+        assert_eq!(display_label(&Record::valued(-1130, 10, Bound::Exact)), "73%");
+    }
+}
