@@ -83,6 +83,24 @@ enum DbCommand {
         #[command(flatten)]
         at: At,
     },
+    /// Reads a database file of Yixin or of the reference engine (Rapfi's
+    /// `yixindb`, plain or LZ4-packed) into the database (made if
+    /// missing), in one transaction.
+    ImportYxdb {
+        /// The database file.
+        file: PathBuf,
+        /// The Yixin database file.
+        yxdb: PathBuf,
+    },
+    /// Writes every record (freestyle, exactly five and renju, five in a
+    /// row) as a plain Yixin database file, which Yixin and the reference
+    /// engine read.
+    ExportYxdb {
+        /// The database file (only read).
+        file: PathBuf,
+        /// The Yixin database file to write (replaced whole).
+        yxdb: PathBuf,
+    },
     /// Writes every record as CSV: rules, the position (side to move and
     /// stones), label, value, depth, bound, mark, comment and texts.
     ExportCsv {
@@ -200,6 +218,37 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}: {copied} records copied from {}", into.display(), file.display());
             Ok(())
         }
+        command @ (DbCommand::ImportLib { .. }
+        | DbCommand::ExportLib { .. }
+        | DbCommand::ImportYxdb { .. }
+        | DbCommand::ExportYxdb { .. }
+        | DbCommand::ExportCsv { .. }
+        | DbCommand::ImportCsv { .. }) => transfer(command),
+        DbCommand::Put { file, at, label, value, depth, comment } => {
+            let pos = at.position()?;
+            let mut database = Database::open(file)?;
+            let old = database.get(&pos)?.unwrap_or_default();
+            if value.is_none() && depth.is_some() {
+                bail!("--depth goes with --value");
+            }
+            let record = Record {
+                label: label.unwrap_or(old.label),
+                value: value.or(old.value),
+                depth: depth.or(if value.is_some() { None } else { old.depth }),
+                bound: if value.is_some() { Bound::Exact } else { old.bound },
+                comment: comment.clone().unwrap_or(old.comment),
+                ..old
+            };
+            database.put(&pos, &record)?;
+            println!("{}: {}", file.display(), Shown::of(*pos.rules(), None, &record).line());
+            Ok(())
+        }
+    }
+}
+
+/// The commands that read a file into a database or write one out of it.
+fn transfer(command: &DbCommand) -> Result<()> {
+    match command {
         DbCommand::ImportLib { file, lib, rules } => {
             let bytes = std::fs::read(lib).with_context(|| format!("cannot read {}", lib.display()))?;
             let started = std::time::Instant::now();
@@ -226,6 +275,33 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}: {nodes} nodes written in {:.2} s", lib.display(), started.elapsed().as_secs_f64());
             Ok(())
         }
+        DbCommand::ImportYxdb { file, yxdb } => {
+            let bytes = std::fs::read(yxdb).with_context(|| format!("cannot read {}", yxdb.display()))?;
+            let import = Database::open(file)?
+                .import_yxdb(&bytes)
+                .with_context(|| format!("{}: nothing was imported", yxdb.display()))?;
+            println!(
+                "{}: {} records read from {}, {} written, {} left out (a pass, or stones alternate moves do not reach)",
+                file.display(),
+                import.records,
+                yxdb.display(),
+                import.written,
+                import.skipped
+            );
+            Ok(())
+        }
+        DbCommand::ExportYxdb { file, yxdb } => {
+            let (bytes, export) = open_existing(file)?.export_yxdb()?;
+            play::files::write_atomically(yxdb, &bytes)
+                .with_context(|| format!("cannot write {}", yxdb.display()))?;
+            println!(
+                "{}: {} records written, {} left out (rules the format has no number for)",
+                yxdb.display(),
+                export.written,
+                export.skipped
+            );
+            Ok(())
+        }
         DbCommand::ExportCsv { file, csv } => {
             let text = open_existing(file)?.to_csv(None)?;
             roster::shell::write_file(csv, &text)?;
@@ -241,25 +317,7 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}: {count} records read from {}", file.display(), csv.display());
             Ok(())
         }
-        DbCommand::Put { file, at, label, value, depth, comment } => {
-            let pos = at.position()?;
-            let mut database = Database::open(file)?;
-            let old = database.get(&pos)?.unwrap_or_default();
-            if value.is_none() && depth.is_some() {
-                bail!("--depth goes with --value");
-            }
-            let record = Record {
-                label: label.unwrap_or(old.label),
-                value: value.or(old.value),
-                depth: depth.or(if value.is_some() { None } else { old.depth }),
-                bound: if value.is_some() { Bound::Exact } else { old.bound },
-                comment: comment.clone().unwrap_or(old.comment),
-                ..old
-            };
-            database.put(&pos, &record)?;
-            println!("{}: {}", file.display(), Shown::of(*pos.rules(), None, &record).line());
-            Ok(())
-        }
+        _ => unreachable!("run answers the others"),
     }
 }
 

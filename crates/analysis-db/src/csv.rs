@@ -7,7 +7,7 @@
 //! `comment`, and `texts` (`h8=ab j9=c`). A field with a comma, a quote or
 //! a line break is quoted, quotes doubled.
 
-use board::{Cell, Position, Rules, Side};
+use board::{Bitboard, Cell, Position, Rules, Side};
 use play::book::{Bound, Label};
 use rusqlite::params;
 
@@ -101,7 +101,7 @@ impl Database {
 }
 
 /// The position a key's bytes spell.
-fn position_of_key(rules: Rules, key: &[u8]) -> Result<Position, String> {
+pub(crate) fn position_of_key(rules: Rules, key: &[u8]) -> Result<Position, String> {
     let to_move = if key.first() == Some(&1) { Side::O } else { Side::X };
     let (mut x, mut o) = (Vec::new(), Vec::new());
     for i in 0..rules.area() {
@@ -116,9 +116,10 @@ fn position_of_key(rules: Rules, key: &[u8]) -> Result<Position, String> {
     position_of(rules, to_move, &x, &o)
 }
 
-/// The position with these stones and `to_move` to move, reached by
-/// alternate moves.
-fn position_of(rules: Rules, to_move: Side, x: &[Cell], o: &[Cell]) -> Result<Position, String> {
+/// The position with these stones and `to_move` to move, as a game by
+/// alternate moves could leave it (the stones set, not replayed: under
+/// renju an order that reaches them may not be the sorted one).
+pub(crate) fn position_of(rules: Rules, to_move: Side, x: &[Cell], o: &[Cell]) -> Result<Position, String> {
     let expected = if to_move == Side::X { x.len() } else { x.len().saturating_sub(1) };
     if o.len() != expected || (to_move == Side::O && x.is_empty()) {
         return Err(format!(
@@ -127,13 +128,17 @@ fn position_of(rules: Rules, to_move: Side, x: &[Cell], o: &[Cell]) -> Result<Po
             o.len()
         ));
     }
-    let mut pos = Position::new(rules);
-    for (i, &first) in x.iter().enumerate() {
-        for cell in [Some(first), o.get(i).copied()].into_iter().flatten() {
-            pos.play(cell).map_err(|error| format!("{}: {error}", cell.name(&rules)))?;
+    let board = |cells: &[Cell]| -> Result<Bitboard, String> {
+        let mut board = Bitboard::EMPTY;
+        for &cell in cells {
+            if !rules.contains(cell) {
+                return Err(format!("{cell:?} is off the board"));
+            }
+            board.insert(cell);
         }
-    }
-    Ok(pos)
+        Ok(board)
+    };
+    Position::from_setup(rules, board(x)?, board(o)?).map_err(|error| error.to_string())
 }
 
 fn line(pos: &Position, record: &Record) -> String {

@@ -31,6 +31,7 @@ mod record;
 mod renlib;
 mod store;
 mod tree;
+mod yxdb;
 
 pub use csv::MAX_CSV_BYTES;
 pub use error::DbError;
@@ -39,3 +40,4 @@ pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 pub use renlib::{LibImport, MAX_EXPORT_NODES};
 pub use store::{Database, SCHEMA};
 pub use tree::{Prune, Step};
+pub use yxdb::{YxdbExport, YxdbImport};

@@ -103,7 +103,12 @@ impl Database {
                     rusqlite::Error::SqliteFailure(error, _)
                         if error.code == rusqlite::ErrorCode::NotADatabase =>
                     {
-                        foreign("it is not an SQLite file".to_owned())
+                        foreign(if crate::yxdb::looks_like_yxdb(&self.path) {
+                            "it is a database file of Yixin or Rapfi: import it with `bench db import-yxdb`"
+                                .to_owned()
+                        } else {
+                            "it is not an SQLite file".to_owned()
+                        })
                     }
                     source => self.sqlite(source),
                 }

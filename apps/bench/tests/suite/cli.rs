@@ -717,9 +717,59 @@ fn db_puts_queries_and_counts_records() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    for file in [&path, &other] {
+    // Out as a .lib, a Yixin file and CSV, each read back into a new
+    // database the same; a branch split off. (A .lib holds what moves
+    // through records reach: h8 gets an empty record, the way to h8 i9.)
+    assert!(bench(&["db", "put", path_text, "--moves", "h8"]).status.success());
+    let temp = |name: &str| std::env::temp_dir().join(format!("bench-db-{}-{name}", std::process::id()));
+    let (lib, yxdb, csv, copy, branch) =
+        (temp("out.lib"), temp("out.yxdb"), temp("out.csv"), temp("copy.mnkdb"), temp("branch.mnkdb"));
+    let text = |path: &std::path::PathBuf| path.to_str().unwrap().to_owned();
+    for (out, back) in
+        [("export-lib", "import-lib"), ("export-yxdb", "import-yxdb"), ("export-csv", "import-csv")]
+    {
+        let file = match out {
+            "export-lib" => &lib,
+            "export-yxdb" => &yxdb,
+            _ => &csv,
+        };
+        let mut args = vec!["db", out, path_text, file.to_str().unwrap()];
+        if out == "export-lib" {
+            args.extend(["--rules", "15,15,5"]);
+        }
+        let written = bench(&args);
+        assert!(written.status.success(), "{out}: {}", String::from_utf8_lossy(&written.stderr));
+        for end in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{end}", copy.display()));
+        }
+        let mut args = vec!["db".to_owned(), back.to_owned(), text(&copy), text(file)];
+        if back == "import-lib" {
+            args.extend(["--rules".to_owned(), "15,15,5".to_owned()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let read = bench(&args);
+        assert!(read.status.success(), "{back}: {}", String::from_utf8_lossy(&read.stderr));
+        let query = json(&["db", "query", copy.to_str().unwrap(), "--moves", "h8 i9", "--json"]);
+        assert_eq!(query["position"]["label"], "win", "{back}: {query}");
+    }
+    let out = bench(&["db", "split", path_text, branch.to_str().unwrap(), "--moves", "h8 i9"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("3 records copied"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let broken = bench(&["db", "import-lib", copy.to_str().unwrap(), "Cargo.toml"]);
+    assert!(
+        String::from_utf8_lossy(&broken.stderr).contains("not a RenLib"),
+        "{}",
+        String::from_utf8_lossy(&broken.stderr)
+    );
+    for file in [&path, &other, &copy, &branch] {
         for end in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{end}", file.display()));
         }
+    }
+    for file in [&lib, &yxdb, &csv] {
+        let _ = std::fs::remove_file(file);
     }
 }

@@ -5,3 +5,4 @@ mod files;
 mod records;
 mod renlib;
 mod trees;
+mod yxdb;
