@@ -54,12 +54,24 @@ struct Cli {
     /// Which game of an SGF collection to load, from 1.
     #[arg(long, default_value_t = 1, requires = "load")]
     game: usize,
+    /// An analysis database beside the game (made if missing): the board
+    /// shows what it holds of each move, analysis writes to it, and B, C,
+    /// E, G edit it. A brain may share it at once.
+    #[arg(long, value_name = "FILE")]
+    database: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let cli = roster::shell::parse_command_line::<Cli>();
     // Every bad flag is an error here, before the screen opens.
-    let mut app = match prepare(&cli) {
+    let prepared = prepare(&cli).and_then(|mut app| {
+        if let Some(path) = &cli.database {
+            app.open_database(path)
+                .map_err(|error| anyhow::anyhow!("--database {}: {error}", path.display()))?;
+        }
+        Ok(app)
+    });
+    let mut app = match prepared {
         Ok(app) => app,
         Err(error) => {
             eprintln!("error: {}", board::shorten_words(&format!("{error:#}")));

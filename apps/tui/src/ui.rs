@@ -79,6 +79,7 @@ pub fn capture(app: &mut App, width: u16, height: u16) -> String {
     // The test backend never fails: its error type has no values.
     let Ok(mut terminal) = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height));
     app.set_screen(Rect::new(0, 0, width, height));
+    app.refresh_study();
     let Ok(_) = terminal.draw(|frame| draw(frame, app));
     let buffer = terminal.backend().buffer();
     (0..height)
@@ -148,25 +149,32 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
         let mut spans = vec![Span::styled(format!("{number:>3} "), label)];
         for x in 0..rules.width() {
             let cell = Cell::new(x, y);
+            let study = app.study_mark(cell);
             let (glyph, mut style) = match app.pos().get(cell) {
-                Some(Side::X) => ("x", Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
-                Some(Side::O) => ("o", Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
+                Some(Side::X) => ("x".into(), Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
+                Some(Side::O) => ("o".into(), Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD)),
                 None if offered.contains(&cell) => {
-                    ("5", Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD))
+                    ("5".into(), Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD))
                 }
-                None if forbidden.contains(&cell) => (FORBIDDEN_MARK, Style::new().fg(Color::Red)),
+                None if forbidden.contains(&cell) => (FORBIDDEN_MARK.into(), Style::new().fg(Color::Red)),
                 None if app.hint() == Some(cell) => {
-                    ("*", Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))
+                    ("*".into(), Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))
                 }
                 // The engine's choice, where the heat map is on.
                 None if !heat.is_empty() && app.analysis().and_then(|a| a.best_move) == Some(cell) => {
-                    ("+", Style::new().add_modifier(Modifier::BOLD))
+                    ("+".into(), Style::new().add_modifier(Modifier::BOLD))
+                }
+                // What the analysis database holds of the move, or a text on the point.
+                None if study.is_some() && !heat.contains_key(&cell) => {
+                    let (mark, style) = study.unwrap_or(('?', Style::new()));
+                    (mark.to_string(), style)
                 }
                 None => match heat.get(&cell) {
-                    Some(&fifth) => (FIFTHS[fifth], Style::new()),
-                    None => (".", Style::new().fg(Color::Gray)),
+                    Some(&fifth) => (FIFTHS[fifth].into(), Style::new()),
+                    None => (".".into(), Style::new().fg(Color::Gray)),
                 },
             };
+            let glyph: String = glyph;
             if let Some(&fifth) = heat.get(&cell) {
                 style = style.bg(RAMP[fifth]).fg(Color::Black);
             }
@@ -195,7 +203,7 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                 spans.push(Span::styled(format!("{:>2}", number % 100), style));
                 continue;
             }
-            spans.push(Span::styled(glyph.to_owned(), style));
+            spans.push(Span::styled(glyph, style));
             spans.push(Span::raw(" "));
         }
         spans.push(Span::styled(format!("{number}"), label));

@@ -46,6 +46,11 @@ impl App {
             self.say("no engine here can analyse these rules");
             return;
         };
+        // With a database open, the engine reads it and writes what it finds.
+        let spec = match self.database_path() {
+            Some(path) => spec.with_database(&path, true).unwrap_or(spec),
+            None => spec,
+        };
         self.cancel_thinking();
         if self.analysis_spec.as_ref().is_none_or(|kept| kept.text() != spec.text()) {
             self.analysis_agent = None;

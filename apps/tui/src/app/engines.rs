@@ -17,6 +17,7 @@ impl App {
     /// analysis thinks, runs the clocks and starts new searches.
     pub fn tick(&mut self) {
         let now = Instant::now();
+        self.refresh_study();
         self.collect();
         self.run_clocks(now);
         if self.is_analysing() {

@@ -30,6 +30,9 @@ pub const KEYS: &[(&str, &str)] = &[
     ("N", "new game: rules, players, time, clock, level"),
     ("S / L", "save / load the game's file (mnk-game.json at first)"),
     ("W / O", "save as / open: type a file name (.sgf or JSON)"),
+    ("D", "analysis database: open one (made if missing)"),
+    ("B / G", "database: label the move at the cursor (W L D ! ~) / mark the position"),
+    ("C / E", "database: comment on the position / text on the cursor's point"),
     ("?", "this help"),
     ("Esc / Q / Ctrl-C", "quit (Esc clears typing; unsaved: asks once)"),
 ];

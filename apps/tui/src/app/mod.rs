@@ -21,6 +21,7 @@ mod playing;
 mod prompt;
 mod reviewing;
 mod rif;
+mod study;
 
 pub(crate) use dialog::draw_menu;
 pub use help::KEYS;
@@ -29,6 +30,8 @@ pub use mode::{Analysing, Mode, Prompt, Purpose as PromptPurpose};
 pub(crate) use playing::panel_lines;
 pub(crate) use prompt::draw_prompt;
 pub(crate) use reviewing::draw_panel as draw_review;
+pub(crate) use study::study_lines;
+pub use study::{Study, point_mark};
 
 use crate::engine::{Purpose, Thinking};
 use crate::geometry::board_cell_at;
@@ -166,6 +169,8 @@ pub struct App {
     swap: Option<opening::SwapPhase>,
     /// The swap opening this game had, once settled.
     opening: Option<play::SwapRecord>,
+    /// The analysis database open beside the game, if any.
+    study: Option<Study>,
 }
 
 impl std::fmt::Debug for App {
@@ -227,6 +232,7 @@ impl App {
             screen: ratatui::layout::Rect::default(),
             swap: None,
             opening: None,
+            study: None,
         };
         app.start(app.setup.clone(), Vec::new());
         app

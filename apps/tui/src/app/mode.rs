@@ -20,7 +20,8 @@ pub enum Mode {
     /// The keys (`?`), over the mode they were asked for in, which any key
     /// goes back to.
     Help(Box<Mode>),
-    /// A file name asked for (`W` save as, `O` open), over the game.
+    /// A file name asked for (`W` save as, `O` open, `D` a database), or
+    /// a comment or a point's text (`C`, `E`), over the game.
     Prompt(Prompt),
 }
 
@@ -46,6 +47,12 @@ pub enum Purpose {
     SaveAs,
     /// `O`: open this file (and game N of a collection: `games.sgf 3`).
     Open,
+    /// `D`: use this analysis database (made if missing).
+    Database,
+    /// `C`: the position's comment in the database.
+    Comment,
+    /// `E`: the text on this point in the database.
+    PointText(board::Cell),
 }
 
 /// Analysis mode's progress on the position on the board.

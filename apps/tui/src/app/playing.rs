@@ -137,6 +137,16 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
             });
         }
         KeyCode::Char('S') => app.save(),
+        KeyCode::Char('D') => super::prompt::open(app, super::mode::Purpose::Database),
+        KeyCode::Char('B') => app.label_point(),
+        KeyCode::Char('G') => app.mark_position(),
+        KeyCode::Char('C') if app.study().is_some() => {
+            super::prompt::open(app, super::mode::Purpose::Comment);
+        }
+        KeyCode::Char('E') if app.study().is_some() => {
+            super::prompt::open(app, super::mode::Purpose::PointText(app.cursor));
+        }
+        KeyCode::Char('C' | 'E') => app.say("no database: open one with D"),
         KeyCode::Char('L') if app.may_discard('L', &format!("loads {}", app.file.display())) => app.load(),
         KeyCode::Char('W') => super::prompt::open(app, super::mode::Purpose::SaveAs),
         KeyCode::Char('O') if app.may_discard('O', "opens another file") => {
@@ -286,6 +296,7 @@ pub(crate) fn panel_lines(app: &App, (columns, rows): (u16, u16)) -> Vec<Line<'s
         None => lines.push(Line::from("-")),
     }
     lines.extend(best_lines(app));
+    lines.extend(super::study_lines(app));
     lines.push(Line::from(Span::styled("moves", bold)));
     let moves: Vec<String> = app.pos.moves().iter().map(|cell| cell.name(&rules).to_string()).collect();
     let pairs: Vec<String> =

@@ -1,7 +1,8 @@
 //! A file name asked for over the game: `W` saves the game under a new
 //! name (JSON, or SGF for a name ending in `.sgf`, where a collection
 //! keeps its other games), `O` opens a file (`games.sgf 3`: its third
-//! game). The current name is filled in, selected: typing replaces it,
+//! game), `D` an analysis database; or a text for the database: `C` the
+//! position's comment, `E` the text on the cursor's point. The current name is filled in, selected: typing replaces it,
 //! Backspace or Ctrl-U clears it, an arrow key keeps it to edit. Enter
 //! does it, Esc cancels.
 
@@ -24,7 +25,14 @@ const MAX_NAME: usize = 1000;
 
 /// Opens the prompt, the current file's name (and game) filled in and selected.
 pub(super) fn open(app: &mut App, purpose: Purpose) {
-    let mut text = app.file.display().to_string();
+    let mut text = match purpose {
+        Purpose::Comment => app.comment(),
+        Purpose::PointText(cell) => app.point_text(cell),
+        Purpose::Database => app
+            .database_path()
+            .map_or_else(|| analysis_db_default().display().to_string(), |path| path.display().to_string()),
+        Purpose::SaveAs | Purpose::Open => app.file.display().to_string(),
+    };
     if let (Purpose::Open, Some(game)) = (purpose, app.game_in_file) {
         text = format!("{text} {game}");
     }
@@ -67,16 +75,39 @@ pub(super) fn key(app: &mut App, key: KeyEvent) {
         KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => prompt.selected = false,
         KeyCode::Enter => {
             let (purpose, text, confirm) = (prompt.purpose, prompt.text.trim().to_owned(), prompt.confirm);
-            if text.is_empty() {
+            // A comment or a text may be emptied; a file needs a name.
+            if text.is_empty() && matches!(purpose, Purpose::SaveAs | Purpose::Open | Purpose::Database) {
                 return;
             }
             match purpose {
                 Purpose::SaveAs => save_as(app, &text, confirm),
                 Purpose::Open => open_file(app, &text),
+                Purpose::Database => match app.open_database(std::path::Path::new(&text)) {
+                    Ok(()) => {
+                        app.mode = Mode::Playing;
+                        app.message = format!(
+                            "database {text}: B labels a move, C comments, E writes on a point, G marks"
+                        );
+                    }
+                    Err(error) => app.message = error,
+                },
+                Purpose::Comment => {
+                    app.mode = Mode::Playing;
+                    app.set_comment(&text);
+                }
+                Purpose::PointText(cell) => {
+                    app.mode = Mode::Playing;
+                    app.set_point_text(cell, &text);
+                }
             }
         }
         _ => {}
     }
+}
+
+/// The database `D` offers when none is open: in the working directory.
+fn analysis_db_default() -> std::path::PathBuf {
+    std::path::PathBuf::from("mnk-analysis.db")
 }
 
 /// Enter on a name to save under: a JSON file there is replaced only on
@@ -129,6 +160,12 @@ pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt) {
             (" save as ", "a name ending in .sgf saves SGF (a collection keeps its games), else JSON")
         }
         Purpose::Open => (" open ", "JSON or SGF; `games.sgf 3` opens the third game of a collection"),
+        Purpose::Database => (
+            " analysis database ",
+            "an analysis database file, made if missing (shared with brains and other games)",
+        ),
+        Purpose::Comment => (" comment on this position ", "\\n for a new line; empty removes the comment"),
+        Purpose::PointText(_) => (" text on the point ", "up to 8 characters; empty removes the text"),
     };
     let name = if prompt.selected {
         Line::from(vec![Span::styled(prompt.text.clone(), Style::new().reversed()), Span::raw(" ")])

@@ -45,6 +45,10 @@ fn bad_flags_are_clear_errors_before_the_screen_opens() {
         (&["--rules", "7,7,5", "--opening", "soosorv8"][..], "needs a central 9x9"),
         (&["--opening", "soosorv8"][..], "an opening rule of renju"),
         (&["--rules", "caro", "--opening", "taraguchi10"][..], "an opening rule of renju"),
+        (
+            &["--database", "Cargo.toml"][..],
+            "--database Cargo.toml: Cargo.toml is not an mnk analysis database",
+        ),
     ] {
         let (success, stderr) = run(args);
         assert!(!success, "{args:?}");

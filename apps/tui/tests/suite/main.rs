@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod database;
 mod opening_files;
 mod rif;
 mod rule_sets;
