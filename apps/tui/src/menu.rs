@@ -1,5 +1,6 @@
 //! The new-game screen: rules, both players (an external brain with its
-//! path), thinking time, clock, the engines' level and the opening rule.
+//! path), thinking time, clock, the engines' level, the opening rule and
+//! the analysis database beside the game.
 
 use std::time::Duration;
 
@@ -50,10 +51,11 @@ pub enum Row {
     Clock,
     Level,
     Opening,
+    Database,
 }
 
 impl Row {
-    pub const ALL: [Row; 9] = [
+    pub const ALL: [Row; 10] = [
         Row::Rules,
         Row::Custom,
         Row::X,
@@ -63,6 +65,7 @@ impl Row {
         Row::Clock,
         Row::Level,
         Row::Opening,
+        Row::Database,
     ];
 }
 
@@ -93,6 +96,8 @@ pub struct Menu {
     pub opening: usize,
     /// The external brain's path, for a player that is `external`.
     pub brain: String,
+    /// The analysis database beside the game (empty: none).
+    pub database: String,
     pub error: String,
 }
 
@@ -169,6 +174,7 @@ impl Menu {
             level: Level::ALL.iter().position(|&level| level == setup.level).unwrap_or(0),
             opening: OPENINGS.iter().position(|&rule| rule == setup.opening).unwrap_or(0),
             brain: current_brain.or(brain).unwrap_or_default(),
+            database: String::new(),
             error: String::new(),
         }
     }
@@ -203,7 +209,7 @@ impl Menu {
                     Row::Clock => step(&mut self.clock, CLOCKS.len(), forward),
                     Row::Level => step(&mut self.level, Level::ALL.len(), forward),
                     Row::Opening => step(&mut self.opening, OPENINGS.len(), forward),
-                    Row::Custom | Row::Brain => {}
+                    Row::Custom | Row::Brain | Row::Database => {}
                 }
             }
             KeyCode::Backspace if self.row() == Row::Custom => {
@@ -212,6 +218,14 @@ impl Menu {
             }
             KeyCode::Backspace if self.row() == Row::Brain => {
                 self.brain.pop();
+            }
+            KeyCode::Backspace if self.row() == Row::Database => {
+                self.database.pop();
+            }
+            KeyCode::Char(c)
+                if self.row() == Row::Database && !c.is_control() && self.database.len() < 512 =>
+            {
+                self.database.push(c);
             }
             KeyCode::Char(c)
                 if self.row() == Row::Custom

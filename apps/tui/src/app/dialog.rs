@@ -29,17 +29,35 @@ impl App {
     /// `N`: opens the dialog on the current game's settings.
     pub(super) fn open_menu(&mut self) {
         let brain = self.config().brain;
-        self.mode = Mode::Menu(Box::new(Menu::new(&self.setup, brain)));
+        let mut menu = Menu::new(&self.setup, brain);
+        menu.database = self.database_path().map(|path| path.display().to_string()).unwrap_or_default();
+        self.mode = Mode::Menu(Box::new(menu));
     }
 }
 
 /// A key in the dialog.
 pub(super) fn key(app: &mut App, key: KeyEvent) {
     let Mode::Menu(menu) = &mut app.mode else { return };
+    let database = menu.database.trim().to_owned();
     match menu.key(key) {
         Outcome::Stay => {}
         Outcome::Cancel => app.mode = Mode::Playing,
         Outcome::Start(setup) => {
+            // The database first: one that cannot be used keeps the dialog open.
+            let wanted = (!database.is_empty()).then(|| std::path::PathBuf::from(&database));
+            if wanted != app.database_path() {
+                match &wanted {
+                    Some(path) => {
+                        if let Err(error) = app.open_database(path) {
+                            if let Mode::Menu(menu) = &mut app.mode {
+                                menu.error = error;
+                            }
+                            return;
+                        }
+                    }
+                    None => app.close_database(),
+                }
+            }
             app.mode = Mode::Playing;
             app.new_game(*setup);
             let setup = app.setup.clone();
@@ -72,6 +90,10 @@ pub(crate) fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu) {
                 Some(nodes) => format!("level   < {level}: {nodes} positions a move at most >"),
             }
         }
+        Row::Database if menu.database.is_empty() => {
+            "database (none: type a file to keep analyses in)".to_owned()
+        }
+        Row::Database => format!("database {}", menu.database),
         Row::Opening => match OPENINGS[menu.opening] {
             OpeningRule::None => "opening < none: X moves first >".to_owned(),
             OpeningRule::Swap1 => "opening < swap1: X puts 3 stones, O picks a colour >".to_owned(),

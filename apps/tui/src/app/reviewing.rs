@@ -151,6 +151,8 @@ pub(crate) fn draw_panel(frame: &mut Frame, area: Rect, app: &App, review: &Revi
     let progress =
         if known < chances.len() { format!("  ({known}/{} done)", chances.len()) } else { String::new() };
     top.push(Line::from(format!("X's chance {chance}{progress}")));
+    // What the analysis database holds of the position stepped to.
+    top.extend(super::study_lines(app));
     let mistakes = review.mistakes(4);
     let mut bottom = vec![Line::from(Span::styled("mistakes", bold))];
     if mistakes.is_empty() {

@@ -158,6 +158,12 @@ impl App {
         Ok(())
     }
 
+    /// Closes the database (the file stays).
+    pub fn close_database(&mut self) {
+        self.study = None;
+        self.analysis_agent = None;
+    }
+
     /// The database open beside the game, if any.
     #[must_use]
     pub fn study(&self) -> Option<&Study> {

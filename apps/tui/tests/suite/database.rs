@@ -153,3 +153,46 @@ fn analysis_writes_what_it_finds() {
     assert!(kept.depth.unwrap() >= 4, "{kept:?}");
     assert!(kept.value.is_some(), "{kept:?}");
 }
+
+#[test]
+fn review_reads_the_database_as_it_steps() {
+    let file = Scratch::new("review");
+    {
+        let mut database = Database::open(&file.0).unwrap();
+        database
+            .put(&pos("h8"), &Record { comment: "after the first move".to_owned(), ..Record::default() })
+            .unwrap();
+    }
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    app.open_database(&file.0).unwrap();
+    type_text(&mut app, "h8");
+    type_text(&mut app, "i9");
+    press(&mut app, KeyCode::Char('V'));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("review by") && text.contains("this position: not in it"), "{text}");
+    press(&mut app, KeyCode::Left);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("after the first move"), "{text}");
+}
+
+#[test]
+fn the_new_game_dialog_opens_and_closes_a_database() {
+    let file = Scratch::new("dialog");
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    press(&mut app, KeyCode::Char('N'));
+    // The last row, up from the first.
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.menu().map(tui::menu::Menu::row), Some(tui::menu::Row::Database));
+    assert!(screen(&mut app, 110, 40).contains("database (none"), "{}", screen(&mut app, 110, 40));
+    type_text(&mut app, &file.0.display().to_string());
+    assert!(app.menu().is_none(), "{}", app.message());
+    assert_eq!(app.study().map(|study| study.path().to_owned()), Some(file.0.clone()));
+    // Emptied: the next game has none.
+    press(&mut app, KeyCode::Char('N'));
+    press(&mut app, KeyCode::Up);
+    for _ in 0..file.0.display().to_string().len() {
+        press(&mut app, KeyCode::Backspace);
+    }
+    press(&mut app, KeyCode::Enter);
+    assert!(app.study().is_none());
+}
