@@ -257,7 +257,7 @@ proptest! {
     }
 
     #[test]
-    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END|YXBOARD|YXNBEST|YXBLOCK|YXBLOCKUNDO|YXBLOCKRESET|YXSEARCHDEFEND|YXBALANCEONE|YXBALANCETWO)( [0-9a-z_,-]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
+    fn protocol_lines_read_or_refuse(line in near("(START|RECTSTART|BEGIN|TURN|BOARD|SWAP2BOARD|DONE|INFO|TAKEBACK|RESTART|ABOUT|YXSTOP|END|YXBOARD|YXNBEST|YXBLOCK|YXBLOCKUNDO|YXBLOCKRESET|YXSEARCHDEFEND|YXBALANCEONE|YXBALANCETWO|YXSETDATABASE|YXQUERYDATABASEALL|YXQUERYDATABASEONE|YXEDITTVDDATABASE|YXEDITTEXTDATABASE|YXEDITLABELDATABASE|YXDELETEDATABASEALL|YXDBTOLIB|YXDBSPLIT)( [0-9a-z_,\"-]{0,12})?|[0-9]{1,2},[0-9]{1,2},[0-9]"), in_board in any::<bool>()) {
         let _ = gomocup::protocol::parse(&line, in_board);
     }
 }
@@ -333,7 +333,48 @@ fn command() -> impl Strategy<Value = String> {
             Just("YXNBEST 99999999999")
         ]
         .prop_map(str::to_owned),
+        database_command(),
         any::<String>().prop_map(|text| text.replace(['\n', '\r'], " ")),
+    ]
+}
+
+/// Yixin-Board's database commands, some with hostile arguments; files
+/// in the temporary folder.
+fn database_command() -> impl Strategy<Value = String> {
+    let file = |name: &str| {
+        std::env::temp_dir().join(format!("mnk-fuzz-{}-{name}", std::process::id())).display().to_string()
+    };
+    let (db, lib, csv, other) = (file("brain.db"), file("brain.lib"), file("brain.csv"), file("other.db"));
+    prop_oneof![
+        Just(format!("YXSETDATABASE {db}")),
+        Just(format!("YXDBTOLIB {lib}")),
+        Just(format!("YXLIBTODB {lib}")),
+        Just(format!("YXDBTOTXT {csv}")),
+        Just(format!("YXDBSPLIT {other}")),
+        Just(format!("YXDBMERGE {other}")),
+        Just(format!("YXLIBTODB {db}")),
+        (0_u8..2).prop_map(|on| format!("INFO usedatabase {on}")),
+        (0_u8..2).prop_map(|on| format!("INFO database_readonly {on}")),
+        prop_oneof![
+            Just("YXQUERYDATABASEALL"),
+            Just("YXQUERYDATABASEALLT"),
+            Just("YXQUERYDATABASEONE"),
+            Just("YXQUERYDATABASETEXT"),
+            Just("YXDELETEDATABASEONE"),
+            Just("YXDELETEDATABASEALL"),
+            Just("YXDELETEDATABASEALL WLRECURSIVE"),
+            Just("YXDELETEDATABASEALL WLINSTEP 3"),
+            Just("YXDELETEDATABASEALL NOPE"),
+            Just("YXSAVEDATABASE"),
+            Just("YXSETDATABASE"),
+        ]
+        .prop_map(str::to_owned),
+        (0_u32..16, -2_i32..130, -40_000_i32..40_000, -3_i32..40).prop_map(
+            |(mask, label, value, depth)| format!("YXEDITTVDDATABASE {mask} {label} {value} {depth}")
+        ),
+        near("YXEDITTEXTDATABASE \"[a-z \\\"]{0,12}\"?"),
+        (0_u32..22, 0_u32..22, near("[a-z0-9]{0,12}"))
+            .prop_map(|(x, y, text)| format!("YXEDITLABELDATABASE {x},{y} {text}")),
     ]
 }
 
