@@ -212,7 +212,8 @@ fn unquote(rest: &str) -> Result<String, Malformed> {
     Err(Malformed(format!("the text {:?} has no closing quote", excerpt(rest))))
 }
 
-/// `text` in quotes, as [`unquote`] reads it.
+/// `text` in quotes, backslashes before quotes and backslashes, as the
+/// commands read a quoted text.
 #[must_use]
 pub fn quote(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
