@@ -353,17 +353,7 @@ impl Database {
     /// # Errors
     /// [`DbError::Sqlite`] if the file cannot be read.
     pub fn children(&self, pos: &Position) -> Result<Vec<(Cell, Record)>, DbError> {
-        let mut found = Vec::new();
-        let mut after = pos.clone();
-        for cell in pos.legal_cells() {
-            after.play_unchecked(cell);
-            let record = self.get(&after);
-            after.undo();
-            if let Some(record) = record? {
-                found.push((cell, record));
-            }
-        }
-        Ok(found)
+        self.children_where(pos, |_| true)
     }
 
     /// How many positions have records.

@@ -143,12 +143,19 @@ impl Database {
     pub(crate) fn children_by(&self, index: &Index, pos: &Position) -> Result<Vec<(Cell, Record)>, DbError> {
         let images = index.images(pos);
         let side = pos.side_to_move();
+        self.children_where(pos, |cell| index.may_hold(&images, cell, side))
+    }
+
+    /// The positions one move from `pos` that have records, of the legal
+    /// cells `may_hold` lets through (it may let more through, never fewer).
+    pub(crate) fn children_where(
+        &self,
+        pos: &Position,
+        may_hold: impl Fn(Cell) -> bool,
+    ) -> Result<Vec<(Cell, Record)>, DbError> {
         let mut found = Vec::new();
         let mut after = pos.clone();
-        for cell in pos.legal_cells() {
-            if !index.may_hold(&images, cell, side) {
-                continue;
-            }
+        for cell in pos.legal_cells().into_iter().filter(|&cell| may_hold(cell)) {
             after.play_unchecked(cell);
             let record = self.get(&after);
             after.undo();

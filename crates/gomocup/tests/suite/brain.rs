@@ -4,20 +4,10 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use board::{Cell, Position, Rules};
-use gomocup::{About, Resources, serve};
+use gomocup::{Resources, serve};
+
+use crate::common::{First, about};
 use play::{Agent, AgentError, Limits};
-
-/// Plays the first empty cell in row-major order.
-struct First;
-
-impl Agent for First {
-    fn name(&self) -> String {
-        "first".to_owned()
-    }
-    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
-        pos.rules().cells().find(|&cell| pos.is_legal(cell)).ok_or_else(|| AgentError::failed("full"))
-    }
-}
 
 /// Thinks until told to stop (or for 10 s), then plays the first empty cell.
 struct Stubborn;
@@ -32,16 +22,6 @@ impl Agent for Stubborn {
             std::thread::sleep(Duration::from_millis(1));
         }
         First.select_move(pos, limits)
-    }
-}
-
-fn about() -> About {
-    About {
-        name: "test".into(),
-        version: "1.0".into(),
-        author: "us".into(),
-        country: "-".into(),
-        max_threads: Some(4),
     }
 }
 

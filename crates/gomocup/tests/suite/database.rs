@@ -5,21 +5,11 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use board::{Cell, Position, Rules};
-use gomocup::{About, Resources, serve};
-use play::{Agent, AgentError, Limits};
+use board::Rules;
+use gomocup::{Resources, serve};
+use play::Agent;
 
-/// Plays the first empty cell in row-major order.
-struct First;
-
-impl Agent for First {
-    fn name(&self) -> String {
-        "first".to_owned()
-    }
-    fn select_move(&mut self, pos: &Position, _: &Limits) -> Result<Cell, AgentError> {
-        pos.rules().cells().find(|&cell| pos.is_legal(cell)).ok_or_else(|| AgentError::failed("full"))
-    }
-}
+use crate::common::{First, about};
 
 /// A database file of this test's own, removed when dropped.
 struct Scratch(PathBuf);
@@ -61,16 +51,6 @@ fn run(input: &str) -> (Vec<String>, Vec<Resources>) {
     let answers = String::from_utf8(output).unwrap().lines().map(str::to_owned).collect();
     let engines = engines.lock().unwrap().clone();
     (answers, engines)
-}
-
-fn about() -> About {
-    About {
-        name: "test".into(),
-        version: "1".into(),
-        author: "us".into(),
-        country: "-".into(),
-        max_threads: None,
-    }
 }
 
 #[test]
