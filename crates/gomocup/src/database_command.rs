@@ -5,7 +5,7 @@
 use board::Cell;
 
 use crate::input::excerpt;
-use crate::protocol::{Malformed, parse_cell};
+use crate::words::{Malformed, parse_cell};
 
 /// One database command.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,6 +26,7 @@ mod external;
 pub mod input;
 mod message;
 pub mod protocol;
+mod words;
 
 pub use brain::{About, DEFAULT_DATABASE, MakeAgent, Resources, serve};
 pub use external::ExternalAgent;
