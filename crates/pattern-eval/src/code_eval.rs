@@ -516,9 +516,10 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     #[test]
-    fn the_embedded_freestyle_weights_have_masks_and_renju_s_none_yet() {
+    fn the_embedded_weights_have_masks() {
+        // Renju's since round 2, fitted to the sparring partner's values.
         assert!(CodeWeights::default().has_masks());
-        assert!(!CodeWeights::default_for(&Rules::renju()).has_masks());
+        assert!(CodeWeights::default_for(&Rules::renju()).has_masks());
     }
 
     #[test]
