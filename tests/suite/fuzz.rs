@@ -353,7 +353,9 @@ fn database_command() -> impl Strategy<Value = String> {
         Just(format!("YXDBSPLIT {other}")),
         Just(format!("YXDBMERGE {other}")),
         Just(format!("YXLIBTODB {db}")),
-        (0_u8..2).prop_map(|on| format!("INFO usedatabase {on}")),
+        // (`INFO usedatabase 1` alone would open the working directory's file.)
+        Just("INFO usedatabase 0".to_owned()),
+        Just(format!("YXSETDATABASE {db}\nINFO usedatabase 1")),
         (0_u8..2).prop_map(|on| format!("INFO database_readonly {on}")),
         prop_oneof![
             Just("YXQUERYDATABASEALL"),
