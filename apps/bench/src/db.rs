@@ -267,6 +267,7 @@ fn transfer(command: &DbCommand) -> Result<()> {
             Ok(())
         }
         DbCommand::ExportLib { file, lib, at } => {
+            refuse_same(file, lib)?;
             let pos = at.position()?;
             let started = std::time::Instant::now();
             let (bytes, nodes) = open_existing(file)?.export_lib(&pos)?;
@@ -291,6 +292,7 @@ fn transfer(command: &DbCommand) -> Result<()> {
             Ok(())
         }
         DbCommand::ExportYxdb { file, yxdb } => {
+            refuse_same(file, yxdb)?;
             let (bytes, export) = open_existing(file)?.export_yxdb()?;
             play::files::write_atomically(yxdb, &bytes)
                 .with_context(|| format!("cannot write {}", yxdb.display()))?;
@@ -303,6 +305,7 @@ fn transfer(command: &DbCommand) -> Result<()> {
             Ok(())
         }
         DbCommand::ExportCsv { file, csv } => {
+            refuse_same(file, csv)?;
             let text = open_existing(file)?.to_csv(None)?;
             roster::shell::write_file(csv, &text)?;
             println!("{}: {} lines", csv.display(), text.lines().count());
@@ -319,6 +322,14 @@ fn transfer(command: &DbCommand) -> Result<()> {
         }
         _ => unreachable!("run answers the others"),
     }
+}
+
+/// Refuses to write `out` over the database `file` (after links).
+fn refuse_same(file: &Path, out: &Path) -> Result<()> {
+    if play::files::same_file(file, out) {
+        bail!("{} is the database itself: write to another file", out.display());
+    }
+    Ok(())
 }
 
 /// An existing database, for reading.

@@ -770,6 +770,10 @@ fn db_files_go_out_and_come_back() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    for out in ["export-lib", "export-yxdb", "export-csv"] {
+        let refused = bench(&["db", out, path_text, path_text]);
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("is the database itself"), "{out}");
+    }
     let broken = bench(&["db", "import-lib", copy.to_str().unwrap(), "Cargo.toml"]);
     assert!(
         String::from_utf8_lossy(&broken.stderr).contains("not a RenLib"),

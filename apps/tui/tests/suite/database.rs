@@ -9,7 +9,7 @@ use board::{Position, Rules};
 use play::book::{Bound, Label};
 use ratatui::crossterm::event::KeyCode;
 
-use crate::common::{press, screen, setup, type_text};
+use crate::common::{press, screen, setup, tick_until, type_text};
 use tui::App;
 
 /// A database file of this test's own, removed when dropped.
@@ -133,13 +133,11 @@ fn analysis_writes_what_it_finds() {
     type_text(&mut app, "h8");
     type_text(&mut app, "i9");
     press(&mut app, KeyCode::Char('A'));
-    let start = Instant::now();
     let here = pos("h8 i9");
     // The search writes back when it ends: stopped once it is deep enough.
-    while start.elapsed() < Duration::from_millis(1500) {
-        app.tick();
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    tick_until(&mut app, "an analysis of depth 5", |app| {
+        app.analysis().and_then(|analysis| analysis.depth).is_some_and(|depth| depth >= 5)
+    });
     press(&mut app, KeyCode::Char('A'));
     let database = Database::open_read_only(&file.0).unwrap();
     let start = Instant::now();

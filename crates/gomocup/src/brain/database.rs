@@ -254,6 +254,18 @@ fn files(
     pos: &Position,
     rules: Rules,
 ) -> Result<String, String> {
+    let other = match &command {
+        DatabaseCommand::ToText { path, .. }
+        | DatabaseCommand::DbToLib(path)
+        | DatabaseCommand::Merge(path)
+        | DatabaseCommand::Split(path) => Some(path),
+        _ => None,
+    };
+    if let Some(path) = other
+        && play::files::same_file(database.path(), std::path::Path::new(path))
+    {
+        return Err(format!("{path} is the database in use: name another file"));
+    }
     let error = |error: analysis_db::DbError| error.to_string();
     Ok(match command {
         DatabaseCommand::ToText { all, path } => {

@@ -197,4 +197,14 @@ fn bad_database_commands_get_errors() {
     }
     assert!(answers[3].contains("label 5"), "{answers:?}");
     assert!(answers[4].contains("7,7"), "{answers:?}");
+    // A file out over the database in use is refused; the database stays.
+    let path = db.path().display().to_string();
+    let (answers, _) = run(&format!(
+        "START 15\nYXSETDATABASE {path}\nYXDBTOLIB {path}\nYXDBTOTXTALL {path}\nYXDBMERGE {path}\n"
+    ));
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for answer in &answers[1..] {
+        assert!(answer.contains("is the database in use"), "{answers:?}");
+    }
+    assert!(analysis_db::Database::open(db.path()).is_ok());
 }
