@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long)]
     ms: Option<u64>,
     /// Evaluation, as `eval=` of an alphabeta spec: auto, openlines,
-    /// pattern, ternary, threat or codes.
+    /// pattern, ternary, threat, codes or net.
     #[arg(long, default_value = "openlines")]
     eval: String,
     /// Plain alpha-beta: no search by threats (see minimax-tree's README).

@@ -5,6 +5,7 @@
 pub mod chunks;
 pub mod evolve;
 pub mod label;
+pub mod net;
 pub mod optimiser;
 pub mod policy;
 pub mod selfplay;

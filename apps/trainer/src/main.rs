@@ -5,6 +5,7 @@
 mod calibrate;
 mod ga;
 mod label_cli;
+mod net_cli;
 mod plot;
 mod policy_cli;
 mod selfplay_cli;
@@ -44,6 +45,8 @@ enum Command {
     Label(label_cli::Args),
     /// Fit the threat or code weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
+    /// Fit the line-pattern network to labelled positions (for alphabeta:eval=net).
+    Net(net_cli::Args),
     /// Fit a move policy to the moves of self-play data (for alphabeta:policy=FILE).
     Policy(policy_cli::Args),
     /// Check the weights a run wrote, and install them where told.
@@ -68,6 +71,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => selfplay_cli::merge(&args),
         Command::Label(args) => label_cli::run(&args),
         Command::Tune(args) => tune_cli::run(&args),
+        Command::Net(args) => net_cli::run(&args),
         Command::Policy(args) => policy_cli::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
     }

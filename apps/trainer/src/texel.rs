@@ -332,7 +332,7 @@ impl DataPrint {
 }
 
 /// Games whose index is a multiple of this are held out.
-const VALIDATION_EVERY: u64 = 10;
+pub(crate) const VALIDATION_EVERY: u64 = 10;
 
 impl Dataset {
     /// The quiet positions of `games` (played under `rules`) after their

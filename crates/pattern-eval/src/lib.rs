@@ -23,6 +23,9 @@
 //!   line patterns as a multiset) with [`CodeWeights`], summed by
 //!   [`board::threats::Threats`] as moves are made; it generalises the
 //!   threat family, whose weights it can take over exactly.
+//! - [`NetEvaluator`]: the line-pattern network ([`net`]), a learned
+//!   value per window summed per cell, clipped, pooled and read by a
+//!   small dense head; kept move by move.
 //!
 //! ```
 //! use board::{Position, Rules};
@@ -50,6 +53,7 @@ mod greedy;
 mod hand_set;
 mod incremental;
 mod move_policy;
+pub mod net;
 mod shapes;
 mod table;
 mod threat_eval;
@@ -62,6 +66,7 @@ pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::{GreedyAgent, greedy_options};
 pub use incremental::PatternBoard;
 pub use move_policy::MovePolicy;
+pub use net::{NetEvaluator, NetWeights};
 pub use shapes::{PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name};
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
 pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};

@@ -64,6 +64,9 @@ pub enum WeightsError {
     /// per shape, for the side to move and for the side that waits).
     #[error("not a JSON code-weights file: {0}")]
     CodeJson(String),
+    /// Not a network file of this build's shape.
+    #[error("not a network file of this build: {0}")]
+    Net(String),
     /// A file of a format version this build does not read.
     #[error("weights file format {found} is not supported (this build reads {reads})")]
     Format {
@@ -362,7 +365,14 @@ pub(crate) fn encode_sealed<T: serde::Serialize>(file: &T) -> Vec<u8> {
 /// checksum; a file written before checksums (no trailer) still reads.
 /// Anything else after the contents is refused.
 pub(crate) fn decode_sealed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, WeightsError> {
-    let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
+    decode_sealed_within::<DECODE_LIMIT, T>(bytes)
+}
+
+/// [`decode_sealed`] with a memory limit of `LIMIT` bytes.
+pub(crate) fn decode_sealed_within<const LIMIT: usize, T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<T, WeightsError> {
+    let config = bincode::config::standard().with_limit::<LIMIT>();
     let (file, read): (T, usize) = bincode::serde::decode_from_slice(bytes, config)
         .map_err(|err| WeightsError::Bincode(err.to_string()))?;
     match &bytes[read..] {

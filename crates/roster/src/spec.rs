@@ -401,6 +401,41 @@ mod tests {
     }
 
     #[test]
+    fn alphabeta_plays_the_network_from_its_file_and_refuses_a_damaged_one() {
+        let dir = std::env::temp_dir().join(format!("roster-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::gomoku15();
+        let search = |spec: &AgentSpec| {
+            let mut agent = spec.build(0);
+            let pos = Position::from_moves(rules, "h8 h9 i9").unwrap();
+            agent.select_move(&pos, &Limits::depth(4)).unwrap();
+            agent.analysis().unwrap().scores
+        };
+        let built_in: AgentSpec = "alphabeta:eval=net".parse().unwrap();
+        assert_ne!(search(&built_in), search(&"alphabeta".parse().unwrap()), "the network is not the tables");
+        let path = dir.join("net.bin");
+        let weights = pattern_eval::NetWeights::default_for(&rules).unwrap();
+        weights.save(&path).unwrap();
+        let from_file: AgentSpec = format!("alphabeta:eval=net,weights={}", path.display()).parse().unwrap();
+        assert_eq!(search(&from_file), search(&built_in));
+        // Damaged, or code weights where a network is read: refused, saying why.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let message = format!("alphabeta:eval=net,weights={}", path.display()).parse::<AgentSpec>().unwrap_err();
+        assert!(message.to_string().contains("checksum"), "{message}");
+        let codes = dir.join("codes.json");
+        pattern_eval::CodeWeights::default().save(&codes).unwrap();
+        let message = format!("alphabeta:eval=net,weights={}", codes.display()).parse::<AgentSpec>().unwrap_err();
+        assert!(message.to_string().starts_with("option weights of alphabeta:"), "{message}");
+        // Only k = 5 has a network.
+        let why = built_in.check_rules(&Rules::tic_tac_toe()).unwrap_err().to_string();
+        assert!(why.contains("k = 5"), "{why}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn mcts_budgets_follow_the_spec() {
         // Under an hour's clock: iterations asked for are the budget, and
         // the classic keeps its 1,000 (a time budget is tested in mcts).
@@ -451,7 +486,7 @@ mod tests {
             ),
             (
                 "alphabeta:eval=fancy",
-                "option eval of alphabeta must be auto, openlines, pattern, ternary, threat or codes",
+                "option eval of alphabeta must be auto, openlines, pattern, ternary, threat, codes or net",
             ),
         ];
         for (text, message) in cases {

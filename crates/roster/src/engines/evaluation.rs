@@ -6,8 +6,8 @@ use crate::error::SpecError;
 use board::{Cell, Position, Rules};
 use minimax_tree::OpenLines;
 use pattern_eval::{
-    CodeEvaluator, CodeWeights, Family, MovePolicy, PatternEvaluator, PatternTable, ThreatEvaluator,
-    ThreatWeights,
+    CodeEvaluator, CodeWeights, Family, MovePolicy, NetEvaluator, NetWeights, PatternEvaluator, PatternTable,
+    ThreatEvaluator, ThreatWeights,
 };
 use play::{EngineOption, Evaluator, OptionKind};
 
@@ -25,6 +25,8 @@ pub(crate) enum EvalChoice {
     Threat,
     /// The code family (k from 4 to 8).
     Codes,
+    /// The line-pattern network (k = 5).
+    Net,
 }
 
 impl FromStr for EvalChoice {
@@ -38,13 +40,14 @@ impl FromStr for EvalChoice {
             "ternary" => Ok(EvalChoice::Pattern(Family::Ternary)),
             "threat" => Ok(EvalChoice::Threat),
             "codes" => Ok(EvalChoice::Codes),
+            "net" => Ok(EvalChoice::Net),
             _ => Err(()),
         }
     }
 }
 
 /// The names `eval=` takes.
-const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat", "codes"];
+const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat", "codes", "net"];
 
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
@@ -59,7 +62,10 @@ impl EvalChoice {
             EvalChoice::Codes if !threat_k(rules) => {
                 Err(format!("the code evaluation needs k from 4 to 8, got k = {}", rules.k()))
             }
-            EvalChoice::Threat | EvalChoice::Codes | EvalChoice::Auto
+            EvalChoice::Net if rules.k() != 5 => {
+                Err(format!("the network reads the fine patterns of k = 5, got k = {}", rules.k()))
+            }
+            EvalChoice::Threat | EvalChoice::Codes | EvalChoice::Auto | EvalChoice::Net
                 if !board::threats::tables_rule_set(rules) =>
             {
                 Err("its threat tables know freestyle, exactly-k, renju and caro, not caro-freestyle (a longer \
@@ -76,6 +82,7 @@ impl EvalChoice {
         match self {
             EvalChoice::Threat => Some(WeightedFamily::Threat),
             EvalChoice::Codes | EvalChoice::Auto => Some(WeightedFamily::Codes),
+            EvalChoice::Net => Some(WeightedFamily::Net),
             _ => None,
         }
     }
@@ -89,6 +96,7 @@ impl EvalChoice {
             EvalChoice::Pattern(Family::Ternary) => "ternary",
             EvalChoice::Threat => "threat",
             EvalChoice::Codes => "codes",
+            EvalChoice::Net => "net",
         }
     }
 
@@ -106,12 +114,20 @@ impl EvalChoice {
         let threat = || ThreatEvaluator::new(threat_weights.cloned().unwrap_or_default());
         let codes =
             || CodeEvaluator::new(code_weights.cloned().unwrap_or_else(|| CodeWeights::default_for(&rules)));
+        let net = || match weights {
+            Some(EvalWeights::Net(weights)) => Some(NetEvaluator::new(weights.clone(), &rules)),
+            _ => NetEvaluator::default_for(&rules),
+        };
         match self {
             EvalChoice::OpenLines => Evaluation::Lines(OpenLines),
             EvalChoice::Pattern(family) => PatternEvaluator::default_for(family, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
             EvalChoice::Threat => Evaluation::Threat(threat()),
             EvalChoice::Codes => Evaluation::Codes(codes()),
+            // Checked: k = 5 has an embedded network.
+            EvalChoice::Net => {
+                net().map_or_else(|| Evaluation::Codes(codes()), |net| Evaluation::Net(Box::new(net)))
+            }
             EvalChoice::Auto if threat_k(rules) => Evaluation::Codes(codes()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
@@ -126,6 +142,8 @@ pub(crate) enum WeightedFamily {
     Threat,
     /// [`CodeWeights`].
     Codes,
+    /// [`NetWeights`].
+    Net,
 }
 
 /// Weights given to an evaluation (`weights=` of a spec), of its family.
@@ -135,6 +153,8 @@ pub(crate) enum EvalWeights {
     Threat(ThreatWeights),
     /// The code family's.
     Codes(CodeWeights),
+    /// The network's.
+    Net(NetWeights),
 }
 
 /// Whether the threat evaluation scores games of `rules`.
@@ -154,6 +174,8 @@ pub enum Evaluation {
     Threat(ThreatEvaluator),
     /// The code family.
     Codes(CodeEvaluator),
+    /// The line-pattern network.
+    Net(Box<NetEvaluator>),
 }
 
 impl Evaluation {
@@ -175,6 +197,7 @@ impl Evaluator for Evaluation {
             Evaluation::Pattern(pattern) => pattern.evaluate(pos),
             Evaluation::Threat(threat) => threat.evaluate(pos),
             Evaluation::Codes(codes) => codes.evaluate(pos),
+            Evaluation::Net(net) => net.evaluate(pos),
         }
     }
 
@@ -184,6 +207,7 @@ impl Evaluator for Evaluation {
             Evaluation::Pattern(pattern) => pattern.rank_moves(pos, out),
             Evaluation::Threat(threat) => threat.rank_moves(pos, out),
             Evaluation::Codes(codes) => codes.rank_moves(pos, out),
+            Evaluation::Net(net) => net.rank_moves(pos, out),
         }
     }
 
@@ -194,6 +218,7 @@ impl Evaluator for Evaluation {
             Evaluation::Pattern(pattern) => pattern.evaluate_threats(pos, threats),
             Evaluation::Threat(threat) => threat.evaluate_threats(pos, threats),
             Evaluation::Codes(codes) => codes.evaluate_threats(pos, threats),
+            Evaluation::Net(net) => net.evaluate_threats(pos, threats),
         }
     }
 
@@ -204,6 +229,7 @@ impl Evaluator for Evaluation {
             Evaluation::Pattern(pattern) => pattern.score_move(threats, side, cell),
             Evaluation::Threat(threat) => threat.score_move(threats, side, cell),
             Evaluation::Codes(codes) => codes.score_move(threats, side, cell),
+            Evaluation::Net(net) => net.score_move(threats, side, cell),
         }
     }
 
@@ -213,6 +239,7 @@ impl Evaluator for Evaluation {
             Evaluation::Pattern(pattern) => pattern.threats(pos),
             Evaluation::Threat(threat) => threat.threats(pos),
             Evaluation::Codes(codes) => codes.threats(pos),
+            Evaluation::Net(net) => net.threats(pos),
         }
     }
 }
@@ -223,7 +250,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "the evaluation; auto is codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines",
+        "the evaluation; auto is codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines; net is the line-pattern network (k = 5)",
     )
 }
 

@@ -11,7 +11,7 @@ use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
-use pattern_eval::{CodeWeights, MovePolicy, ThreatWeights};
+use pattern_eval::{CodeWeights, MovePolicy, NetWeights, ThreatWeights};
 use play::{Agent, EngineOption, OptionKind};
 
 use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily};
@@ -182,9 +182,11 @@ fn eval_weights(options: &Options, eval: EvalChoice) -> Result<Option<EvalWeight
     let weights = match eval.weighted_family() {
         Some(WeightedFamily::Codes) => CodeWeights::load(path).map(EvalWeights::Codes),
         Some(WeightedFamily::Threat) => ThreatWeights::load(path).map(EvalWeights::Threat),
+        Some(WeightedFamily::Net) => NetWeights::load(path).map(EvalWeights::Net),
         None => {
             return Err(unusable(
-                "weights are for the code evaluation (eval=auto or eval=codes) or the threat evaluation (eval=threat)"
+                "weights are for the code evaluation (eval=auto or eval=codes), the threat evaluation (eval=threat) \
+                 or the network (eval=net)"
                     .to_owned(),
             ));
         }

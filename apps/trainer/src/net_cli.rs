@@ -1,0 +1,200 @@
+//! `trainer net`: the line-pattern network fitted to a judge's labelled
+//! positions, rounded to the engine's whole numbers, measured held out
+//! against the code tables, and written as a network file.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use trainer::net::data::NetData;
+use trainer::net::train::{
+    NetConfig, NetFit, codes_held_out, float_held_out, judge_entropy, rounded_held_out,
+};
+
+use roster::shell::write_file;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Label files (from `trainer label`), of one rule set.
+    #[arg(long, num_args = 1.., required = true)]
+    labels: Vec<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 8)]
+    epochs: u32,
+    /// Positions a step.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    learning_rate: f32,
+    /// How much of each target is the judge's chance, the rest the game's result.
+    #[arg(long, default_value_t = 0.75)]
+    score_weight: f32,
+    /// The seed of the starting weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Decoupled weight decay of the table rows (towards 0, a row each
+    /// step it is touched): what keeps rarely seen windows small.
+    #[arg(long, default_value_t = 0.0)]
+    decay: f32,
+    /// Folder for net.bin and report.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn check(args: &Args) -> Result<()> {
+    if args.epochs == 0 || args.batch == 0 {
+        bail!("--epochs and --batch must be at least 1");
+    }
+    if !(args.learning_rate.is_finite() && args.learning_rate > 0.0) {
+        bail!("--learning-rate must be a positive number, got {}", args.learning_rate);
+    }
+    if !(args.decay.is_finite() && args.decay >= 0.0) {
+        bail!("--decay must be a number at least 0, got {}", args.decay);
+    }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must be a number from 0 to 1, got {}", args.score_weight);
+    }
+    Ok(())
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    check(args)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let net_path = args.out.join("net.bin");
+    if let Some(input) = args.labels.iter().find(|input| play::files::same_file(input, &net_path)) {
+        bail!(
+            "{} would be written over the input {}: give another --out",
+            net_path.display(),
+            input.display()
+        );
+    }
+    let clock = Instant::now();
+    let (labels, rules) = crate::tune_cli::read_labels(&args.labels)?;
+    if rules.k() != 5 {
+        bail!("the network reads windows of k = 5; these labels are of {rules}");
+    }
+    let data = NetData::from_labels(&labels, rules);
+    if data.train.is_empty() || data.validation.is_empty() {
+        bail!(
+            "the labels hold too few games ({} quiet positions): label more with trainer label",
+            data.train.len() + data.validation.len()
+        );
+    }
+    let load_seconds = clock.elapsed().as_secs_f64();
+    let colours = if rules.rule_set() == board::RuleSet::Renju { 2 } else { 1 };
+    let config = NetConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.learning_rate,
+        blend: args.score_weight,
+        seed: args.seed,
+        decay: args.decay,
+    };
+    let mut fit = NetFit::new(config, colours);
+    let bar = roster::shell::Progress::new(u64::from(args.epochs), "epochs");
+    let fit_clock = Instant::now();
+    let mut losses = Vec::new();
+    while fit.epoch < args.epochs {
+        let train = fit.epoch(&data.train);
+        if !fit.net.is_finite() {
+            bail!(
+                "the fit diverged at epoch {}: nothing was written — try a smaller --learning-rate",
+                fit.epoch
+            );
+        }
+        let held = float_held_out(&fit.net, &data);
+        losses.push((train, held.judge));
+        bar.set_position(u64::from(fit.epoch));
+        bar.set_message(format!("loss {train:.5}, held out against the judge {:.5}", held.judge));
+    }
+    bar.finish();
+    let fit_seconds = fit_clock.elapsed().as_secs_f64();
+    let weights = fit.net.rounded(provenance(args, &data, rules)?);
+    weights.save(&net_path)?;
+    let float = float_held_out(&fit.net, &data);
+    let rounded = rounded_held_out(&weights, rules, &data);
+    let (codes, codes_k) = codes_held_out(rules, &data);
+    let floor = judge_entropy(&data);
+    let report = serde_json::json!({
+        "rules": rules.to_string(),
+        "train_positions": data.train.len(),
+        "validation_positions": data.validation.len(),
+        "skipped": data.skipped,
+        "epochs": args.epochs,
+        "losses": losses,
+        "held_out": { "float": float, "rounded": rounded, "codes": codes, "codes_scale": codes_k, "judge_entropy": floor },
+        "load_seconds": load_seconds,
+        "fit_seconds": fit_seconds,
+        "net": net_path.display().to_string(),
+    });
+    write_file(&args.out.join("report.json"), &serde_json::to_string_pretty(&report)?)?;
+    print_report(args, &report);
+    Ok(())
+}
+
+/// How the network was made: the command and each label file's judge.
+fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String> {
+    let mut sources = Vec::new();
+    for path in &args.labels {
+        let settings = trainer::label::LabelFile::read(path)?.header.settings;
+        let budget = match (settings.nodes, settings.ms) {
+            (Some(nodes), _) => format!("{nodes} nodes"),
+            (None, Some(ms)) => format!("{ms} ms"),
+            (None, None) => "its default budget".to_owned(),
+        };
+        let name =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        sources.push(format!("{name} (judge {} at {budget}, scale {})", settings.judge, settings.scale));
+    }
+    Ok(format!(
+        "trainer net --labels {} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}: {} positions \
+         ({} held out) of {rules}; values of the judge only, none of its code",
+        sources.join(" "),
+        args.epochs,
+        args.batch,
+        args.learning_rate,
+        args.score_weight,
+        args.seed,
+        args.decay,
+        data.train.len() + data.validation.len(),
+        data.validation.len()
+    ))
+}
+
+/// The report as JSON or as lines of text.
+fn print_report(args: &Args, report: &serde_json::Value) {
+    if args.json {
+        println!("{report}");
+        return;
+    }
+    let held = &report["held_out"];
+    let judge = |model: &str| held[model]["judge"].as_f64().unwrap_or(f64::NAN);
+    let results = |model: &str| held[model]["results"].as_f64().unwrap_or(f64::NAN);
+    println!(
+        "{} positions ({} held out, {} skipped), {} epochs in {:.0} s",
+        report["train_positions"].as_u64().unwrap_or(0)
+            + report["validation_positions"].as_u64().unwrap_or(0),
+        report["validation_positions"],
+        report["skipped"],
+        report["epochs"],
+        report["fit_seconds"].as_f64().unwrap_or(0.0)
+    );
+    println!(
+        "held out against the judge: network {:.5} (rounded {:.5}), code tables {:.5}; the judge's own entropy {:.5}",
+        judge("float"),
+        judge("rounded"),
+        judge("codes"),
+        held["judge_entropy"].as_f64().unwrap_or(f64::NAN)
+    );
+    println!(
+        "against results: network {:.5} (rounded {:.5}), code tables {:.5}",
+        results("float"),
+        results("rounded"),
+        results("codes")
+    );
+    println!("network: {}", report["net"].as_str().unwrap_or_default());
+}
