@@ -28,6 +28,7 @@ mod slurm;
 mod slurm_check;
 mod slurm_up;
 mod train;
+mod train_net;
 mod weights;
 
 use std::path::{Path, PathBuf};
@@ -56,7 +57,7 @@ enum Task {
     /// Measure every engine with the bench app; writes target/bench/latest.json.
     Bench(bench::Args),
     /// Train a learner with its defaults into target/train/, or learn an
-    /// evaluation's weights in rounds (threat, codes).
+    /// evaluation's weights in rounds (threat, codes), or the network (net).
     Train(train::Args),
     /// Install DIR/weights.{bin,json} from trainer ga as pattern-eval's
     /// defaults, if an SPRT match finds them stronger (or --force).

@@ -1,6 +1,7 @@
 //! `cargo xtask train <learner>`: the trainer with its defaults, writing
 //! into `target/train/`; `train threat|codes`: an evaluation's weights
-//! learned in rounds (see `learn.rs`).
+//! learned in rounds (see `learn.rs`); `train net`: the network from a
+//! judge's values (see `train_net.rs`).
 
 use anyhow::{Context, Result};
 
@@ -34,12 +35,15 @@ enum What {
     Threat(Pipeline),
     /// The code family's weights: self-play, tuning, SPRT, in rounds.
     Codes(Pipeline),
+    /// The line-pattern network: self-play, a judge's values, the fit.
+    Net(crate::train_net::NetPipeline),
 }
 
 pub fn run(args: Args) -> Result<()> {
     let (learner, passed) = match args.what {
         What::Threat(pipeline) => return crate::learn::run(Family::Threat, &pipeline),
         What::Codes(pipeline) => return crate::learn::run(Family::Codes, &pipeline),
+        What::Net(pipeline) => return crate::train_net::run(&pipeline),
         What::Matrix(passed) => ("matrix", passed),
         What::Montecarlo(passed) => ("montecarlo", passed),
         What::Td(passed) => ("td", passed),

@@ -478,7 +478,10 @@ fn label_shards_resume_merge_and_feed_tune() {
     let net: Value = serde_json::from_slice(&output.stdout).unwrap();
     let losses = net["losses"].as_array().unwrap();
     assert_eq!(losses.len(), 4, "{net}");
-    assert!(losses[3][0].as_f64().unwrap() < losses[0][0].as_f64().unwrap(), "the training loss falls: {net}");
+    assert!(
+        losses[3][0].as_f64().unwrap() < losses[0][0].as_f64().unwrap(),
+        "the training loss falls: {net}"
+    );
     for model in ["float", "rounded", "codes"] {
         assert!(net["held_out"][model]["judge"].as_f64().unwrap() > 0.0, "{net}");
     }

@@ -4,7 +4,7 @@ use std::hint::black_box;
 
 use board::{Cell, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
-use pattern_eval::{Family, GreedyAgent, PatternBoard, PatternEvaluator};
+use pattern_eval::{CodeEvaluator, Family, GreedyAgent, NetEvaluator, PatternBoard, PatternEvaluator};
 use play::{Agent, Evaluator, Limits};
 
 /// A 15×15 position 40 plies into a game between the two greedy players,
@@ -59,5 +59,31 @@ fn updates(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, scoring, updates);
+/// The network against the code tables on what a search asks: a move
+/// played and its threats kept, then the position's score.
+fn network(c: &mut Criterion) {
+    let pos = middle_game();
+    let rules = *pos.rules();
+    let cells: Vec<Cell> = pos.cells_near_marks().iter().take(16).collect();
+    let net = NetEvaluator::default_for(&rules).expect("freestyle's network");
+    let codes = CodeEvaluator::default();
+    for (name, evaluator) in [("code tables", &codes as &dyn Evaluator), ("network", &net as &dyn Evaluator)]
+    {
+        let mut pos = pos.clone();
+        let mut threats = evaluator.threats(&pos).unwrap();
+        c.bench_function(&format!("play, score, take back 16 moves, 15x15 middle game, {name}"), |b| {
+            b.iter(|| {
+                for &cell in &cells {
+                    pos.play_unchecked(cell);
+                    threats.play(&pos, cell);
+                    black_box(evaluator.evaluate_threats(&pos, &threats));
+                    pos.undo();
+                    threats.take_back(&pos, cell);
+                }
+            });
+        });
+    }
+}
+
+criterion_group!(benches, scoring, updates, network);
 criterion_main!(benches);

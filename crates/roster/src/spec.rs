@@ -423,11 +423,13 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let message = format!("alphabeta:eval=net,weights={}", path.display()).parse::<AgentSpec>().unwrap_err();
+        let message =
+            format!("alphabeta:eval=net,weights={}", path.display()).parse::<AgentSpec>().unwrap_err();
         assert!(message.to_string().contains("checksum"), "{message}");
         let codes = dir.join("codes.json");
         pattern_eval::CodeWeights::default().save(&codes).unwrap();
-        let message = format!("alphabeta:eval=net,weights={}", codes.display()).parse::<AgentSpec>().unwrap_err();
+        let message =
+            format!("alphabeta:eval=net,weights={}", codes.display()).parse::<AgentSpec>().unwrap_err();
         assert!(message.to_string().starts_with("option weights of alphabeta:"), "{message}");
         // Only k = 5 has a network.
         let why = built_in.check_rules(&Rules::tic_tac_toe()).unwrap_err().to_string();

@@ -152,7 +152,7 @@ impl NetState {
         for cell in pos.empty_cells() {
             state.pooled_cells.insert(cell);
             for v in 0..2 {
-                pool(&mut state.pooled[v], &state.sums[cell.index()][v], 1);
+                pool(&mut state.pooled[v], &state.sums[cell.index()][v]);
             }
         }
         state
@@ -170,7 +170,8 @@ impl NetState {
     }
 
     /// Brings the state to `pos` and its threats. A mark changes codes
-    /// only along its four lines, within k cells (what the tracker
+    /// only along its four lines, within k cells (k − 1 in freestyle,
+    /// where only an overline would reach further: what the tracker
     /// recomputes), so only the cells there are looked at.
     pub(crate) fn sync(&mut self, pos: &Position, threats: &Threats) {
         let now = [pos.marks(Side::X), pos.marks(Side::O)];
@@ -179,7 +180,7 @@ impl NetState {
             return;
         }
         let empty = pos.empty_cells();
-        let reach = i32::from(self.rules.k());
+        let reach = i32::from(self.rules.k()) - i32::from(self.rules.rule_set() == board::RuleSet::Freestyle);
         let (width, height) = (i32::from(self.rules.width()), i32::from(self.rules.height()));
         for mark in changed {
             self.refresh(mark, threats, empty);
@@ -208,14 +209,21 @@ impl NetState {
             return;
         }
         for v in 0..2 {
-            if was_pooled {
-                pool(&mut self.pooled[v], &self.sums[i][v], -1);
-            }
+            let before = clipped(&self.sums[i][v]);
             if codes != self.codes[i] {
                 self.sums[i][v] = self.net.sum(Side::ALL[v], codes[v], codes[1 - v]);
             }
-            if pooled {
-                pool(&mut self.pooled[v], &self.sums[i][v], 1);
+            let after = clipped(&self.sums[i][v]);
+            let pooled_sums = &mut self.pooled[v];
+            match (was_pooled, pooled) {
+                (true, true) => {
+                    for (p, (&a, &b)) in pooled_sums.iter_mut().zip(after.iter().zip(&before)) {
+                        *p += i32::from(a - b);
+                    }
+                }
+                (true, false) => pooled_sums.iter_mut().zip(&before).for_each(|(p, &b)| *p -= i32::from(b)),
+                (false, true) => pooled_sums.iter_mut().zip(&after).for_each(|(p, &a)| *p += i32::from(a)),
+                (false, false) => {}
             }
         }
         self.codes[i] = codes;
@@ -225,11 +233,18 @@ impl NetState {
     }
 }
 
-/// Adds (`sign` 1) or takes away (−1) a cell's clipped sums.
+/// A cell's sums clipped to [0, 1] (clipped in 16 bits, which the
+/// vector units do in one step).
 #[inline]
-fn pool(pooled: &mut [i32; CHANNELS], sum: &Channels, sign: i32) {
-    for (p, &s) in pooled.iter_mut().zip(sum) {
-        *p += sign * i32::from(s).clamp(0, CELL_ONE);
+fn clipped(sum: &Channels) -> Channels {
+    sum.map(|s| s.clamp(0, CELL_ONE as i16))
+}
+
+/// Adds a cell's clipped sums to the pool.
+#[inline]
+fn pool(pooled: &mut [i32; CHANNELS], sum: &Channels) {
+    for (p, &s) in pooled.iter_mut().zip(&clipped(sum)) {
+        *p += i32::from(s);
     }
 }
 

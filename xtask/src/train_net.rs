@@ -1,0 +1,126 @@
+//! `cargo xtask train net`: the line-pattern network made again from
+//! nothing but our own commands and a judge — self-play games, the
+//! judge's values on their positions, the fit — into `target/train/net/`.
+//! Each step goes on where a stopped run left off.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::{cargo, run_step, target_dir};
+
+#[derive(Debug, clap::Args)]
+pub struct NetPipeline {
+    /// The judge: any engine spec, such as `external:path=BRAIN` for a
+    /// Gomocup brain (the embedded networks were judged by the sparring
+    /// partner at 20,000 nodes).
+    #[arg(long)]
+    judge: String,
+    /// Renju instead of freestyle (its openings, its network).
+    #[arg(long)]
+    renju: bool,
+    /// Self-play games whose positions are judged.
+    #[arg(long, default_value_t = 6000)]
+    games: u32,
+    /// The judge's nodes a position.
+    #[arg(long, default_value_t = 20_000)]
+    judge_nodes: u64,
+    /// Passes of the fit.
+    #[arg(long, default_value_t = 24)]
+    epochs: u32,
+    /// Install the network as pattern-eval's embedded one (after an SPRT
+    /// accepted it: see the crate's CHANGELOG).
+    #[arg(long)]
+    install: bool,
+}
+
+pub fn run(pipeline: &NetPipeline) -> Result<()> {
+    let dir = target_dir().join("train").join(if pipeline.renju { "net-renju" } else { "net" });
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let (games, labels, fit) = (dir.join("games.selfplay"), dir.join("judged.labels"), dir.join("fit"));
+    let trainer = |args: &[&str]| {
+        let mut command = cargo();
+        command.args(["run", "--release", "--quiet", "--package", "trainer", "--"]).args(args);
+        command
+    };
+    let rules: &[&str] =
+        if pipeline.renju { &["--rules", "renju", "--openings", "openings/renju15.txt"] } else { &[] };
+    if !games.exists() {
+        let count = pipeline.games.to_string();
+        let out = path(&games)?;
+        run_step(
+            "self-play games to judge",
+            &mut trainer(
+                &[
+                    &[
+                        "selfplay",
+                        "--nodes",
+                        "5000",
+                        "--games",
+                        &count,
+                        "--threads",
+                        "2",
+                        "--seed",
+                        "1",
+                        "--out",
+                        out,
+                    ],
+                    rules,
+                ]
+                .concat(),
+            ),
+        )?;
+    }
+    let nodes = pipeline.judge_nodes.to_string();
+    let resume = labels.exists();
+    run_step(
+        &format!("the judge's values ({})", pipeline.judge),
+        &mut trainer(
+            &[
+                &[
+                    "label",
+                    path(&games)?,
+                    "--judge",
+                    &pipeline.judge,
+                    "--nodes",
+                    &nodes,
+                    "--scale",
+                    "200",
+                    "--threads",
+                    "2",
+                    "--out",
+                    path(&labels)?,
+                ][..],
+                if resume { &["--resume"][..] } else { &[][..] },
+            ]
+            .concat(),
+        ),
+    )?;
+    let epochs = pipeline.epochs.to_string();
+    run_step(
+        "the network's fit",
+        &mut trainer(&[
+            "net",
+            "--labels",
+            path(&labels)?,
+            "--epochs",
+            &epochs,
+            "--learning-rate",
+            "0.004",
+            "--out",
+            path(&fit)?,
+        ]),
+    )?;
+    if pipeline.install {
+        let name = if pipeline.renju { "net-5-renju.bin" } else { "net-5.bin" };
+        let to = crate::workspace_root().join("crates/pattern-eval/weights").join(name);
+        std::fs::copy(fit.join("net.bin"), &to)
+            .with_context(|| format!("cannot install {}", to.display()))?;
+        println!("==> installed {}", to.display());
+    }
+    Ok(())
+}
+
+fn path(path: &Path) -> Result<&str> {
+    path.to_str().with_context(|| format!("{} is not UTF-8", path.display()))
+}
