@@ -459,46 +459,7 @@ fn label_shards_resume_merge_and_feed_tune() {
     let fit: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(fit["validation_against_judge"]["after"].as_f64().unwrap() > 0.0, "{fit}");
     pattern_eval::CodeWeights::load(&out.join("weights.json")).unwrap();
-    // And the network: fitted, rounded, measured against the tables, with
-    // the judge in its provenance.
-    let net_dir = dir.join("net");
-    let output = trainer(&[
-        "net",
-        "--labels",
-        merged.to_str().unwrap(),
-        "--epochs",
-        "4",
-        "--batch",
-        "8",
-        "--out",
-        net_dir.to_str().unwrap(),
-        "--json",
-    ]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let net: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let losses = net["losses"].as_array().unwrap();
-    assert_eq!(losses.len(), 4, "{net}");
-    assert!(
-        losses[3][0].as_f64().unwrap() < losses[0][0].as_f64().unwrap(),
-        "the training loss falls: {net}"
-    );
-    for model in ["float", "rounded", "codes"] {
-        assert!(net["held_out"][model]["judge"].as_f64().unwrap() > 0.0, "{net}");
-    }
-    let weights = pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap();
-    assert!(weights.provenance.contains("judge alphabeta:tt_mb=1 at 300 nodes"), "{}", weights.provenance);
-    let refused = trainer(&["net", "--labels", games.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
-    let refused = trainer(&[
-        "net",
-        "--labels",
-        merged.to_str().unwrap(),
-        "--learning-rate",
-        "0",
-        "--out",
-        net_dir.to_str().unwrap(),
-    ]);
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
+    fits_a_network(&dir, &merged, &games);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -612,4 +573,48 @@ fn label_reads_sgf_and_refuses_bad_input() {
         assert!(!output.status.success() && stderr.contains(message), "{args:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The network fitted to `labels` (judged by `alphabeta:tt_mb=1` at 300
+/// nodes): rounded, measured against the tables, with the judge in its
+/// provenance; bad input refused.
+fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::path::Path) {
+    let net_dir = dir.join("net");
+    let output = trainer(&[
+        "net",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--epochs",
+        "4",
+        "--batch",
+        "8",
+        "--out",
+        net_dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let net: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let losses = net["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 4, "{net}");
+    assert!(
+        losses[3][0].as_f64().unwrap() < losses[0][0].as_f64().unwrap(),
+        "the training loss falls: {net}"
+    );
+    for model in ["float", "rounded", "codes"] {
+        assert!(net["held_out"][model]["judge"].as_f64().unwrap() > 0.0, "{net}");
+    }
+    let weights = pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap();
+    assert!(weights.provenance.contains("judge alphabeta:tt_mb=1 at 300 nodes"), "{}", weights.provenance);
+    let refused = trainer(&["net", "--labels", games.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
+    let refused = trainer(&[
+        "net",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--learning-rate",
+        "0",
+        "--out",
+        net_dir.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
 }

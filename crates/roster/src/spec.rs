@@ -367,7 +367,6 @@ mod tests {
         let codes = dir.join("codes.json");
         pattern_eval::CodeWeights::default().save(&codes).unwrap();
         let from_file: AgentSpec = format!("alphabeta:weights={}", codes.display()).parse().unwrap();
-        assert_eq!(search(&from_file), search(&"alphabeta".parse().unwrap()));
         assert_eq!(search(&from_file), search(&"alphabeta:eval=codes".parse().unwrap()));
         // Threat weights where code weights are read, and no weights for ternary.
         let message = error(format!("alphabeta:weights={}", path.display()));
@@ -388,11 +387,14 @@ mod tests {
         let policy = dir.join("policy.json");
         pattern_eval::MovePolicy::hand_set().save(&policy).unwrap();
         let with_policy: AgentSpec = format!("alphabeta:policy={}", policy.display()).parse().unwrap();
-        assert_eq!(search(&with_policy), search(&"alphabeta".parse().unwrap()));
+        assert_eq!(search(&with_policy), search(&"alphabeta:eval=codes".parse().unwrap()));
         let mut other = pattern_eval::MovePolicy::hand_set();
         other.made.iter_mut().skip(1).for_each(|value| *value = 1);
         other.save(&policy).unwrap();
-        assert_ne!(search(&with_policy.text().parse().unwrap()), search(&"alphabeta".parse().unwrap()));
+        assert_ne!(
+            search(&with_policy.text().parse().unwrap()),
+            search(&"alphabeta:eval=codes".parse().unwrap())
+        );
         let message = error(format!("alphabeta:eval=threat,policy={}", policy.display()));
         assert!(message.contains("a move policy goes with eval=auto or codes"), "{message}");
         let message = error(format!("alphabeta:policy={}", codes.display()));
@@ -412,7 +414,12 @@ mod tests {
             agent.analysis().unwrap().scores
         };
         let built_in: AgentSpec = "alphabeta:eval=net".parse().unwrap();
-        assert_ne!(search(&built_in), search(&"alphabeta".parse().unwrap()), "the network is not the tables");
+        assert_ne!(
+            search(&built_in),
+            search(&"alphabeta:eval=codes".parse().unwrap()),
+            "the network is not the tables"
+        );
+        assert_eq!(search(&built_in), search(&"alphabeta".parse().unwrap()), "auto is the network here");
         let path = dir.join("net.bin");
         let weights = pattern_eval::NetWeights::default_for(&rules).unwrap();
         weights.save(&path).unwrap();

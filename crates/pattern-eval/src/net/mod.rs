@@ -22,7 +22,7 @@
 //!
 //! Tables are 16-bit, the head's weights 8-bit, its sums 32-bit: the
 //! trainer fits in floats and rounds to these. A search keeps the sums
-//! ([`state`]) in a per-thread copy synced to each position it
+//! (`state.rs`) in a per-thread copy synced to each position it
 //! evaluates: only cells whose codes changed are recomputed.
 
 mod state;

@@ -128,6 +128,9 @@ impl EvalChoice {
             EvalChoice::Net => {
                 net().map_or_else(|| Evaluation::Codes(codes()), |net| Evaluation::Net(Box::new(net)))
             }
+            EvalChoice::Auto if net_is_default(rules) && weights.is_none() => {
+                net().map_or_else(|| Evaluation::Codes(codes()), |net| Evaluation::Net(Box::new(net)))
+            }
             EvalChoice::Auto if threat_k(rules) => Evaluation::Codes(codes()),
             EvalChoice::Auto => PatternEvaluator::default_for(Family::Ternary, k)
                 .map_or(Evaluation::Lines(OpenLines), Evaluation::Pattern),
@@ -157,6 +160,17 @@ pub(crate) enum EvalWeights {
     Net(NetWeights),
 }
 
+/// Where `eval=auto` is the network: where it measured stronger than the
+/// code tables both at 100,000 nodes a move and at 200 ms a move
+/// (pattern-eval's CHANGELOG) — freestyle on 15 × 15. Given code
+/// weights or a move policy, `auto` stays the code family they belong to.
+fn net_is_default(rules: Rules) -> bool {
+    rules.rule_set() == board::RuleSet::Freestyle
+        && rules.k() == 5
+        && rules.width() == 15
+        && rules.height() == 15
+}
+
 /// Whether the threat evaluation scores games of `rules`.
 fn threat_k(rules: Rules) -> bool {
     (4..=board::threats::MAX_THREAT_K).contains(&rules.k())
@@ -181,9 +195,13 @@ pub enum Evaluation {
 impl Evaluation {
     /// The code family scoring moves by `policy`, if one is given (the
     /// spec allows one with the code family only).
-    pub(crate) fn with_policy(self, policy: Option<&MovePolicy>) -> Evaluation {
+    pub(crate) fn with_policy(self, policy: Option<&MovePolicy>, rules: Rules) -> Evaluation {
         match (self, policy) {
             (Evaluation::Codes(codes), Some(policy)) => Evaluation::Codes(codes.with_policy(policy)),
+            // `auto` where it is the network: a policy goes with the tables.
+            (Evaluation::Net(_), Some(policy)) => {
+                Evaluation::Codes(CodeEvaluator::new(CodeWeights::default_for(&rules)).with_policy(policy))
+            }
             (evaluation, _) => evaluation,
         }
     }
@@ -250,7 +268,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "the evaluation; auto is codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines; net is the line-pattern network (k = 5)",
+        "the evaluation; auto is the line-pattern network (net) for freestyle on 15x15, else codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines; net is the network (k = 5)",
     )
 }
 
@@ -284,8 +302,14 @@ mod tests {
 
     #[test]
     fn the_code_family_takes_the_weights_of_its_rules() {
+        let Evaluation::Net(_) = EvalChoice::Auto.evaluator(Rules::gomoku15(), None) else {
+            panic!("auto is the network for freestyle on 15x15");
+        };
         for rules in [Rules::gomoku15(), Rules::renju()] {
             for choice in [EvalChoice::Auto, EvalChoice::Codes] {
+                if choice == EvalChoice::Auto && rules == Rules::gomoku15() {
+                    continue;
+                }
                 let Evaluation::Codes(evaluator) = choice.evaluator(rules, None) else {
                     panic!("{rules}: {} is not the code family", choice.name());
                 };

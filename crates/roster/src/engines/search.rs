@@ -104,7 +104,8 @@ impl AlphaBetaParts {
     /// The search for `rules`, with its analysis database if it has one
     /// (one that no longer opens is left out: the search goes on).
     pub(crate) fn search(&self, rules: Rules) -> AlphaBeta<Evaluation> {
-        let evaluator = self.eval.evaluator(rules, self.weights.as_ref()).with_policy(self.policy.as_deref());
+        let evaluator =
+            self.eval.evaluator(rules, self.weights.as_ref()).with_policy(self.policy.as_deref(), rules);
         let mut search = AlphaBeta::new(evaluator, self.config.clone());
         if let Some((path, write)) = &self.database {
             let opened = if *write { Database::open(path) } else { Database::open_read_only(path) };
