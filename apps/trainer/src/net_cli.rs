@@ -46,19 +46,13 @@ pub struct Args {
 }
 
 fn check(args: &Args) -> Result<()> {
-    if args.epochs == 0 || args.batch == 0 {
-        bail!("--epochs and --batch must be at least 1");
-    }
-    if !(args.learning_rate.is_finite() && args.learning_rate > 0.0) {
-        bail!("--learning-rate must be a positive number, got {}", args.learning_rate);
-    }
-    if !(args.decay.is_finite() && args.decay >= 0.0) {
-        bail!("--decay must be a number at least 0, got {}", args.decay);
-    }
-    if !(0.0..=1.0).contains(&args.score_weight) {
-        bail!("--score-weight must be a number from 0 to 1, got {}", args.score_weight);
-    }
-    Ok(())
+    crate::tune_cli::check_fit(
+        args.epochs,
+        args.batch,
+        f64::from(args.learning_rate),
+        ("--decay", f64::from(args.decay)),
+        f64::from(args.score_weight),
+    )
 }
 
 pub fn run(args: &Args) -> Result<()> {

@@ -71,17 +71,36 @@ pub struct Args {
 
 /// The flags checked.
 fn check(args: &Args) -> Result<()> {
-    if args.epochs == 0 || args.batch == 0 {
+    check_fit(
+        args.epochs,
+        args.batch,
+        args.learning_rate,
+        ("--regularization", args.regularization),
+        args.score_weight,
+    )
+}
+
+/// The flags every fit shares (`tune`, `net`): passes and batch at
+/// least 1, a positive step, a pull towards a start of at least 0, a
+/// blend from 0 to 1.
+pub(crate) fn check_fit(
+    epochs: u32,
+    batch: usize,
+    rate: f64,
+    (pull_name, pull): (&str, f64),
+    score_weight: f64,
+) -> Result<()> {
+    if epochs == 0 || batch == 0 {
         bail!("--epochs and --batch must be at least 1");
     }
-    if !(args.learning_rate.is_finite() && args.learning_rate > 0.0) {
-        bail!("--learning-rate must be a positive number, got {}", args.learning_rate);
+    if !(rate.is_finite() && rate > 0.0) {
+        bail!("--learning-rate must be a positive number, got {rate}");
     }
-    if !(args.regularization.is_finite() && args.regularization >= 0.0) {
-        bail!("--regularization must be a number at least 0, got {}", args.regularization);
+    if !(pull.is_finite() && pull >= 0.0) {
+        bail!("{pull_name} must be a number at least 0, got {pull}");
     }
-    if !(0.0..=1.0).contains(&args.score_weight) {
-        bail!("--score-weight must be a number from 0 to 1, got {}", args.score_weight);
+    if !(0.0..=1.0).contains(&score_weight) {
+        bail!("--score-weight must be a number from 0 to 1, got {score_weight}");
     }
     Ok(())
 }
