@@ -1,7 +1,9 @@
 //! `cargo xtask train net`: the line-pattern network made again from
 //! nothing but our own commands and a judge — self-play games, the
 //! judge's values on their positions, the fit — into `target/train/net/`.
-//! Each step goes on where a stopped run left off.
+//! The games are played by the code tables, as those the embedded
+//! networks were fitted on were. Self-play and labelling go on where a
+//! stopped run left off; the fit is made again.
 
 use std::path::Path;
 
@@ -19,9 +21,10 @@ pub struct NetPipeline {
     /// Renju instead of freestyle (its openings, its network).
     #[arg(long)]
     renju: bool,
-    /// Self-play games whose positions are judged.
-    #[arg(long, default_value_t = 6000)]
-    games: u32,
+    /// Self-play games whose positions are judged (default: as for the
+    /// embedded networks, 3,000 freestyle, 6,000 renju).
+    #[arg(long)]
+    games: Option<u32>,
     /// The judge's nodes a position.
     #[arg(long, default_value_t = 20_000)]
     judge_nodes: u64,
@@ -46,7 +49,7 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
     let rules: &[&str] =
         if pipeline.renju { &["--rules", "renju", "--openings", "openings/renju15.txt"] } else { &[] };
     if !games.exists() {
-        let count = pipeline.games.to_string();
+        let count = pipeline.games.unwrap_or(if pipeline.renju { 6000 } else { 3000 }).to_string();
         let out = path(&games)?;
         run_step(
             "self-play games to judge",
@@ -54,6 +57,8 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
                 &[
                     &[
                         "selfplay",
+                        "--engine",
+                        "alphabeta:eval=codes",
                         "--nodes",
                         "5000",
                         "--games",
@@ -97,6 +102,11 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
         ),
     )?;
     let epochs = pipeline.epochs.to_string();
+    // The fit is made afresh from the labels: the trainer does not replace
+    // a network unasked, and this folder is the pipeline's own.
+    if fit.exists() {
+        std::fs::remove_dir_all(&fit).with_context(|| format!("cannot clear {}", fit.display()))?;
+    }
     run_step(
         "the network's fit",
         &mut trainer(&[

@@ -59,12 +59,18 @@ pub fn run(args: &Args) -> Result<()> {
     check(args)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let net_path = args.out.join("net.bin");
-    if let Some(input) = args.labels.iter().find(|input| play::files::same_file(input, &net_path)) {
-        bail!(
-            "{} would be written over the input {}: give another --out",
-            net_path.display(),
-            input.display()
-        );
+    for output in [net_path.clone(), args.out.join("report.json")] {
+        if let Some(input) = args.labels.iter().find(|input| play::files::same_file(input, &output)) {
+            bail!(
+                "{} would be written over the input {}: give another --out",
+                output.display(),
+                input.display()
+            );
+        }
+    }
+    // A network fitted before is not replaced unasked.
+    if net_path.exists() {
+        bail!("{} holds a network already: give another --out, or remove it", net_path.display());
     }
     let clock = Instant::now();
     let (labels, rules) = crate::tune_cli::read_labels(&args.labels)?;

@@ -605,7 +605,17 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     }
     let weights = pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap();
     assert!(weights.provenance.contains("judge alphabeta:tt_mb=1 at 300 nodes"), "{}", weights.provenance);
-    let refused = trainer(&["net", "--labels", games.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    // A second fit into the same folder is refused and leaves the first;
+    // an output onto an input is refused.
+    let again = trainer(&["net", "--labels", merged.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("holds a network already"), "{again:?}");
+    assert_eq!(pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap(), weights);
+    let report = net_dir.join("report.json");
+    let onto = trainer(&["net", "--labels", report.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&onto.stderr).contains("would be written over the input"), "{onto:?}");
+    let elsewhere = dir.join("net-elsewhere");
+    let refused =
+        trainer(&["net", "--labels", games.to_str().unwrap(), "--out", elsewhere.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
     let refused = trainer(&[
         "net",
@@ -614,7 +624,7 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
         "--learning-rate",
         "0",
         "--out",
-        net_dir.to_str().unwrap(),
+        elsewhere.to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
 }

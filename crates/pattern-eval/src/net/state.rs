@@ -195,7 +195,6 @@ impl NetState {
             }
         }
         self.marks = now;
-        self.pooled_cells = empty;
     }
 
     /// Brings one cell's sums, and its share of the pool, to its codes in
@@ -209,21 +208,14 @@ impl NetState {
             return;
         }
         for v in 0..2 {
-            let before = clipped(&self.sums[i][v]);
+            if was_pooled {
+                unpool(&mut self.pooled[v], &self.sums[i][v]);
+            }
             if codes != self.codes[i] {
                 self.sums[i][v] = self.net.sum(Side::ALL[v], codes[v], codes[1 - v]);
             }
-            let after = clipped(&self.sums[i][v]);
-            let pooled_sums = &mut self.pooled[v];
-            match (was_pooled, pooled) {
-                (true, true) => {
-                    for (p, (&a, &b)) in pooled_sums.iter_mut().zip(after.iter().zip(&before)) {
-                        *p += i32::from(a - b);
-                    }
-                }
-                (true, false) => pooled_sums.iter_mut().zip(&before).for_each(|(p, &b)| *p -= i32::from(b)),
-                (false, true) => pooled_sums.iter_mut().zip(&after).for_each(|(p, &a)| *p += i32::from(a)),
-                (false, false) => {}
+            if pooled {
+                pool(&mut self.pooled[v], &self.sums[i][v]);
             }
         }
         self.codes[i] = codes;
@@ -233,18 +225,19 @@ impl NetState {
     }
 }
 
-/// A cell's sums clipped to [0, 1] (clipped in 16 bits, which the
-/// vector units do in one step).
+/// Takes a cell's clipped sums out of the pool.
 #[inline]
-fn clipped(sum: &Channels) -> Channels {
-    sum.map(|s| s.clamp(0, CELL_ONE as i16))
+fn unpool(pooled: &mut [i32; CHANNELS], sum: &Channels) {
+    for (p, &s) in pooled.iter_mut().zip(sum) {
+        *p -= i32::from(s).clamp(0, CELL_ONE);
+    }
 }
 
 /// Adds a cell's clipped sums to the pool.
 #[inline]
 fn pool(pooled: &mut [i32; CHANNELS], sum: &Channels) {
-    for (p, &s) in pooled.iter_mut().zip(&clipped(sum)) {
-        *p += i32::from(s);
+    for (p, &s) in pooled.iter_mut().zip(sum) {
+        *p += i32::from(s).clamp(0, CELL_ONE);
     }
 }
 
