@@ -131,6 +131,8 @@ fn every_mcts_option_plays_by_the_rules() {
         "mcts:prior=openlines,solver=true",
         "mcts:reuse=true,playout=heuristic",
         "mcts:playout=ranked",
+        "mcts:value=codes",
+        "mcts:value=net,prior=pattern",
     ];
     let specs: Vec<AgentSpec> = texts.iter().map(|text| text.parse().expect("valid spec")).collect();
     let plan = Plan {

@@ -5,7 +5,10 @@
 //! (`weights/FAMILY-5.json`), with a provenance file beside them, but
 //! only if an SPRT accepted them. Everything goes to
 //! `target/train/FAMILY/`; a stopped pipeline starts again where it was
-//! (each step resumes its files).
+//! (each step resumes its files). With `--judge SPEC` (code family) each
+//! round's positions are valued by the judge and the fit reads those
+//! values: how the embedded renju table was made (its provenance file
+//! gives the command).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -74,24 +77,33 @@ pub struct Pipeline {
     /// SPRT, installed as `weights/codes-5-renju.json`.
     #[arg(long)]
     renju: bool,
+    /// Fit to a judge's values (`codes` only): each round's positions are
+    /// valued by this engine spec (`trainer label`; `external:path=BRAIN`
+    /// for a Gomocup brain) and the fit reads those labels instead of the
+    /// games [then default: 30 epochs at step 1, as the embedded renju
+    /// table was fitted; give --score-weight 0.75 for its λ].
+    #[arg(long)]
+    judge: Option<String>,
+    /// The judge's nodes a position.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    judge_nodes: u64,
 }
 
 impl Family {
     /// Self-play games a round, epochs a fit and its step size when not
     /// given: the code family has 2,002 weights to the threat family's 38.
-    fn defaults(self) -> (u64, u32, f64) {
-        match self {
-            Family::Threat => (2000, 40, 1.0),
-            Family::Codes => (10_000, 100, 0.1),
+    fn defaults(self, judged: bool) -> (u64, u32, f64) {
+        match (self, judged) {
+            (Family::Threat, _) => (2000, 40, 1.0),
+            (Family::Codes, false) => (10_000, 100, 0.1),
+            (Family::Codes, true) => (10_000, 30, 1.0),
         }
     }
 }
 
 pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
-    if pipeline.renju && family != Family::Codes {
-        bail!("--renju learns the code family's renju table: use `cargo xtask train codes --renju`");
-    }
-    let (default_games, default_epochs, default_rate) = family.defaults();
+    codes_only(family, pipeline)?;
+    let (default_games, default_epochs, default_rate) = family.defaults(pipeline.judge.is_some());
     let games_a_round = pipeline.games.unwrap_or(default_games);
     let epochs = pipeline.epochs.unwrap_or(default_epochs);
     let learning_rate = pipeline.learning_rate.unwrap_or(default_rate);
@@ -125,7 +137,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
             selfplay.arg("--resume");
         }
         let played = json_of(&format!("round {round}: self-play of {engine}"), &mut selfplay)?;
-        data.push(games);
+        data.push(fit_data(pipeline, games, &here.join("judged.labels"))?);
 
         let tuned = here.join("tune");
         let mut tune = trainer();
@@ -134,7 +146,7 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         if family == Family::Codes {
             tune.args(["--score-weight", &pipeline.score_weight.to_string()]);
         }
-        tune.arg("--out").arg(&tuned).arg("--data");
+        tune.arg("--out").arg(&tuned).arg(if pipeline.judge.is_some() { "--labels" } else { "--data" });
         tune.args(&data);
         if let Some(start) = &current {
             tune.arg("--start").arg(start);
@@ -192,6 +204,33 @@ pub fn run(family: Family, pipeline: &Pipeline) -> Result<()> {
         (Some(weights), false) => install(&name, weights, &provenance)?,
     }
     Ok(())
+}
+
+/// Refuses what only the code family learns: renju's table, a judge's values.
+fn codes_only(family: Family, pipeline: &Pipeline) -> Result<()> {
+    if pipeline.renju && family != Family::Codes {
+        bail!("--renju learns the code family's renju table: use `cargo xtask train codes --renju`");
+    }
+    if pipeline.judge.is_some() && family != Family::Codes {
+        bail!("--judge fits the code family to a judge's values: use `cargo xtask train codes --judge SPEC`");
+    }
+    Ok(())
+}
+
+/// What a round's fit reads: its games, or with a judge the judge's
+/// values on their positions, into `labels` (going on where a stopped
+/// labelling left off).
+fn fit_data(pipeline: &Pipeline, games: PathBuf, labels: &Path) -> Result<PathBuf> {
+    let Some(judge) = &pipeline.judge else { return Ok(games) };
+    let nodes = pipeline.judge_nodes;
+    let mut command = trainer();
+    command.arg("label").arg(&games).args(["--judge", judge, "--nodes", &nodes.to_string()]);
+    command.args(["--scale", "200", "--threads", "2", "--out"]).arg(labels);
+    if labels.exists() {
+        command.arg("--resume");
+    }
+    run_step(&format!("the judge's values ({judge})"), &mut command)?;
+    Ok(labels.to_owned())
 }
 
 /// Goes on with the run `dir` holds if it was started with these
@@ -313,6 +352,21 @@ mod tests {
         assert!(cli.pipeline.renju);
         let error = run(Family::Threat, &cli.pipeline).unwrap_err();
         assert!(error.to_string().contains("train codes --renju"), "{error}");
+    }
+
+    #[test]
+    fn a_judge_fits_the_code_family_only() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            pipeline: Pipeline,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(["train", "--judge", "alphabeta:depth=9"]).unwrap();
+        assert_eq!(cli.pipeline.judge.as_deref(), Some("alphabeta:depth=9"));
+        assert_eq!(cli.pipeline.judge_nodes, 20_000);
+        let error = run(Family::Threat, &cli.pipeline).unwrap_err();
+        assert!(error.to_string().contains("train codes --judge"), "{error}");
+        assert_eq!(Family::Codes.defaults(true), (10_000, 30, 1.0));
     }
 
     #[test]

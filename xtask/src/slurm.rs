@@ -19,8 +19,9 @@ use crate::{cargo, run_step, target_dir};
 
 pub const USAGE: &str =
     "usage: cargo xtask slurm match|tournament|selfplay [--shards N] [--dir DIR] [--cpus C]
-                         [--sbatch-arg ARG]... [--dry-run] [--no-build] ARGS...
+                         [--sbatch-arg ARG]... [--profile P] [--dry-run] [--no-build] ARGS...
 
+--profile names the cargo profile the shards' binary is built with (default release).
 ARGS are those of `bench match`, `bench tournament` or `trainer selfplay`, without --shard,
 --records or --resume, which the job sets; selfplay's --out names the merged file.
 The run's folder (default target/slurm/KIND-TIME) must be on a filesystem every node shares.";
@@ -77,7 +78,9 @@ pub struct Job {
     pub shard_args: Vec<String>,
     /// ARGS for the merge (bench: --summary, --json; selfplay: --out).
     pub merge_args: Vec<String>,
-    /// The release binary that plays.
+    /// The cargo profile the binary is built with.
+    pub profile: String,
+    /// The binary that plays: target/PROFILE/APP.
     pub binary: PathBuf,
     /// Where the jobs start (relative paths in ARGS are from here).
     pub workdir: PathBuf,
@@ -96,6 +99,7 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
     let kind = Kind::parse(kind)?;
     let mut flags = Flags::default();
     let (mut shards, mut cpus, mut dir) = (4u64, 1u32, None);
+    let mut profile = "release".to_owned();
     let (mut sbatch, mut shard_args, mut merge_args) = (Vec::new(), Vec::new(), Vec::new());
     let mut words = rest.iter();
     let mut threads_given = false;
@@ -117,6 +121,7 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
                     })?;
             }
             "--dir" => dir = Some(workdir.join(value("--dir")?)),
+            "--profile" => profile = value("--profile")?,
             "--sbatch-arg" => sbatch.push(value("--sbatch-arg")?),
             "--dry-run" => flags.dry_run = true,
             "--no-build" => flags.no_build = true,
@@ -146,9 +151,20 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
         let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs());
         target_dir().join("slurm").join(format!("{}-{seconds}", kind.name()))
     });
-    let binary = target_dir().join("release").join(kind.app());
-    let job =
-        Job { kind, shards, dir, cpus, sbatch, shard_args, merge_args, binary, workdir: workdir.to_owned() };
+    // Cargo puts the dev profile's binaries in target/debug.
+    let binary = target_dir().join(if profile == "dev" { "debug" } else { &profile }).join(kind.app());
+    let job = Job {
+        kind,
+        shards,
+        dir,
+        cpus,
+        sbatch,
+        shard_args,
+        merge_args,
+        profile,
+        binary,
+        workdir: workdir.to_owned(),
+    };
     Ok((job, flags))
 }
 
@@ -268,8 +284,8 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if !flags.no_build && !flags.dry_run {
         run_step(
-            &format!("cargo build --release -p {}", job.kind.app()),
-            cargo().args(["build", "--release", "-p", job.kind.app()]),
+            &format!("cargo build --profile {} -p {}", job.profile, job.kind.app()),
+            cargo().args(["build", "--profile", &job.profile, "-p", job.kind.app()]),
         )?;
     }
     job.write_scripts()?;
@@ -522,6 +538,14 @@ mod tests {
             merge.ends_with("trainer merge /w/runs/s/shard-0.selfplay /w/runs/s/shard-1.selfplay --out /w/data/x.selfplay\n"),
             "{merge}"
         );
+    }
+
+    #[test]
+    fn the_binary_is_the_chosen_profiles() {
+        let binary = |line: &str| parse(&args(line), Path::new("/w")).unwrap().0.binary;
+        assert!(binary("match --games 2").ends_with("release/bench"));
+        assert!(binary("match --profile ci --games 2").ends_with("ci/bench"));
+        assert!(binary("selfplay --profile dev --out x.selfplay").ends_with("debug/trainer"));
     }
 
     #[test]

@@ -5,6 +5,10 @@ use std::time::Duration;
 
 use play::{EngineOption, Evaluator, OptionKind};
 
+/// An evaluation's units a logit of winning chance: the scale the pattern
+/// families and the network score at (the code tables were fitted at it).
+pub const VALUE_SCALE: f64 = 672.0;
+
 /// How the search runs. Each switch is an option of its own, so that its
 /// effect can be measured in the arena.
 #[derive(Clone)]
@@ -58,6 +62,11 @@ pub struct MctsConfig {
     /// open three), else random or ranked; the threats kept up to date
     /// move by move. Ignored where the threat tables do not reach.
     pub threat_playouts: bool,
+    /// Leaves valued by an evaluator instead of played out: its score, at
+    /// [`VALUE_SCALE`] a logit, is the side to move's winning chance, and
+    /// the leaf's result is drawn from it (a win or a loss, so that
+    /// visits still count whole and half points).
+    pub leaf_value: Option<Arc<dyn Evaluator>>,
     /// Priors from an evaluator, with PUCT selection: children are tried
     /// best prior first, and chosen by `Q + c_puct · P · √N / (1 + n)`.
     pub priors: Option<Arc<dyn Evaluator>>,
@@ -82,6 +91,7 @@ impl PartialEq for MctsConfig {
         };
         same(&self.priors, &other.priors)
             && same(&self.playout_ranking, &other.playout_ranking)
+            && same(&self.leaf_value, &other.leaf_value)
             && (
                 self.iterations,
                 self.move_time,
@@ -133,6 +143,7 @@ impl std::fmt::Debug for MctsConfig {
             .field("solver", &self.solver)
             .field("threats", &self.threats)
             .field("threat_playouts", &self.threat_playouts)
+            .field("leaf_value", &self.leaf_value.is_some())
             .field("priors", &self.priors.is_some())
             .field("puct", &self.puct)
             .field("threads", &self.threads)
@@ -158,6 +169,7 @@ impl Default for MctsConfig {
             solver: false,
             threats: false,
             threat_playouts: false,
+            leaf_value: None,
             priors: None,
             puct: 1.5,
             threads: 1,

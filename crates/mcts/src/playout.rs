@@ -9,6 +9,20 @@ use play::Evaluator;
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
+use crate::config::VALUE_SCALE;
+
+/// The result of a leaf drawn from `evaluator`'s winning chance for the
+/// side to move (its score at [`VALUE_SCALE`] a logit): a win or a loss,
+/// whose mean over many draws is that chance.
+pub(crate) fn valued_outcome(pos: &Position, rng: &mut SmallRng, evaluator: &dyn Evaluator) -> Outcome {
+    if let Some(outcome) = pos.outcome() {
+        return outcome;
+    }
+    let chance = 1.0 / (1.0 + (-f64::from(evaluator.evaluate(pos)) / VALUE_SCALE).exp());
+    let mover = pos.side_to_move();
+    Outcome::Win(if rng.random_bool(chance) { mover } else { mover.opponent() })
+}
+
 /// Plays `pos` out with the heuristic and returns the result; `pos` is
 /// left as it was. Threats only appear on the lines through the last
 /// move, so each side's winning cells are tracked from those, and checked
@@ -193,6 +207,38 @@ mod tests {
             out.clear();
             out.extend(pos.legal_moves().min_by_key(|c| c.x()).map(|c| (c, 0)));
         }
+    }
+
+    /// Scores every position the same.
+    struct Constant(i32);
+
+    impl Evaluator for Constant {
+        fn evaluate(&self, _: &Position) -> i32 {
+            self.0
+        }
+        fn rank_moves(&self, _: &Position, out: &mut Vec<(Cell, i32)>) {
+            out.clear();
+        }
+    }
+
+    #[test]
+    fn valued_leaves_are_won_as_often_as_the_chance_says() {
+        let pos = Position::from_moves(Rules::gomoku15(), "h8 h9").unwrap();
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut wins = |score: i32| {
+            (0..2000)
+                .filter(|_| valued_outcome(&pos, &mut rng, &Constant(score)) == Outcome::Win(Side::X))
+                .count()
+        };
+        // X to move: a logit of 0 is even, of +1 a chance of 73%.
+        let even = wins(0);
+        assert!((900..1100).contains(&even), "{even} of 2000");
+        let ahead = wins(672);
+        assert!((1380..1540).contains(&ahead), "{ahead} of 2000");
+        assert_eq!(wins(-100_000), 0);
+        // A finished game is its own result.
+        let five = Position::from_moves(Rules::gomoku15(), "a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();
+        assert_eq!(valued_outcome(&five, &mut rng, &Constant(-100_000)), Outcome::Win(Side::X));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::{Bitboard, Cell, Direction, Position, RuleSet, Rules, Side};
+use crate::{Bitboard, Cell, Direction, MAX_SIZE, Position, RuleSet, Rules, Side};
 
 use super::codes::{
     CODE_BITS, Code, FIVE_FLAG, FOUR_FLAG, OPEN_FOUR_FLAG, OPEN_THREE_FLAG, PLAIN_OF_BYTE, code_of_fine,
@@ -163,6 +163,15 @@ impl Threats {
     #[must_use]
     pub fn code(&self, side: Side, cell: Cell) -> Code {
         self.codes[side.index()][cell.index()]
+    }
+
+    /// The codes of `side` along row `y`, by x: slots past the board's
+    /// width hold 0. Compared a row at a time, they show what a move
+    /// changed.
+    #[inline]
+    #[must_use]
+    pub fn code_row(&self, side: Side, y: u8) -> &[Code; MAX_SIZE as usize] {
+        &self.codes[side.index()].as_chunks::<{ MAX_SIZE as usize }>().0[usize::from(y)]
     }
 
     /// The rules these threats are kept for.
@@ -540,5 +549,22 @@ mod tests {
         let black = |threats: &Threats| Arc::clone(threats.side_values[0].as_ref().unwrap());
         assert!(Arc::ptr_eq(&black(&first), &black(&second)), "one table for every tracker");
         assert!(!Arc::ptr_eq(&black(&first), first.values().unwrap()), "black's differs from the given");
+    }
+
+    #[test]
+    fn a_row_of_codes_is_the_cells_codes_then_zeros() {
+        let rules = Rules::new(13, 11, 5, RuleSet::Freestyle).unwrap();
+        let pos = Position::from_moves(rules, "g6 h7 f6 e6 g7 g8").unwrap();
+        let threats = Threats::new(&pos).unwrap();
+        for side in Side::ALL {
+            for y in 0..11 {
+                let row = threats.code_row(side, y);
+                for x in 0..MAX_SIZE {
+                    let expected = if x < 13 { threats.code(side, Cell::new(x, y)) } else { 0 };
+                    assert_eq!(row[usize::from(x)], expected, "{side:?} x {x} y {y}");
+                }
+            }
+        }
+        assert_ne!(threats.code_row(Side::X, 5), &[0; MAX_SIZE as usize], "codes near the marks");
     }
 }

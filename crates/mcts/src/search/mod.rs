@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::config::MctsConfig;
-use crate::playout::{heuristic_playout, threat_playout};
+use crate::playout::{heuristic_playout, threat_playout, valued_outcome};
 use crate::sqrt_ln::SqrtLn;
 pub use node::NODE_BYTES;
 use node::{Ends, Node, best_ucb};
@@ -82,7 +82,9 @@ impl Worker {
 
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
-        if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
+        if let Some(evaluator) = config.leaf_value.as_deref() {
+            valued_outcome(&self.pos, &mut self.rng, evaluator)
+        } else if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
         } else if config.heuristic && self.pos.rules().is_plain() {
@@ -427,6 +429,9 @@ impl Mcts {
         };
         let outcome = match (descent.known, tactics.as_mut().filter(|_| self.config.threat_playouts)) {
             (Some(outcome), _) => outcome,
+            (None, _) if let Some(evaluator) = self.config.leaf_value.as_deref() => {
+                valued_outcome(pos, &mut self.rng, evaluator)
+            }
             (None, Some(tactics)) => {
                 let ranking =
                     self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));

@@ -6,12 +6,15 @@
 use std::sync::Arc;
 
 use board::threats::{Code, Threats};
-use board::{Bitboard, Cell, Direction, Position, Rules, Side};
+use board::{Bitboard, Cell, MAX_SIZE, Position, Rules, Side};
 
 use super::weights::{CELL_ONE, CHANNELS, HIDDEN, HIDDEN_SHIFT, HIDDEN_SUM_ONE, NetWeights, ROWS};
 
 /// A cell's features before clipping.
 type Channels = [i16; CHANNELS];
+
+/// One side's codes along a row, by x, as the tracker keeps them.
+type CodeRow = [Code; MAX_SIZE as usize];
 
 /// The row of direction `d` of a cell whose codes are `mine` (the
 /// viewer's) and `theirs`: the two fine patterns, four bits each.
@@ -115,8 +118,8 @@ impl Net {
 pub(crate) struct NetState {
     net: Arc<Net>,
     rules: Rules,
-    /// By cell index: X's code, O's code.
-    codes: Vec<[Code; 2]>,
+    /// By side (X, O), by row: the codes the sums were made from.
+    codes: [Vec<CodeRow>; 2],
     /// By cell index, by viewer (X, O).
     sums: Vec<[Channels; 2]>,
     /// The cells the pool holds: the empty ones.
@@ -134,7 +137,10 @@ impl NetState {
         let mut state = NetState {
             net,
             rules: *pos.rules(),
-            codes: vec![[0; 2]; Cell::SLOTS],
+            codes: [
+                vec![[0; MAX_SIZE as usize]; MAX_SIZE as usize],
+                vec![[0; MAX_SIZE as usize]; MAX_SIZE as usize],
+            ],
             sums: vec![[[0; CHANNELS]; 2]; Cell::SLOTS],
             pooled_cells: Bitboard::default(),
             marks: [pos.marks(Side::X), pos.marks(Side::O)],
@@ -142,7 +148,9 @@ impl NetState {
         };
         for cell in pos.rules().cells() {
             let codes = [threats.code(Side::X, cell), threats.code(Side::O, cell)];
-            state.codes[cell.index()] = codes;
+            for (rows, code) in state.codes.iter_mut().zip(codes) {
+                rows[usize::from(cell.y())][usize::from(cell.x())] = code;
+            }
             for viewer in Side::ALL {
                 let v = viewer.index();
                 let sum = state.net.sum(viewer, codes[v], codes[1 - v]);
@@ -169,10 +177,9 @@ impl NetState {
         self.net.logit(mover, &self.pooled[mover.index()], &self.pooled[mover.opponent().index()])
     }
 
-    /// Brings the state to `pos` and its threats. A mark changes codes
-    /// only along its four lines, within k cells (k − 1 in freestyle,
-    /// where only an overline would reach further: what the tracker
-    /// recomputes), so only the cells there are looked at.
+    /// Brings the state to `pos` and its threats. Rows of codes are
+    /// compared whole (a few vector compares a row), so only the cells
+    /// whose codes changed, or that were filled or emptied, are visited.
     pub(crate) fn sync(&mut self, pos: &Position, threats: &Threats) {
         let now = [pos.marks(Side::X), pos.marks(Side::O)];
         let changed = (self.marks[0] ^ now[0]) | (self.marks[1] ^ now[1]);
@@ -180,49 +187,48 @@ impl NetState {
             return;
         }
         let empty = pos.empty_cells();
-        let reach = i32::from(self.rules.k()) - i32::from(self.rules.rule_set() == board::RuleSet::Freestyle);
-        let (width, height) = (i32::from(self.rules.width()), i32::from(self.rules.height()));
-        for mark in changed {
-            self.refresh(mark, threats, empty);
-            for direction in Direction::ALL {
-                let (dx, dy) = direction.delta();
-                for step in (-reach..=reach).filter(|&step| step != 0) {
-                    let (x, y) = (i32::from(mark.x()) + dx * step, i32::from(mark.y()) + dy * step);
-                    if (0..width).contains(&x) && (0..height).contains(&y) {
-                        self.refresh(Cell::new(x as u8, y as u8), threats, empty);
-                    }
-                }
+        for y in 0..self.rules.height() {
+            let rows = Side::ALL.map(|side| threats.code_row(side, y));
+            let row = usize::from(y);
+            let mut dirty = changed.row(y)
+                | differing(&self.codes[0][row], rows[0])
+                | differing(&self.codes[1][row], rows[1]);
+            while dirty != 0 {
+                let x = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.refresh(Cell::new(x as u8, y), [rows[0][x], rows[1][x]], empty);
             }
         }
         self.marks = now;
     }
 
-    /// Brings one cell's sums, and its share of the pool, to its codes in
-    /// `threats` and whether it is in `empty`.
+    /// Brings one cell's sums, and its share of the pool, to its `codes`
+    /// and whether it is in `empty`.
     #[inline]
-    fn refresh(&mut self, cell: Cell, threats: &Threats, empty: Bitboard) {
-        let i = cell.index();
-        let codes = [threats.code(Side::X, cell), threats.code(Side::O, cell)];
+    fn refresh(&mut self, cell: Cell, codes: [Code; 2], empty: Bitboard) {
+        let (i, x, y) = (cell.index(), usize::from(cell.x()), usize::from(cell.y()));
+        let recode = codes != [self.codes[0][y][x], self.codes[1][y][x]];
         let (was_pooled, pooled) = (self.pooled_cells.contains(cell), empty.contains(cell));
-        if codes == self.codes[i] && was_pooled == pooled {
-            return;
-        }
         for v in 0..2 {
             if was_pooled {
                 unpool(&mut self.pooled[v], &self.sums[i][v]);
             }
-            if codes != self.codes[i] {
+            if recode {
                 self.sums[i][v] = self.net.sum(Side::ALL[v], codes[v], codes[1 - v]);
+                self.codes[v][y][x] = codes[v];
             }
             if pooled {
                 pool(&mut self.pooled[v], &self.sums[i][v]);
             }
         }
-        self.codes[i] = codes;
-        // Pool membership is kept cell by cell, so a cell met twice in one
-        // sync is not counted twice.
         if pooled { self.pooled_cells.insert(cell) } else { self.pooled_cells.remove(cell) }
     }
+}
+
+/// The cells, as bits by x, where two rows of codes differ.
+#[inline]
+fn differing(kept: &CodeRow, now: &CodeRow) -> u32 {
+    kept.iter().zip(now).enumerate().fold(0, |mask, (x, (a, b))| mask | u32::from(a != b) << x)
 }
 
 /// Takes a cell's clipped sums out of the pool.

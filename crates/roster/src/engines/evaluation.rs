@@ -162,10 +162,11 @@ pub(crate) enum EvalWeights {
 
 /// Where `eval=auto` is the network: where it measured stronger than the
 /// code tables both at 100,000 nodes a move and at 200 ms a move
-/// (pattern-eval's CHANGELOG) — freestyle on 15 × 15. Given code
-/// weights or a move policy, `auto` stays the code family they belong to.
+/// (pattern-eval's CHANGELOG) — freestyle and renju on 15 × 15. Given
+/// code weights or a move policy, `auto` stays the code family they
+/// belong to.
 fn net_is_default(rules: Rules) -> bool {
-    rules.rule_set() == board::RuleSet::Freestyle
+    matches!(rules.rule_set(), board::RuleSet::Freestyle | board::RuleSet::Renju)
         && rules.k() == 5
         && rules.width() == 15
         && rules.height() == 15
@@ -268,7 +269,7 @@ pub(super) fn eval_option(default: EvalChoice) -> EngineOption {
         "eval",
         OptionKind::Choice(EVAL_NAMES),
         default.name(),
-        "the evaluation; auto is the line-pattern network (net) for freestyle on 15x15, else codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines; net is the network (k = 5)",
+        "the evaluation; auto is the line-pattern network (net) for freestyle and renju on 15x15, else codes (a value per cell shape, learned; see pattern-eval) where k is 4 to 8, else ternary patterns where k allows, else open lines; net is the network (k = 5)",
     )
 }
 
@@ -279,6 +280,17 @@ pub(super) fn prior_option() -> EngineOption {
         OptionKind::Choice(&["none", "auto", "openlines", "pattern", "ternary", "threat"]),
         "auto",
         "priors with PUCT selection from an evaluation (auto: the one eval=auto names for the rules)",
+    )
+}
+
+/// `value=`, what values MCTS's leaves: a playout, or an evaluation's
+/// winning chance.
+pub(super) fn value_option() -> EngineOption {
+    EngineOption::new(
+        "value",
+        OptionKind::Choice(&["playout", "auto", "net", "codes", "threat", "pattern", "ternary"]),
+        "playout",
+        "what a new leaf is worth: a playout, or the winning chance an evaluation gives (auto: the one eval=auto names for the rules), the leaf's result drawn from it",
     )
 }
 
@@ -302,19 +314,20 @@ mod tests {
 
     #[test]
     fn the_code_family_takes_the_weights_of_its_rules() {
-        let Evaluation::Net(_) = EvalChoice::Auto.evaluator(Rules::gomoku15(), None) else {
-            panic!("auto is the network for freestyle on 15x15");
+        for rules in [Rules::gomoku15(), Rules::renju()] {
+            let Evaluation::Net(_) = EvalChoice::Auto.evaluator(rules, None) else {
+                panic!("auto is the network for {rules}");
+            };
+        }
+        let caro = Rules::new(15, 15, 5, board::RuleSet::Caro).unwrap();
+        let Evaluation::Codes(_) = EvalChoice::Auto.evaluator(caro, None) else {
+            panic!("auto is the code tables under caro, where the network was not heard");
         };
         for rules in [Rules::gomoku15(), Rules::renju()] {
-            for choice in [EvalChoice::Auto, EvalChoice::Codes] {
-                if choice == EvalChoice::Auto && rules == Rules::gomoku15() {
-                    continue;
-                }
-                let Evaluation::Codes(evaluator) = choice.evaluator(rules, None) else {
-                    panic!("{rules}: {} is not the code family", choice.name());
-                };
-                assert_eq!(evaluator.weights(), &CodeWeights::default_for(&rules), "{rules}");
-            }
+            let Evaluation::Codes(evaluator) = EvalChoice::Codes.evaluator(rules, None) else {
+                panic!("{rules}: codes is not the code family");
+            };
+            assert_eq!(evaluator.weights(), &CodeWeights::default_for(&rules), "{rules}");
         }
         // Renju has its own.
         assert_ne!(CodeWeights::default_for(&Rules::renju()), CodeWeights::default_for(&Rules::gomoku15()));

@@ -29,6 +29,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     };
     let seed: u64 = options.get("seed")?;
     let mut priors = None;
+    let mut leaf_value = None;
     let mut ranked = false;
     if !classic {
         config.reuse = options.get("reuse")?;
@@ -43,16 +44,19 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
         let prior: String = options.get("prior")?;
         // Every name but `none` names an evaluation.
         priors = prior.parse::<EvalChoice>().ok();
+        // Every name but `playout` names an evaluation.
+        leaf_value = options.get::<String>("value")?.parse::<EvalChoice>().ok();
     }
     if let Some(mib) = options.given::<usize>("tree_mb")? {
         let trees = if config.shared { 1 } else { config.threads.max(1) };
         config.node_limit = ((mib << 20) / mcts::NODE_BYTES / trees).max(1);
     }
-    let maker: Maker = match (priors, ranked) {
-        (None, false) => Arc::new(move |game_seed| -> Box<dyn Agent> {
+    let maker: Maker = match (priors, ranked, leaf_value) {
+        (None, false, None) => Arc::new(move |game_seed| -> Box<dyn Agent> {
             Box::new(MctsAgent::new(config.clone(), mix_seed(seed, game_seed)))
         }),
-        // Priors and ranked playouts score with an evaluation made for the game's rules.
+        // Priors, ranked playouts and valued leaves score with an
+        // evaluation made for the game's rules.
         _ => Arc::new(move |game_seed| -> Box<dyn Agent> {
             let config = config.clone();
             let seed = mix_seed(seed, game_seed);
@@ -60,21 +64,28 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
                 let evaluator =
                     |choice: EvalChoice| Arc::new(choice.evaluator(rules, None)) as Arc<dyn Evaluator>;
                 let playout_ranking = ranked.then(|| evaluator(priors.unwrap_or(EvalChoice::Auto)));
-                let config = MctsConfig { priors: priors.map(evaluator), playout_ranking, ..config.clone() };
+                let config = MctsConfig {
+                    priors: priors.map(evaluator),
+                    playout_ranking,
+                    leaf_value: leaf_value.map(evaluator),
+                    ..config.clone()
+                };
                 Box::new(MctsAgent::new(config, seed))
             }))
         }),
     };
-    match priors {
-        Some(choice) => {
-            // Under caro-freestyle, whose fives the threat tables do not
-            // keep, the priors' evaluation has none to read and ranks no
-            // move: the tree searches without priors there.
-            let check = move |rules: &board::Rules| {
-                if board::threats::tables_rule_set(*rules) { choice.check(*rules) } else { Ok(()) }
-            };
-            Ok(Built { maker, rules_check: Arc::new(check) })
-        }
-        None => Ok(Built::any_rules(maker)),
+    if priors.is_none() && leaf_value.is_none() {
+        return Ok(Built::any_rules(maker));
     }
+    let check = move |rules: &board::Rules| {
+        // Under caro-freestyle, whose fives the threat tables do not
+        // keep, the priors' evaluation has none to read and ranks no
+        // move: the tree searches without priors there.
+        match priors {
+            Some(choice) if board::threats::tables_rule_set(*rules) => choice.check(*rules)?,
+            _ => {}
+        }
+        leaf_value.map_or(Ok(()), |choice| choice.check(*rules))
+    };
+    Ok(Built { maker, rules_check: Arc::new(check) })
 }

@@ -74,6 +74,7 @@ fn minimax_options() -> Vec<EngineOption> {
 fn mcts_options() -> Vec<EngineOption> {
     let mut options = ::mcts::mcts_options();
     options.push(evaluation::prior_option());
+    options.push(evaluation::value_option());
     options
 }
 
