@@ -13,12 +13,20 @@ use crate::config::VALUE_SCALE;
 
 /// The result of a leaf drawn from `evaluator`'s winning chance for the
 /// side to move (its score at [`VALUE_SCALE`] a logit): a win or a loss,
-/// whose mean over many draws is that chance.
-pub(crate) fn valued_outcome(pos: &Position, rng: &mut SmallRng, evaluator: &dyn Evaluator) -> Outcome {
+/// whose mean over many draws is that chance. `threats`, if the search
+/// keeps them (made by the evaluator), spare it a scan of the board.
+pub(crate) fn valued_outcome(
+    pos: &Position,
+    rng: &mut SmallRng,
+    evaluator: &dyn Evaluator,
+    threats: Option<&Threats>,
+) -> Outcome {
     if let Some(outcome) = pos.outcome() {
         return outcome;
     }
-    let chance = 1.0 / (1.0 + (-f64::from(evaluator.evaluate(pos)) / VALUE_SCALE).exp());
+    let score =
+        threats.map_or_else(|| evaluator.evaluate(pos), |threats| evaluator.evaluate_threats(pos, threats));
+    let chance = 1.0 / (1.0 + (-f64::from(score) / VALUE_SCALE).exp());
     let mover = pos.side_to_move();
     Outcome::Win(if rng.random_bool(chance) { mover } else { mover.opponent() })
 }
@@ -227,7 +235,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         let mut wins = |score: i32| {
             (0..2000)
-                .filter(|_| valued_outcome(&pos, &mut rng, &Constant(score)) == Outcome::Win(Side::X))
+                .filter(|_| valued_outcome(&pos, &mut rng, &Constant(score), None) == Outcome::Win(Side::X))
                 .count()
         };
         // X to move: a logit of 0 is even, of +1 a chance of 73%.
@@ -238,7 +246,7 @@ mod tests {
         assert_eq!(wins(-100_000), 0);
         // A finished game is its own result.
         let five = Position::from_moves(Rules::gomoku15(), "a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();
-        assert_eq!(valued_outcome(&five, &mut rng, &Constant(-100_000)), Outcome::Win(Side::X));
+        assert_eq!(valued_outcome(&five, &mut rng, &Constant(-100_000), None), Outcome::Win(Side::X));
     }
 
     #[test]

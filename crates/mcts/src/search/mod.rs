@@ -83,7 +83,7 @@ impl Worker {
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
         if let Some(evaluator) = config.leaf_value.as_deref() {
-            valued_outcome(&self.pos, &mut self.rng, evaluator)
+            valued_outcome(&self.pos, &mut self.rng, evaluator, self.tactics.as_deref())
         } else if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
@@ -101,7 +101,16 @@ impl Worker {
 fn tactics_of(config: &MctsConfig, pos: &Position) -> Option<Box<Threats>> {
     // The threat tables know plain rules only: renju and caro play on
     // without them, with plain random playouts.
-    let reads = (config.threats || config.threat_playouts) && pos.rules().is_plain();
+    if !pos.rules().is_plain() {
+        return None;
+    }
+    // Valued leaves read the threats kept along the descent rather than
+    // scanning the board a leaf: made by their evaluation, so that it
+    // finds what it sums there.
+    if let Some(evaluator) = config.leaf_value.as_deref() {
+        return evaluator.threats(pos).ok().map(Box::new);
+    }
+    let reads = config.threats || config.threat_playouts;
     reads.then(|| Threats::new(pos).ok().map(Box::new)).flatten()
 }
 
@@ -427,23 +436,27 @@ impl Mcts {
             Some(threats) => self.descend(pos, threats),
             None => self.descend(pos, ()),
         };
-        let outcome = match (descent.known, tactics.as_mut().filter(|_| self.config.threat_playouts)) {
-            (Some(outcome), _) => outcome,
-            (None, _) if let Some(evaluator) = self.config.leaf_value.as_deref() => {
-                valued_outcome(pos, &mut self.rng, evaluator)
+        let valued = match (descent.known, self.config.leaf_value.as_deref()) {
+            (None, Some(evaluator)) => {
+                Some(valued_outcome(pos, &mut self.rng, evaluator, tactics.as_deref()))
             }
-            (None, Some(tactics)) => {
-                let ranking =
-                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                threat_playout(pos, &mut self.rng, tactics, ranking)
-            }
-            (None, None) if self.config.heuristic && pos.rules().is_plain() => {
-                let ranking =
-                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
-            }
-            (None, None) => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
+            _ => None,
         };
+        let outcome =
+            match (descent.known.or(valued), tactics.as_mut().filter(|_| self.config.threat_playouts)) {
+                (Some(outcome), _) => outcome,
+                (None, Some(tactics)) => {
+                    let ranking =
+                        self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                    threat_playout(pos, &mut self.rng, tactics, ranking)
+                }
+                (None, None) if self.config.heuristic && pos.rules().is_plain() => {
+                    let ranking =
+                        self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                    heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
+                }
+                (None, None) => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
+            };
         let path = std::mem::take(&mut self.path);
         self.back_up(&path, outcome, pos.side_to_move(), false);
         self.path = path;

@@ -122,8 +122,6 @@ pub(crate) struct NetState {
     codes: [Vec<CodeRow>; 2],
     /// By cell index, by viewer (X, O).
     sums: Vec<[Channels; 2]>,
-    /// The cells the pool holds: the empty ones.
-    pooled_cells: Bitboard,
     /// The marks of X and O the state was made for.
     marks: [Bitboard; 2],
     /// By viewer: the clipped sums of the empty cells.
@@ -142,7 +140,6 @@ impl NetState {
                 vec![[0; MAX_SIZE as usize]; MAX_SIZE as usize],
             ],
             sums: vec![[[0; CHANNELS]; 2]; Cell::SLOTS],
-            pooled_cells: Bitboard::default(),
             marks: [pos.marks(Side::X), pos.marks(Side::O)],
             pooled: [[0; CHANNELS]; 2],
         };
@@ -158,7 +155,6 @@ impl NetState {
             }
         }
         for cell in pos.empty_cells() {
-            state.pooled_cells.insert(cell);
             for v in 0..2 {
                 pool(&mut state.pooled[v], &state.sums[cell.index()][v]);
             }
@@ -208,7 +204,9 @@ impl NetState {
     fn refresh(&mut self, cell: Cell, codes: [Code; 2], empty: Bitboard) {
         let (i, x, y) = (cell.index(), usize::from(cell.x()), usize::from(cell.y()));
         let recode = codes != [self.codes[0][y][x], self.codes[1][y][x]];
-        let (was_pooled, pooled) = (self.pooled_cells.contains(cell), empty.contains(cell));
+        // The pool holds the cells empty under the marks the state was made for.
+        let was_pooled = !self.marks[0].contains(cell) && !self.marks[1].contains(cell);
+        let pooled = empty.contains(cell);
         for v in 0..2 {
             if was_pooled {
                 unpool(&mut self.pooled[v], &self.sums[i][v]);
@@ -221,7 +219,6 @@ impl NetState {
                 pool(&mut self.pooled[v], &self.sums[i][v]);
             }
         }
-        if pooled { self.pooled_cells.insert(cell) } else { self.pooled_cells.remove(cell) }
     }
 }
 
@@ -278,7 +275,6 @@ mod tests {
 
     fn assert_same(kept: &NetState, fresh: &NetState, pos: &Position) {
         assert_eq!(kept.pooled, fresh.pooled, "pooled\n{pos}");
-        assert_eq!(kept.pooled_cells, fresh.pooled_cells);
         for cell in pos.rules().cells() {
             assert_eq!(kept.sums[cell.index()], fresh.sums[cell.index()], "{cell}\n{pos}");
         }
