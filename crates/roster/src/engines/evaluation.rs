@@ -172,6 +172,17 @@ fn net_is_default(rules: Rules) -> bool {
         && rules.height() == 15
 }
 
+/// What values a new MCTS leaf under `rules` when `value=` names `choice`:
+/// `auto` is the network where it is `eval=auto`'s (there it measured
+/// stronger than playouts, mcts's CHANGELOG) and a playout (`None`)
+/// elsewhere; any other name is its evaluation.
+pub(super) fn leaf_value_for(choice: EvalChoice, rules: Rules) -> Option<EvalChoice> {
+    match choice {
+        EvalChoice::Auto => net_is_default(rules).then_some(EvalChoice::Net),
+        named => Some(named),
+    }
+}
+
 /// Whether the threat evaluation scores games of `rules`.
 fn threat_k(rules: Rules) -> bool {
     (4..=board::threats::MAX_THREAT_K).contains(&rules.k())
@@ -289,8 +300,8 @@ pub(super) fn value_option() -> EngineOption {
     EngineOption::new(
         "value",
         OptionKind::Choice(&["playout", "auto", "net", "codes", "threat", "pattern", "ternary"]),
-        "playout",
-        "what a new leaf is worth: a playout, or the winning chance an evaluation gives (auto: the one eval=auto names for the rules), the leaf's result drawn from it",
+        "auto",
+        "what a new leaf is worth: a playout, or the winning chance an evaluation gives, the leaf's result drawn from it (auto: the network where it is eval=auto's, freestyle and renju on 15x15, else a playout)",
     )
 }
 
@@ -331,5 +342,22 @@ mod tests {
         }
         // Renju has its own.
         assert_ne!(CodeWeights::default_for(&Rules::renju()), CodeWeights::default_for(&Rules::gomoku15()));
+    }
+
+    #[test]
+    fn auto_values_leaves_by_the_network_only_where_it_was_heard() {
+        for rules in [Rules::gomoku15(), Rules::renju()] {
+            assert_eq!(leaf_value_for(EvalChoice::Auto, rules), Some(EvalChoice::Net), "{rules}");
+        }
+        let caro = Rules::new(15, 15, 5, board::RuleSet::Caro).unwrap();
+        let gomoku20 = Rules::new(20, 20, 5, board::RuleSet::Freestyle).unwrap();
+        for rules in [caro, gomoku20, Rules::tic_tac_toe()] {
+            assert_eq!(leaf_value_for(EvalChoice::Auto, rules), None, "{rules}: playouts");
+            assert_eq!(
+                leaf_value_for(EvalChoice::Codes, rules),
+                Some(EvalChoice::Codes),
+                "{rules}: as named"
+            );
+        }
     }
 }

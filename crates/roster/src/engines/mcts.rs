@@ -8,7 +8,7 @@ use board::mix_seed;
 use mcts::{MctsAgent, MctsConfig};
 use play::{Agent, Evaluator};
 
-use super::evaluation::EvalChoice;
+use super::evaluation::{EvalChoice, leaf_value_for};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
@@ -67,7 +67,7 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
                 let config = MctsConfig {
                     priors: priors.map(evaluator),
                     playout_ranking,
-                    leaf_value: leaf_value.map(evaluator),
+                    leaf_value: leaf_value.and_then(|choice| leaf_value_for(choice, rules)).map(evaluator),
                     ..config.clone()
                 };
                 Box::new(MctsAgent::new(config, seed))
@@ -85,7 +85,9 @@ pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
             Some(choice) if board::threats::tables_rule_set(*rules) => choice.check(*rules)?,
             _ => {}
         }
-        leaf_value.map_or(Ok(()), |choice| choice.check(*rules))
+        leaf_value
+            .and_then(|choice| leaf_value_for(choice, *rules))
+            .map_or(Ok(()), |choice| choice.check(*rules))
     };
     Ok(Built { maker, rules_check: Arc::new(check) })
 }
