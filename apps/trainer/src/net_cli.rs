@@ -196,5 +196,21 @@ fn print_report(args: &Args, report: &serde_json::Value) {
         results("rounded"),
         results("codes")
     );
+    println!(
+        "calibration on the held-out positions, by tenths ranked by each model's chance (model / judge / games):"
+    );
+    for model in ["rounded", "codes"] {
+        let bins: Vec<String> = held[model]["curve"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|bin| {
+                let mean = |key: &str| bin[key].as_f64().unwrap_or(f64::NAN);
+                format!("{:.2}/{:.2}/{:.2}", mean("model"), mean("judge"), mean("results"))
+            })
+            .collect();
+        let name = if model == "codes" { "code tables" } else { "network" };
+        println!("  {name:<11} {}", bins.join(" "));
+    }
     println!("network: {}", report["net"].as_str().unwrap_or_default());
 }

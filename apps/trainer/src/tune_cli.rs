@@ -318,6 +318,7 @@ pub fn read_labels(paths: &[PathBuf]) -> Result<(Vec<trainer::label::Label>, Rul
     let mut labels = Vec::new();
     let mut rules: Option<Rules> = None;
     let mut seen = std::collections::HashSet::new();
+    let mut repeated = 0_usize;
     for path in paths {
         let file = trainer::label::LabelFile::read(path)?;
         if file.torn_tail {
@@ -331,8 +332,14 @@ pub fn read_labels(paths: &[PathBuf]) -> Result<(Vec<trainer::label::Label>, Rul
         for (label, key) in file.labels.iter().zip(file.keys_in_order()) {
             if seen.insert(key) {
                 labels.push(label.clone());
+            } else {
+                repeated += 1;
             }
         }
+    }
+    if repeated > 0 {
+        // Batches of self-play share their first positions.
+        eprintln!("{} positions read, {repeated} repeated in another file read once", labels.len());
     }
     Ok((labels, rules.context("no label file given")?))
 }

@@ -93,12 +93,46 @@ fn loss(p: f64, t: f64) -> f64 {
 }
 
 /// Held-out losses against the judge's chance and against the results.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct HeldOut {
     /// Against the judge.
     pub judge: f64,
     /// Against the results.
     pub results: f64,
+    /// The calibration curve: by tenths of the positions ranked by the
+    /// model's chance, what it says beside what the judge and the games say.
+    pub curve: Vec<CalibrationBin>,
+}
+
+/// One tenth of the held-out positions, ranked by the model's chance.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CalibrationBin {
+    /// The model's mean chance for the mover.
+    pub model: f64,
+    /// The judge's.
+    pub judge: f64,
+    /// The mover's mean score in the games.
+    pub results: f64,
+}
+
+/// How many groups a calibration curve has.
+const CURVE_BINS: usize = 10;
+
+/// The calibration curve of (model's chance, judge's, result) triples:
+/// equal-count groups by the model's chance, each group's means.
+#[must_use]
+pub fn calibration(mut triples: Vec<(f64, f64, f64)>, bins: usize) -> Vec<CalibrationBin> {
+    triples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (n, bins) = (triples.len(), bins.max(1));
+    (0..bins)
+        .map(|bin| &triples[bin * n / bins..(bin + 1) * n / bins])
+        .filter(|group| !group.is_empty())
+        .map(|group| {
+            let mean =
+                |part: fn(&(f64, f64, f64)) -> f64| group.iter().map(part).sum::<f64>() / group.len() as f64;
+            CalibrationBin { model: mean(|t| t.0), judge: mean(|t| t.1), results: mean(|t| t.2) }
+        })
+        .collect()
 }
 
 /// The float network's held-out losses.
@@ -133,24 +167,32 @@ pub fn codes_held_out(rules: Rules, data: &NetData) -> (HeldOut, f64) {
     let judge_at =
         |k: f64| scores.iter().map(|&(s, c, _)| loss(1.0 / (1.0 + (-k * s).exp()), c)).sum::<f64>();
     let k = crate::optimiser::best_scale(judge_at, (1e-5, 1e-1));
-    let n = scores.len().max(1) as f64;
-    let results = scores.iter().map(|&(s, _, r)| loss(1.0 / (1.0 + (-k * s).exp()), r)).sum::<f64>();
-    (HeldOut { judge: judge_at(k) / n, results: results / n }, k)
+    let triples = scores.iter().map(|&(s, c, r)| (1.0 / (1.0 + (-k * s).exp()), c, r)).collect();
+    (losses_of(triples), k)
 }
 
 /// The held-out losses of a model giving each position a chance.
 fn held_out(data: &NetData, chance: impl Fn(&Sample, &Position) -> Option<f64> + Sync) -> HeldOut {
     let rules = data.rules;
-    let (judge, results, n): (f64, f64, f64) = data
+    let triples = data
         .validation
         .par_iter()
         .filter_map(|(sample, label)| {
             let pos = label.position(rules).ok()?;
             let p = chance(sample, &pos)?;
-            Some((loss(p, f64::from(sample.chance)), loss(p, f64::from(sample.result)), 1.0))
+            Some((p, f64::from(sample.chance), f64::from(sample.result)))
         })
-        .reduce(|| (0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-    HeldOut { judge: judge / n.max(1.0), results: results / n.max(1.0) }
+        .collect();
+    losses_of(triples)
+}
+
+/// The mean losses and the calibration curve of (model's chance, judge's,
+/// result) triples.
+fn losses_of(triples: Vec<(f64, f64, f64)>) -> HeldOut {
+    let n = triples.len().max(1) as f64;
+    let judge = triples.iter().map(|&(p, c, _)| loss(p, c)).sum::<f64>() / n;
+    let results = triples.iter().map(|&(p, _, r)| loss(p, r)).sum::<f64>() / n;
+    HeldOut { judge, results, curve: calibration(triples, CURVE_BINS) }
 }
 
 /// The entropy of the judge's chances on the held-out positions: the
@@ -159,4 +201,30 @@ fn held_out(data: &NetData, chance: impl Fn(&Sample, &Position) -> Option<f64> +
 pub fn judge_entropy(data: &NetData) -> f64 {
     let n = data.validation.len().max(1) as f64;
     data.validation.iter().map(|(s, _)| loss(f64::from(s.chance), f64::from(s.chance))).sum::<f64>() / n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_calibration_curve_ranks_by_the_models_chance_and_means_each_group() {
+        // Four positions, given out of order: two groups of two.
+        let triples = vec![(0.9, 0.8, 1.0), (0.1, 0.3, 0.0), (0.7, 0.6, 0.5), (0.3, 0.1, 0.0)];
+        let curve = calibration(triples, 2);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert_eq!(curve.len(), 2);
+        assert!(close(curve[0].model, 0.2) && close(curve[0].judge, 0.2) && close(curve[0].results, 0.0));
+        assert!(close(curve[1].model, 0.8) && close(curve[1].judge, 0.7) && close(curve[1].results, 0.75));
+        // More groups than positions: only the groups with positions.
+        assert_eq!(calibration(vec![(0.5, 0.5, 1.0)], 10).len(), 1);
+        assert!(calibration(Vec::new(), 10).is_empty());
+    }
+
+    #[test]
+    fn losses_are_the_means_over_the_positions() {
+        let held = losses_of(vec![(0.5, 0.5, 1.0), (0.5, 0.5, 0.0)]);
+        assert!((held.judge - std::f64::consts::LN_2).abs() < 1e-9);
+        assert!((held.results - std::f64::consts::LN_2).abs() < 1e-9);
+    }
 }
