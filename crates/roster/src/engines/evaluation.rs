@@ -49,6 +49,11 @@ impl FromStr for EvalChoice {
 /// The names `eval=` takes.
 const EVAL_NAMES: &[&str] = &["auto", "openlines", "pattern", "ternary", "threat", "codes", "net"];
 
+/// The names `value=` takes: `playout`, then every name of [`EVAL_NAMES`]
+/// (a test keeps the two lists together).
+const VALUE_NAMES: &[&str] =
+    &["playout", "auto", "openlines", "pattern", "ternary", "threat", "codes", "net"];
+
 impl EvalChoice {
     /// Why this evaluation cannot score games of `rules`, if it cannot.
     pub(crate) fn check(self, rules: Rules) -> Result<(), String> {
@@ -299,7 +304,7 @@ pub(super) fn prior_option() -> EngineOption {
 pub(super) fn value_option() -> EngineOption {
     EngineOption::new(
         "value",
-        OptionKind::Choice(&["playout", "auto", "net", "codes", "threat", "pattern", "ternary"]),
+        OptionKind::Choice(VALUE_NAMES),
         "auto",
         "what a new leaf is worth: a playout, or the winning chance an evaluation gives, the leaf's result drawn from it (auto: the network where it is eval=auto's, freestyle and renju on 15x15, else a playout)",
     )
@@ -342,6 +347,13 @@ mod tests {
         }
         // Renju has its own.
         assert_ne!(CodeWeights::default_for(&Rules::renju()), CodeWeights::default_for(&Rules::gomoku15()));
+    }
+
+    #[test]
+    fn value_takes_playout_and_every_evaluation() {
+        assert_eq!(VALUE_NAMES[0], "playout");
+        assert_eq!(&VALUE_NAMES[1..], EVAL_NAMES);
+        assert!(VALUE_NAMES[1..].iter().all(|name| name.parse::<EvalChoice>().is_ok()));
     }
 
     #[test]
