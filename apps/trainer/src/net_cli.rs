@@ -2,11 +2,13 @@
 //! positions, rounded to the engine's whole numbers, measured held out
 //! against the code tables, and written as a network file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use pattern_eval::NetWeights;
 use trainer::net::data::NetData;
+use trainer::net::model::FloatNet;
 use trainer::net::train::{
     NetConfig, NetFit, codes_held_out, float_held_out, judge_entropy, rounded_held_out,
 };
@@ -37,6 +39,11 @@ pub struct Args {
     /// step it is touched): what keeps rarely seen windows small.
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
+    /// Start from this network file (`net.bin`, or pattern-eval's
+    /// embedded one) instead of random weights; the report gives its
+    /// held-out losses beside the fitted network's.
+    #[arg(long)]
+    start: Option<PathBuf>,
     /// Folder for net.bin and report.json.
     #[arg(long)]
     out: PathBuf,
@@ -94,7 +101,12 @@ pub fn run(args: &Args) -> Result<()> {
         seed: args.seed,
         decay: args.decay,
     };
-    let mut fit = NetFit::new(config, colours);
+    let start = args.start.as_ref().map(|path| start_network(path, rules, colours)).transpose()?;
+    let start_held_out = start.as_ref().map(|weights| rounded_held_out(weights, rules, &data));
+    let mut fit = match &start {
+        Some(weights) => NetFit::starting_from(config, FloatNet::from_weights(weights)),
+        None => NetFit::new(config, colours),
+    };
     let bar = roster::shell::Progress::new(u64::from(args.epochs), "epochs");
     let fit_clock = Instant::now();
     let mut losses = Vec::new();
@@ -126,7 +138,14 @@ pub fn run(args: &Args) -> Result<()> {
         "skipped": data.skipped,
         "epochs": args.epochs,
         "losses": losses,
-        "held_out": { "float": float, "rounded": rounded, "codes": codes, "codes_scale": codes_k, "judge_entropy": floor },
+        "held_out": {
+            "float": float,
+            "rounded": rounded,
+            "codes": codes,
+            "codes_scale": codes_k,
+            "judge_entropy": floor,
+            "start": start_held_out,
+        },
         "load_seconds": load_seconds,
         "fit_seconds": fit_seconds,
         "net": net_path.display().to_string(),
@@ -134,6 +153,19 @@ pub fn run(args: &Args) -> Result<()> {
     write_file(&args.out.join("report.json"), &serde_json::to_string_pretty(&report)?)?;
     print_report(args, &report);
     Ok(())
+}
+
+/// The network `--start` names, with as many colour tables as `rules` want.
+fn start_network(path: &Path, rules: board::Rules, colours: usize) -> Result<NetWeights> {
+    let weights = NetWeights::load(path).with_context(|| format!("--start {}", path.display()))?;
+    if weights.tables.len() != colours {
+        bail!(
+            "--start {} has {} colour table(s); {rules} wants {colours}",
+            path.display(),
+            weights.tables.len()
+        );
+    }
+    Ok(weights)
 }
 
 /// How the network was made: the command and each label file's judge.
@@ -150,8 +182,15 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         sources.push(format!("{name} (judge {} at {budget}, scale {})", settings.judge, settings.scale));
     }
+    let start = match &args.start {
+        Some(path) => format!(
+            " --start {}",
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+        ),
+        None => String::new(),
+    };
     Ok(format!(
-        "trainer net --labels {} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}: {} positions \
+        "trainer net --labels {}{start} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}: {} positions \
          ({} held out) of {rules}; values of the judge only, none of its code",
         sources.join(" "),
         args.epochs,
@@ -196,6 +235,13 @@ fn print_report(args: &Args, report: &serde_json::Value) {
         results("rounded"),
         results("codes")
     );
+    if !held["start"].is_null() {
+        println!(
+            "the --start network before the fit: {:.5} against the judge, {:.5} against results",
+            judge("start"),
+            results("start")
+        );
+    }
     println!(
         "calibration on the held-out positions, by tenths ranked by each model's chance (model / judge / games):"
     );

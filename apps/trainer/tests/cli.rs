@@ -603,8 +603,38 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     for model in ["float", "rounded", "codes"] {
         assert!(net["held_out"][model]["judge"].as_f64().unwrap() > 0.0, "{net}");
     }
+    assert!(
+        !net["held_out"]["rounded"]["curve"].as_array().unwrap().is_empty(),
+        "a calibration curve: {net}"
+    );
     let weights = pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap();
     assert!(weights.provenance.contains("judge alphabeta:tt_mb=1 at 300 nodes"), "{}", weights.provenance);
+    // A fit from that network measures it first: as the first fit measured
+    // its rounded network, on the same held-out positions.
+    let started = dir.join("net-started");
+    let start = net_dir.join("net.bin");
+    let args = ["--epochs", "1", "--batch", "8", "--json", "--start", start.to_str().unwrap()];
+    let output = trainer(
+        &[&["net", "--labels", merged.to_str().unwrap(), "--out", started.to_str().unwrap()][..], &args[..]]
+            .concat(),
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let again: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(again["held_out"]["start"]["judge"], net["held_out"]["rounded"]["judge"], "{again}");
+    let refit = pattern_eval::NetWeights::load(&started.join("net.bin")).unwrap();
+    assert!(refit.provenance.contains("--start net.bin"), "{}", refit.provenance);
+    let not_a_net = dir.join("net-not-a-net");
+    let report = net_dir.join("report.json");
+    let output = trainer(&[
+        "net",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--start",
+        report.to_str().unwrap(),
+        "--out",
+        not_a_net.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--start"), "{output:?}");
     // A second fit into the same folder is refused and leaves the first;
     // an output onto an input is refused.
     let again = trainer(&["net", "--labels", merged.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);

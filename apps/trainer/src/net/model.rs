@@ -64,6 +64,29 @@ impl FloatNet {
         FloatNet { tables, cell_bias, heads }
     }
 
+    /// The float network the whole-number `weights` stand for: what
+    /// [`FloatNet::rounded`] gives back exactly, so that a fit can start
+    /// from a network file.
+    #[must_use]
+    pub fn from_weights(weights: &NetWeights) -> FloatNet {
+        let scaled = |values: &[i16]| values.iter().map(|&v| f32::from(v) / CELL_ONE as f32).collect();
+        let dense = |values: &[i8]| values.iter().map(|&v| f32::from(v) / DENSE_ONE as f32).collect();
+        FloatNet {
+            tables: weights.tables.iter().map(|table| scaled(table)).collect(),
+            cell_bias: weights.cell_bias.iter().map(|bias| scaled(bias)).collect(),
+            heads: weights
+                .heads
+                .iter()
+                .map(|head| FloatHead {
+                    hidden: dense(&head.hidden),
+                    hidden_bias: head.hidden_bias.iter().map(|&v| v as f32 / HIDDEN_SUM_ONE as f32).collect(),
+                    out: dense(&head.out),
+                    out_bias: head.out_bias as f32 / OUT_ONE as f32,
+                })
+                .collect(),
+        }
+    }
+
     /// How many colours it tells apart.
     #[must_use]
     pub fn colours(&self) -> usize {
@@ -376,6 +399,25 @@ impl Adam {
                 head.out[i] = head.out[i].clamp(-MAX_DENSE, MAX_DENSE);
             }
             update(&mut head.out_bias, &mut g.out_bias, &mut m.out_bias, &mut v.out_bias);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_file_read_back_as_floats_rounds_to_itself() {
+        for colours in [1, 2] {
+            let mut net = FloatNet::new(colours, 7);
+            // Rows and biases away from 0, as a fit leaves them.
+            for (i, value) in net.tables.iter_mut().flatten().enumerate() {
+                *value = ((i % 17) as f32 - 8.0) * 0.013;
+            }
+            net.heads[0].out_bias = -0.37;
+            let weights = net.rounded("a test".to_owned());
+            assert_eq!(FloatNet::from_weights(&weights).rounded("a test".to_owned()), weights, "{colours}");
         }
     }
 }

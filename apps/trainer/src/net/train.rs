@@ -47,6 +47,12 @@ impl NetFit {
     #[must_use]
     pub fn new(config: NetConfig, colours: usize) -> NetFit {
         let net = FloatNet::new(colours, config.seed);
+        NetFit::starting_from(config, net)
+    }
+
+    /// A fit that goes on from `net` (a network file's weights, say).
+    #[must_use]
+    pub fn starting_from(config: NetConfig, net: FloatNet) -> NetFit {
         let adam = Adam::new(&net, config.rate, config.decay);
         let workers = (0..rayon::current_num_threads().max(1))
             .map(|_| (Gradient::zero(&net), Scratch::default()))
