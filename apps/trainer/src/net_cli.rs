@@ -178,17 +178,15 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
             (None, Some(ms)) => format!("{ms} ms"),
             (None, None) => "its default budget".to_owned(),
         };
-        let name =
-            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        sources.push(format!("{name} (judge {} at {budget}, scale {})", settings.judge, settings.scale));
+        sources.push(format!(
+            "{} (judge {} at {budget}, scale {})",
+            file_name(path),
+            settings.judge,
+            settings.scale
+        ));
     }
-    let start = match &args.start {
-        Some(path) => format!(
-            " --start {}",
-            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
-        ),
-        None => String::new(),
-    };
+    let start =
+        args.start.as_deref().map_or_else(String::new, |path| format!(" --start {}", file_name(path)));
     Ok(format!(
         "trainer net --labels {}{start} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}: {} positions \
          ({} held out) of {rules}; values of the judge only, none of its code",
@@ -202,6 +200,11 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
         data.train.len() + data.validation.len(),
         data.validation.len()
     ))
+}
+
+/// A file's name without its folders (which differ from machine to machine).
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned())
 }
 
 /// The report as JSON or as lines of text.
