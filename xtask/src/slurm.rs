@@ -1,4 +1,4 @@
-//! `cargo xtask slurm match|tournament|selfplay ARGS --shards N`: a long
+//! `cargo xtask slurm match|tournament|selfplay|label ARGS --shards N`: a long
 //! run split into N shards as a Slurm job array, merged by a job that
 //! waits for the array (`--dependency=afterok`).
 //!
@@ -18,12 +18,13 @@ use anyhow::{Context, Result, bail};
 use crate::{cargo, run_step, target_dir};
 
 pub const USAGE: &str =
-    "usage: cargo xtask slurm match|tournament|selfplay [--shards N] [--dir DIR] [--cpus C]
+    "usage: cargo xtask slurm match|tournament|selfplay|label [--shards N] [--dir DIR] [--cpus C]
                          [--sbatch-arg ARG]... [--profile P] [--dry-run] [--no-build] ARGS...
 
 --profile names the cargo profile the shards' binary is built with (default release).
-ARGS are those of `bench match`, `bench tournament` or `trainer selfplay`, without --shard,
---records or --resume, which the job sets; selfplay's --out names the merged file.
+ARGS are those of `bench match`, `bench tournament`, `trainer selfplay` or `trainer label`,
+without --shard, --records or --resume, which the job sets; selfplay's and label's --out
+name the merged file.
 The run's folder (default target/slurm/KIND-TIME) must be on a filesystem every node shares.";
 
 /// Which long run.
@@ -32,6 +33,8 @@ pub enum Kind {
     Match,
     Tournament,
     Selfplay,
+    /// A judge's labels (`trainer label`).
+    Label,
 }
 
 impl Kind {
@@ -40,7 +43,10 @@ impl Kind {
             "match" => Kind::Match,
             "tournament" => Kind::Tournament,
             "selfplay" => Kind::Selfplay,
-            other => bail!("cargo xtask slurm runs match, tournament or selfplay, not {other:?}\n\n{USAGE}"),
+            "label" => Kind::Label,
+            other => {
+                bail!("cargo xtask slurm runs match, tournament, selfplay or label, not {other:?}\n\n{USAGE}")
+            }
         })
     }
 
@@ -49,17 +55,28 @@ impl Kind {
             Kind::Match => "match",
             Kind::Tournament => "tournament",
             Kind::Selfplay => "selfplay",
+            Kind::Label => "label",
         }
+    }
+
+    /// Whether the trainer runs it, writing `--out` files that `trainer
+    /// merge` joins (else bench, writing records that `bench merge` reads).
+    fn is_trainers(self) -> bool {
+        matches!(self, Kind::Selfplay | Kind::Label)
     }
 
     /// The app that plays it.
     fn app(self) -> &'static str {
-        if self == Kind::Selfplay { "trainer" } else { "bench" }
+        if self.is_trainers() { "trainer" } else { "bench" }
     }
 
     /// The extension of a shard's file.
     fn extension(self) -> &'static str {
-        if self == Kind::Selfplay { "selfplay" } else { "jsonl" }
+        match self {
+            Kind::Selfplay => "selfplay",
+            Kind::Label => "labels",
+            Kind::Match | Kind::Tournament => "jsonl",
+        }
     }
 }
 
@@ -128,11 +145,11 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
             "--shard" | "--records" | "--resume" => {
                 bail!("{word} is set by the job for each shard: leave it out of ARGS")
             }
-            "--summary" if kind != Kind::Selfplay => {
+            "--summary" if !kind.is_trainers() => {
                 merge_args.extend([word.clone(), absolute(workdir, &value(word)?)]);
             }
-            "--json" if kind != Kind::Selfplay => merge_args.push(word.clone()),
-            "--out" if kind == Kind::Selfplay => {
+            "--json" if !kind.is_trainers() => merge_args.push(word.clone()),
+            "--out" if kind.is_trainers() => {
                 merge_args.extend([word.clone(), absolute(workdir, &value(word)?)]);
             }
             _ => {
@@ -141,8 +158,8 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
             }
         }
     }
-    if kind == Kind::Selfplay && merge_args.is_empty() {
-        bail!("selfplay needs --out FILE: the merged data file");
+    if kind.is_trainers() && merge_args.is_empty() {
+        bail!("{} needs --out FILE: the merged data file", kind.name());
     }
     if !threads_given {
         shard_args.extend(["--threads".to_owned(), cpus.to_string()]);
@@ -203,7 +220,7 @@ impl Job {
         let _ = writeln!(text, "set -euo pipefail");
         let _ = writeln!(text, "cd {}", quote(&self.workdir.display().to_string()));
         let _ = writeln!(text, "index=\"$SLURM_ARRAY_TASK_ID\"");
-        let out_flag = if self.kind == Kind::Selfplay { "--out" } else { "--records" };
+        let out_flag = if self.kind.is_trainers() { "--out" } else { "--records" };
         let file = self.dir.join(format!("shard-$index.{}", self.kind.extension()));
         let mut command = vec![quote(&self.binary.display().to_string()), self.kind.name().to_owned()];
         command.extend(self.shard_args.iter().map(|arg| quote(arg)));
@@ -222,7 +239,7 @@ impl Job {
         let _ = writeln!(text, "cd {}", quote(&self.workdir.display().to_string()));
         let mut command = vec![quote(&self.binary.display().to_string()), "merge".to_owned()];
         command.extend((0..self.shards).map(|index| quote(&self.shard_file(index).display().to_string())));
-        if self.kind != Kind::Selfplay && !self.merge_args.iter().any(|arg| arg == "--summary") {
+        if !self.kind.is_trainers() && !self.merge_args.iter().any(|arg| arg == "--summary") {
             command
                 .push(format!("--summary {}", quote(&self.dir.join("summary.json").display().to_string())));
         }
@@ -538,6 +555,25 @@ mod tests {
             merge.ends_with("trainer merge /w/runs/s/shard-0.selfplay /w/runs/s/shard-1.selfplay --out /w/data/x.selfplay\n"),
             "{merge}"
         );
+    }
+
+    #[test]
+    fn labels_are_judged_in_shards_and_merged_into_their_out() {
+        let line = "label games.jsonl --judge alphabeta:depth=4 --nodes 300 --out data/x.labels --shards 3 --dir runs/l";
+        let (job, _) = parse(&args(line), Path::new("/w")).unwrap();
+        assert_eq!(job.shard_args, args("games.jsonl --judge alphabeta:depth=4 --nodes 300 --threads 1"));
+        let shard = job.shard_script();
+        assert!(
+            shard.contains("trainer label games.jsonl --judge alphabeta:depth=4 --nodes 300 --threads 1 --shard \"$index/3\" --out \"/w/runs/l/shard-$index.labels\" ${MNK_RESUME:+--resume}\n"),
+            "{shard}"
+        );
+        let merge = job.merge_script();
+        assert!(
+            merge.ends_with("trainer merge /w/runs/l/shard-0.labels /w/runs/l/shard-1.labels /w/runs/l/shard-2.labels --out /w/data/x.labels\n"),
+            "{merge}"
+        );
+        let error = parse(&args("label games.jsonl --judge alphabeta"), Path::new("/w")).unwrap_err();
+        assert!(error.to_string().contains("label needs --out FILE"), "{error}");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! the local single-process run of the same plan in every field but
 //! timings. One shard's file is left half played beforehand, so that its
 //! first attempt fails and the resubmission with `--resume` is exercised.
-//! Then `trainer ga --shards 2 --launcher slurm` must evolve exactly as
-//! the GA in one process.
+//! Then `cargo xtask slurm label` must label that match's positions in 2
+//! shards, merged, exactly as one process does, and `trainer ga --shards
+//! 2 --launcher slurm` must evolve exactly as the GA in one process.
 //! The daemons are stopped by pid. Prints `slurm: ran …` or
 //! `slurm: skipped (reason)`; skipping happens only when the packages
 //! cannot be installed or the daemons cannot run as root here.
@@ -56,7 +57,8 @@ pub fn run() -> Result<()> {
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
     let cluster = Cluster::start(&root)?;
-    let outcome = play(&root, &cluster).and_then(|note| Ok(format!("{note}; {}", evolve(&root, &cluster)?)));
+    let outcome = play(&root, &cluster)
+        .and_then(|note| Ok(format!("{note}; {}; {}", label(&root, &cluster)?, evolve(&root, &cluster)?)));
     drop(cluster);
     let note = outcome?;
     let _ = fs::remove_dir_all(&root);
@@ -136,6 +138,57 @@ fn play(root: &Path, cluster: &Cluster) -> Result<String> {
     Ok(format!(
         "{SHARDS} shards, {games} games: the merged summary equals the single run's but for timings; shard 1 failed once and was resumed"
     ))
+}
+
+/// The judge's labels: what `play` played labelled in 2 Slurm shards and
+/// merged must be every position one process labels, and nothing more.
+fn label(root: &Path, cluster: &Cluster) -> Result<String> {
+    println!("==> slurm: trainer label of those games in 2 Slurm shards");
+    let trainer = target_dir().join(PROFILE).join("trainer");
+    let games: Vec<String> = (0..SHARDS)
+        .map(|i| root.join("run").join(format!("shard-{i}.jsonl")).display().to_string())
+        .collect();
+    let judge = ["--judge", "alphabeta:depth=2", "--nodes", "200"];
+    let labelled = |out: &Path, resume: bool| -> Result<(u64, u64)> {
+        let output = Command::new(&trainer)
+            .arg("label")
+            .args(&games)
+            .args(judge)
+            .args(["--threads", "2", "--json", "--out"])
+            .arg(out)
+            .args(resume.then_some("--resume"))
+            .output()
+            .context("cannot run trainer")?;
+        if !output.status.success() {
+            bail!("trainer label failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        let report: Value = serde_json::from_slice(&output.stdout).context("trainer label's JSON")?;
+        Ok((report["labelled"].as_u64().unwrap_or(0), report["labelled_before"].as_u64().unwrap_or(0)))
+    };
+    let (single, _) = labelled(&root.join("single.labels"), false)?;
+    let merged = root.join("merged.labels");
+    let output = Command::new(std::env::current_exe()?)
+        .args(["slurm", "label", "--no-build", "--profile", PROFILE, "--shards", "2", "--dir"])
+        .arg(root.join("label-run"))
+        .args(&games)
+        .args(judge)
+        .arg("--out")
+        .arg(&merged)
+        .env("SLURM_CONF", cluster.conf())
+        .current_dir(workspace_root())
+        .output()
+        .context("cannot run cargo xtask slurm label")?;
+    if !output.status.success() {
+        bail!("cargo xtask slurm label failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    // Going on with the merged file finds nothing left to label.
+    let (left, before) = labelled(&merged, true)?;
+    if single == 0 || left != 0 || before != single {
+        bail!(
+            "the shards' merged labels are not one process's: {before} labelled and {left} left, against {single}"
+        );
+    }
+    Ok(format!("{single} positions labelled in 2 Slurm shards, as in one process"))
 }
 
 /// A GA generation's games in Slurm shards: the run must evolve exactly
