@@ -64,7 +64,6 @@ fn check(args: &Args) -> Result<()> {
 
 pub fn run(args: &Args) -> Result<()> {
     check(args)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let net_path = args.out.join("net.bin");
     for output in [net_path.clone(), args.out.join("report.json")] {
         if let Some(input) = args.labels.iter().find(|input| play::files::same_file(input, &output)) {
@@ -102,6 +101,8 @@ pub fn run(args: &Args) -> Result<()> {
         decay: args.decay,
     };
     let start = args.start.as_ref().map(|path| start_network(path, rules, colours)).transpose()?;
+    // Made once the inputs are read: a refused input leaves no folder behind.
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let start_held_out = start.as_ref().map(|weights| rounded_held_out(weights, rules, &data));
     let mut fit = match &start {
         Some(weights) => NetFit::starting_from(config, FloatNet::from_weights(weights)),

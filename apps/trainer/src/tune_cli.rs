@@ -111,7 +111,6 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.resume && checkpoint.exists() {
         bail!("{} holds a fit: give --resume to go on with it, or another --out", args.out.display());
     }
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     // What the fit writes in --out must not be one of its inputs.
     for name in ["weights.json", "weights.bin", "loss.csv", "loss.svg", "checkpoint.json"] {
         let output = args.out.join(name);
@@ -127,6 +126,8 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let clock = Instant::now();
     let (data, rules) = load_either(args)?;
+    // Made once the inputs are read: a refused input leaves no folder behind.
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let positions = data.train.len() + data.validation.len();
     let load_seconds = clock.elapsed().as_secs_f64();
     let config = TuneConfig {

@@ -547,6 +547,7 @@ fn label_reads_sgf_and_refuses_bad_input() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let sgf_report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(sgf_report["labelled"].as_u64().unwrap() + sgf_report["without_value"].as_u64().unwrap(), 2);
+    let tune_out = dir.join("tune-refused");
     for (args, message) in [
         (vec!["label", games.to_str().unwrap(), "--judge", "alphabeta", "--out", "x.labels"], "a budget"),
         (
@@ -566,12 +567,16 @@ fn label_reads_sgf_and_refuses_bad_input() {
             ],
             "both a game file",
         ),
-        (vec!["tune", "--labels", games.to_str().unwrap(), "--out", "x"], "not a label file"),
+        (
+            vec!["tune", "--labels", games.to_str().unwrap(), "--out", tune_out.to_str().unwrap()],
+            "not a label file",
+        ),
     ] {
         let output = trainer(&args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success() && stderr.contains(message), "{args:?}: {stderr}");
     }
+    assert!(!tune_out.exists(), "a refused fit leaves no folder behind");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -635,6 +640,7 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
         not_a_net.to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--start"), "{output:?}");
+    assert!(!not_a_net.exists(), "a refused start leaves no folder behind");
     // A second fit into the same folder is refused and leaves the first;
     // an output onto an input is refused.
     let again = trainer(&["net", "--labels", merged.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
@@ -647,6 +653,7 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     let refused =
         trainer(&["net", "--labels", games.to_str().unwrap(), "--out", elsewhere.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
+    assert!(!elsewhere.exists(), "a refused fit leaves no folder behind");
     let refused = trainer(&[
         "net",
         "--labels",
