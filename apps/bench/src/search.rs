@@ -26,6 +26,12 @@ pub struct Args {
     /// pattern, ternary, threat, codes or net.
     #[arg(long, default_value = "openlines")]
     eval: String,
+    /// As `lazy=` of an alphabeta spec: where the evaluation is the
+    /// network, the code tables' score stands for it at a leaf when it
+    /// lies this far outside the window (0: never); unless given, as in
+    /// play (800 for freestyle on 15 × 15, else 0).
+    #[arg(long)]
+    lazy: Option<i32>,
     /// Plain alpha-beta: no search by threats (see minimax-tree's README).
     #[arg(long)]
     plain: bool,
@@ -162,7 +168,8 @@ pub fn run(args: &Args) -> Result<()> {
         threats: !args.plain,
         ..AlphaBetaConfig::default()
     };
-    measure(args, roster::evaluation(&args.eval, args.rules)?, config)
+    let lazy = args.lazy.unwrap_or_else(|| roster::default_lazy_margin(args.rules));
+    measure(args, roster::evaluation(&args.eval, args.rules)?.with_lazy_margin(lazy), config)
 }
 
 fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> Result<()> {

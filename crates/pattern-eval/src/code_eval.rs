@@ -434,6 +434,19 @@ impl CodeEvaluator {
             .collect()
     }
 
+    /// The score from `threats` if they sum this evaluator's values (made
+    /// by its [`Evaluator::threats`]): a read, no pass over the cells.
+    #[inline]
+    #[must_use]
+    pub fn kept_score(&self, pos: &Position, threats: &Threats) -> Option<i32> {
+        let values = threats.values()?;
+        Arc::ptr_eq(values, &self.values).then(|| {
+            let me = pos.side_to_move();
+            threats.value_sum(me, true) - threats.value_sum(me.opponent(), false)
+                + self.mask_value(threats, me)
+        })
+    }
+
     /// The score from threats that do not sum this evaluator's values: a
     /// pass over the empty cells.
     fn score_by_cells(&self, pos: &Position, threats: &Threats) -> i32 {
@@ -491,14 +504,7 @@ impl Evaluator for CodeEvaluator {
 
     #[inline]
     fn evaluate_threats(&self, pos: &Position, threats: &Threats) -> i32 {
-        match threats.values() {
-            Some(values) if Arc::ptr_eq(values, &self.values) => {
-                let me = pos.side_to_move();
-                threats.value_sum(me, true) - threats.value_sum(me.opponent(), false)
-                    + self.mask_value(threats, me)
-            }
-            _ => self.score_by_cells(pos, threats),
-        }
+        self.kept_score(pos, threats).unwrap_or_else(|| self.score_by_cells(pos, threats))
     }
 
     fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreats> {

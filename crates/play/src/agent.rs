@@ -229,6 +229,16 @@ pub trait Evaluator: Send + Sync {
         self.evaluate(pos)
     }
 
+    /// [`Evaluator::evaluate_threats`] where the search needs the score only
+    /// within `window` (its alpha and beta): a score beyond one of its
+    /// bounds may be a cheaper estimate that lies beyond that bound too,
+    /// one within it is exact. By default the exact score.
+    #[inline]
+    fn evaluate_within(&self, pos: &Position, threats: &crate::threats::Threats, window: (i32, i32)) -> i32 {
+        let _ = window;
+        self.evaluate_threats(pos, threats)
+    }
+
     /// How promising `cell` is for `side` to play, given the threats a
     /// search keeps: what a threat search orders its moves by and cuts
     /// the weakest by; a move scoring 0 (no pattern made or blocked) is

@@ -445,6 +445,23 @@ mod tests {
     }
 
     #[test]
+    fn the_network_is_lazy_by_default_where_that_was_measured() {
+        let search = |spec: &str, rules: Rules| {
+            let mut agent = spec.parse::<AgentSpec>().unwrap().build(0);
+            let pos = Position::from_moves(rules, "h8 h9 i9 g7 j10").unwrap();
+            agent.select_move(&pos, &Limits::depth(5)).unwrap();
+            let analysis = agent.analysis().unwrap();
+            (analysis.scores, analysis.nodes)
+        };
+        let free = Rules::gomoku15();
+        assert_eq!(search("alphabeta", free), search("alphabeta:lazy=800", free));
+        assert_ne!(search("alphabeta", free), search("alphabeta:lazy=0", free), "the margin acts");
+        assert_eq!(search("alphabeta", Rules::renju()), search("alphabeta:lazy=0", Rules::renju()));
+        let error = "alphabeta:lazy=-1".parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(error.contains("option lazy of alphabeta must be a whole number"), "{error}");
+    }
+
+    #[test]
     fn mcts_budgets_follow_the_spec() {
         // Under an hour's clock: iterations asked for are the budget, and
         // the classic keeps its 1,000 (a time budget is tested in mcts).

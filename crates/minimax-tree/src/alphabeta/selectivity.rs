@@ -15,7 +15,7 @@ use play::Evaluator;
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, fractional, plies, whole_plies};
 use super::node::Node;
-use super::result::MATE_BOUND;
+use super::result::{EVAL_LIMIT, MATE_BOUND};
 
 /// Razoring acts below this depth (2.6 plies).
 const RAZOR_DEPTH: f64 = 2.6;
@@ -94,7 +94,8 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// nodes two plies down, and whether it is improving.
     pub(super) fn static_value(&mut self, pos: &Position, node: &Node, ply: u32) -> StaticValue {
         let level = ply as usize;
-        let value = (node.reducible && self.reads_static_value()).then(|| self.static_score(pos));
+        let value = (node.reducible && self.reads_static_value())
+            .then(|| self.static_score(pos, (-EVAL_LIMIT, EVAL_LIMIT)));
         self.stack.at(level).static_value = value;
         let before = level.checked_sub(2).and_then(|up| self.stack.at(up).static_value);
         let improving = match (value, before) {

@@ -51,6 +51,9 @@ pub struct NetEvaluator {
     weights: Arc<NetWeights>,
     net: Arc<Net>,
     moves: CodeEvaluator,
+    /// How far beyond a search's window the code tables' score must lie
+    /// to stand for the network's; 0: the network always.
+    lazy_margin: i32,
 }
 
 impl NetEvaluator {
@@ -62,7 +65,18 @@ impl NetEvaluator {
             weights: Arc::new(weights),
             net,
             moves: CodeEvaluator::new(CodeWeights::default_for(rules)),
+            lazy_margin: 0,
         }
+    }
+
+    /// The same network, computed only where the code tables' score lies
+    /// within `margin` of the search's window (see
+    /// [`Evaluator::evaluate_within`]); beyond it the tables' score, a
+    /// read of sums the threat tracker keeps, stands for the network's.
+    /// 0: the network always.
+    #[must_use]
+    pub fn with_lazy_margin(self, margin: i32) -> NetEvaluator {
+        NetEvaluator { lazy_margin: margin.max(0), ..self }
     }
 
     /// The embedded network for `rules`, if it has one (k = 5).
@@ -155,14 +169,29 @@ impl Evaluator for NetEvaluator {
         self.logit_units(pos, threats).map_or(0, score_of)
     }
 
+    /// The code tables' score where a lazy margin is set and that score
+    /// lies beyond it outside `window`; else the network's.
+    #[inline]
+    fn evaluate_within(&self, pos: &Position, threats: &Threats, (alpha, beta): (i32, i32)) -> i32 {
+        if self.lazy_margin > 0
+            && let Some(estimate) = self.moves.kept_score(pos, threats)
+            && (estimate >= beta.saturating_add(self.lazy_margin)
+                || estimate <= alpha.saturating_sub(self.lazy_margin))
+        {
+            return estimate;
+        }
+        self.evaluate_threats(pos, threats)
+    }
+
     #[inline]
     fn score_move(&self, threats: &Threats, side: Side, cell: Cell) -> i32 {
         self.moves.score_move(threats, side, cell)
     }
 
-    /// Threats without summed values: the network keeps its own sums.
+    /// Threats without summed values (the network keeps its own sums),
+    /// but with the code tables' where they estimate lazily.
     fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreats> {
-        Threats::new(pos)
+        if self.lazy_margin > 0 { self.moves.threats(pos) } else { Threats::new(pos) }
     }
 }
 
@@ -189,6 +218,27 @@ mod tests {
         }
         assert!(seen.iter().any(|&score| score != 0), "the embedded network says something");
         assert_eq!(net.evaluate(&Position::new(Rules::tic_tac_toe())), 0);
+    }
+
+    #[test]
+    fn a_lazy_network_answers_by_the_tables_only_beyond_its_margin() {
+        let rules = Rules::gomoku15();
+        let exact = NetEvaluator::default_for(&rules).unwrap();
+        let lazy = exact.clone().with_lazy_margin(500);
+        let tables = CodeEvaluator::new(CodeWeights::default_for(&rules));
+        let pos = Position::from_moves(rules, "h8 i9 j8 g8 i7 h6 k9").unwrap();
+        let threats = lazy.threats(&pos).unwrap();
+        let (net, estimate) = (exact.evaluate(&pos), tables.evaluate(&pos));
+        assert_ne!(net, estimate, "the two must differ for the test to tell them apart");
+        // Far above beta, far below alpha: the tables' score.
+        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate - 2000, estimate - 500)), estimate);
+        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate + 500, estimate + 2000)), estimate);
+        // Within the margin: the network.
+        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate - 2000, estimate - 499)), net);
+        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate + 499, estimate + 2000)), net);
+        // Not lazy: the network whatever the window.
+        let plain = exact.threats(&pos).unwrap();
+        assert_eq!(exact.evaluate_within(&pos, &plain, (estimate - 2000, estimate - 500)), net);
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod tabular;
 use play::EngineOption;
 
 pub(crate) use evaluation::EvalChoice;
-pub use evaluation::{Evaluation, evaluation};
+pub use evaluation::{Evaluation, default_lazy_margin, evaluation};
 pub(crate) use search::alphabeta_parts;
 
 use crate::built::Built;
@@ -60,6 +60,7 @@ fn alphabeta_options() -> Vec<EngineOption> {
         evaluation::eval_option(EvalChoice::Auto),
         search::threat_weights_option(),
         search::policy_option(),
+        search::lazy_option(),
     ]);
     options.extend(search::database_options());
     options

@@ -14,7 +14,7 @@ use minimax_tree::{
 use pattern_eval::{CodeWeights, MovePolicy, NetWeights, ThreatWeights};
 use play::{Agent, EngineOption, OptionKind};
 
-use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily};
+use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily, default_lazy_margin};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
@@ -35,6 +35,15 @@ pub(super) fn policy_option() -> EngineOption {
         "policy",
         OptionKind::File,
         "move policy file (JSON, from trainer policy) the search orders, reduces and prunes moves by, for eval=auto or codes; the hand-set move score unless given",
+    )
+}
+
+/// `lazy=` of `alphabeta`: the margin of the network's lazy evaluation.
+pub(super) fn lazy_option() -> EngineOption {
+    EngineOption::without_default(
+        "lazy",
+        OptionKind::Whole { min: 0, max: 100_000 },
+        "where the evaluation is the network, at the leaves the code tables' score stands for it when it lies this far outside the window, in the evaluation's units (0: the network always); unless given 800 for freestyle, where it measured stronger, and 0 elsewhere",
     )
 }
 
@@ -95,6 +104,8 @@ pub(crate) struct AlphaBetaParts {
     eval: EvalChoice,
     weights: Option<EvalWeights>,
     policy: Option<Arc<MovePolicy>>,
+    /// `lazy=`, if given: see [`lazy_option`].
+    lazy_margin: Option<i32>,
     config: AlphaBetaConfig,
     /// The analysis database and whether the search writes to it.
     database: Option<(PathBuf, bool)>,
@@ -104,8 +115,11 @@ impl AlphaBetaParts {
     /// The search for `rules`, with its analysis database if it has one
     /// (one that no longer opens is left out: the search goes on).
     pub(crate) fn search(&self, rules: Rules) -> AlphaBeta<Evaluation> {
-        let evaluator =
-            self.eval.evaluator(rules, self.weights.as_ref()).with_policy(self.policy.as_deref(), rules);
+        let evaluator = self
+            .eval
+            .evaluator(rules, self.weights.as_ref())
+            .with_policy(self.policy.as_deref(), rules)
+            .with_lazy_margin(self.lazy_margin.unwrap_or_else(|| default_lazy_margin(rules)));
         let mut search = AlphaBeta::new(evaluator, self.config.clone());
         if let Some((path, write)) = &self.database {
             let opened = if *write { Database::open(path) } else { Database::open_read_only(path) };
@@ -119,6 +133,7 @@ pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecE
     let eval: EvalChoice = options.get("eval")?;
     let weights = eval_weights(options, eval)?;
     let policy = move_policy(options, eval)?;
+    let lazy_margin: Option<i32> = options.given("lazy")?;
     let defaults = AlphaBetaConfig::default();
     let mut config = AlphaBetaConfig {
         max_depth: options.get("depth")?,
@@ -156,7 +171,7 @@ pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecE
     }
     config.move_nodes = options.given("nodes")?;
     let database = database(options)?;
-    Ok(AlphaBetaParts { eval, weights, policy, config, database })
+    Ok(AlphaBetaParts { eval, weights, policy, lazy_margin, config, database })
 }
 
 pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
