@@ -10,22 +10,22 @@ use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use crate::config::VALUE_SCALE;
+use crate::search::Tactics;
 
 /// The result of a leaf drawn from `evaluator`'s winning chance for the
 /// side to move (its score at [`VALUE_SCALE`] a logit): a win or a loss,
-/// whose mean over many draws is that chance. `threats`, if the search
-/// keeps them (made by the evaluator), spare it a scan of the board.
+/// whose mean over many draws is that chance. `tactics`, if the search
+/// keeps them, spare it a scan of the board.
 pub(crate) fn valued_outcome(
     pos: &Position,
     rng: &mut SmallRng,
     evaluator: &dyn Evaluator,
-    threats: Option<&Threats>,
+    tactics: Option<&mut Tactics>,
 ) -> Outcome {
     if let Some(outcome) = pos.outcome() {
         return outcome;
     }
-    let score =
-        threats.map_or_else(|| evaluator.evaluate(pos), |threats| evaluator.evaluate_threats(pos, threats));
+    let score = tactics.map_or_else(|| evaluator.evaluate(pos), |tactics| tactics.score(pos, evaluator));
     let chance = 1.0 / (1.0 + (-f64::from(score) / VALUE_SCALE).exp());
     let mover = pos.side_to_move();
     Outcome::Win(if rng.random_bool(chance) { mover } else { mover.opponent() })

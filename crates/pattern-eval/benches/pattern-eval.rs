@@ -2,6 +2,7 @@
 
 use std::hint::black_box;
 
+use board::threats::Threats;
 use board::{Cell, Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
 use pattern_eval::{CodeEvaluator, Family, GreedyAgent, NetEvaluator, PatternBoard, PatternEvaluator};
@@ -70,15 +71,18 @@ fn network(c: &mut Criterion) {
     for (name, evaluator) in [("code tables", &codes as &dyn Evaluator), ("network", &net as &dyn Evaluator)]
     {
         let mut pos = pos.clone();
-        let mut threats = evaluator.threats(&pos).unwrap();
+        let mut threats = Threats::new(&pos).unwrap();
+        let mut kept = evaluator.accumulator(&pos, &threats).expect("both keep their sums");
         c.bench_function(&format!("play, score, take back 16 moves, 15x15 middle game, {name}"), |b| {
             b.iter(|| {
                 for &cell in &cells {
                     pos.play_unchecked(cell);
                     threats.play(&pos, cell);
-                    black_box(evaluator.evaluate_threats(&pos, &threats));
+                    kept.push(&pos, &threats, cell);
+                    black_box(kept.evaluate(&pos, &threats, (-i32::MAX, i32::MAX)));
                     pos.undo();
                     threats.take_back(&pos, cell);
+                    kept.pop();
                 }
             });
         });

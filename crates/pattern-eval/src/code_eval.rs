@@ -10,9 +10,9 @@
 //! sums over cells of what each cell's code holds: [`CodeWeights::from_threat`]
 //! turns threat weights into code weights that score every position the
 //! same, and a fit to games ([`CodeEvaluator::features`]) can then give
-//! each shape a value of its own. A search that keeps its
-//! [`Threats`] made by [`Evaluator::threats`] gets the score in constant
-//! time: the tracker sums the values as codes change. Beside the cells,
+//! each shape a value of its own. A search that keeps the evaluation's
+//! [accumulator](Evaluator::accumulator) gets the score in constant
+//! time: it sums the values as codes change. Beside the cells,
 //! a value by [threat mask](crate::threat_mask) — which strong threats
 //! each side holds — says what a sum of cells cannot (format 3).
 
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use board::threats::{CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats, UnsupportedThreats};
+use board::threats::{CODES, CellClass, Code, CodeValues, FinePattern, Pattern, Threats};
 use board::{Cell, Position, RuleSet, Rules};
 use play::Evaluator;
 use serde::{Deserialize, Serialize};
@@ -256,7 +256,7 @@ impl CodeWeights {
         Ok(())
     }
 
-    /// The tables by code, as a tracker sums them.
+    /// The tables by code, as a search sums them.
     fn values(&self) -> CodeValues {
         let expand = |table: &[i32]| (0..CODES).map(|code| table[shape(code as Code)]).collect();
         CodeValues::new(expand(&self.to_move), expand(&self.waiting)).expect("checked weights make values")
@@ -370,7 +370,7 @@ impl CodeWeights {
 
 /// Scores positions as the sum of their cells' shape values
 /// ([`CodeWeights`]); a search keeps the sum move by move in the
-/// [`Threats`] it gets from [`Evaluator::threats`].
+/// accumulator it gets from [`Evaluator::accumulator`].
 #[derive(Clone, Debug)]
 pub struct CodeEvaluator {
     weights: CodeWeights,
@@ -434,29 +434,33 @@ impl CodeEvaluator {
             .collect()
     }
 
-    /// The score from `threats` if they sum this evaluator's values (made
-    /// by its [`Evaluator::threats`]): a read, no pass over the cells.
+    /// The values a cell's code is worth, as a search's kept sums add them.
     #[inline]
-    #[must_use]
-    pub fn kept_score(&self, pos: &Position, threats: &Threats) -> Option<i32> {
-        let values = threats.values()?;
-        Arc::ptr_eq(values, &self.values).then(|| {
-            let me = pos.side_to_move();
-            threats.value_sum(me, true) - threats.value_sum(me.opponent(), false)
-                + self.mask_value(threats, me)
-        })
+    pub(crate) fn values(&self) -> &Arc<CodeValues> {
+        &self.values
     }
 
-    /// The score from threats that do not sum this evaluator's values: a
-    /// pass over the empty cells.
+    /// The score for `me`, the side to move, from the kept sums of each
+    /// side's cell values (see `kept::CodeLevel`): a read, no pass over
+    /// the cells.
+    #[inline]
+    pub(crate) fn score_of_sums(&self, sums: &crate::kept::Sums, me: board::Side, threats: &Threats) -> i32 {
+        sums[me.index()][0] - sums[me.opponent().index()][1] + self.mask_value(threats, me)
+    }
+
+    /// The score by a pass over the empty cells; as the kept sums count
+    /// them, renju's black's forbidden shapes are worth nothing.
     fn score_by_cells(&self, pos: &Position, threats: &Threats) -> i32 {
         let me = pos.side_to_move();
+        let values = |side: board::Side| {
+            if pos.rules().forbids(side) { self.values.for_renju_black() } else { Arc::clone(&self.values) }
+        };
+        let (mine, theirs) = (values(me), values(me.opponent()));
         let cells: i32 = pos
             .empty_cells()
             .iter()
             .map(|cell| {
-                self.values.to_move(threats.code(me, cell))
-                    - self.values.waiting(threats.code(me.opponent(), cell))
+                mine.to_move(threats.code(me, cell)) - theirs.waiting(threats.code(me.opponent(), cell))
             })
             .sum();
         cells + self.mask_value(threats, pos.side_to_move())
@@ -473,7 +477,7 @@ impl Evaluator for CodeEvaluator {
     /// Computes the threats afresh, then [`Evaluator::evaluate_threats`];
     /// 0 where k has no threat table.
     fn evaluate(&self, pos: &Position) -> i32 {
-        self.threats(pos).map_or(0, |threats| self.evaluate_threats(pos, &threats))
+        Threats::new(pos).map_or(0, |threats| self.evaluate_threats(pos, &threats))
     }
 
     /// The cells near the marks, by what they are worth to the side to
@@ -502,13 +506,16 @@ impl Evaluator for CodeEvaluator {
         }
     }
 
+    /// A pass over the empty cells; a search that keeps the sums reads
+    /// them instead (see [`Evaluator::accumulator`]).
     #[inline]
     fn evaluate_threats(&self, pos: &Position, threats: &Threats) -> i32 {
-        self.kept_score(pos, threats).unwrap_or_else(|| self.score_by_cells(pos, threats))
+        self.score_by_cells(pos, threats)
     }
 
-    fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreats> {
-        Threats::with_values(pos, Arc::clone(&self.values))
+    /// The sums of the cells' values, kept move by move.
+    fn accumulator(&self, pos: &Position, threats: &Threats) -> Option<Box<dyn play::Accumulator>> {
+        Some(Box::new(crate::kept::CodeStack::new(self.clone(), pos, threats)))
     }
 }
 
@@ -568,7 +575,8 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         for _ in 0..40 {
             let mut pos = Position::new(rules);
-            let mut kept = codes.threats(&pos).unwrap();
+            let mut kept = Threats::new(&pos).unwrap();
+            let mut sums = codes.accumulator(&pos, &kept).unwrap();
             for _ in 0..rng.random_range(1..50) {
                 let moves: Vec<Cell> =
                     pos.legal_moves().filter(|c| c.x().abs_diff(7) < 4 && c.y().abs_diff(7) < 4).collect();
@@ -577,9 +585,10 @@ mod tests {
                     break;
                 }
                 kept.play(&pos, cell);
+                sums.push(&pos, &kept, cell);
                 let fresh = Threats::new(&pos).unwrap();
                 let expected = threat.evaluate_threats(&pos, &fresh);
-                assert_eq!(codes.evaluate_threats(&pos, &kept), expected, "kept sums\n{pos}");
+                assert_eq!(sums.evaluate(&pos, &kept, (-i32::MAX, i32::MAX)), expected, "kept sums\n{pos}");
                 assert_eq!(codes.evaluate_threats(&pos, &fresh), expected, "by cells\n{pos}");
                 let features = CodeEvaluator::features(&pos, &fresh);
                 let vector = codes.weights().to_vector();
@@ -606,8 +615,8 @@ mod tests {
         let pos = Position::from_moves(rules, "g8 a1 h8 o15 i8").unwrap();
         let fresh = Threats::new(&pos).unwrap();
         assert_eq!(crate::threat_mask::mask(&fresh, pos.side_to_move()), three_waiting);
-        let kept = masked.threats(&pos).unwrap();
-        assert_eq!(masked.evaluate_threats(&pos, &kept), plain.evaluate(&pos) - 500);
+        let mut kept = masked.accumulator(&pos, &fresh).unwrap();
+        assert_eq!(kept.evaluate(&pos, &fresh, (-i32::MAX, i32::MAX)), plain.evaluate(&pos) - 500);
         assert_eq!(masked.evaluate_threats(&pos, &fresh), plain.evaluate(&pos) - 500);
         // The features count the mask once, so the fit sees it.
         let features = CodeEvaluator::features(&pos, &fresh);

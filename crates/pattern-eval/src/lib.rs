@@ -52,6 +52,7 @@ mod evaluator;
 mod greedy;
 mod hand_set;
 mod incremental;
+mod kept;
 mod move_policy;
 pub mod net;
 mod shapes;

@@ -160,7 +160,7 @@ mod tests {
         let evaluator = CodeEvaluator::default().with_policy(&policy);
         let rules = Rules::gomoku15();
         let pos = Position::from_moves(rules, "h8 i9 i8 g8 j7 h9 g9 j10 h7").unwrap();
-        let threats = evaluator.threats(&pos).unwrap();
+        let threats = board::threats::Threats::new(&pos).unwrap();
         for side in [board::Side::X, board::Side::O] {
             for cell in pos.empty_cells() {
                 assert_eq!(evaluator.score_move(&threats, side, cell), threats.move_score(side, cell));

@@ -251,15 +251,30 @@ pub trait Evaluator: Send + Sync {
         threats.move_score(side, cell)
     }
 
-    /// The threats of `pos` for a search to keep up to date move by move:
-    /// an evaluation that has the tracker sum values as it goes (see
-    /// [`Threats::with_values`](crate::threats::Threats::with_values))
-    /// asks for them here. By default [`Threats::new`](crate::threats::Threats::new).
-    ///
-    /// # Errors
-    /// [`UnsupportedThreats`](crate::threats::UnsupportedThreats) for rules not tabled, such as k
-    /// above the tabled ones.
-    fn threats(&self, pos: &Position) -> Result<crate::threats::Threats, crate::threats::UnsupportedThreats> {
-        crate::threats::Threats::new(pos)
+    /// The evaluation's own state for a search to keep move by move
+    /// beside `threats` (the threats of `pos`): sums an evaluation would otherwise make
+    /// again at every leaf. `None` (the default) where it keeps none; a
+    /// search then asks [`Evaluator::evaluate_within`].
+    fn accumulator(&self, pos: &Position, threats: &crate::threats::Threats) -> Option<Box<dyn Accumulator>> {
+        let _ = (pos, threats);
+        None
     }
+}
+
+/// An evaluation's state owned by one search: a stack with a level for
+/// each move of the line searched, pushed after each move and popped
+/// after each take-back, computed only when a position is evaluated
+/// (see [`Evaluator::accumulator`]).
+pub trait Accumulator: Send + std::fmt::Debug {
+    /// `cell` was played on `pos`, and `threats` brought up to date.
+    fn push(&mut self, pos: &Position, threats: &crate::threats::Threats, cell: Cell);
+
+    /// The last move pushed was taken back (from the position and its
+    /// threats alike).
+    fn pop(&mut self);
+
+    /// The score of `pos`, the position at the top of the stack, for its
+    /// side to move: as [`Evaluator::evaluate_within`] gives it for
+    /// `window`.
+    fn evaluate(&mut self, pos: &Position, threats: &crate::threats::Threats, window: (i32, i32)) -> i32;
 }

@@ -33,7 +33,7 @@ mod wrapper;
 // The rules' vocabulary, for the modules here (not re-exported).
 use board::{Bitboard, Cell, MoveError, Outcome, Position, RuleSet, Rules, Side, renju, threats};
 
-pub use agent::{Agent, AgentError, Evaluator};
+pub use agent::{Accumulator, Agent, AgentError, Evaluator};
 pub use analysis::{
     Analysis, CellScore, EVALUATION_SCALE, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };

@@ -1,16 +1,14 @@
 //! The tracker: every empty cell's patterns and class for both sides,
 //! kept up to date move by move, and the questions engines ask of it.
 
-use std::sync::Arc;
-
-use crate::{Bitboard, Cell, Direction, MAX_SIZE, Position, RuleSet, Rules, Side};
+use crate::{Bitboard, Cell, Direction, Position, RuleSet, Rules, Side};
 
 use super::codes::{
     CODE_BITS, Code, FIVE_FLAG, FOUR_FLAG, OPEN_FOUR_FLAG, OPEN_THREE_FLAG, PLAIN_OF_BYTE, code_of_fine,
     field, fine_patterns_of, forbidden_shapes, plain_code, side_tables, unpack,
 };
 use super::tables::{LineRule, LineWords, PatternTable, WindowTable, tables, update_radius, window_table};
-use super::{CellClass, CodeValues, FinePattern, Pattern, UnsupportedThreats};
+use super::{CellClass, FinePattern, Pattern, UnsupportedThreats};
 
 /// Every empty cell's patterns and class for both sides, with counts and
 /// cell sets of the classes that tactics ask about, kept up to date by
@@ -51,15 +49,6 @@ pub struct Threats {
     open_fours: [Bitboard; 2],
     /// By side: cells where the side makes an open three.
     open_threes: [Bitboard; 2],
-    /// Values summed over the empty cells as they change, if an
-    /// evaluation asked for them ([`Threats::with_values`]).
-    values: Option<Arc<CodeValues>>,
-    /// By side: the values summed (renju's black's without its forbidden
-    /// shapes).
-    side_values: [Option<Arc<CodeValues>>; 2],
-    /// By side: the sums of [`CodeValues::to_move`] and
-    /// [`CodeValues::waiting`] over its cells' codes.
-    value_sums: [[i32; 2]; 2],
     /// The pattern changes of each move made by [`Threats::play`], so that
     /// [`Threats::take_back`] restores them without looking anything up.
     journal: Vec<Change>,
@@ -107,9 +96,6 @@ impl Threats {
             fours: [Bitboard::EMPTY; 2],
             open_fours: [Bitboard::EMPTY; 2],
             open_threes: [Bitboard::EMPTY; 2],
-            values: None,
-            side_values: [None, None],
-            value_sums: [[0; 2]; 2],
             journal: Vec::new(),
             journal_moves: Vec::new(),
         };
@@ -117,44 +103,6 @@ impl Threats {
             threats.refresh(pos, cell);
         }
         Ok(threats)
-    }
-
-    /// The threats of `pos`, also summing `values` over the cells' codes
-    /// as they change (see [`Threats::value_sum`]): an evaluation by code
-    /// then reads its score in constant time.
-    ///
-    /// # Errors
-    /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`](super::MAX_THREAT_K) or rules not tabled.
-    pub fn with_values(pos: &Position, values: Arc<CodeValues>) -> Result<Threats, UnsupportedThreats> {
-        let mut threats = Threats::new(pos)?;
-        let black = if pos.rules().rule_set() == RuleSet::Renju {
-            values.for_renju_black()
-        } else {
-            Arc::clone(&values)
-        };
-        for (s, side_values) in [black, Arc::clone(&values)].into_iter().enumerate() {
-            threats.value_sums[s] = threats.codes[s].iter().fold([0, 0], |[to_move, waiting], &code| {
-                [to_move + side_values.to_move(code), waiting + side_values.waiting(code)]
-            });
-            threats.side_values[s] = Some(side_values);
-        }
-        threats.values = Some(values);
-        Ok(threats)
-    }
-
-    /// The values these threats sum, if any.
-    #[must_use]
-    pub fn values(&self) -> Option<&Arc<CodeValues>> {
-        self.values.as_ref()
-    }
-
-    /// The sum over `side`'s cells of its codes' values
-    /// ([`CodeValues::to_move`] if `to_move`, else
-    /// [`CodeValues::waiting`]); 0 without values.
-    #[inline]
-    #[must_use]
-    pub fn value_sum(&self, side: Side, to_move: bool) -> i32 {
-        self.value_sums[side.index()][usize::from(!to_move)]
     }
 
     /// The code of `side` at `cell`: its four fine patterns packed (0 on
@@ -165,13 +113,46 @@ impl Threats {
         self.codes[side.index()][cell.index()]
     }
 
-    /// The codes of `side` along row `y`, by x: slots past the board's
-    /// width hold 0. Compared a row at a time, they show what a move
-    /// changed.
+    /// The codes of X and of O at `cell` (0 on a marked cell).
     #[inline]
     #[must_use]
-    pub fn code_row(&self, side: Side, y: u8) -> &[Code; MAX_SIZE as usize] {
-        &self.codes[side.index()].as_chunks::<{ MAX_SIZE as usize }>().0[usize::from(y)]
+    pub fn codes(&self, cell: Cell) -> [Code; 2] {
+        let i = cell.index();
+        [self.codes[0][i], self.codes[1][i]]
+    }
+
+    /// The cells whose codes the last [`Threats::play`] changed, where it
+    /// kept a journal (rules narrow enough for the window table; else
+    /// `None`, and [`Threats::reach`] bounds them). A cell may come more
+    /// than once; the move's own cell comes only if its codes changed.
+    #[inline]
+    #[must_use]
+    pub fn last_play_changes(&self) -> Option<impl Iterator<Item = Cell> + '_> {
+        self.window?;
+        let &(start, _) = self.journal_moves.last()?;
+        // (Journalled slots are cells: `from_index` always answers.)
+        Some(self.journal[start..].iter().filter_map(|change| Cell::from_index(usize::from(change.index))))
+    }
+
+    /// The cells whose codes a mark placed on, or taken off, `cell` may
+    /// change: its four lines, as far each way as an update reaches. What
+    /// an evaluation keeping sums by code looks at after a move.
+    #[must_use]
+    pub fn reach(&self, cell: Cell) -> Bitboard {
+        let radius = self.window.map_or_else(|| update_radius(self.rules), |window| window.radius) as i32;
+        let (width, height) = (i32::from(self.rules.width()), i32::from(self.rules.height()));
+        let (x, y) = (i32::from(cell.x()), i32::from(cell.y()));
+        let mut cells = Bitboard::EMPTY;
+        for direction in Direction::ALL {
+            let (dx, dy) = direction.delta();
+            for step in -radius..=radius {
+                let (cx, cy) = (x + dx * step, y + dy * step);
+                if (0..width).contains(&cx) && (0..height).contains(&cy) {
+                    cells.insert(Cell::new(cx as u8, cy as u8));
+                }
+            }
+        }
+        cells
     }
 
     /// The rules these threats are kept for.
@@ -353,16 +334,10 @@ impl Threats {
         self.reclassify(s, cell.index(), old, code);
     }
 
-    /// The value sums, class, class counts and cell sets of side `s` at
+    /// The class, class counts and cell sets of side `s` at
     /// the cell of slot `index`, whose code went from `old` to `code`.
     #[inline]
     fn reclassify(&mut self, s: usize, index: usize, old: Code, code: Code) {
-        if let Some(values) = &self.side_values[s] {
-            let sums = &mut self.value_sums[s];
-            let (new, old) = (values.both(code), values.both(old));
-            sums[0] += new[0] - old[0];
-            sums[1] += new[1] - old[1];
-        }
         let (class, flags) = self.class_tables[s][plain_code(code)];
         let (old_class, old_flags) = self.class_tables[s][plain_code(old)];
         if class != old_class {
@@ -532,39 +507,19 @@ pub(super) fn toggle(set: &mut Bitboard, cell: Cell, on: bool) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use super::super::CODES;
     use super::*;
 
     #[test]
-    fn renju_black_values_are_made_once_per_table() {
-        let rules = Rules::renju();
-        let pos = Position::from_moves(rules, "h8 a1 i8 a15 k9 o1 l10 o15").unwrap();
-        let values = Arc::new(CodeValues::new(vec![0; CODES], vec![0; CODES]).unwrap());
-        let (first, second) = (
-            Threats::with_values(&pos, Arc::clone(&values)).unwrap(),
-            Threats::with_values(&pos, values).unwrap(),
-        );
-        let black = |threats: &Threats| Arc::clone(threats.side_values[0].as_ref().unwrap());
-        assert!(Arc::ptr_eq(&black(&first), &black(&second)), "one table for every tracker");
-        assert!(!Arc::ptr_eq(&black(&first), first.values().unwrap()), "black's differs from the given");
-    }
-
-    #[test]
-    fn a_row_of_codes_is_the_cells_codes_then_zeros() {
-        let rules = Rules::new(13, 11, 5, RuleSet::Freestyle).unwrap();
-        let pos = Position::from_moves(rules, "g6 h7 f6 e6 g7 g8").unwrap();
+    fn a_moves_reach_is_its_four_lines_within_the_update_radius() {
+        // Renju: black's exact rule reaches 5 cells each way.
+        let pos = Position::new(Rules::renju());
         let threats = Threats::new(&pos).unwrap();
-        for side in Side::ALL {
-            for y in 0..11 {
-                let row = threats.code_row(side, y);
-                for x in 0..MAX_SIZE {
-                    let expected = if x < 13 { threats.code(side, Cell::new(x, y)) } else { 0 };
-                    assert_eq!(row[usize::from(x)], expected, "{side:?} x {x} y {y}");
-                }
-            }
-        }
-        assert_ne!(threats.code_row(Side::X, 5), &[0; MAX_SIZE as usize], "codes near the marks");
+        let corner = threats.reach(Cell::new(0, 0));
+        // From a corner: along the bottom row, up the left column and up the diagonal.
+        assert_eq!(corner.count(), 1 + 3 * 5, "{corner:?}");
+        let centre = threats.reach(Cell::new(7, 7));
+        assert_eq!(centre.count(), 1 + 4 * 10);
+        assert!(centre.contains(Cell::new(2, 12)) && !centre.contains(Cell::new(1, 13)));
+        assert!(!centre.contains(Cell::new(8, 9)), "off its lines");
     }
 }

@@ -1,7 +1,6 @@
-//! Values by cell code, which a [`Threats`](super::Threats) tracker sums
-//! over the empty cells as their codes change: an evaluation that scores
-//! a position as the sum of what each cell's code is worth then costs
-//! two reads a node instead of a pass over the board.
+//! Values by cell code: what an evaluation that scores a position as the
+//! sum of what each empty cell's code is worth looks up, and keeps summed
+//! as the codes a [`Threats`](super::Threats) tracker reports change.
 
 use thiserror::Error;
 
@@ -27,7 +26,7 @@ pub struct CodeValues {
     /// instructions than the misses did.)
     pairs: Box<[[i32; 2]]>,
     /// These values with renju black's forbidden shapes worth nothing,
-    /// made once for every tracker that sums them under renju.
+    /// made once for every search that sums them under renju.
     renju_black: OnceLock<Arc<CodeValues>>,
 }
 
@@ -99,7 +98,8 @@ impl CodeValues {
 
     /// These values as renju's black sums them: its forbidden shapes
     /// worth nothing. Made on first use and kept.
-    pub(super) fn for_renju_black(&self) -> Arc<CodeValues> {
+    #[must_use]
+    pub fn for_renju_black(&self) -> Arc<CodeValues> {
         Arc::clone(
             self.renju_black
                 .get_or_init(|| Arc::new(self.without(|code| forbidden_shapes()[plain_code(code)]))),
@@ -143,5 +143,15 @@ mod tests {
         let mut huge = zeros();
         huge[9] = -MAX_CODE_VALUE - 1;
         assert!(matches!(CodeValues::new(huge, zeros()), Err(CodeValuesError::TooLarge { code: 9, .. })));
+    }
+
+    #[test]
+    fn renju_blacks_values_are_made_once() {
+        let mut ones = vec![1; CODES];
+        ones[0] = 0;
+        let values = CodeValues::new(ones.clone(), ones).unwrap();
+        let (first, second) = (values.for_renju_black(), values.for_renju_black());
+        assert!(Arc::ptr_eq(&first, &second), "one table for every search");
+        assert_ne!(*first, values, "black's forbidden shapes are worth nothing");
     }
 }

@@ -6,6 +6,7 @@
 mod node;
 mod proof;
 mod report;
+mod tactics;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -24,6 +25,7 @@ use crate::sqrt_ln::SqrtLn;
 pub use node::NODE_BYTES;
 use node::{Ends, Node, best_ucb};
 pub use report::MctsReport;
+pub(crate) use tactics::Tactics;
 
 /// Iterations between two looks at the clock.
 const CLOCK_EVERY: u64 = 16;
@@ -48,10 +50,10 @@ pub struct Mcts {
     ranked: Vec<(Cell, i32)>,
     /// New children in the order they get, with their threat urgency.
     order: Vec<(Cell, u8, bool)>,
-    /// With [`MctsConfig::threats`]: the threats of the position searched,
-    /// kept up to date move by move through each iteration (boxed: it is
-    /// taken out and put back every iteration).
-    tactics: Option<Box<Threats>>,
+    /// With [`MctsConfig::threats`] or valued leaves: the threats of the
+    /// position searched, kept up to date move by move through each
+    /// iteration.
+    tactics: Option<Box<Tactics>>,
     /// √(ln n) for the exploration term.
     sqrt_ln: SqrtLn,
 }
@@ -64,7 +66,7 @@ struct Worker {
     scratch: Vec<Cell>,
     threats: [Vec<Cell>; 2],
     ranked: Vec<(Cell, i32)>,
-    tactics: Option<Box<Threats>>,
+    tactics: Option<Box<Tactics>>,
 }
 
 impl Worker {
@@ -76,17 +78,17 @@ impl Worker {
             scratch: Vec::new(),
             threats: [Vec::new(), Vec::new()],
             ranked: Vec::new(),
-            tactics: tactics_of(config, pos),
+            tactics: Tactics::of(config, pos),
         }
     }
 
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
         if let Some(evaluator) = config.leaf_value.as_deref() {
-            valued_outcome(&self.pos, &mut self.rng, evaluator, self.tactics.as_deref())
+            valued_outcome(&self.pos, &mut self.rng, evaluator, self.tactics.as_deref_mut())
         } else if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-            threat_playout(&mut self.pos, &mut self.rng, tactics, ranking)
+            threat_playout(&mut self.pos, &mut self.rng, &mut tactics.threats, ranking)
         } else if config.heuristic && self.pos.rules().is_plain() {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             heuristic_playout(&mut self.pos, &mut self.rng, &mut self.threats, ranking)
@@ -96,26 +98,8 @@ impl Worker {
     }
 }
 
-/// The threats of `pos` if the configuration reads them and the tables
-/// reach its k.
-fn tactics_of(config: &MctsConfig, pos: &Position) -> Option<Box<Threats>> {
-    // The threat tables know plain rules only: renju and caro play on
-    // without them, with plain random playouts.
-    if !pos.rules().is_plain() {
-        return None;
-    }
-    // Valued leaves read the threats kept along the descent rather than
-    // scanning the board a leaf: made by their evaluation, so that it
-    // finds what it sums there.
-    if let Some(evaluator) = config.leaf_value.as_deref() {
-        return evaluator.threats(pos).ok().map(Box::new);
-    }
-    let reads = config.threats || config.threat_playouts;
-    reads.then(|| Threats::new(pos).ok().map(Box::new)).flatten()
-}
-
 /// Takes back the last move of `pos`, and of `tactics` if kept.
-fn take_back(pos: &mut Position, tactics: Option<&mut Box<Threats>>) {
+fn take_back(pos: &mut Position, tactics: Option<&mut Box<Tactics>>) {
     let cell = pos.undo().expect("a move to take back");
     if let Some(tactics) = tactics {
         tactics.take_back(pos, cell);
@@ -123,7 +107,7 @@ fn take_back(pos: &mut Position, tactics: Option<&mut Box<Threats>>) {
 }
 
 /// What a descent keeps up to date beside the position: nothing (`()`,
-/// which compiles to the plain descent), or the threats.
+/// which compiles to the plain descent), or the tactics.
 trait Follow {
     /// After `cell` was played on `pos`.
     fn play(&mut self, pos: &Position, cell: Cell);
@@ -140,12 +124,12 @@ impl Follow for () {
     }
 }
 
-impl Follow for &mut Threats {
+impl Follow for &mut Tactics {
     fn play(&mut self, pos: &Position, cell: Cell) {
-        Threats::play(self, pos, cell);
+        Tactics::play(self, pos, cell);
     }
     fn threats(&self) -> Option<&Threats> {
-        Some(self)
+        Some(&self.threats)
     }
 }
 
@@ -289,7 +273,7 @@ impl Mcts {
             self.push(Cell::new(0, 0), 1.0);
         }
         self.root = Some(pos.clone());
-        self.tactics = tactics_of(&self.config, pos);
+        self.tactics = Tactics::of(&self.config, pos);
     }
 
     /// Searches `pos` with `threads` threads sharing this one tree: each
@@ -438,7 +422,7 @@ impl Mcts {
         };
         let valued = match (descent.known, self.config.leaf_value.as_deref()) {
             (None, Some(evaluator)) => {
-                Some(valued_outcome(pos, &mut self.rng, evaluator, tactics.as_deref()))
+                Some(valued_outcome(pos, &mut self.rng, evaluator, tactics.as_deref_mut()))
             }
             _ => None,
         };
@@ -448,7 +432,7 @@ impl Mcts {
                 (None, Some(tactics)) => {
                     let ranking =
                         self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                    threat_playout(pos, &mut self.rng, tactics, ranking)
+                    threat_playout(pos, &mut self.rng, &mut tactics.threats, ranking)
                 }
                 (None, None) if self.config.heuristic && pos.rules().is_plain() => {
                     let ranking =

@@ -42,7 +42,7 @@ use std::time::Instant;
 
 use board::threats::Threats;
 use board::{Bitboard, Cell, Position, Transform};
-use play::{Evaluator, Limits};
+use play::{Accumulator, Evaluator, Limits};
 
 pub use agent::AlphaBetaAgent;
 pub use config::AlphaBetaConfig;
@@ -75,6 +75,9 @@ pub struct AlphaBeta<E = OpenLines> {
     /// The threats of the searched position, kept move by move (threat
     /// search only).
     threats: Option<Threats>,
+    /// The evaluation's state beside them, kept move by move, if it keeps
+    /// one (see [`Evaluator::accumulator`]).
+    accumulator: Option<Box<dyn Accumulator>>,
     threat_search: ThreatSearch,
     /// Root moves the search leaves out (the lines already shown of a
     /// multi-line analysis).
@@ -105,6 +108,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             budget: Budget::new(),
             selective_depth: 0,
             threats: None,
+            accumulator: None,
             threat_search: ThreatSearch::new(),
             excluded: Vec::new(),
             book: book::BookSlot::default(),
@@ -174,22 +178,36 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.threats.as_ref().is_some_and(|threats| threats.forbidden(pos, pos.side_to_move(), cell))
     }
 
-    /// Plays `cell`, keeping the threats up to date.
+    /// Starts keeping the threats of `pos`, and the evaluation's
+    /// accumulator beside them, where it is searched by threats.
+    fn keep(&mut self, pos: &Position) {
+        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        self.accumulator = self.threats.as_ref().and_then(|threats| self.evaluator.accumulator(pos, threats));
+    }
+
+    /// Plays `cell`, keeping the threats and the accumulator up to date.
     #[inline]
     fn make(&mut self, pos: &mut Position, cell: Cell) {
         pos.play_unchecked(cell);
         if let Some(threats) = &mut self.threats {
             threats.play(pos, cell);
+            if let Some(accumulator) = &mut self.accumulator {
+                accumulator.push(pos, threats, cell);
+            }
         }
     }
 
-    /// Takes back the last move, keeping the threats up to date.
+    /// Takes back the last move, keeping the threats and the accumulator
+    /// up to date.
     #[inline]
     fn unmake(&mut self, pos: &mut Position) {
         if let Some(cell) = pos.undo()
             && let Some(threats) = &mut self.threats
         {
             threats.take_back(pos, cell);
+            if let Some(accumulator) = &mut self.accumulator {
+                accumulator.pop();
+            }
         }
     }
 

@@ -366,11 +366,15 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// the evaluation, raised when it can make a double three that the
     /// opponent cannot answer with a four or an open three. Needed only
     /// within `window`: beyond it the evaluator may estimate.
-    pub(super) fn static_score(&self, pos: &Position, window: (i32, i32)) -> i32 {
+    pub(super) fn static_score(&mut self, pos: &Position, window: (i32, i32)) -> i32 {
         let threats = self.threats.as_ref().expect("threat search");
         let me = pos.side_to_move();
         let opponent = me.opponent();
-        let stand = self.evaluator.evaluate_within(pos, threats, window).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let stand = match &mut self.accumulator {
+            Some(accumulator) => accumulator.evaluate(pos, threats, window),
+            None => self.evaluator.evaluate_within(pos, threats, window),
+        }
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         // (Renju's black's double threes are of no class: no bonus.)
         if self.config.double_three_bonus != 0
             && threats.class_count(me, CellClass::DoubleThree) > 0

@@ -40,7 +40,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             return AlphaBetaReport::empty(Vec::new());
         }
         let mut work = pos.clone();
-        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
+        self.keep(pos);
         // Cells the caller excludes (a GUI's blocks), and the lines a
         // multi-line analysis has shown already.
         let mut excluded = limits.excluded;
@@ -101,7 +101,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if pos.is_over() {
             return Vec::new();
         }
-        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
+        self.keep(pos);
         let cells = self.candidate_cells(pos);
         self.ordered_root(pos, cells, Bitboard::EMPTY)
     }
@@ -163,7 +163,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// it with plain minimax.
     pub fn search_depth(&mut self, pos: &Position, depth: u32) -> i32 {
         self.begin(&Limits::none(), None, None);
-        self.threats = self.threat_mode(pos).then(|| self.evaluator.threats(pos).ok()).flatten();
+        self.keep(pos);
         let mut work = pos.clone();
         self.negamax(&mut work, plies(depth), -INFINITY, INFINITY, 0, false)
     }

@@ -43,7 +43,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let result = thread::scope(|scope| {
             for (id, helper) in helpers.iter_mut().enumerate() {
                 helper.begin(&helper_limits, latest, None);
-                helper.threats.clone_from(&self.threats);
+                helper.keep(pos);
                 let mut pos = pos.clone();
                 let mut root = root.clone();
                 // The same depths as this thread (scores of neighbouring

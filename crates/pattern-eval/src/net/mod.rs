@@ -21,28 +21,30 @@
 //! give 0.48.
 //!
 //! Tables are 16-bit, the head's weights 8-bit, its sums 32-bit: the
-//! trainer fits in floats and rounds to these. A search keeps the sums
-//! (`state.rs`) in a per-thread copy synced to each position it
-//! evaluates: only cells whose codes changed are recomputed.
+//! trainer fits in floats and rounds to these. A search keeps the pool
+//! in the [accumulator](Evaluator::accumulator) it owns (`stack.rs`):
+//! only cells whose codes a move changed are summed again, and only when
+//! a position is evaluated.
 
-mod state;
+mod network;
+mod stack;
 mod weights;
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use board::threats::{Threats, UnsupportedThreats};
 use board::{Cell, Position, Rules, Side};
 use play::Evaluator;
 
-pub use state::row_of;
+pub use network::row_of;
 pub use weights::{
     CELL_ONE, CHANNELS, DENSE_ONE, HIDDEN, HIDDEN_ONE, HIDDEN_SHIFT, HIDDEN_SUM_ONE, Head, INPUT_ONE,
     MAX_CELL_BIAS, MAX_TABLE_VALUE, NET_FORMAT, NetWeights, OUT_ONE, POOL_DIVISOR, ROWS, SCORE_PER_LOGIT,
 };
 
 use crate::{CodeEvaluator, CodeWeights};
-use state::{Net, NetState};
+use network::Net;
+use stack::NetStack;
 
 /// Scores positions with a [`NetWeights`] network; moves are ordered as
 /// the code family orders them.
@@ -100,26 +102,13 @@ impl NetEvaluator {
             return None;
         }
         let threats = Threats::new(pos).ok()?;
-        let state = NetState::from_position(Arc::clone(&self.net), pos, &threats);
-        Some(state.logit(pos.side_to_move()) as f32 / OUT_ONE as f32)
+        Some(self.logit_units(pos, &threats) as f32 / OUT_ONE as f32)
     }
 
-    /// The logit in [`OUT_ONE`] units, kept in this thread's copy of the
-    /// sums; `None` where k is not 5.
-    fn logit_units(&self, pos: &Position, threats: &Threats) -> Option<i32> {
-        if pos.rules().k() != 5 {
-            return None;
-        }
-        STATE.with_borrow_mut(|kept| {
-            let state = match kept {
-                Some(state) if state.runs(&self.net, *pos.rules()) => {
-                    state.sync(pos, threats);
-                    state
-                }
-                _ => kept.insert(NetState::from_position(Arc::clone(&self.net), pos, threats)),
-            };
-            Some(state.logit(pos.side_to_move()))
-        })
+    /// The logit in [`OUT_ONE`] units, from the pool of `pos` computed
+    /// afresh (k = 5).
+    fn logit_units(&self, pos: &Position, threats: &Threats) -> i32 {
+        self.net.logit_of(&self.net.pooled(pos, threats), pos.side_to_move())
     }
 }
 
@@ -141,15 +130,9 @@ pub fn empty_cell_rows(pos: &Position) -> Result<Vec<[[u16; 4]; 2]>, Unsupported
         .collect())
 }
 
-thread_local! {
-    /// The sums of the last position this thread evaluated: positions met
-    /// one after another in a search differ by a few marks.
-    static STATE: RefCell<Option<NetState>> = const { RefCell::new(None) };
-}
-
 /// A logit in [`OUT_ONE`] units as an engine score.
 #[inline]
-fn score_of(logit: i32) -> i32 {
+pub(crate) fn score_of(logit: i32) -> i32 {
     (logit as f32 * (SCORE_PER_LOGIT / OUT_ONE as f32)).round() as i32
 }
 
@@ -164,21 +147,27 @@ impl Evaluator for NetEvaluator {
         self.moves.rank_moves(pos, out);
     }
 
+    /// The pool computed afresh: a search that keeps it asks its
+    /// [`Evaluator::accumulator`] instead.
     #[inline]
     fn evaluate_threats(&self, pos: &Position, threats: &Threats) -> i32 {
-        self.logit_units(pos, threats).map_or(0, score_of)
+        if pos.rules().k() != 5 {
+            return 0;
+        }
+        score_of(self.logit_units(pos, threats))
     }
 
     /// The code tables' score where a lazy margin is set and that score
     /// lies beyond it outside `window`; else the network's.
     #[inline]
     fn evaluate_within(&self, pos: &Position, threats: &Threats, (alpha, beta): (i32, i32)) -> i32 {
-        if self.lazy_margin > 0
-            && let Some(estimate) = self.moves.kept_score(pos, threats)
-            && (estimate >= beta.saturating_add(self.lazy_margin)
-                || estimate <= alpha.saturating_sub(self.lazy_margin))
-        {
-            return estimate;
+        if self.lazy_margin > 0 {
+            let estimate = self.moves.evaluate_threats(pos, threats);
+            if estimate >= beta.saturating_add(self.lazy_margin)
+                || estimate <= alpha.saturating_sub(self.lazy_margin)
+            {
+                return estimate;
+            }
         }
         self.evaluate_threats(pos, threats)
     }
@@ -188,10 +177,14 @@ impl Evaluator for NetEvaluator {
         self.moves.score_move(threats, side, cell)
     }
 
-    /// Threats without summed values (the network keeps its own sums),
-    /// but with the code tables' where they estimate lazily.
-    fn threats(&self, pos: &Position) -> Result<Threats, UnsupportedThreats> {
-        if self.lazy_margin > 0 { self.moves.threats(pos) } else { Threats::new(pos) }
+    /// The pool (and, where it estimates lazily, the code tables' sums)
+    /// kept move by move; none where k is not 5.
+    fn accumulator(&self, pos: &Position, threats: &Threats) -> Option<Box<dyn play::Accumulator>> {
+        if pos.rules().k() != 5 {
+            return None;
+        }
+        let lazy = (self.lazy_margin > 0).then_some((&self.moves, self.lazy_margin));
+        Some(Box::new(NetStack::new(Arc::clone(&self.net), pos, threats, lazy)))
     }
 }
 
@@ -199,25 +192,37 @@ impl Evaluator for NetEvaluator {
 mod tests {
     use super::*;
 
+    /// A window every score lies in.
+    const FULL: (i32, i32) = (i32::MIN + 1, i32::MAX);
+
     #[test]
-    fn kept_and_fresh_logits_agree_along_a_game_and_back() {
+    fn kept_and_fresh_scores_agree_along_a_game_and_back() {
         let rules = Rules::renju();
         let net = NetEvaluator::default_for(&rules).unwrap();
         let mut pos = Position::new(rules);
+        let mut threats = Threats::new(&pos).unwrap();
+        let mut kept = net.accumulator(&pos, &threats).unwrap();
         let mut seen = Vec::new();
         let fresh_score =
             |pos: &Position| score_of((net.logit_afresh(pos).unwrap() * OUT_ONE as f32).round() as i32);
         for name in ["h8", "h9", "i9", "g7", "j10", "k11", "i8", "i10", "g8"] {
-            pos.play(rules.parse_cell(name).unwrap()).unwrap();
+            let cell = rules.parse_cell(name).unwrap();
+            pos.play(cell).unwrap();
+            threats.play(&pos, cell);
+            kept.push(&pos, &threats, cell);
+            assert_eq!(kept.evaluate(&pos, &threats, FULL), fresh_score(&pos), "{pos}");
             assert_eq!(net.evaluate(&pos), fresh_score(&pos), "{pos}");
             seen.push(net.evaluate(&pos));
         }
         while pos.ply() > 2 {
-            pos.undo();
-            assert_eq!(net.evaluate(&pos), fresh_score(&pos), "{pos}");
+            let cell = pos.undo().unwrap();
+            threats.take_back(&pos, cell);
+            kept.pop();
+            assert_eq!(kept.evaluate(&pos, &threats, FULL), fresh_score(&pos), "{pos}");
         }
         assert!(seen.iter().any(|&score| score != 0), "the embedded network says something");
-        assert_eq!(net.evaluate(&Position::new(Rules::tic_tac_toe())), 0);
+        let small = Position::new(Rules::tic_tac_toe());
+        assert_eq!(net.evaluate(&small), 0);
     }
 
     #[test]
@@ -226,19 +231,33 @@ mod tests {
         let exact = NetEvaluator::default_for(&rules).unwrap();
         let lazy = exact.clone().with_lazy_margin(500);
         let tables = CodeEvaluator::new(CodeWeights::default_for(&rules));
-        let pos = Position::from_moves(rules, "h8 i9 j8 g8 i7 h6 k9").unwrap();
-        let threats = lazy.threats(&pos).unwrap();
+        let pos = Position::from_moves(rules, "h8 i9 j8 g8 i7 h6").unwrap();
+        let mut threats = Threats::new(&pos).unwrap();
+        // Kept from one move back, as a search keeps it.
+        let mut kept = lazy.accumulator(&pos, &threats).unwrap();
+        let mut pos = pos;
+        let last = rules.parse_cell("k9").unwrap();
+        pos.play(last).unwrap();
+        threats.play(&pos, last);
+        kept.push(&pos, &threats, last);
         let (net, estimate) = (exact.evaluate(&pos), tables.evaluate(&pos));
         assert_ne!(net, estimate, "the two must differ for the test to tell them apart");
-        // Far above beta, far below alpha: the tables' score.
-        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate - 2000, estimate - 500)), estimate);
-        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate + 500, estimate + 2000)), estimate);
-        // Within the margin: the network.
-        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate - 2000, estimate - 499)), net);
-        assert_eq!(lazy.evaluate_within(&pos, &threats, (estimate + 499, estimate + 2000)), net);
+        for (window, expected) in [
+            // Far above beta, far below alpha: the tables' score.
+            ((estimate - 2000, estimate - 500), estimate),
+            ((estimate + 500, estimate + 2000), estimate),
+            // Within the margin: the network.
+            ((estimate - 2000, estimate - 499), net),
+            ((estimate + 499, estimate + 2000), net),
+        ] {
+            assert_eq!(lazy.evaluate_within(&pos, &threats, window), expected, "{window:?}");
+            assert_eq!(kept.evaluate(&pos, &threats, window), expected, "kept, {window:?}");
+        }
         // Not lazy: the network whatever the window.
-        let plain = exact.threats(&pos).unwrap();
-        assert_eq!(exact.evaluate_within(&pos, &plain, (estimate - 2000, estimate - 500)), net);
+        let window = (estimate - 2000, estimate - 500);
+        assert_eq!(exact.evaluate_within(&pos, &threats, window), net);
+        let mut plain = exact.accumulator(&pos, &threats).unwrap();
+        assert_eq!(plain.evaluate(&pos, &threats, window), net);
     }
 
     #[test]

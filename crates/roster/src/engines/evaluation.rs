@@ -295,13 +295,17 @@ impl Evaluator for Evaluation {
         }
     }
 
-    fn threats(&self, pos: &Position) -> Result<board::threats::Threats, board::threats::UnsupportedThreats> {
+    fn accumulator(
+        &self,
+        pos: &Position,
+        threats: &board::threats::Threats,
+    ) -> Option<Box<dyn play::Accumulator>> {
         match self {
-            Evaluation::Lines(lines) => lines.threats(pos),
-            Evaluation::Pattern(pattern) => pattern.threats(pos),
-            Evaluation::Threat(threat) => threat.threats(pos),
-            Evaluation::Codes(codes) => codes.threats(pos),
-            Evaluation::Net(net) => net.threats(pos),
+            Evaluation::Lines(lines) => lines.accumulator(pos, threats),
+            Evaluation::Pattern(pattern) => pattern.accumulator(pos, threats),
+            Evaluation::Threat(threat) => threat.accumulator(pos, threats),
+            Evaluation::Codes(codes) => codes.accumulator(pos, threats),
+            Evaluation::Net(net) => net.accumulator(pos, threats),
         }
     }
 }

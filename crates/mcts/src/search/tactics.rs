@@ -1,0 +1,63 @@
+//! What a descent keeps up to date beside the position: the threats, and
+//! the leaf evaluation's accumulator where it keeps one, so that a valued
+//! leaf reads its score from sums kept move by move.
+
+use board::threats::Threats;
+use board::{Cell, Position};
+use play::{Accumulator, Evaluator};
+
+use crate::config::MctsConfig;
+
+/// The threats of the position searched, and the leaf evaluation's state.
+#[derive(Debug)]
+pub(crate) struct Tactics {
+    pub(super) threats: Threats,
+    accumulator: Option<Box<dyn Accumulator>>,
+}
+
+impl Tactics {
+    /// The tactics of `pos` if the configuration reads them and the
+    /// tables reach its k (boxed: taken out and put back every iteration).
+    pub(super) fn of(config: &MctsConfig, pos: &Position) -> Option<Box<Tactics>> {
+        // The threat tables know plain rules only: renju and caro play on
+        // without them, with plain random playouts.
+        if !pos.rules().is_plain() {
+            return None;
+        }
+        // Valued leaves read the threats kept along the descent rather than
+        // scanning the board a leaf, and their evaluation's accumulator.
+        let reads = config.leaf_value.is_some() || config.threats || config.threat_playouts;
+        let threats = reads.then(|| Threats::new(pos).ok()).flatten()?;
+        let accumulator =
+            config.leaf_value.as_deref().and_then(|evaluator| evaluator.accumulator(pos, &threats));
+        Some(Box::new(Tactics { threats, accumulator }))
+    }
+
+    /// After `cell` was played on `pos`.
+    #[inline]
+    pub(super) fn play(&mut self, pos: &Position, cell: Cell) {
+        self.threats.play(pos, cell);
+        if let Some(accumulator) = &mut self.accumulator {
+            accumulator.push(pos, &self.threats, cell);
+        }
+    }
+
+    /// After the move on `cell` was taken back from `pos`.
+    #[inline]
+    pub(super) fn take_back(&mut self, pos: &Position, cell: Cell) {
+        self.threats.take_back(pos, cell);
+        if let Some(accumulator) = &mut self.accumulator {
+            accumulator.pop();
+        }
+    }
+
+    /// `evaluator`'s score of `pos` (the position kept), from its
+    /// accumulator where it keeps one.
+    #[inline]
+    pub(crate) fn score(&mut self, pos: &Position, evaluator: &dyn Evaluator) -> i32 {
+        match &mut self.accumulator {
+            Some(accumulator) => accumulator.evaluate(pos, &self.threats, (-i32::MAX, i32::MAX)),
+            None => evaluator.evaluate_threats(pos, &self.threats),
+        }
+    }
+}
