@@ -11,7 +11,7 @@
 //!   SPRT accepts.
 //! - `export-weights DIR [--force]`: install evolved weights as the embedded
 //!   defaults, when a match finds them stronger (or forced).
-//! - `slurm match|tournament|selfplay ARGS --shards N`: the run as a Slurm
+//! - `slurm match|tournament|selfplay|label ARGS --shards N`: the run as a Slurm
 //!   job array of shards and a merge job after it; `slurm-check`: that path
 //!   on a one-node cluster started here.
 //! - `pygomo`: the `PyPI` client `pygomo-lib` drives `pbrain-mnk` through a game.
@@ -62,8 +62,8 @@ enum Task {
     /// Install DIR/weights.{bin,json} from trainer ga as pattern-eval's
     /// defaults, if an SPRT match finds them stronger (or --force).
     ExportWeights(weights::Args),
-    /// Split a run (match, tournament or selfplay) into a Slurm job array
-    /// and merge it: `cargo xtask slurm --help` for its options.
+    /// Split a run (match, tournament, selfplay or label) into a Slurm job
+    /// array and merge it: `cargo xtask slurm --help` for its options.
     #[command(disable_help_flag = true)]
     Slurm {
         /// KIND, the xtask's options and the run's own (see `cargo xtask slurm --help`).

@@ -162,7 +162,12 @@ impl At {
 struct Shown {
     #[serde(skip_serializing_if = "Option::is_none")]
     cell: Option<String>,
+    /// The label as kept: the side to move's at the record's position.
     label: &'static str,
+    /// The label in words, saying whose result it is: the side to move's
+    /// for the position asked about, the move's for its moves.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    result: &'static str,
     value: Option<i32>,
     depth: Option<u32>,
     comment: String,
@@ -174,6 +179,7 @@ impl Shown {
         Shown {
             cell: cell.map(|cell| cell.name(&rules).to_string()),
             label: record.label.name(),
+            result: record.label_words(cell.is_none()),
             value: record.value,
             depth: record.depth,
             comment: record.comment.clone(),
@@ -189,7 +195,8 @@ impl Shown {
         let value = self.value.map_or(String::new(), |value| format!(" value {value}"));
         let depth = self.depth.map_or(String::new(), |depth| format!(" depth {depth}"));
         let comment = if self.comment.is_empty() { String::new() } else { format!(" — {}", self.comment) };
-        format!("{}{value}{depth}{comment}", self.label)
+        let label = if self.result.is_empty() { self.label } else { self.result };
+        format!("{label}{value}{depth}{comment}")
     }
 }
 
@@ -369,6 +376,10 @@ fn stats(file: &Path, json: bool) -> Result<()> {
 struct Query {
     position: Option<Shown>,
     children: Vec<Shown>,
+    /// Where the query found nothing: the rules the file holds records
+    /// of, when they are others than the query's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    other_rules: Vec<String>,
 }
 
 fn query(file: &Path, at: &At, json: bool) -> Result<()> {
@@ -378,17 +389,35 @@ fn query(file: &Path, at: &At, json: bool) -> Result<()> {
     let pos = at.position()?;
     let database = Database::open_read_only(file)?;
     let rules = *pos.rules();
-    let report = Query {
+    let mut report = Query {
         position: database.get(&pos)?.map(|record| Shown::of(rules, None, &record)),
         children: database
             .children(&pos)?
             .iter()
             .map(|(cell, record)| Shown::of(rules, Some(*cell), record))
             .collect(),
+        other_rules: Vec::new(),
     };
+    if report.position.is_none() && report.children.is_empty() {
+        report.other_rules = database
+            .label_counts()?
+            .into_iter()
+            .map(|(held, _, _)| held)
+            .filter(|held| *held != rules.to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+    }
     emit(json, &report, |report| {
-        let mut rows =
-            vec![row("position", report.position.as_ref().map_or("no record".to_owned(), Shown::line))];
+        let missing = if report.other_rules.is_empty() {
+            "no record".to_owned()
+        } else {
+            format!(
+                "no record under {rules}; the file holds records of {} (give --rules)",
+                report.other_rules.join(", ")
+            )
+        };
+        let mut rows = vec![row("position", report.position.as_ref().map_or(missing, Shown::line))];
         rows.extend(
             report.children.iter().map(|child| row(child.cell.clone().unwrap_or_default(), child.line())),
         );

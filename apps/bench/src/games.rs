@@ -34,8 +34,9 @@ pub struct GameArgs {
     pub seed: u64,
     /// `none` (the empty board), `random:N` (N random moves that leave
     /// neither side a win at once), `renju26` (the 26 standard renju
-    /// openings) or a file with one opening per line (cells such as `h8`
-    /// or `7,7` separated by spaces).
+    /// openings), `gomoku15` or `renju15` (the even openings of the
+    /// repository's `openings/` folder, built in) or a file with one
+    /// opening per line (cells such as `h8` or `7,7` separated by spaces).
     #[arg(long, default_value = "none")]
     pub openings: String,
     /// How the first stones are put: `none` (moves in turn, from

@@ -75,7 +75,10 @@ enum Command {
     /// Tabular learners: training games per second.
     Train(train::Args),
     /// An analysis database: its records by label (stats), a position's
-    /// and its children's (query), a record set by hand (put).
+    /// and its children's (query), a record set by hand (put), another
+    /// database added (merge), a branch copied (split), and RenLib, Yixin
+    /// and CSV files in and out (import-lib, export-lib, import-yxdb,
+    /// export-yxdb, import-csv, export-csv).
     Db(db::Args),
 }
 

@@ -74,12 +74,16 @@ pub fn log_loss(samples: &[Sample], scale: f64) -> f64 {
     total / samples.len().max(1) as f64
 }
 
+/// The largest scale a fit may find: values that tell nothing of the
+/// results run the fit up to it.
+pub const MAX_SCALE: f64 = 1e6;
+
 /// The scale that fits `samples` best (least log loss): a golden-section
-/// search over log-scale from 1 to 10^6, where the loss is unimodal.
+/// search over log-scale from 1 to [`MAX_SCALE`], where the loss is unimodal.
 pub fn fit_scale(samples: &[Sample]) -> f64 {
     let loss = |log_scale: f64| log_loss(samples, log_scale.exp());
     let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
-    let (mut low, mut high) = (0.0_f64, 1e6_f64.ln());
+    let (mut low, mut high) = (0.0_f64, MAX_SCALE.ln());
     let mut a = high - ratio * (high - low);
     let mut b = low + ratio * (high - low);
     let (mut fa, mut fb) = (loss(a), loss(b));
@@ -97,6 +101,12 @@ pub fn fit_scale(samples: &[Sample]) -> f64 {
         }
     }
     f64::midpoint(low, high).exp()
+}
+
+/// Whether a fitted scale lies at one end of the search: the fit found no
+/// scale, and its curve means nothing.
+pub fn at_bound(scale: f64) -> bool {
+    scale >= MAX_SCALE * 0.99 || scale <= 1.01
 }
 
 /// The calibration curve: samples sorted by value and cut into `bins`
@@ -223,6 +233,12 @@ pub fn run(args: &Args) -> Result<()> {
             1.0 / scale,
             log_loss(samples, scale)
         );
+        if at_bound(scale) {
+            println!(
+                "  warning: the fit ran to the end of its range (1 to {MAX_SCALE:.0}): {name}'s values say \
+                 nothing of how its games ended (or are all alike), so the chances below calibrate nothing"
+            );
+        }
         println!("  fitted chance -> observed score, by deciles of value:");
         for (predicted, observed) in &points {
             println!("  {predicted:.3} -> {observed:.3}");
@@ -276,6 +292,16 @@ mod tests {
         let (top_predicted, top_observed) = *at_200.last().unwrap();
         assert!(top_predicted > top_observed, "{at_200:?}");
         assert!(log_loss(&samples, 400.0) < log_loss(&samples, 200.0));
+    }
+
+    #[test]
+    fn values_that_say_nothing_of_the_results_run_the_fit_to_its_bound() {
+        // Every other game won and lost, whatever the value.
+        let samples: Vec<Sample> =
+            (0..200).map(|i| Sample { value: f64::from(i / 2) * 10.0, score: f64::from(i % 2) }).collect();
+        let scale = fit_scale(&samples);
+        assert!(at_bound(scale), "{scale}");
+        assert!(!at_bound(fit_scale(&exact(200.0))));
     }
 
     #[test]

@@ -20,11 +20,11 @@ pub struct Args {
     /// Its opponent, colours alternating (default: the engine itself).
     #[arg(long)]
     against: Option<String>,
-    /// Openings: none, random:N, or a file of openings (none under a
-    /// swap --opening).
+    /// Openings: none, random:N, gomoku15 or renju15 (the even openings
+    /// built in), or a file of openings (none under a swap --opening).
     #[arg(
         long,
-        default_value = "openings/gomoku15.txt",
+        default_value = "gomoku15",
         default_value_ifs = [("opening", "swap1", "none"), ("opening", "swap2", "none")]
     )]
     openings: String,

@@ -66,7 +66,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode() {
         Mode::Menu(menu) => draw_menu(frame, area, menu),
         Mode::Help(_) => draw_help(frame, area),
-        Mode::Prompt(prompt) => draw_prompt(frame, area, prompt),
+        Mode::Prompt(prompt) => draw_prompt(frame, area, prompt, app.setup().rules),
         _ => {}
     }
 }

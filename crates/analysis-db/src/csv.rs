@@ -117,13 +117,14 @@ pub(crate) fn position_of_key(rules: Rules, key: &[u8]) -> Result<Position, Stri
 }
 
 /// The position with these stones and `to_move` to move, as a game by
-/// alternate moves could leave it (the stones set, not replayed: under
-/// renju an order that reaches them may not be the sorted one).
+/// alternate moves could leave it, with a pass where the stones alone do
+/// not give `to_move` (a RenLib library may hold passes): the stones set,
+/// not replayed (under renju an order that reaches them may not be the
+/// sorted one).
 pub(crate) fn position_of(rules: Rules, to_move: Side, x: &[Cell], o: &[Cell]) -> Result<Position, String> {
-    let expected = if to_move == Side::X { x.len() } else { x.len().saturating_sub(1) };
-    if o.len() != expected || (to_move == Side::O && x.is_empty()) {
+    if x.len().abs_diff(o.len()) > 1 {
         return Err(format!(
-            "{} X and {} O stones with {to_move:?} to move: not a position of alternate moves",
+            "{} X and {} O stones with {to_move:?} to move: not a position of alternate moves (and passes)",
             x.len(),
             o.len()
         ));
@@ -138,7 +139,20 @@ pub(crate) fn position_of(rules: Rules, to_move: Side, x: &[Cell], o: &[Cell]) -
         }
         Ok(board)
     };
-    Position::from_setup(rules, board(x)?, board(o)?).map_err(|error| error.to_string())
+    // O a stone ahead: X passed before O's last stone.
+    let (set_o, last_o) = match o.split_last() {
+        Some((&last, rest)) if o.len() > x.len() => (rest, Some(last)),
+        _ => (o, None),
+    };
+    let mut pos = Position::from_setup(rules, board(x)?, board(set_o)?).map_err(|error| error.to_string())?;
+    if let Some(cell) = last_o {
+        pos.pass();
+        pos.play(cell).map_err(|error| error.to_string())?;
+    }
+    if pos.side_to_move() != to_move && !pos.is_over() {
+        pos.pass();
+    }
+    Ok(pos)
 }
 
 fn line(pos: &Position, record: &Record) -> String {

@@ -51,4 +51,40 @@ impl Record {
     pub fn is_empty(&self) -> bool {
         *self == Record::default()
     }
+
+    /// Its label in words, saying whose result it is: for the side to
+    /// move at the record's position (`to_move`: "the side to move
+    /// wins"), or for the side that moved into it ("the move wins", what
+    /// a list of a position's moves says). A label is kept as the side to
+    /// move's, so the two read opposite ways. Empty without a label.
+    #[must_use]
+    pub fn label_words(&self, to_move: bool) -> &'static str {
+        match (self.label, to_move) {
+            (Label::Win, true) => "the side to move wins",
+            (Label::Loss, true) => "the side to move loses",
+            (Label::Win, false) => "the move loses",
+            (Label::Loss, false) => "the move wins",
+            (Label::Draw, _) => "a draw",
+            (Label::Forced, _) => "the only move",
+            (Label::Excluded, _) => "not to be considered",
+            (Label::None, _) => "",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_reads_opposite_ways_for_the_side_to_move_and_the_mover() {
+        let won = Record::labelled(Label::Win);
+        assert_eq!(won.label_words(true), "the side to move wins");
+        assert_eq!(won.label_words(false), "the move loses");
+        let lost = Record::labelled(Label::Loss);
+        assert_eq!(lost.label_words(true), "the side to move loses");
+        assert_eq!(lost.label_words(false), "the move wins");
+        assert_eq!(Record::labelled(Label::Draw).label_words(false), "a draw");
+        assert_eq!(Record::default().label_words(true), "");
+    }
 }

@@ -10,7 +10,11 @@
 //! if it has "sibling". A node with a text has two extension bytes after
 //! its flags; then its comment, then its text, each a run of bytes ended
 //! by a zero that leaves the run an even length. A comment's first `\b`
-//! divides its one-line part from the rest.
+//! divides its one-line part from the rest. A node without a move below
+//! the root is a pass: the turn goes to the other side. As RenLib reads
+//! a file, its end ends the tree wherever the tree stands (a last node
+//! may promise a child the file does not hold), and the tree's last node
+//! ends the reading whatever bytes follow it.
 //!
 //! In the database a node is the record of its position (an empty one if
 //! it says nothing, so that the tree stays); its comment and mark are that
@@ -184,7 +188,8 @@ fn check_rules(rules: Rules) -> Result<(), DbError> {
 impl Database {
     /// Reads the RenLib file `bytes` into the database, its tree from the
     /// empty board of `rules`, in one transaction: a file that is not a
-    /// `.lib` or is cut short changes nothing, and the error says where.
+    /// `.lib`, or is cut inside a node, changes nothing, and the error says
+    /// where.
     ///
     /// # Errors
     /// [`DbError::Record`] for a file that does not read (with the byte),
@@ -212,7 +217,12 @@ impl Database {
             let mut open: Vec<(bool, Taken)> = Vec::new();
             // How many of them were skipped (their subtrees are read, not kept).
             let mut skipped_open = 0usize;
-            while reader.at < bytes.len() {
+            // As RenLib reads a file: its end ends the tree, wherever the
+            // tree stands (a node may promise a child or a sibling the
+            // file does not hold), and so does the last node of the tree,
+            // whatever bytes follow it; a byte too few for a node is no node.
+            while bytes.len() - reader.at >= 2 {
+                let root = import.nodes == 0;
                 let node = reader.node()?;
                 import.nodes += 1;
                 let taken = match node.cell {
@@ -222,9 +232,15 @@ impl Database {
                         Taken::Played
                     }
                     Some(_) => Taken::Skipped,
-                    None => {
+                    None if root => {
                         import.written += database.take_node_here(&pos, &node)?;
                         Taken::NoMove
+                    }
+                    None if pos.is_over() => Taken::Skipped,
+                    None => {
+                        pos.pass();
+                        import.written += database.take_node_here(&pos, &node)?;
+                        Taken::Passed
                     }
                 };
                 if taken == Taken::Skipped {
@@ -236,30 +252,19 @@ impl Database {
                     open.push((sibling, taken));
                     continue;
                 }
-                if taken == Taken::Played {
-                    pos.undo();
-                }
+                take_back(&mut pos, taken);
                 while !sibling {
                     let Some((has_sibling, taken)) = open.pop() else {
-                        if reader.at < bytes.len() {
-                            return Err(reader.error("bytes after the tree's last node"));
-                        }
                         return Ok(import);
                     };
-                    match taken {
-                        Taken::Played => {
-                            pos.undo();
-                        }
-                        Taken::Skipped => skipped_open -= 1,
-                        Taken::NoMove => {}
+                    if taken == Taken::Skipped {
+                        skipped_open -= 1;
                     }
+                    take_back(&mut pos, taken);
                     sibling = has_sibling;
                 }
             }
-            if import.nodes == 0 {
-                return Ok(import);
-            }
-            Err(reader.error("the file ends inside the tree (a node promised a child or a sibling)"))
+            Ok(import)
         })
     }
 
@@ -425,10 +430,23 @@ fn one_per_position(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Taken {
     Played,
-    /// A node without a move (the root): it stands for its parent's position.
+    /// A node without a move below the root: a pass, the turn handed over.
+    Passed,
+    /// The root without a move: it stands for the empty board.
     NoMove,
     /// Not kept, nor anything below it.
     Skipped,
+}
+
+/// Takes a node's move (or pass) back from `pos` on leaving its subtree.
+fn take_back(pos: &mut Position, taken: Taken) {
+    match taken {
+        Taken::Played => {
+            pos.undo();
+        }
+        Taken::Passed => pos.undo_pass(),
+        Taken::NoMove | Taken::Skipped => {}
+    }
 }
 
 /// The mark of a label on a move's point: the mover's result.

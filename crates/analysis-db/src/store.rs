@@ -461,6 +461,18 @@ impl Database {
     pub fn is_empty(&self) -> Result<bool, DbError> {
         self.len().map(|count| count == 0)
     }
+
+    /// A number that changes whenever another connection (another
+    /// program, or another handle in this one) commits a change to the
+    /// file: a view of the records reads again when it changes.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub fn data_version(&self) -> Result<i64, DbError> {
+        self.connection
+            .query_row("PRAGMA data_version", [], |row| row.get(0))
+            .map_err(|source| self.sqlite(source))
+    }
 }
 
 /// Refuses what a record may not hold.

@@ -53,7 +53,9 @@ pub enum OpeningsError {
         area: usize,
     },
     /// The openings file cannot be read.
-    #[error("openings take none, random:N, renju26 or a file, and {path} cannot be read: {reason}")]
+    #[error(
+        "openings take none, random:N, renju26, gomoku15, renju15 or a file, and {path} cannot be read: {reason}"
+    )]
     File {
         /// The file named.
         path: String,
@@ -87,8 +89,10 @@ impl Openings {
     }
 
     /// The openings a command line names: `none`, `random:N` (N random
-    /// moves), `renju26` (the 26 standard renju openings, 1D to 13I) or a
-    /// file of openings ([`Openings::parse`]).
+    /// moves), `renju26` (the 26 standard renju openings, 1D to 13I),
+    /// `gomoku15` or `renju15` (the even openings of the repository's
+    /// `openings/` folder, built in, so that they are found from any
+    /// folder) or a file of openings ([`Openings::parse`]).
     ///
     /// # Errors
     /// [`OpeningsError`] saying what cannot be used.
@@ -99,6 +103,9 @@ impl Openings {
         }
         if text.eq_ignore_ascii_case(RENJU_26) {
             return renju_26(rules);
+        }
+        if let Some((_, file)) = BUILT_IN.iter().find(|(name, _)| text.eq_ignore_ascii_case(name)) {
+            return Openings::parse(file, rules);
         }
         if let Some(plies) = text.strip_prefix("random:") {
             let area = rules.area();
@@ -142,6 +149,13 @@ impl Openings {
 
 /// The name of the 26 standard renju openings as openings.
 const RENJU_26: &str = "renju26";
+
+/// The openings files built in, by name: those a strong long search
+/// judged even (their headers say how).
+const BUILT_IN: [(&str, &str); 2] = [
+    ("gomoku15", include_str!("../../../openings/gomoku15.txt")),
+    ("renju15", include_str!("../../../openings/renju15.txt")),
+];
 
 /// The 26 standard renju openings ([`board::renju::openings`]), 1D to
 /// 13I, about the board's centre.
@@ -210,6 +224,19 @@ mod tests {
             assert_eq!(openings.opening(rules, 9, pair).unwrap(), moves);
         }
         assert_ne!(openings.opening(rules, 9, 0).unwrap(), openings.opening(rules, 10, 0).unwrap());
+    }
+
+    #[test]
+    fn the_built_in_files_read_as_the_files_do_from_any_folder() {
+        for (name, path, rules) in [
+            ("gomoku15", "openings/gomoku15.txt", Rules::gomoku15()),
+            ("renju15", "openings/renju15.txt", Rules::renju()),
+        ] {
+            let file =
+                std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_owned() + path)
+                    .unwrap();
+            assert_eq!(Openings::from_arg(name, rules).unwrap(), Openings::parse(&file, rules).unwrap());
+        }
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //!
 //! A reader thread turns input lines into a channel, so that while the
 //! engine thinks on another thread the brain still hears `YXSTOP` (and
-//! queues anything else for after its move). Every answer is one line,
+//! queues anything else for after its move). `END` while it thinks stops
+//! the search at once; what came before `END` is still answered (a
+//! search among it stopped at once too), then the brain ends. Every answer is one line,
 //! flushed at once. A malformed or illegal command gets `ERROR` and what
 //! was wrong; the brain keeps running.
 
@@ -183,6 +185,9 @@ where
     loop {
         let incoming = match pending.pop_front() {
             Some(incoming) => incoming,
+            // END came while the engine thought: what came before it is
+            // answered (any search in it stopped at once), then the end.
+            None if state.quit => return Ok(()),
             None => match lines.recv() {
                 Ok(incoming) => incoming,
                 Err(_) => return Ok(()),
@@ -221,10 +226,6 @@ where
         }
         let mut io = Io { lines: &lines, pending: &mut pending, output: &mut output };
         let reply = state.handle(command, &mut io);
-        if state.quit {
-            // END came while the engine thought.
-            return Ok(());
-        }
         if let Some(reply) = reply {
             answer(&mut output, &reply)?;
         }

@@ -699,6 +699,11 @@ fn db_puts_queries_and_counts_records() {
     );
     let query = json(&["db", "query", path_text, "--moves", "h8 i9", "--json"]);
     assert_eq!(query["children"][0]["value"], 80);
+    // A query under other rules than the file's records finds nothing
+    // and says which rules the file holds.
+    let out = bench(&["db", "query", path_text, "--rules", "renju", "--moves", "h8 i9"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("no record under 15,15,5,renju; the file holds records of 15,15,5"), "{said}");
     assert!(
         !bench(&["db", "merge", path_text, path_text]).status.success(),
         "a database is not merged into itself"

@@ -25,6 +25,7 @@ impl App {
 
     /// The game came from `path`: `S` saves back to it without asking.
     pub fn loaded_from(&mut self, path: PathBuf) {
+        self.message = format!("loaded {} — {}", path.display(), self.message);
         self.file = path;
         self.claim = FileClaim::Owned;
     }

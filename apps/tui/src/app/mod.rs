@@ -287,6 +287,11 @@ impl App {
     pub(super) fn start_loaded(&mut self, loaded: Loaded) {
         let resumed = loaded.under_way.is_some();
         self.start(loaded.setup, if resumed { Vec::new() } else { loaded.moves.clone() });
+        let moves = loaded.moves.len();
+        self.message = format!("{}, {moves} move{}", self.describe(), if moves == 1 { "" } else { "s" });
+        if self.swap.is_some() && !resumed {
+            self.message = format!("{} — {}", self.message, self.opening_prompt());
+        }
         // Its opening, settled: its stones stay when moves are taken back.
         self.opening = loaded.swap;
         // Or under way (checked when read): it goes on where it stood.

@@ -153,8 +153,9 @@ fn open_file(app: &mut App, text: &str) {
     }
 }
 
-/// The prompt, over the board.
-pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt) {
+/// The prompt, over the board (a point named as `rules` name it).
+pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt, rules: board::Rules) {
+    let point_title;
     let (title, help) = match prompt.purpose {
         Purpose::SaveAs => {
             (" save as ", "a name ending in .sgf saves SGF (a collection keeps its games), else JSON")
@@ -165,7 +166,10 @@ pub(crate) fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &Prompt) {
             "an analysis database file, made if missing (shared with brains and other games)",
         ),
         Purpose::Comment => (" comment on this position ", "\\n for a new line; empty removes the comment"),
-        Purpose::PointText(_) => (" text on the point ", "up to 8 characters; empty removes the text"),
+        Purpose::PointText(cell) => {
+            point_title = format!(" text on {} ", cell.name(&rules));
+            (point_title.as_str(), "up to 8 characters; empty removes the text")
+        }
     };
     let name = if prompt.selected {
         Line::from(vec![Span::styled(prompt.text.clone(), Style::new().reversed()), Span::raw(" ")])

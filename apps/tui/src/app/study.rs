@@ -28,8 +28,9 @@ const MATE_BOUND: i32 = PROVEN_WIN - 10_000;
 #[derive(Debug)]
 pub struct Study {
     database: Database,
-    /// The hash of the position read, `None` to read again.
-    read_for: Option<u64>,
+    /// The hash of the position read and the file's data version then
+    /// (another program's writes change it), `None` to read again.
+    read_for: Option<(u64, i64)>,
     own: Option<Record>,
     children: Vec<(Cell, Record)>,
     /// Why the last read or write failed, if it did.
@@ -54,10 +55,17 @@ impl Study {
     }
 
     fn read(&mut self, pos: &Position) {
-        if self.read_for == Some(pos.hash()) {
+        let version = match self.database.data_version() {
+            Ok(version) => version,
+            Err(error) => {
+                self.trouble = Some(error.to_string());
+                return;
+            }
+        };
+        if self.read_for == Some((pos.hash(), version)) {
             return;
         }
-        self.read_for = Some(pos.hash());
+        self.read_for = Some((pos.hash(), version));
         let read = self.database.get(pos).and_then(|own| Ok((own, self.database.children(pos)?)));
         match read {
             Ok((own, children)) => {
@@ -107,15 +115,9 @@ fn describe(record: &Record, own: bool) -> String {
         .filter(|value| value.abs() > MATE_BOUND)
         .map_or(String::new(), |value| format!(" in {}", (PROVEN_WIN - value.abs() + 1) / 2));
     // A child's label is its side to move's; the mover's result is the other.
-    let (win, loss) =
-        if own { ("the side to move wins", "the side to move loses") } else { ("loses", "wins") };
     let mut text = match record.label {
-        Label::Win => format!("{win}{distance}"),
-        Label::Loss => format!("{loss}{distance}"),
-        Label::Draw => "a draw".to_owned(),
-        Label::Forced => "the only move".to_owned(),
-        Label::Excluded => "not to be considered".to_owned(),
-        Label::None => String::new(),
+        Label::Win | Label::Loss => format!("{}{distance}", record.label_words(own)),
+        _ => record.label_words(own).to_owned(),
     };
     if record.label == Label::None
         && let Some(value) = record.value

@@ -70,7 +70,12 @@ fn the_board_and_panel_show_what_the_database_holds() {
     assert!(text.contains("this position: kept") && text.contains("the centre"), "{text}");
     // The cursor's point in words.
     app.set_cursor(Rules::gomoku15().parse_cell("i9").unwrap());
-    assert!(screen(&mut app, 110, 40).contains("i9: wins"), "{}", screen(&mut app, 110, 40));
+    assert!(screen(&mut app, 110, 40).contains("i9: the move wins"), "{}", screen(&mut app, 110, 40));
+    // Another program (here another handle) writes the move j10 a win:
+    // the board shows it at once, without leaving the position.
+    Database::open(&file.0).unwrap().put(&pos("h8 j10"), &Record::labelled(Label::Loss)).unwrap();
+    let text = screen(&mut app, 110, 40);
+    assert!(row(&text, 10).contains('W'), "{text}");
     // Taken back: the empty board's moves (h8 is kept, without a label).
     press(&mut app, KeyCode::Char('U'));
     let text = screen(&mut app, 110, 40);
@@ -94,13 +99,14 @@ fn keys_label_comment_write_and_mark() {
     app.set_cursor(rules.parse_cell("j10").unwrap());
     // B twice: the move wins, then loses.
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.message(), "j10: wins");
+    assert_eq!(app.message(), "j10: the move wins");
     press(&mut app, KeyCode::Char('B'));
-    assert_eq!(app.message(), "j10: loses");
+    assert_eq!(app.message(), "j10: the move loses");
     press(&mut app, KeyCode::Char('G'));
     press(&mut app, KeyCode::Char('C'));
     type_text(&mut app, "first line\\nsecond");
     press(&mut app, KeyCode::Char('E'));
+    assert!(screen(&mut app, 110, 40).contains("text on j10"), "the dialog names its point");
     type_text(&mut app, "A1");
     let database = Database::open_read_only(&file.0).unwrap();
     assert_eq!(database.get(&pos("h8 j10")).unwrap().unwrap().label, Label::Win);

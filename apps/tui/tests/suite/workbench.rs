@@ -231,6 +231,8 @@ fn sgf_games_save_and_load_through_the_app() {
     press(&mut app, KeyCode::Char('L'));
     assert_eq!(app.pos().moves(), moves, "{}", app.message());
     assert!(app.message().contains("game 1 of 1"), "{}", app.message());
+    // Said as a game loaded, with its moves, not as a new one.
+    assert!(app.message().contains(".sgf — 15,15,5 — X human vs O alphabeta, 2 moves"), "{}", app.message());
     std::fs::remove_file(&path).unwrap();
     // A collection from another program: players that are not our
     // engines load as people; a finished game opens in review.
@@ -238,7 +240,15 @@ fn sgf_games_save_and_load_through_the_app() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/play/tests/data/c-gomoku-cli.sgf");
     let loaded = tui::record::load(&fixture, 16, Duration::from_secs(1)).unwrap();
     assert!(loaded.note.as_deref().unwrap().starts_with("game 16 of 16"));
-    let app = App::loaded(loaded);
+    let mut app = App::loaded(loaded);
+    // As `--load FILE` says it: the file, and the game it holds.
+    app.loaded_from(fixture.clone());
+    assert!(
+        app.message().starts_with("loaded ") && app.message().contains("c-gomoku-cli.sgf — "),
+        "{}",
+        app.message()
+    );
+    assert!(!app.message().contains("new game"), "{}", app.message());
     assert!(matches!(app.setup().players, [Player::Human, Player::Human]));
     assert!(app.review().is_some() && app.pos().is_over());
     // A file naming an external brain does not start it: a person plays.

@@ -56,7 +56,7 @@ fn a_bad_line_is_named_and_nothing_is_read() {
         ("15,15,5,x,h8,,win,,,exact,0,,", "first line"),
         (&format!("{header}\n{good}\n\"15,15,5\",o,h8,,maybe,,,exact,0,,\n") as &str, "CSV line 3"),
         (&format!("{header}\n\"15,15,5\",x,h8 h8,,win,,,exact,0,,\n"), "CSV line 2"),
-        (&format!("{header}\n\"15,15,5\",o,,,win,,,exact,0,,\n"), "alternate moves"),
+        (&format!("{header}\n\"15,15,5\",o,h8 h9 h10,,win,,,exact,0,,\n"), "alternate moves"),
         (&format!("{header}\n\"15,15,5\",x,z99,,win,,,exact,0,,\n"), "z99"),
         (&format!("{header}\n\"15,15,5\",x,,,win,12x,,exact,0,,\n"), "value"),
         (&format!("{header}\n\"15,15,5\",x,,,win,,,exact,0,\"open\n"), "not closed"),

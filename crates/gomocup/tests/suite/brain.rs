@@ -187,12 +187,21 @@ fn a_board_block_left_open_gives_way_to_the_next_command() {
 }
 
 #[test]
-fn end_while_thinking_stops_at_once() {
+fn end_while_thinking_stops_at_once_and_answers_what_came_before_it() {
     let input = "START 10\nINFO timeout_turn 20000\nBEGIN\nEND\nABOUT\n";
     let start = std::time::Instant::now();
     let answers = run_bytes(input.as_bytes(), true, Duration::ZERO);
-    assert_eq!(answers, ["OK"], "nothing more after END");
+    assert_eq!(answers, ["OK", "0,0"], "the move found when stopped; nothing after END");
     assert!(start.elapsed() < Duration::from_secs(5), "it stopped thinking at once");
+    // Commands queued behind a search are answered when END stops it,
+    // another search among them stopped at once too.
+    let input = "START 10\nINFO timeout_turn 20000\nBEGIN\nABOUT\nTURN 5,5\nEND\nABOUT\n";
+    let start = std::time::Instant::now();
+    let answers = run_bytes(input.as_bytes(), true, Duration::ZERO);
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!((answers[1].as_str(), answers[3].as_str()), ("0,0", "1,0"), "{answers:?}");
+    assert!(answers[2].starts_with("name="), "{answers:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "both searches stopped at once");
 }
 
 #[test]
@@ -352,8 +361,10 @@ fn a_swap2_proposal_stops_when_told() {
     let answers = run("START 15\nINFO timeout_turn 20000\nSWAP2BOARD\nDONE\nYXSTOP\n", true);
     assert_eq!(answers, ["OK", "7,7 8,7 4,4"]);
     assert!(start.elapsed() < Duration::from_secs(5), "stopped early");
+    let start = std::time::Instant::now();
     let answers = run("START 15\nINFO timeout_turn 20000\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\nEND\n", true);
-    assert_eq!(answers, ["OK"], "END ends it");
+    assert_eq!(answers.len(), 2, "END stops it, its answer given: {answers:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "stopped early");
 }
 
 /// Reports root moves and a finished depth a while into its search, as a

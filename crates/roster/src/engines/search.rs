@@ -20,12 +20,12 @@ use crate::built::{Built, Maker};
 use crate::error::SpecError;
 use crate::options::Options;
 
-/// `weights=` of `alphabeta`: the threat or code family's weights.
+/// `weights=` of `alphabeta`: the network's, the threat or the code family's weights.
 pub(super) fn threat_weights_option() -> EngineOption {
     EngineOption::without_default(
         "weights",
         OptionKind::File,
-        "weights file (JSON, or .bin) of the code family for eval=auto or codes, of the threat family for eval=threat; built in unless given",
+        "weights file: a network (.bin) for eval=net; of the code family (JSON, or .bin) for eval=codes, and for eval=auto, which then plays those code tables; of the threat family for eval=threat; built in unless given",
     )
 }
 
