@@ -257,7 +257,8 @@ pub fn run(args: &Args) -> Result<()> {
 fn transfer(command: &DbCommand) -> Result<()> {
     match command {
         DbCommand::ImportLib { file, lib, rules } => {
-            let bytes = std::fs::read(lib).with_context(|| format!("cannot read {}", lib.display()))?;
+            let bytes =
+                analysis_db::read_import(lib).with_context(|| format!("cannot read {}", lib.display()))?;
             let started = std::time::Instant::now();
             let import = Database::open(file)?
                 .import_lib(&bytes, *rules)
@@ -284,7 +285,8 @@ fn transfer(command: &DbCommand) -> Result<()> {
             Ok(())
         }
         DbCommand::ImportYxdb { file, yxdb } => {
-            let bytes = std::fs::read(yxdb).with_context(|| format!("cannot read {}", yxdb.display()))?;
+            let bytes =
+                analysis_db::read_import(yxdb).with_context(|| format!("cannot read {}", yxdb.display()))?;
             let import = Database::open(file)?
                 .import_yxdb(&bytes)
                 .with_context(|| format!("{}: nothing was imported", yxdb.display()))?;
@@ -319,8 +321,10 @@ fn transfer(command: &DbCommand) -> Result<()> {
             Ok(())
         }
         DbCommand::ImportCsv { file, csv } => {
+            let bytes =
+                analysis_db::read_import(csv).with_context(|| format!("cannot read {}", csv.display()))?;
             let text =
-                std::fs::read_to_string(csv).with_context(|| format!("cannot read {}", csv.display()))?;
+                String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", csv.display()))?;
             let count = Database::open(file)?
                 .import_csv(&text)
                 .with_context(|| format!("{}: nothing was imported", csv.display()))?;

@@ -16,10 +16,6 @@ use crate::{Database, DbError, Record};
 
 const HEADER: &str = "rules,to_move,x,o,label,value,depth,bound,marked,comment,texts";
 
-/// The most bytes a CSV file may have to be read (a larger one is
-/// refused before it is parsed).
-pub const MAX_CSV_BYTES: usize = 1 << 30;
-
 impl Database {
     /// Every record as CSV (of `only` these rules, if given), by rules
     /// then key.
@@ -73,10 +69,12 @@ impl Database {
     /// [`DbError::Record`] for a line that does not read (with its
     /// number), [`DbError::ReadOnly`], or a file that cannot be written.
     pub fn import_csv(&mut self, text: &str) -> Result<u64, DbError> {
-        if text.len() > MAX_CSV_BYTES {
+        let limit = crate::import_limit();
+        if text.len() as u64 > limit {
             return Err(DbError::Record(format!(
-                "a CSV file of {} bytes: at most {MAX_CSV_BYTES}",
-                text.len()
+                "a CSV file of {} bytes: at most {} MiB (MNK_MAX_FILE_MIB raises it)",
+                text.len(),
+                limit >> 20
             )));
         }
         let rows = split_rows(text).map_err(DbError::Record)?;

@@ -27,15 +27,16 @@ mod book;
 mod csv;
 mod error;
 mod key;
+mod limits;
 mod record;
 mod renlib;
 mod store;
 mod tree;
 mod yxdb;
 
-pub use csv::MAX_CSV_BYTES;
 pub use error::DbError;
 pub use key::PositionKey;
+pub use limits::{MAX_IMPORT_BYTES, import_limit, read_import};
 pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 pub use renlib::{LibImport, MAX_EXPORT_NODES};
 pub use store::{Database, SCHEMA};

@@ -24,16 +24,14 @@
 use std::io::Read;
 
 use board::{Cell, Position, RuleSet, Rules, Side};
-use play::PROVEN_WIN;
 use play::book::{Bound, Label};
+use play::{PROVEN_BOUND, PROVEN_WIN};
 use rusqlite::params;
 
 use crate::{Database, DbError, Record};
 
 /// The LZ4 frame's magic number, as the file's first four bytes.
 const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4D, 0x18];
-/// The most bytes a file unpacks to.
-const MAX_UNPACKED: u64 = 4 << 30;
 /// The partner's proven result, and where proven results start.
 const MATE: i32 = 30_000;
 const MATE_IN_MAX_PLY: i32 = MATE - 500;
@@ -41,8 +39,6 @@ const MATE_IN_MAX_PLY: i32 = MATE - 500;
 const EVAL_MAX: i32 = 6_000;
 /// Our evaluation units per one of the partner's.
 const OURS_PER_THEIRS: f64 = 1130.0 / 200.0;
-/// Our proven values lie beyond this.
-const OUR_MATE_BOUND: i32 = PROVEN_WIN - 10_000;
 
 const TEXTS_HEADER: &str = "@BTXT@";
 const METADATA: &str = "charset=\"UTF-8\"";
@@ -115,11 +111,18 @@ fn unpack(bytes: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, DbError> {
     if !bytes.starts_with(&LZ4_MAGIC) {
         return Ok(bytes.into());
     }
+    let limit = crate::import_limit();
     let mut unpacked = Vec::new();
     lz4_flex::frame::FrameDecoder::new(bytes)
-        .take(MAX_UNPACKED)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut unpacked)
         .map_err(|error| DbError::Record(format!("the LZ4-packed database file does not unpack: {error}")))?;
+    if unpacked.len() as u64 > limit {
+        return Err(DbError::Record(format!(
+            "the LZ4-packed database file unpacks past {} MiB, the most read (MNK_MAX_FILE_MIB raises it)",
+            limit >> 20
+        )));
+    }
     Ok(unpacked.into())
 }
 
@@ -179,7 +182,7 @@ fn value_from_file(value: i16) -> i32 {
 }
 
 fn value_to_file(value: i32) -> i16 {
-    if value.abs() > OUR_MATE_BOUND {
+    if value.abs() > PROVEN_BOUND {
         let plies = (PROVEN_WIN - value.abs()).min(MATE - MATE_IN_MAX_PLY);
         (value.signum() * (MATE - plies)) as i16
     } else {

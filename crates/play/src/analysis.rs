@@ -31,6 +31,10 @@ pub const PROVEN_WIN: i32 = 2_000_000_000;
 /// Evaluation scores this close to ±[`PROVEN_WIN`] are proven results.
 const PROVEN_RANGE: i32 = 10_000;
 
+/// Scores beyond ±this are proven results (see [`PROVEN_WIN`]); below it
+/// they are evaluations. The one bound every search, store and GUI reads.
+pub const PROVEN_BOUND: i32 = PROVEN_WIN - PROVEN_RANGE;
+
 /// The plies to the proven win (positive) or loss (negative) an evaluation
 /// score stands for, or `None` for an ordinary evaluation.
 #[must_use]

@@ -35,7 +35,7 @@ use board::{Bitboard, Cell, MoveError, Outcome, Position, RuleSet, Rules, Side, 
 
 pub use agent::{Accumulator, Agent, AgentError, Evaluator};
 pub use analysis::{
-    Analysis, CellScore, EVALUATION_SCALE, PROVEN_WIN, ScoreKind, format_score, proven_plies,
+    Analysis, CellScore, EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };
 pub use book::{Book, BookEntry};
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};

@@ -730,6 +730,24 @@ fn db_puts_queries_and_counts_records() {
 }
 
 #[test]
+fn db_imports_of_an_endless_file_are_refused_at_the_limit() {
+    let path = std::env::temp_dir().join(format!("bench-db-endless-{}.mnkdb", std::process::id()));
+    let path_text = path.to_str().unwrap();
+    for command in ["import-lib", "import-yxdb", "import-csv"] {
+        let out = bench(&["db", command, path_text, "/dev/zero"]);
+        assert!(!out.status.success(), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("larger than 256 MiB") && stderr.contains("MNK_MAX_FILE_MIB"),
+            "{command}: {stderr}"
+        );
+    }
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+}
+
+#[test]
 fn db_files_go_out_and_come_back() {
     let path = std::env::temp_dir().join(format!("bench-db-files-{}.mnkdb", std::process::id()));
     let path_text = path.to_str().unwrap();

@@ -14,14 +14,11 @@ use std::path::{Path, PathBuf};
 use analysis_db::{Database, Record};
 use board::{Cell, Position};
 use play::book::{Bound, Label};
-use play::{EVALUATION_SCALE, PROVEN_WIN};
+use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::App;
-
-/// Proven values lie beyond this.
-const MATE_BOUND: i32 = PROVEN_WIN - 10_000;
 
 /// The database open beside the game, and what it says of the position
 /// on the board (read again when the position changes or after an edit).
@@ -103,7 +100,7 @@ pub fn point_mark(record: &Record) -> Option<(char, Style)> {
 /// The chance of the side that moved into `record`'s position, from its
 /// exact value.
 fn mover_chance(record: &Record) -> Option<f64> {
-    let value = record.value.filter(|value| record.bound == Bound::Exact && value.abs() <= MATE_BOUND)?;
+    let value = record.value.filter(|value| record.bound == Bound::Exact && value.abs() <= PROVEN_BOUND)?;
     Some(1.0 / (1.0 + (EVALUATION_SCALE * f64::from(value)).exp()))
 }
 
@@ -112,7 +109,7 @@ fn mover_chance(record: &Record) -> Option<f64> {
 fn describe(record: &Record, own: bool) -> String {
     let distance = record
         .value
-        .filter(|value| value.abs() > MATE_BOUND)
+        .filter(|value| value.abs() > PROVEN_BOUND)
         .map_or(String::new(), |value| format!(" in {}", (PROVEN_WIN - value.abs() + 1) / 2));
     // A child's label is its side to move's; the mover's result is the other.
     let mut text = match record.label {

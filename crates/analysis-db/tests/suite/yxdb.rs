@@ -95,6 +95,23 @@ fn a_file_reads_in_and_writes_back_byte_for_byte() {
 }
 
 #[test]
+fn a_packed_file_that_unpacks_past_the_limit_is_refused_and_changes_nothing() {
+    // A small file that unpacks to more than the limit: zeros, packed.
+    let mut packed = lz4_flex::frame::FrameEncoder::new(Vec::new());
+    let zeros = vec![0_u8; 1 << 20];
+    for _ in 0..=(analysis_db::import_limit() >> 20) {
+        std::io::Write::write_all(&mut packed, &zeros).unwrap();
+    }
+    let packed = packed.finish().unwrap();
+    assert!(packed.len() < 4 << 20, "{} bytes packed", packed.len());
+    let scratch = Scratch::new("yxdb-bomb");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let error = database.import_yxdb(&packed).unwrap_err().to_string();
+    assert!(error.contains("unpacks past") && error.contains("MNK_MAX_FILE_MIB"), "{error}");
+    assert!(database.is_empty().unwrap());
+}
+
+#[test]
 fn our_records_go_out_in_the_files_order_and_come_back() {
     let scratch = Scratch::new("yxdb-ours");
     let mut database = Database::open(&scratch.path).unwrap();

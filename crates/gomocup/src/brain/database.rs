@@ -8,12 +8,12 @@
 //! ours the side to move's; values are the engine's own units, a proven
 //! result as ±(30000 − plies).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use analysis_db::{Database, Prune, Record};
 use board::{Cell, Position, Rules};
 use play::book::{Bound, Label};
-use play::{EVALUATION_SCALE, PROVEN_WIN};
+use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
 
 use super::State;
 use crate::database_command::{DatabaseCommand, DeleteFilter, Picks, Query, quote};
@@ -27,8 +27,6 @@ pub const DEFAULT_DATABASE: &str = "mnk-analysis.db";
 const PROTOCOL_MATE: i32 = 30_000;
 /// Evaluations are kept inside this.
 const PROTOCOL_EVAL_LIMIT: i32 = 20_000;
-/// Our proven values lie beyond this.
-const MATE_BOUND: i32 = PROVEN_WIN - 10_000;
 
 /// The database the brain uses, if any.
 #[derive(Default)]
@@ -275,7 +273,8 @@ fn files(
             format!("MESSAGE wrote {} records as CSV to {path}", csv.lines().count().saturating_sub(1))
         }
         DatabaseCommand::LibToDb(path) => {
-            let bytes = std::fs::read(&path).map_err(|why| format!("cannot read {path}: {why}"))?;
+            let bytes = analysis_db::read_import(Path::new(&path))
+                .map_err(|why| format!("cannot read {path}: {why}"))?;
             let started = std::time::Instant::now();
             let import = database
                 .import_lib(&bytes, rules)
@@ -384,8 +383,8 @@ fn label_from_protocol(code: i32) -> Result<Label, String> {
 fn value_to_protocol(value: Option<i32>) -> i32 {
     match value {
         None => 0,
-        Some(value) if value > MATE_BOUND => PROTOCOL_MATE - (PROVEN_WIN - value),
-        Some(value) if value < -MATE_BOUND => -(PROTOCOL_MATE - (PROVEN_WIN + value)),
+        Some(value) if value > PROVEN_BOUND => PROTOCOL_MATE - (PROVEN_WIN - value),
+        Some(value) if value < -PROVEN_BOUND => -(PROTOCOL_MATE - (PROVEN_WIN + value)),
         Some(value) => value.clamp(-PROTOCOL_EVAL_LIMIT, PROTOCOL_EVAL_LIMIT),
     }
 }
@@ -421,7 +420,7 @@ fn display_label(record: &Record) -> String {
         Label::Forced => "!".to_owned(),
         Label::Excluded => "x".to_owned(),
         Label::None => match record.value {
-            Some(value) if record.bound == Bound::Exact && value.abs() <= MATE_BOUND => {
+            Some(value) if record.bound == Bound::Exact && value.abs() <= PROVEN_BOUND => {
                 let chance = 1.0 / (1.0 + (EVALUATION_SCALE * f64::from(value)).exp());
                 format!("{}%", ((chance * 100.0) as i32).clamp(0, 99))
             }
@@ -433,7 +432,7 @@ fn display_label(record: &Record) -> String {
 /// The moves the winner of a proven record still plays, if its value
 /// says.
 fn moves_to_the_end(record: &Record) -> Option<u32> {
-    let value = record.value.filter(|value| value.abs() > MATE_BOUND)?;
+    let value = record.value.filter(|value| value.abs() > PROVEN_BOUND)?;
     u32::try_from(PROVEN_WIN - value.abs()).ok().map(|plies| plies.div_ceil(2))
 }
 

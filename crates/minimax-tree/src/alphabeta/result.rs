@@ -8,7 +8,7 @@ pub const MATE: i32 = play::PROVEN_WIN;
 /// Evaluations are clamped to ±this, below every win score.
 pub const EVAL_LIMIT: i32 = 1_500_000_000;
 /// Scores beyond ±this are wins or losses found by the search.
-pub(super) const MATE_BOUND: i32 = MATE - 10_000;
+pub(super) const MATE_BOUND: i32 = play::PROVEN_BOUND;
 /// Above every score: the bounds of a full window.
 pub(super) const INFINITY: i32 = i32::MAX;
 
