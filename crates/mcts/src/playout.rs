@@ -10,22 +10,16 @@ use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use crate::config::VALUE_SCALE;
-use crate::search::Tactics;
 
-/// The result of a leaf drawn from `evaluator`'s winning chance for the
-/// side to move (its score at [`VALUE_SCALE`] a logit): a win or a loss,
-/// whose mean over many draws is that chance. `tactics`, if the search
-/// keeps them, spare it a scan of the board.
-pub(crate) fn valued_outcome(
-    pos: &Position,
-    rng: &mut SmallRng,
-    evaluator: &dyn Evaluator,
-    tactics: Option<&mut Tactics>,
-) -> Outcome {
+/// The result of a leaf drawn from an evaluation's winning chance for the
+/// side to move (`score`, asked only where the game goes on, at
+/// [`VALUE_SCALE`] a logit): a win or a loss, whose mean over many draws
+/// is that chance.
+pub(crate) fn valued_outcome(pos: &Position, rng: &mut SmallRng, score: impl FnOnce() -> i32) -> Outcome {
     if let Some(outcome) = pos.outcome() {
         return outcome;
     }
-    let score = tactics.map_or_else(|| evaluator.evaluate(pos), |tactics| tactics.score(pos, evaluator));
+    let score = score();
     let chance = 1.0 / (1.0 + (-f64::from(score) / VALUE_SCALE).exp());
     let mover = pos.side_to_move();
     Outcome::Win(if rng.random_bool(chance) { mover } else { mover.opponent() })
@@ -235,7 +229,9 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         let mut wins = |score: i32| {
             (0..2000)
-                .filter(|_| valued_outcome(&pos, &mut rng, &Constant(score), None) == Outcome::Win(Side::X))
+                .filter(|_| {
+                    valued_outcome(&pos, &mut rng, || Constant(score).evaluate(&pos)) == Outcome::Win(Side::X)
+                })
                 .count()
         };
         // X to move: a logit of 0 is even, of +1 a chance of 73%.
@@ -246,7 +242,10 @@ mod tests {
         assert_eq!(wins(-100_000), 0);
         // A finished game is its own result.
         let five = Position::from_moves(Rules::gomoku15(), "a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();
-        assert_eq!(valued_outcome(&five, &mut rng, &Constant(-100_000), None), Outcome::Win(Side::X));
+        assert_eq!(
+            valued_outcome(&five, &mut rng, || Constant(-100_000).evaluate(&five)),
+            Outcome::Win(Side::X)
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::sqrt_ln::SqrtLn;
 pub use node::NODE_BYTES;
 use node::{Ends, Node, best_ucb};
 pub use report::MctsReport;
-pub(crate) use tactics::Tactics;
+use tactics::Tactics;
 
 /// Iterations between two looks at the clock.
 const CLOCK_EVERY: u64 = 16;
@@ -85,7 +85,8 @@ impl Worker {
     /// Plays the position out, as the configuration says.
     fn play_out(&mut self, config: &MctsConfig) -> Outcome {
         if let Some(evaluator) = config.leaf_value.as_deref() {
-            valued_outcome(&self.pos, &mut self.rng, evaluator, self.tactics.as_deref_mut())
+            let (pos, tactics) = (&self.pos, self.tactics.as_deref_mut());
+            valued_outcome(pos, &mut self.rng, || Tactics::score_of(tactics, pos, evaluator))
         } else if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             threat_playout(&mut self.pos, &mut self.rng, &mut tactics.threats, ranking)
@@ -422,7 +423,10 @@ impl Mcts {
         };
         let valued = match (descent.known, self.config.leaf_value.as_deref()) {
             (None, Some(evaluator)) => {
-                Some(valued_outcome(pos, &mut self.rng, evaluator, tactics.as_deref_mut()))
+                let pos = &*pos;
+                Some(valued_outcome(pos, &mut self.rng, || {
+                    Tactics::score_of(tactics.as_deref_mut(), pos, evaluator)
+                }))
             }
             _ => None,
         };

@@ -10,7 +10,7 @@ use crate::config::MctsConfig;
 
 /// The threats of the position searched, and the leaf evaluation's state.
 #[derive(Debug)]
-pub(crate) struct Tactics {
+pub(super) struct Tactics {
     pub(super) threats: Threats,
     accumulator: Option<Box<dyn Accumulator>>,
 }
@@ -51,13 +51,16 @@ impl Tactics {
         }
     }
 
-    /// `evaluator`'s score of `pos` (the position kept), from its
-    /// accumulator where it keeps one.
+    /// `evaluator`'s score of `pos`: from the tactics kept, if any (its
+    /// accumulator where it keeps one), else computed afresh.
     #[inline]
-    pub(crate) fn score(&mut self, pos: &Position, evaluator: &dyn Evaluator) -> i32 {
-        match &mut self.accumulator {
-            Some(accumulator) => accumulator.evaluate(pos, &self.threats, (-i32::MAX, i32::MAX)),
-            None => evaluator.evaluate_threats(pos, &self.threats),
+    pub(super) fn score_of(tactics: Option<&mut Tactics>, pos: &Position, evaluator: &dyn Evaluator) -> i32 {
+        match tactics {
+            Some(Tactics { accumulator: Some(accumulator), threats }) => {
+                accumulator.evaluate(pos, threats, (-i32::MAX, i32::MAX))
+            }
+            Some(tactics) => evaluator.evaluate_threats(pos, &tactics.threats),
+            None => evaluator.evaluate(pos),
         }
     }
 }
