@@ -87,9 +87,14 @@ impl Worker {
         if let Some(evaluator) = config.leaf_value.as_deref() {
             let (pos, tactics) = (&self.pos, self.tactics.as_deref_mut());
             valued_outcome(pos, &mut self.rng, || Tactics::score_of(tactics, pos, evaluator))
-        } else if let Some(tactics) = self.tactics.as_mut().filter(|_| config.threat_playouts) {
+        } else if let Some(threats) = self
+            .tactics
+            .as_mut()
+            .and_then(|tactics| tactics.playout_threats())
+            .filter(|_| config.threat_playouts)
+        {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-            threat_playout(&mut self.pos, &mut self.rng, &mut tactics.threats, ranking)
+            threat_playout(&mut self.pos, &mut self.rng, threats, ranking)
         } else if config.heuristic && self.pos.rules().is_plain() {
             let ranking = config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
             heuristic_playout(&mut self.pos, &mut self.rng, &mut self.threats, ranking)
@@ -130,7 +135,7 @@ impl Follow for &mut Tactics {
         Tactics::play(self, pos, cell);
     }
     fn threats(&self) -> Option<&Threats> {
-        Some(&self.threats)
+        self.tactical_threats()
     }
 }
 
@@ -430,21 +435,26 @@ impl Mcts {
             }
             _ => None,
         };
-        let outcome =
-            match (descent.known.or(valued), tactics.as_mut().filter(|_| self.config.threat_playouts)) {
-                (Some(outcome), _) => outcome,
-                (None, Some(tactics)) => {
-                    let ranking =
-                        self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                    threat_playout(pos, &mut self.rng, &mut tactics.threats, ranking)
-                }
-                (None, None) if self.config.heuristic && pos.rules().is_plain() => {
-                    let ranking =
-                        self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
-                    heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
-                }
-                (None, None) => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
-            };
+        let outcome = match (
+            descent.known.or(valued),
+            tactics
+                .as_mut()
+                .and_then(|tactics| tactics.playout_threats())
+                .filter(|_| self.config.threat_playouts),
+        ) {
+            (Some(outcome), _) => outcome,
+            (None, Some(threats)) => {
+                let ranking =
+                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                threat_playout(pos, &mut self.rng, threats, ranking)
+            }
+            (None, None) if self.config.heuristic && pos.rules().is_plain() => {
+                let ranking =
+                    self.config.playout_ranking.as_deref().map(|evaluator| (evaluator, &mut self.ranked));
+                heuristic_playout(pos, &mut self.rng, &mut self.threats, ranking)
+            }
+            (None, None) => random_playout(pos, &mut self.rng, &mut self.scratch).outcome,
+        };
         let path = std::mem::take(&mut self.path);
         self.back_up(&path, outcome, pos.side_to_move(), false);
         self.path = path;

@@ -11,26 +11,40 @@ use crate::config::MctsConfig;
 /// The threats of the position searched, and the leaf evaluation's state.
 #[derive(Debug)]
 pub(super) struct Tactics {
-    pub(super) threats: Threats,
+    threats: Threats,
     accumulator: Option<Box<dyn Accumulator>>,
+    /// Whether the search may read the threats for its tactics (urgent
+    /// moves, proofs, threat playouts): plain rules only. Under renju and
+    /// caro they are kept for the valued leaves alone.
+    tactical: bool,
 }
 
 impl Tactics {
     /// The tactics of `pos` if the configuration reads them and the
     /// tables reach its k (boxed: taken out and put back every iteration).
     pub(super) fn of(config: &MctsConfig, pos: &Position) -> Option<Box<Tactics>> {
-        // The threat tables know plain rules only: renju and caro play on
-        // without them, with plain random playouts.
-        if !pos.rules().is_plain() {
-            return None;
-        }
+        // The search's tactics know plain rules only: renju and caro play
+        // on without them, with plain random playouts.
+        let tactical = pos.rules().is_plain() && (config.threats || config.threat_playouts);
         // Valued leaves read the threats kept along the descent rather than
         // scanning the board a leaf, and their evaluation's accumulator.
-        let reads = config.leaf_value.is_some() || config.threats || config.threat_playouts;
+        let reads = config.leaf_value.is_some() || tactical;
         let threats = reads.then(|| Threats::new(pos).ok()).flatten()?;
         let accumulator =
             config.leaf_value.as_deref().and_then(|evaluator| evaluator.accumulator(pos, &threats));
-        Some(Box::new(Tactics { threats, accumulator }))
+        Some(Box::new(Tactics { threats, accumulator, tactical: pos.rules().is_plain() }))
+    }
+
+    /// The threats, where the search may read them for its tactics.
+    #[inline]
+    pub(super) fn tactical_threats(&self) -> Option<&Threats> {
+        self.tactical.then_some(&self.threats)
+    }
+
+    /// The threats to play a threat playout on, where the search may.
+    #[inline]
+    pub(super) fn playout_threats(&mut self) -> Option<&mut Threats> {
+        self.tactical.then_some(&mut self.threats)
     }
 
     /// After `cell` was played on `pos`.
@@ -56,7 +70,7 @@ impl Tactics {
     #[inline]
     pub(super) fn score_of(tactics: Option<&mut Tactics>, pos: &Position, evaluator: &dyn Evaluator) -> i32 {
         match tactics {
-            Some(Tactics { accumulator: Some(accumulator), threats }) => {
+            Some(Tactics { accumulator: Some(accumulator), threats, .. }) => {
                 accumulator.evaluate(pos, threats, (-i32::MAX, i32::MAX))
             }
             Some(tactics) => evaluator.evaluate_threats(pos, &tactics.threats),
