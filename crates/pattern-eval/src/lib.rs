@@ -20,8 +20,9 @@
 //!   classes of [`board::threats`] with [`ThreatWeights`]; the default
 //!   evaluation of the `alphabeta` engine where k is 4 to 8.
 //! - [`CodeEvaluator`]: the code family, a value per cell shape (its four
-//!   line patterns as a multiset) with [`CodeWeights`], summed by
-//!   [`board::threats::Threats`] as moves are made; it generalises the
+//!   line patterns as a multiset) with [`CodeWeights`], summed as moves
+//!   are made in the accumulator a search keeps
+//!   ([`play::Evaluator::accumulator`]); it generalises the
 //!   threat family, whose weights it can take over exactly.
 //! - [`NetEvaluator`]: the line-pattern network ([`net`]), a learned
 //!   value per window summed per cell, clipped, pooled and read by a

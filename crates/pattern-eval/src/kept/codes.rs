@@ -115,11 +115,9 @@ impl Accumulator for CodeStack {
 mod tests {
     use super::*;
     use crate::CodeWeights;
-    use board::{Cell, RuleSet, Rules};
+    use board::{RuleSet, Rules};
     use play::Evaluator;
     use proptest::prelude::*;
-    use rand::rngs::SmallRng;
-    use rand::{RngExt, SeedableRng};
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
@@ -134,24 +132,12 @@ mod tests {
             let k = if rule_set == RuleSet::Caro { 5 } else { k };
             let rules = if rule_set == RuleSet::Renju { Rules::renju() } else { Rules::new(15, 15, k, rule_set).unwrap() };
             let codes = CodeEvaluator::new(CodeWeights::default_for(&rules));
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut pos = Position::new(rules);
-            let mut threats = Threats::new(&pos).unwrap();
-            let mut kept = codes.accumulator(&pos, &threats).unwrap();
-            for _ in 0..60 {
-                if pos.ply() > 0 && (pos.is_over() || rng.random_bool(0.3)) {
-                    let cell = pos.undo().unwrap();
-                    threats.take_back(&pos, cell);
-                    kept.pop();
-                } else {
-                    let moves: Vec<Cell> = pos.legal_moves().filter(|c| c.x().abs_diff(7) < 5 && c.y().abs_diff(7) < 5).collect();
-                    let Some(&cell) = moves.get(rng.random_range(0..moves.len().max(1))) else { break };
-                    pos.play(cell).unwrap();
-                    threats.play(&pos, cell);
-                    kept.push(&pos, &threats, cell);
-                }
-                prop_assert_eq!(kept.evaluate(&pos, &threats, (-i32::MAX, i32::MAX)), codes.evaluate(&pos), "{}", pos);
-            }
+            let root = Position::new(rules);
+            let mut kept = codes.accumulator(&root, &Threats::new(&root).unwrap()).unwrap();
+            crate::kept::random_walk(rules, seed, 60, &mut *kept, |kept, pos, threats| {
+                prop_assert_eq!(kept.evaluate(pos, threats, (-i32::MAX, i32::MAX)), codes.evaluate(pos), "{}", pos);
+                Ok(())
+            })?;
         }
     }
 }

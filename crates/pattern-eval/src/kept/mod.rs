@@ -92,3 +92,42 @@ impl Recodes {
         &self.log[self.starts[i]..end]
     }
 }
+
+/// For the property tests of the kept levels: `steps` random moves near
+/// the centre and take-backs (three in ten) from the empty board of
+/// `rules`, kept in the threats and `kept` alike, `check` run after each;
+/// then every move taken back, `check` run at the root once more.
+#[cfg(test)]
+pub(crate) fn random_walk<A: play::Accumulator + ?Sized, E>(
+    rules: board::Rules,
+    seed: u64,
+    steps: usize,
+    kept: &mut A,
+    mut check: impl FnMut(&mut A, &Position, &Threats) -> Result<(), E>,
+) -> Result<(), E> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut pos = Position::new(rules);
+    let mut threats = Threats::new(&pos).expect("tabled rules");
+    let centre = (rules.width() / 2, rules.height() / 2);
+    for _ in 0..steps {
+        if pos.ply() > 0 && (pos.is_over() || rng.random_bool(0.3)) {
+            let cell = pos.undo().expect("a move");
+            threats.take_back(&pos, cell);
+            kept.pop();
+        } else {
+            let near = |c: &Cell| c.x().abs_diff(centre.0) < 5 && c.y().abs_diff(centre.1) < 5;
+            let moves: Vec<Cell> = pos.legal_moves().filter(near).collect();
+            let Some(&cell) = moves.get(rng.random_range(0..moves.len().max(1))) else { break };
+            pos.play(cell).expect("a legal move");
+            threats.play(&pos, cell);
+            kept.push(&pos, &threats, cell);
+        }
+        check(kept, &pos, &threats)?;
+    }
+    while let Some(cell) = pos.undo() {
+        threats.take_back(&pos, cell);
+        kept.pop();
+    }
+    check(kept, &pos, &threats)
+}

@@ -174,42 +174,25 @@ mod tests {
             let colours = if rule_set == board::RuleSet::Renju { 2 } else { 1 };
             let net = Arc::new(Net::new(&random_weights(colours, seed)));
             let tables = CodeEvaluator::new(crate::CodeWeights::default_for(&rules));
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut pos = Position::new(rules);
-            let mut threats = Threats::new(&pos).unwrap();
+            let root = Position::new(rules);
             // A margin no score reaches: the estimate is read, never used.
-            let mut kept = NetStack::new(Arc::clone(&net), &pos, &threats, Some((&tables, i32::MAX)));
-            for _ in 0..80 {
-                if pos.ply() > 0 && (pos.is_over() || rng.random_bool(0.3)) {
-                    let cell = pos.undo().unwrap();
-                    threats.take_back(&pos, cell);
-                    kept.pop();
-                } else {
-                    let moves: Vec<Cell> = pos.legal_moves().collect();
-                    let cell = moves[rng.random_range(0..moves.len())];
-                    pos.play(cell).unwrap();
-                    threats.play(&pos, cell);
-                    kept.push(&pos, &threats, cell);
+            let mut kept = NetStack::new(Arc::clone(&net), &root, &Threats::new(&root).unwrap(), Some((&tables, i32::MAX)));
+            // Checked at random moments: levels are left uncomputed between.
+            let mut rng = SmallRng::seed_from_u64(seed ^ 1);
+            crate::kept::random_walk(rules, seed, 80, &mut kept, |kept, pos, _| {
+                if pos.ply() > 0 && rng.random_bool(0.5) {
+                    return Ok(());
                 }
-                if rng.random_bool(0.5) {
-                    let fresh = Threats::new(&pos).unwrap();
-                    let pooled = net.pooled(&pos, &fresh);
-                    prop_assert_eq!(kept.logit(&pos), net.logit_of(&pooled, pos.side_to_move()), "{}", pos);
-                    prop_assert_eq!(kept.levels[kept.recodes.depth()].pooled, pooled, "{}", pos);
-                    let level = &kept.estimate.as_ref().unwrap().level;
-                    let sums = CodeLevel::new(tables.values(), &pos, &fresh);
-                    prop_assert_eq!(level.top(), sums.top(), "{}", pos);
-                    prop_assert_eq!(tables.score_of_sums(level.top(), pos.side_to_move(), &fresh), tables.evaluate(&pos));
-                }
-            }
-            // Back to the root, every level taken back: the root's pool.
-            while pos.ply() > 0 {
-                let cell = pos.undo().unwrap();
-                threats.take_back(&pos, cell);
-                kept.pop();
-            }
-            prop_assert_eq!(kept.recodes.depth(), 0);
-            prop_assert_eq!(kept.logit(&pos), net.logit_of(&net.pooled(&pos, &threats), pos.side_to_move()));
+                let fresh = Threats::new(pos).unwrap();
+                let pooled = net.pooled(pos, &fresh);
+                prop_assert_eq!(kept.logit(pos), net.logit_of(&pooled, pos.side_to_move()), "{}", pos);
+                prop_assert_eq!(kept.levels[kept.recodes.depth()].pooled, pooled, "{}", pos);
+                let level = &kept.estimate.as_ref().unwrap().level;
+                let sums = CodeLevel::new(tables.values(), pos, &fresh);
+                prop_assert_eq!(level.top(), sums.top(), "{}", pos);
+                prop_assert_eq!(tables.score_of_sums(level.top(), pos.side_to_move(), &fresh), tables.evaluate(pos));
+                Ok(())
+            })?;
         }
     }
 }
