@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::app::{App, Heat, Mode, draw_help, draw_menu, draw_prompt, draw_review, panel_lines};
-use crate::geometry::{PANEL, PANEL_ROWS, layout};
+use crate::geometry::{CellSize, layout};
 use crate::widgets::{FORBIDDEN_MARK, RAMP};
 
 /// Draws the whole screen.
@@ -25,19 +25,19 @@ pub fn draw(frame: &mut Frame, app: &App) {
     )]))
     .wrap(Wrap { trim: true });
     let message_rows = u16::try_from(message.line_count(area.width)).unwrap_or(u16::MAX);
-    let Some((board, panel, status)) = layout(area, app.setup().rules, message_rows.saturating_add(1)) else {
+    let Some((board, panel, status, size)) = layout(area, app.setup().rules, message_rows.saturating_add(1))
+    else {
         let rules = app.setup().rules;
+        let (width, height) = CellSize::SMALL.least_screen(rules);
         let text = format!(
-            "The window is too small for a {}×{} board: make the window larger (at least {}×{}).",
+            "The window is too small for a {}×{} board: make the window larger (at least {width}×{height}).",
             rules.width(),
             rules.height(),
-            4 + 2 * u16::from(rules.width()) + 3 + PANEL,
-            (u16::from(rules.height()) + 2).max(PANEL_ROWS) + 2
         );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     };
-    frame.render_widget(Paragraph::new(board_lines(app)), board);
+    frame.render_widget(Paragraph::new(board_lines(app, size)), board);
     // The panel is the mode's (under the help, the mode beneath it).
     match app.mode().beneath_help() {
         Mode::Review(review) => draw_review(frame, panel, app, review),
@@ -88,14 +88,14 @@ pub fn capture(app: &mut App, width: u16, height: u16) -> String {
         .join("\n")
 }
 
-/// The column letters of a board, each in two characters.
-fn column_letters(app: &App) -> Line<'static> {
+/// The column letters of a board, each over its cells' columns.
+fn column_letters(app: &App, size: CellSize) -> Line<'static> {
     let rules = app.setup().rules;
     let mut text = String::from("    ");
     for x in 0..rules.width() {
         let name = Cell::new(x, 0).name(&rules).to_string();
         let letters: String = name.chars().take_while(char::is_ascii_alphabetic).collect();
-        let _ = write!(text, "{letters:<2}");
+        let _ = write!(text, "{letters:<width$}", width = usize::from(size.columns));
     }
     Line::from(text).style(Style::new().fg(Color::DarkGray))
 }
@@ -131,7 +131,7 @@ fn heat(app: &App) -> HashMap<Cell, usize> {
     colours
 }
 
-fn board_lines(app: &App) -> Vec<Line<'static>> {
+fn board_lines(app: &App, size: CellSize) -> Vec<Line<'static>> {
     let rules = app.setup().rules;
     let winning: Vec<Cell> = app.pos().winning_line().map(|line| line.cells().collect()).unwrap_or_default();
     let heat = heat(app);
@@ -143,8 +143,14 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
         if app.over() { Vec::new() } else { app.pos().forbidden_cells().iter().collect() };
     // Fifth stones offered under a RIF opening rule (not on the board).
     let offered = app.offered();
-    let mut lines = vec![column_letters(app)];
+    // What follows a glyph to the next cell's.
+    let gap = " ".repeat(usize::from(size.columns) - 1);
+    let mut lines = vec![column_letters(app, size)];
     for y in 0..rules.height() {
+        // A large cell's second row is blank (between two rows of stones).
+        if y > 0 {
+            lines.extend((1..size.rows).map(|_| Line::default()));
+        }
         let number = u16::from(rules.height()) - u16::from(y);
         let mut spans = vec![Span::styled(format!("{number:>3} "), label)];
         for x in 0..rules.width() {
@@ -201,14 +207,15 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                     style = style.add_modifier(Modifier::REVERSED);
                 }
                 spans.push(Span::styled(format!("{:>2}", number % 100), style));
+                spans.push(Span::raw(" ".repeat(usize::from(size.columns) - 2)));
                 continue;
             }
             spans.push(Span::styled(glyph, style));
-            spans.push(Span::raw(" "));
+            spans.push(Span::raw(gap.clone()));
         }
         spans.push(Span::styled(format!("{number}"), label));
         lines.push(Line::from(spans));
     }
-    lines.push(column_letters(app));
+    lines.push(column_letters(app, size));
     lines
 }

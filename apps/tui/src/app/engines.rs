@@ -82,9 +82,19 @@ impl App {
         if thinking.purpose == Purpose::Move && self.lost_on_time().is_some() {
             return; // too late: the flag fell first
         }
-        self.analysis = reply.analysis;
+        // An opening step's searches were of positions tried off the board
+        // (each fifth stone offered, each balance tried): the panel shows
+        // none of them, the message says what was decided.
+        let (shown, opening) = match thinking.purpose {
+            Purpose::Opening => (None, reply.analysis),
+            _ => (reply.analysis, None),
+        };
+        self.analysis = shown;
         self.analysis_side = self.pos.side_to_move();
-        if self.heat == Heat::Values && self.analysis.as_ref().is_none_or(|a| a.values.is_empty()) {
+        if thinking.purpose != Purpose::Opening
+            && self.heat == Heat::Values
+            && self.analysis.as_ref().is_none_or(|a| a.values.is_empty())
+        {
             self.heat = Heat::Scores; // this engine gives no values
         }
         match (thinking.purpose, reply.result) {
@@ -95,10 +105,7 @@ impl App {
                     self.say("analysis finished: the engine needs no more time here");
                 }
             }
-            (Purpose::Opening, result) => {
-                let analysis = self.analysis.clone();
-                self.finish_opening(thinking.ply, result, analysis.as_ref());
-            }
+            (Purpose::Opening, result) => self.finish_opening(thinking.ply, result, opening.as_ref()),
             (Purpose::Hint, Ok(Answer::Move(cell))) => {
                 self.hint = Some(cell);
                 self.message = format!("hint: {}", cell.name(&self.setup.rules));

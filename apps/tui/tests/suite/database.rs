@@ -60,7 +60,7 @@ fn the_board_and_panel_show_what_the_database_holds() {
     let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
     app.open_database(&file.0).unwrap();
     type_text(&mut app, "h8");
-    let text = screen(&mut app, 110, 40);
+    let text = screen(&mut app, 110, 32);
     // Row 9: g9 and i9 (mirror images: one record) win; h9 and its
     // images show the mover's chance in tenths (73%: 7).
     assert!(row(&text, 9).contains(". W 7 W ."), "{text}");
@@ -70,15 +70,15 @@ fn the_board_and_panel_show_what_the_database_holds() {
     assert!(text.contains("this position: kept") && text.contains("the centre"), "{text}");
     // The cursor's point in words.
     app.set_cursor(Rules::gomoku15().parse_cell("i9").unwrap());
-    assert!(screen(&mut app, 110, 40).contains("i9: the move wins"), "{}", screen(&mut app, 110, 40));
+    assert!(screen(&mut app, 110, 32).contains("i9: the move wins"), "{}", screen(&mut app, 110, 32));
     // Another program (here another handle) writes the move j10 a win:
     // the board shows it at once, without leaving the position.
     Database::open(&file.0).unwrap().put(&pos("h8 j10"), &Record::labelled(Label::Loss)).unwrap();
-    let text = screen(&mut app, 110, 40);
+    let text = screen(&mut app, 110, 32);
     assert!(row(&text, 10).contains('W'), "{text}");
     // Taken back: the empty board's moves (h8 is kept, without a label).
     press(&mut app, KeyCode::Char('U'));
-    let text = screen(&mut app, 110, 40);
+    let text = screen(&mut app, 110, 32);
     assert!(!row(&text, 9).contains('W'), "{text}");
 }
 
@@ -106,7 +106,7 @@ fn keys_label_comment_write_and_mark() {
     press(&mut app, KeyCode::Char('C'));
     type_text(&mut app, "first line\\nsecond");
     press(&mut app, KeyCode::Char('E'));
-    assert!(screen(&mut app, 110, 40).contains("text on j10"), "the dialog names its point");
+    assert!(screen(&mut app, 110, 32).contains("text on j10"), "the dialog names its point");
     type_text(&mut app, "A1");
     let database = Database::open_read_only(&file.0).unwrap();
     assert_eq!(database.get(&pos("h8 j10")).unwrap().unwrap().label, Label::Win);
@@ -114,7 +114,7 @@ fn keys_label_comment_write_and_mark() {
     assert!(own.marked);
     assert_eq!(own.comment, "first line\nsecond");
     assert_eq!(own.texts, [(rules.parse_cell("j10").unwrap(), "A1".to_owned())]);
-    let text = screen(&mut app, 110, 40);
+    let text = screen(&mut app, 110, 32);
     assert!(text.contains("first line") && text.contains("second") && text.contains("marked"), "{text}");
     // An emptied comment is removed.
     press(&mut app, KeyCode::Char('C'));
@@ -187,7 +187,7 @@ fn the_new_game_dialog_opens_and_closes_a_database() {
     // The last row, up from the first.
     press(&mut app, KeyCode::Up);
     assert_eq!(app.menu().map(tui::menu::Menu::row), Some(tui::menu::Row::Database));
-    assert!(screen(&mut app, 110, 40).contains("database (none"), "{}", screen(&mut app, 110, 40));
+    assert!(screen(&mut app, 110, 32).contains("database (none"), "{}", screen(&mut app, 110, 32));
     type_text(&mut app, &file.0.display().to_string());
     assert!(app.menu().is_none(), "{}", app.message());
     assert_eq!(app.study().map(|study| study.path().to_owned()), Some(file.0.clone()));

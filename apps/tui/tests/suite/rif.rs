@@ -84,10 +84,19 @@ fn check_panel(app: &mut App) {
     assert!(text.contains(&format!("{mark} to act in the")), "{text}");
 }
 
+/// The panel shows no engine's best move while the opening is decided,
+/// nor just after it: an opening step's searches are of positions tried
+/// off the board (a fifth stone the engine did not offer, say).
+fn check_no_stray_best(app: &mut App) {
+    let text = screen(app, 120, 40);
+    assert!(!text.lines().any(|line| line.contains("best ") && line.contains(" value ")), "{text}");
+}
+
 /// Plays the opening to its end, a person answering where it is asked.
 fn play_opening(app: &mut App) {
     let mut swaps = 0;
     for _ in 0..40 {
+        check_no_stray_best(app);
         if app.swap_phase().is_none() {
             return;
         }

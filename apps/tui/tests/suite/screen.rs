@@ -27,7 +27,7 @@ fn wait_for_engine(app: &mut App) {
 #[test]
 fn empty_boards_render_with_coordinates() {
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 50, 20);
     assert!(text.contains("    a b c"), "{text}");
     assert!(text.contains("  3 . . . 3"), "{text}");
     assert!(text.contains("  1 . . . 1"), "{text}");
@@ -39,17 +39,44 @@ fn empty_boards_render_with_coordinates() {
 }
 
 #[test]
+fn a_wide_screen_draws_the_board_large_and_clicks_find_its_cells() {
+    let mut app = App::new(setup(Rules::gomoku15(), "human", "human"));
+    type_text(&mut app, "h8");
+    // 15 x 15 at 120 x 40: four columns and two rows a cell.
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("    a   b   c   d   e   f   g   h   i   j   k   l   m   n   o"), "{text}");
+    assert!(text.contains(" 15 .   .   .   .   .   .   .   .   .   .   .   .   .   .   .   15"), "{text}");
+    assert!(text.contains("  8 .   .   .   .   .   .   .   x   .   .   .   .   .   .   .   8"), "{text}");
+    // A blank row between two rows of cells, the panel beside the board.
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].trim_start().starts_with('│'), "{text}");
+    // A click on j10: column 4 + 4 * 9, row 1 + 2 * 5.
+    app.mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 40,
+        row: 11,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(
+        app.pos().last_move().map(|cell| cell.name(&app.setup().rules).to_string()).as_deref(),
+        Some("j10")
+    );
+    // Narrower, the same game draws small again.
+    assert!(screen(&mut app, 90, 40).contains("  8 . . . . . . . x . . . . . . . 8"));
+}
+
+#[test]
 fn a_won_game_highlights_its_line() {
     let mut app = App::new(setup(Rules::tic_tac_toe(), "human", "human"));
     for name in ["a1", "a2", "b1", "b2", "c1"] {
         type_text(&mut app, name);
     }
     assert_eq!(app.pos().outcome(), Some(Outcome::Win(Side::X)));
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 50, 20);
     assert!(text.contains("X wins"), "{text}");
     assert!(app.message().starts_with("x wins"), "{}", app.message());
     // The line's cells are drawn on green.
-    let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(50, 20)).unwrap();
     terminal.draw(|frame| ui::draw(frame, &app)).unwrap();
     let buffer = terminal.backend().buffer();
     // Row 1 is the fourth line; a1, b1, c1 at columns 4, 6, 8.
@@ -88,7 +115,7 @@ fn keys_move_the_cursor_and_place_marks() {
     press(&mut app, KeyCode::Char('~'));
     assert_eq!(app.pos().moves().len(), 1);
     // Mouse: a click on c1 (row 1 is the fourth screen line, c at column 8).
-    screen(&mut app, 60, 20);
+    screen(&mut app, 50, 20);
     app.mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: 8,
@@ -105,13 +132,13 @@ fn undo_takes_back_the_engine_reply_too_and_redo_replays() {
     wait_for_engine(&mut app);
     assert_eq!(app.pos().moves().len(), 2);
     assert!(app.analysis().is_some());
-    assert!(screen(&mut app, 60, 20).contains("for O"), "the value is O's: O moved");
+    assert!(screen(&mut app, 50, 20).contains("for O"), "the value is O's: O moved");
     press(&mut app, KeyCode::Char('U'));
     assert_eq!(app.pos().moves().len(), 0);
     assert!(app.human_to_move());
     // The analysis was of a position no longer on the board.
     assert!(app.analysis().is_none());
-    assert!(!screen(&mut app, 60, 20).contains("best "));
+    assert!(!screen(&mut app, 50, 20).contains("best "));
     press(&mut app, KeyCode::Char('R'));
     assert_eq!(app.pos().moves().len(), 2);
 }
@@ -219,7 +246,7 @@ fn a_whole_game_against_the_engine_ends_with_the_result() {
     }
     assert_eq!(app.pos().outcome(), Some(Outcome::Win(Side::O)));
     assert!(app.message().starts_with("o wins"), "{}", app.message());
-    assert!(screen(&mut app, 60, 20).contains("O wins"));
+    assert!(screen(&mut app, 50, 20).contains("O wins"));
 }
 
 #[test]
@@ -236,7 +263,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     assert_eq!(app.heat(), Heat::Off);
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat(), Heat::Scores);
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 50, 20);
     assert!(text.contains(&format!("cursor {name}: visits ")) && text.contains(", mean "), "{text}");
     assert!(text.contains("heat: scores"), "{text}");
     assert!(text.contains("worst") && text.contains("best  + its move"), "a legend: {text}");
@@ -245,7 +272,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
 
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat(), Heat::Values);
-    assert!(screen(&mut app, 60, 20).contains("heat: values"));
+    assert!(screen(&mut app, 50, 20).contains("heat: values"));
     press(&mut app, KeyCode::Char('T'));
     assert_eq!(app.heat(), Heat::Off);
 
@@ -261,7 +288,7 @@ fn the_heat_map_shows_scores_then_means_then_nothing() {
     }));
     app.set_heat(Heat::Scores);
     app.set_cursor(a1);
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 50, 20);
     assert!(text.contains("cursor a1: eval loss in 4"), "{text}");
     assert!(text.lines().any(|line| line.trim_start().starts_with("2 . + .")), "{text}");
 
@@ -346,12 +373,12 @@ fn a_monte_carlo_analysis_shows_its_winning_chance_and_its_proofs() {
     };
     app.show_analysis(Some(analysis.clone()));
     app.set_cursor(a1);
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 70, 20);
     assert!(text.contains("best b2  value 60% expected for X"), "{text}");
     // The solver proved b2 wins and a1 loses.
     analysis.proven = vec![score(b2, 1.0), score(a1, -1.0)];
     app.show_analysis(Some(analysis));
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 70, 20);
     assert!(text.contains("best b2  value proven win"), "{text}");
     assert!(text.contains("cursor a1: visits 25%, mean 20% proven loss"), "{text}");
 }
@@ -362,13 +389,13 @@ fn move_numbers_show_on_the_stones_when_asked() {
     for name in ["b2", "a1", "c3"] {
         type_text(&mut app, name);
     }
-    assert!(screen(&mut app, 60, 20).contains("  2 . x . 2"), "stones as marks at first");
+    assert!(screen(&mut app, 50, 20).contains("  2 . x . 2"), "stones as marks at first");
     press(&mut app, KeyCode::Char('#'));
-    let text = screen(&mut app, 60, 20);
+    let text = screen(&mut app, 50, 20);
     assert!(text.contains("  2 .  1. 2"), "{text}");
     assert!(text.contains("  1  2. . 1"), "{text}");
     press(&mut app, KeyCode::Char('#'));
-    assert!(screen(&mut app, 60, 20).contains("  1 o . . 1"));
+    assert!(screen(&mut app, 50, 20).contains("  1 o . . 1"));
 }
 
 #[test]
@@ -378,7 +405,7 @@ fn long_text_wraps_in_the_panel_and_the_message_line() {
         ..setup(Rules::renju(), "human", "human")
     });
     assert!(app.message().len() > 120, "{}", app.message());
-    let text = screen(&mut app, 120, 40);
+    let text = screen(&mut app, 120, 32);
     // The step's prompt ends both in the panel and on the message line.
     assert_eq!(text.matches("of 3 put").count(), 2, "{text}");
     assert!(text.lines().all(|line| line.chars().count() <= 120));
