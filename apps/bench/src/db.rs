@@ -291,7 +291,7 @@ fn transfer(command: &DbCommand) -> Result<()> {
                 .import_yxdb(&bytes)
                 .with_context(|| format!("{}: nothing was imported", yxdb.display()))?;
             println!(
-                "{}: {} records read from {}, {} written, {} left out (a pass, or stones alternate moves do not reach)",
+                "{}: {} records read from {}, {} written, {} left out (a pass not after its side's stones, or stones alternate moves and passes do not reach)",
                 file.display(),
                 import.records,
                 yxdb.display(),

@@ -54,7 +54,8 @@ pub const MAX_EXPORT_NODES: u64 = 20_000_000;
 pub struct LibImport {
     /// Nodes in the file.
     pub nodes: u64,
-    /// Records written (made or changed).
+    /// Records written (made or changed), each position once however many
+    /// nodes wrote to it.
     pub written: u64,
     /// Nodes left out with all below them: a move on a stone, after the
     /// game ended, or one the rules refuse.
@@ -211,6 +212,9 @@ impl Database {
         let mut reader = Reader { bytes, at: HEADER_LEN };
         self.write(|database| {
             let mut import = LibImport::default();
+            // The records written, by key: a position that several nodes
+            // write to (a transposition, a text on its parent) counts once.
+            let mut written: HashSet<Vec<u8>> = HashSet::new();
             let mut pos = Position::new(rules);
             // The nodes whose subtrees are being read: whether each has a
             // sibling to come, and what became of its move.
@@ -228,18 +232,18 @@ impl Database {
                 let taken = match node.cell {
                     _ if skipped_open > 0 => Taken::Skipped,
                     Some(cell) if !pos.is_over() && pos.play(cell).is_ok() => {
-                        import.written += database.take_node(&pos, cell, &node)?;
+                        database.take_node(&pos, cell, &node, &mut written)?;
                         Taken::Played
                     }
                     Some(_) => Taken::Skipped,
                     None if root => {
-                        import.written += database.take_node_here(&pos, &node)?;
+                        database.take_node_here(&pos, &node, &mut written)?;
                         Taken::NoMove
                     }
                     None if pos.is_over() => Taken::Skipped,
                     None => {
                         pos.pass();
-                        import.written += database.take_node_here(&pos, &node)?;
+                        database.take_node_here(&pos, &node, &mut written)?;
                         Taken::Passed
                     }
                 };
@@ -255,6 +259,7 @@ impl Database {
                 take_back(&mut pos, taken);
                 while !sibling {
                     let Some((has_sibling, taken)) = open.pop() else {
+                        import.written = written.len() as u64;
                         return Ok(import);
                     };
                     if taken == Taken::Skipped {
@@ -264,21 +269,29 @@ impl Database {
                     sibling = has_sibling;
                 }
             }
+            import.written = written.len() as u64;
             Ok(import)
         })
     }
 
     /// A node's move, just played to reach `pos`: its position's record
     /// (made if missing: the tree is kept) and its text on the parent's
-    /// point. Returns how many records it wrote.
-    fn take_node(&self, pos: &Position, cell: Cell, node: &Node) -> Result<u64, DbError> {
-        let mut written = self.take_node_here(pos, node)?;
-        let Some(text) = node.text.as_deref().filter(|text| !text.is_empty()) else { return Ok(written) };
+    /// point. Adds the keys of the records it wrote to `written`.
+    fn take_node(
+        &self,
+        pos: &Position,
+        cell: Cell,
+        node: &Node,
+        written: &mut HashSet<Vec<u8>>,
+    ) -> Result<(), DbError> {
+        self.take_node_here(pos, node, written)?;
+        let Some(text) = node.text.as_deref().filter(|text| !text.is_empty()) else { return Ok(()) };
         if let Some(label) = label_of_text(text) {
             let mut record = self.get(pos)?.unwrap_or_default();
             if record.label == Label::None {
                 record.label = label;
                 self.put_in(pos, &record)?;
+                written.insert(PositionKey::of(pos).bytes);
             }
         }
         let mut parent = pos.clone();
@@ -286,17 +299,23 @@ impl Database {
         let text: String = text.chars().take(MAX_TEXT_CHARS).collect();
         let mut record = self.get(&parent)?.unwrap_or_default();
         match record.texts.iter_mut().find(|(at, _)| *at == cell) {
-            Some((_, old)) if *old == text => return Ok(written),
+            Some((_, old)) if *old == text => return Ok(()),
             Some((_, old)) => *old = text,
             None => record.texts.push((cell, text)),
         }
         self.put_in(&parent, &record)?;
-        written += 1;
-        Ok(written)
+        written.insert(PositionKey::of(&parent).bytes);
+        Ok(())
     }
 
-    /// A node's comment and mark, on `pos`'s record (made if missing).
-    fn take_node_here(&self, pos: &Position, node: &Node) -> Result<u64, DbError> {
+    /// A node's comment and mark, on `pos`'s record (made if missing);
+    /// adds its key to `written` if it wrote.
+    fn take_node_here(
+        &self,
+        pos: &Position,
+        node: &Node,
+        written: &mut HashSet<Vec<u8>>,
+    ) -> Result<(), DbError> {
         let old = self.get(pos)?;
         let mut record = old.clone().unwrap_or_default();
         if let Some(comment) = node.comment.as_deref().map(comment_from_lib).filter(|c| !c.is_empty())
@@ -309,10 +328,11 @@ impl Database {
         }
         record.marked |= node.flags & MARK != 0;
         if old.as_ref() == Some(&record) {
-            return Ok(0);
+            return Ok(());
         }
         self.put_in(pos, &record)?;
-        Ok(1)
+        written.insert(PositionKey::of(pos).bytes);
+        Ok(())
     }
 
     /// Writes the records from `pos` down as a RenLib file: the moves to

@@ -211,8 +211,11 @@ impl Database {
 
     /// Deletes records below `pos` as `decide` says of each (given its
     /// record), in one transaction; a position `Keep` or `Branch` decided
-    /// is not looked below again. `pos`'s own record stays. Returns how
-    /// many records were deleted.
+    /// is not looked below again. `pos`'s own record stays, and so does a
+    /// position below a deleted branch that another line still reaches
+    /// (a transposition: from the empty board or from `pos`, through
+    /// records, without passing a deleted branch's first position).
+    /// Returns how many records were deleted.
     ///
     /// # Errors
     /// [`DbError::ReadOnly`], or a file that cannot be read or written
@@ -226,6 +229,8 @@ impl Database {
         let mut doomed: Vec<Position> = Vec::new();
         // The depths of the deleted branches the walk is in (depth first).
         let mut branches: Vec<usize> = Vec::new();
+        // The first positions of the deleted branches.
+        let mut heads: Vec<Position> = Vec::new();
         self.walk(pos, |here, record| {
             let depth = here.moves().len();
             while branches.last().is_some_and(|&branch| branch >= depth) {
@@ -239,6 +244,7 @@ impl Database {
             Ok(match decide(record) {
                 Prune::Branch => {
                     doomed.push(here.clone());
+                    heads.push(here.clone());
                     branches.push(depth);
                     Step::Descend
                 }
@@ -246,6 +252,24 @@ impl Database {
                 Prune::Look => Step::Descend,
             })
         })?;
+        // What other lines reach stays: walk again from the empty board
+        // and from `pos`, stopping at each deleted branch's first position.
+        let heads: HashSet<Vec<u8>> = heads.iter().map(|head| PositionKey::of(head).bytes).collect();
+        let mut reached: HashSet<Vec<u8>> = HashSet::new();
+        for start in [Position::new(*pos.rules()), pos.clone()] {
+            self.walk(&start, |here, _| {
+                let key = PositionKey::of(here).bytes;
+                if heads.contains(&key) {
+                    return Ok(Step::Skip);
+                }
+                reached.insert(key);
+                Ok(Step::Descend)
+            })?;
+        }
+        doomed.retain(|doomed| {
+            heads.contains(&PositionKey::of(doomed).bytes)
+                || !reached.contains(&PositionKey::of(doomed).bytes)
+        });
         let count = doomed.len() as u64;
         self.write(|database| {
             for doomed in &doomed {

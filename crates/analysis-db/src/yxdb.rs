@@ -50,8 +50,8 @@ pub struct YxdbImport {
     pub records: u64,
     /// Records written.
     pub written: u64,
-    /// Records left out: a position with a pass, or one the rules refuse
-    /// to reach by alternate moves.
+    /// Records left out: a pass anywhere but after its side's stones, or
+    /// a position the rules refuse to reach by alternate moves.
     pub skipped: u64,
 }
 
@@ -60,7 +60,8 @@ pub struct YxdbImport {
 pub struct YxdbExport {
     /// Records written.
     pub written: u64,
-    /// Records of rules the format has no number for (caro, k ≠ 5).
+    /// Records of rules the format has no number for (caro, k ≠ 5), or
+    /// of a position it cannot hold (white a stone ahead of black).
     pub skipped: u64,
 }
 
@@ -314,7 +315,10 @@ impl Database {
                 DbError::Record(format!("{}: a record's position is damaged: {why}", self.path().display()))
             })?;
             let Some(record) = self.get(&pos)? else { continue };
-            entries.push(entry(rule, &pos, &record));
+            match entry(rule, &pos, &record) {
+                Some(entry) => entries.push(entry),
+                None => export.skipped += 1,
+            }
         }
         // The file's order: rule, size, stone count, stones, side to move.
         entries.sort_by(|(a, _), (b, _)| {
@@ -357,7 +361,7 @@ impl Database {
 }
 
 /// One record of the file as ours: `None` for a position we do not keep
-/// (a pass, or stones alternate moves do not reach).
+/// (a pass not after its side's stones, or stones no game reaches).
 fn read_record(
     rules: Rules,
     stones: &[u8],
@@ -370,7 +374,11 @@ fn read_record(
     for (i, pair) in stones.chunks(2).enumerate() {
         let (x, y) = (pair[0] as i8, pair[1] as i8);
         if (x, y) == (-1, -1) {
-            // A pass: the side to move is not the one alternate moves give.
+            // A pass, the last of its side's stones: counted for the side
+            // to move, not a stone. Anywhere else the file says no position.
+            if i + 1 == black || i + 1 == count {
+                continue;
+            }
             return Ok(None);
         }
         let cell = rules.cell(i32::from(x), i32::from(y)).ok_or_else(|| {
@@ -404,9 +412,18 @@ fn read_record(
     Ok(Some((pos, record)))
 }
 
-/// The file's key and record of `pos`: the least image, stones sorted.
-fn entry(rule: u8, pos: &Position, record: &Record) -> (Vec<u8>, Vec<u8>) {
+/// The file's key and record of `pos`: the least image, stones sorted,
+/// and a pass (−1, −1) after the stones of the side that passed where
+/// the stones alone do not give the side to move; `None` for a position
+/// the file cannot hold (white a stone ahead: black passed before it).
+fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)> {
     let rules = pos.rules();
+    let (x, o) = (pos.marks(Side::X).count(), pos.marks(Side::O).count());
+    if o > x {
+        return None;
+    }
+    let by_count = if (x + o) % 2 == 0 { Side::X } else { Side::O };
+    let passed = (by_count != pos.side_to_move()).then_some(by_count);
     let image = |transform: board::Transform| -> Vec<u8> {
         let mut key = vec![rule, rules.width(), rules.height()];
         for side in [Side::X, Side::O] {
@@ -420,6 +437,9 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> (Vec<u8>, Vec<u8>) {
                 .collect();
             stones.sort_unstable();
             key.extend(stones.into_iter().flat_map(|(x, y)| [x, y]));
+            if passed == Some(side) {
+                key.extend([0xFF, 0xFF]);
+            }
         }
         key
     };
@@ -457,7 +477,7 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> (Vec<u8>, Vec<u8>) {
     }
     text.push_str(&record.comment.replace('\n', "\u{8}"));
     body.extend(text.as_bytes());
-    (key, body)
+    Some((key, body))
 }
 
 #[cfg(test)]

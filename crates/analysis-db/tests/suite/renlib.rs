@@ -91,6 +91,8 @@ fn a_library_reads_in_and_writes_back_byte_for_byte() {
     let file = hand_made();
     let import = database.import_lib(&file, Rules::renju()).unwrap();
     assert_eq!((import.nodes, import.skipped), (5, 0));
+    // Five positions written, each once, though texts write to their parents too.
+    assert_eq!(import.written, 5);
     // What the records say.
     let h8 = database.get(&pos("h8")).unwrap().unwrap();
     assert_eq!(h8.comment, "Welcome\nline two\nline three");

@@ -83,6 +83,36 @@ fn deletions_take_what_the_filter_picks_with_its_branch() {
 }
 
 #[test]
+fn a_deleted_branch_keeps_what_another_line_still_reaches() {
+    let scratch = Scratch::new("delete-transposed");
+    let mut database = Database::open(&scratch.path).unwrap();
+    // The branch h8 k11 (its label picks it; the walk meets it first, in
+    // row order) reaches h8 k11 j10 i9, which h8 i9 j10 k11 reaches too
+    // (another move order); h8 k11 j10 and h8 k11 j10 g7 only the branch
+    // reaches.
+    let branch_alone = ["h8 k11", "h8 k11 j10", "h8 k11 j10 g7"];
+    let reached_elsewhere = ["h8 i9", "h8 i9 j10", "h8 i9 j10 k11", "h8 i9 j10 k11 l12"];
+    database.put(&pos("h8"), &Record::default()).unwrap();
+    for moves in branch_alone.iter().chain(&reached_elsewhere) {
+        let label = if *moves == "h8 k11" { Label::Loss } else { Label::None };
+        database.put(&pos(moves), &Record::labelled(label)).unwrap();
+    }
+    let deleted = database
+        .delete_below(
+            &pos("h8"),
+            |record| if record.label == Label::Loss { Prune::Branch } else { Prune::Look },
+        )
+        .unwrap();
+    assert_eq!(deleted, 3);
+    for moves in branch_alone {
+        assert_eq!(database.get(&pos(moves)).unwrap(), None, "{moves}");
+    }
+    for moves in reached_elsewhere {
+        assert!(database.get(&pos(moves)).unwrap().is_some(), "{moves}");
+    }
+}
+
+#[test]
 fn a_branch_splits_off_with_the_way_to_it() {
     let scratch = Scratch::new("split-from");
     let other = Scratch::new("split-into");

@@ -176,3 +176,20 @@ fn broken_files_are_refused_and_nothing_changes() {
         }
     }
 }
+
+#[test]
+fn a_pass_reads_in_and_writes_back_after_its_sides_stones() {
+    // h8 g9, then black passes: white to move, the pass after black's stones.
+    let bytes = file(&[record(&[0, 15, 15, 7, 7, 0xFF, 0xFF, 6, 6], 0xFF, 40, (3 << 2) | 3, "")]);
+    let scratch = Scratch::new("yxdb-pass");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let import = database.import_yxdb(&bytes).unwrap();
+    assert_eq!((import.records, import.written, import.skipped), (1, 1, 0));
+    let mut passed = pos("h8 g9");
+    passed.pass();
+    assert!(database.get(&passed).unwrap().is_some());
+    assert!(database.get(&pos("h8 g9")).unwrap().is_none(), "black to move is another position");
+    let (out, export) = database.export_yxdb().unwrap();
+    assert_eq!((export.written, export.skipped), (1, 0));
+    assert_eq!(out, bytes);
+}
