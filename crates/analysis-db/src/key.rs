@@ -19,28 +19,39 @@ impl PositionKey {
     /// The key of `pos`.
     #[must_use]
     pub fn of(pos: &Position) -> PositionKey {
-        let rules = *pos.rules();
-        let (x, o) = (pos.marks(Side::X), pos.marks(Side::O));
         let mut best = PositionKey { bytes: Vec::new(), transform: Transform::Identity };
-        let mut cells = vec![0_u8; rules.area()];
-        for &transform in rules.symmetries() {
-            cells.fill(0);
-            for (mark, stones) in [(1, x), (2, o)] {
-                for cell in stones {
-                    cells[rules.dense_index(transform.apply(cell, &rules))] = mark;
-                }
-            }
-            let mut bytes = Vec::with_capacity(1 + rules.area().div_ceil(4));
-            bytes.push(u8::from(pos.side_to_move() == Side::O));
-            bytes.extend(
-                cells.chunks(4).map(|four| four.iter().rev().fold(0, |byte, &mark| byte << 2 | mark)),
-            );
+        let mut cells = vec![0_u8; pos.rules().area()];
+        for &transform in pos.rules().symmetries() {
+            let bytes = image_bytes(pos, transform, &mut cells);
             if best.bytes.is_empty() || bytes < best.bytes {
                 best = PositionKey { bytes, transform };
             }
         }
         best
     }
+
+    /// Whether `transform` takes `pos` to this key's image: `pos` is in
+    /// the coordinates of a record whose key took that transform.
+    #[must_use]
+    pub fn is_image(&self, pos: &Position, transform: Transform) -> bool {
+        image_bytes(pos, transform, &mut vec![0_u8; pos.rules().area()]) == self.bytes
+    }
+}
+
+/// The key bytes of `pos`'s image under `transform` (`cells` a scratch
+/// board of the rules' area).
+fn image_bytes(pos: &Position, transform: Transform, cells: &mut [u8]) -> Vec<u8> {
+    let rules = *pos.rules();
+    cells.fill(0);
+    for (mark, stones) in [(1, pos.marks(Side::X)), (2, pos.marks(Side::O))] {
+        for cell in stones {
+            cells[rules.dense_index(transform.apply(cell, &rules))] = mark;
+        }
+    }
+    let mut bytes = Vec::with_capacity(1 + rules.area().div_ceil(4));
+    bytes.push(u8::from(pos.side_to_move() == Side::O));
+    bytes.extend(cells.chunks(4).map(|four| four.iter().rev().fold(0, |byte, &mark| byte << 2 | mark)));
+    bytes
 }
 
 #[cfg(test)]

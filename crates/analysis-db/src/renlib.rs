@@ -351,8 +351,14 @@ impl Database {
         out.extend([MAJOR, 0]);
         out.extend([0xFF; 10]);
         let index = Index::load(self, *pos.rules())?;
-        let mut writer =
-            Writer { out, nodes: 0, index, expanded: HashSet::from([PositionKey::of(pos).bytes]) };
+        let as_entered = self.reach_as_entered(&index, pos)?;
+        let mut writer = Writer {
+            out,
+            nodes: 0,
+            index,
+            expanded: HashSet::from([PositionKey::of(pos).bytes]),
+            as_entered,
+        };
         let mut here = Position::new(*pos.rules());
         let own = self.get(pos)?.unwrap_or_default();
         let children = self.children_by(&writer.index, pos)?;
@@ -384,13 +390,27 @@ impl Database {
     ) -> Result<(), DbError> {
         let texts: HashMap<Cell, &str> =
             record.texts.iter().map(|(cell, text)| (*cell, text.as_str())).collect();
-        let children = one_per_position(here, children, |cell| texts.contains_key(&cell));
+        let children = self.one_per_position(here, children, |cell| texts.contains_key(&cell))?;
+        // A position reached here in another image than it was entered in
+        // is written where the moves reach it as entered, if they do: here
+        // it is left out, or (a text on its point) a leaf.
+        let mut kept = Vec::with_capacity(children.len());
+        for (cell, child) in children {
+            here.play_unchecked(cell);
+            let elsewhere =
+                !self.is_as_entered(here)? && writer.as_entered.contains(&PositionKey::of(here).bytes);
+            here.undo();
+            if !elsewhere || texts.contains_key(&cell) {
+                kept.push((cell, child, elsewhere));
+            }
+        }
+        let children = kept;
         let count = children.len();
-        for (i, (cell, child)) in children.into_iter().enumerate() {
+        for (i, (cell, child, elsewhere)) in children.into_iter().enumerate() {
             here.play_unchecked(cell);
             // A position reached before (another move order) is written
             // as a leaf: its branch is under its first appearance.
-            let first = writer.expanded.insert(PositionKey::of(here).bytes);
+            let first = !elsewhere && writer.expanded.insert(PositionKey::of(here).bytes);
             let grandchildren =
                 if here.is_over() || !first { Vec::new() } else { self.children_by(&writer.index, here)? };
             let mut flags = if i + 1 < count { SIBLING } else { 0 };
@@ -398,11 +418,107 @@ impl Database {
                 flags |= NO_CHILD;
             }
             let text = texts.get(&cell).map(|text| (*text).to_owned()).or_else(|| label_text(child.label));
-            writer.node(Some(cell), flags, &child, text.as_deref())?;
+            // A position written before keeps its comment and mark there.
+            let said = if first {
+                child.clone()
+            } else {
+                Record { comment: String::new(), marked: false, ..child.clone() }
+            };
+            writer.node(Some(cell), flags, &said, text.as_deref())?;
             self.export_children(writer, here, &child, grandchildren)?;
             here.undo();
         }
         Ok(())
+    }
+
+    /// Whether `pos`'s record was first written in this image (or the
+    /// file does not say).
+    fn is_as_entered(&self, pos: &Position) -> Result<bool, DbError> {
+        Ok(match self.entered_image(pos)? {
+            Some(image) => PositionKey::of(pos).is_image(pos, image),
+            None => true,
+        })
+    }
+
+    /// The positions below `pos` that moves reach as they were entered,
+    /// each through a position itself reached as entered, choosing among
+    /// mirror images as the export does: where their branches are written.
+    fn reach_as_entered(&self, index: &Index, pos: &Position) -> Result<HashSet<Vec<u8>>, DbError> {
+        let mut reached = HashSet::new();
+        let mut here = pos.clone();
+        self.reach_below(index, &mut here, &mut reached)?;
+        Ok(reached)
+    }
+
+    fn reach_below(
+        &self,
+        index: &Index,
+        here: &mut Position,
+        reached: &mut HashSet<Vec<u8>>,
+    ) -> Result<(), DbError> {
+        if here.is_over() {
+            return Ok(());
+        }
+        let texts = self.get(here)?.map(|record| record.texts).unwrap_or_default();
+        let children = self.children_by(index, here)?;
+        for (cell, _) in
+            self.one_per_position(here, children, |cell| texts.iter().any(|(at, _)| *at == cell))?
+        {
+            here.play_unchecked(cell);
+            let result = if self.is_as_entered(here)? && reached.insert(PositionKey::of(here).bytes) {
+                self.reach_below(index, here, reached)
+            } else {
+                Ok(())
+            };
+            here.undo();
+            result?;
+        }
+        Ok(())
+    }
+
+    /// The children that reach different positions: of moves that reach
+    /// mirror images of one position (one record), the one with a text on
+    /// its point, else the one that reaches the position in the image it
+    /// was first written in (the moves as they were entered), else the
+    /// first in row order; in row order.
+    fn one_per_position(
+        &self,
+        pos: &Position,
+        children: Vec<(Cell, Record)>,
+        has_text: impl Fn(Cell) -> bool,
+    ) -> Result<Vec<(Cell, Record)>, DbError> {
+        let mut after = pos.clone();
+        let mut groups: Vec<(PositionKey, Vec<(Cell, Record)>)> = Vec::with_capacity(children.len());
+        for (cell, record) in children {
+            after.play_unchecked(cell);
+            let key = PositionKey::of(&after);
+            after.undo();
+            match groups.iter_mut().find(|(other, _)| other.bytes == key.bytes) {
+                Some((_, members)) => members.push((cell, record)),
+                None => groups.push((key, vec![(cell, record)])),
+            }
+        }
+        let mut chosen = Vec::with_capacity(groups.len());
+        for (key, mut members) in groups {
+            let mut pick = members.iter().position(|&(cell, _)| has_text(cell));
+            if pick.is_none() && members.len() > 1 {
+                after.play_unchecked(members[0].0);
+                let entered = self.entered_image(&after)?;
+                after.undo();
+                pick = entered.and_then(|image| {
+                    members.iter().position(|&(cell, _)| {
+                        after.play_unchecked(cell);
+                        let as_entered = key.is_image(&after, image);
+                        after.undo();
+                        as_entered
+                    })
+                });
+            }
+            chosen.push(members.swap_remove(pick.unwrap_or(0)));
+        }
+        let rules = *pos.rules();
+        chosen.sort_by_key(|(cell, _)| rules.dense_index(*cell));
+        Ok(chosen)
     }
 
     /// The text of the move `cell` that led to `pos`: its parent's text on
@@ -418,32 +534,6 @@ impl Database {
             None => self.get(pos)?.and_then(|record| label_text(record.label)),
         })
     }
-}
-
-/// The children that reach different positions: of moves that reach
-/// mirror images of one position (the same record), the one with a text
-/// on its point, else the first in row order.
-fn one_per_position(
-    pos: &Position,
-    children: Vec<(Cell, Record)>,
-    has_text: impl Fn(Cell) -> bool,
-) -> Vec<(Cell, Record)> {
-    let mut after = pos.clone();
-    let mut chosen: Vec<(Vec<u8>, Cell, Record)> = Vec::with_capacity(children.len());
-    for (cell, record) in children {
-        after.play_unchecked(cell);
-        let key = PositionKey::of(&after).bytes;
-        after.undo();
-        match chosen.iter_mut().find(|(other, _, _)| *other == key) {
-            // (The record as read from this move: its texts in its coordinates.)
-            Some(slot) if has_text(cell) && !has_text(slot.1) => (slot.1, slot.2) = (cell, record),
-            Some(_) => {}
-            None => chosen.push((key, cell, record)),
-        }
-    }
-    let rules = *pos.rules();
-    chosen.sort_by_key(|(_, cell, _)| rules.dense_index(*cell));
-    chosen.into_iter().map(|(_, cell, record)| (cell, record)).collect()
 }
 
 /// What became of a node's move on import.
@@ -486,6 +576,8 @@ struct Writer {
     index: Index,
     /// The positions whose branches are written.
     expanded: HashSet<Vec<u8>>,
+    /// The positions moves reach as they were entered.
+    as_entered: HashSet<Vec<u8>>,
 }
 
 impl Writer {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use board::{Cell, Position, Rules};
+use board::{Cell, Position, Rules, Transform};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::DbError;
@@ -18,9 +18,9 @@ use crate::tree::cell_at;
 /// `PRAGMA application_id` of our files: "mnkA".
 const APPLICATION_ID: i64 = 0x6D6E_6B41;
 
-/// The schema this build writes and reads (1 lacked `marked`: it is
-/// added when such a file is opened for writing).
-pub const SCHEMA: i64 = 2;
+/// The schema this build writes and reads (1 lacked `marked`, 2 lacked
+/// `image`: they are added when such a file is opened for writing).
+pub const SCHEMA: i64 = 3;
 
 /// How long a writer waits for another to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -35,6 +35,7 @@ CREATE TABLE positions (
     bound   INTEGER NOT NULL DEFAULT 0,
     comment TEXT    NOT NULL DEFAULT '',
     marked  INTEGER NOT NULL DEFAULT 0,
+    image   INTEGER,
     PRIMARY KEY (rules, key)
 ) WITHOUT ROWID;
 CREATE TABLE texts (
@@ -137,9 +138,14 @@ impl Database {
         }
         self.wal()?;
         if schema < SCHEMA {
+            let marked = if schema < 2 {
+                "ALTER TABLE positions ADD COLUMN marked INTEGER NOT NULL DEFAULT 0;"
+            } else {
+                ""
+            };
             self.connection
                 .execute_batch(&format!(
-                    "BEGIN IMMEDIATE; ALTER TABLE positions ADD COLUMN marked INTEGER NOT NULL DEFAULT 0; PRAGMA user_version = {SCHEMA}; COMMIT;"
+                    "BEGIN IMMEDIATE; {marked} ALTER TABLE positions ADD COLUMN image INTEGER; PRAGMA user_version = {SCHEMA}; COMMIT;"
                 ))
                 .map_err(|source| self.sqlite(source))?;
         }
@@ -254,6 +260,30 @@ impl Database {
         Ok(texts)
     }
 
+    /// The transform that took `pos`'s record, when it was first written,
+    /// from the coordinates it was entered in to its key's image: `None`
+    /// without a record, or for one an older build wrote.
+    ///
+    /// # Errors
+    /// [`DbError::Sqlite`] if the file cannot be read.
+    pub(crate) fn entered_image(&self, pos: &Position) -> Result<Option<Transform>, DbError> {
+        if self.schema < 3 {
+            return Ok(None);
+        }
+        let key = PositionKey::of(pos);
+        let image: Option<Option<i64>> = self
+            .connection
+            .prepare_cached("SELECT image FROM positions WHERE rules = ?1 AND key = ?2")
+            .and_then(|mut statement| {
+                statement.query_row(params![pos.rules().to_string(), key.bytes], |row| row.get(0)).optional()
+            })
+            .map_err(|source| self.sqlite(source))?;
+        Ok(image
+            .flatten()
+            .and_then(|index| usize::try_from(index).ok())
+            .and_then(|index| Transform::ALL.get(index).copied()))
+    }
+
     /// Keeps `record` as the record of `pos` (and of its mirror images),
     /// replacing any. An empty record is kept too: the position was seen.
     ///
@@ -329,9 +359,15 @@ impl Database {
         };
         run("DELETE FROM texts WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
             .map_err(|source| self.sqlite(source))?;
+        // The image the position was first written in stays (an export
+        // writes the moves as they were entered).
+        let image =
+            Transform::ALL.iter().position(|&transform| transform == key.transform).map(|index| index as i64);
         run(
-            "INSERT OR REPLACE INTO positions (rules, key, label, value, depth, bound, comment, marked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            &[&rules, &key.bytes, &record.label.number(), &record.value, &record.depth, &record.bound.number(), &record.comment, &record.marked],
+            "INSERT INTO positions (rules, key, label, value, depth, bound, comment, marked, image) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (rules, key) DO UPDATE SET label = excluded.label, value = excluded.value, depth = excluded.depth,
+                 bound = excluded.bound, comment = excluded.comment, marked = excluded.marked",
+            &[&rules, &key.bytes, &record.label.number(), &record.value, &record.depth, &record.bound.number(), &record.comment, &record.marked, &image],
         )
         .map_err(|source| self.sqlite(source))?;
         let rules_of = pos.rules();
@@ -380,7 +416,8 @@ impl Database {
     /// reads (nothing is changed), or a file that cannot be read or written.
     pub fn merge_from(&mut self, other: &Path) -> Result<(u64, u64), DbError> {
         // Checked as any database is before it is read.
-        let other_marks = Database::open_read_only(other)?.schema >= 2;
+        let other_schema = Database::open_read_only(other)?.schema;
+        let other_marks = other_schema >= 2;
         let other_text = other
             .to_str()
             .ok_or_else(|| DbError::Record(format!("{} is not a path SQLite takes", other.display())))?
@@ -415,9 +452,10 @@ impl Database {
                      WHERE o.rules = positions.rules AND o.key = positions.key AND o.marked != 0 AND positions.marked = 0")?;
             }
             let marked = if other_marks { "marked" } else { "0" };
+            let image = if other_schema >= 3 { "image" } else { "NULL" };
             run(&format!(
-                "INSERT OR IGNORE INTO positions (rules, key, label, value, depth, bound, comment, marked)
-                 SELECT rules, key, label, value, depth, bound, comment, {marked} FROM other.positions"
+                "INSERT OR IGNORE INTO positions (rules, key, label, value, depth, bound, comment, marked, image)
+                 SELECT rules, key, label, value, depth, bound, comment, {marked}, {image} FROM other.positions"
             ))?;
             run("INSERT OR IGNORE INTO texts SELECT rules, key, cell, text FROM other.texts")?;
             Ok(changed as u64)
