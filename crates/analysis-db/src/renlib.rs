@@ -19,12 +19,14 @@
 //! In the database a node is the record of its position (an empty one if
 //! it says nothing, so that the tree stays); its comment and mark are that
 //! record's; its text is the parent position's text on the move's point,
-//! and a text `W`, `L` or `D` (with a number of moves or `*` after it) is
-//! also the position's label: the move wins, loses or draws. Texts and
+//! except a text `W` or `L` (with a number of moves or `*` after it), which
+//! is the position's label: the move wins or loses. A node flagged "no
+//! move" is a marker: its text is on its point of the position it stands
+//! in, and no stone is played. Texts and
 //! comments are UTF-8 if they read as such, else one character a byte
 //! (the file does not say its code page), which writes back byte for byte.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use board::{Cell, Position, Rules};
 use play::book::Label;
@@ -43,6 +45,8 @@ const TEXT: u8 = 0x01;
 const MARK: u8 = 0x10;
 const COMMENT: u8 = 0x08;
 const NO_CHILD: u8 = 0x40;
+/// A marker: a point with a text (a letter), no stone played.
+const NO_MOVE: u8 = 0x02;
 const SIBLING: u8 = 0x80;
 
 /// The most nodes an export writes (a database whose positions join up in
@@ -159,7 +163,10 @@ fn comment_to_lib(text: &str) -> String {
     }
 }
 
-/// The label a node's text gives its position, if it reads as one.
+/// The label a node's text gives its position, if it reads as one: `W`
+/// or `L`, alone or with a number of moves or `*` after it (what RenLib
+/// users and the reference engine write). Any other text, `D` among them,
+/// is a text on the point.
 fn label_of_text(text: &str) -> Option<Label> {
     let (mark, rest) = text.split_at_checked(1)?;
     if !(rest.is_empty() || rest == "*" || rest.bytes().all(|b| b.is_ascii_digit())) {
@@ -169,7 +176,6 @@ fn label_of_text(text: &str) -> Option<Label> {
     match mark {
         "W" => Some(Label::Loss),
         "L" => Some(Label::Win),
-        "D" => Some(Label::Draw),
         _ => None,
     }
 }
@@ -231,6 +237,11 @@ impl Database {
                 import.nodes += 1;
                 let taken = match node.cell {
                     _ if skipped_open > 0 => Taken::Skipped,
+                    // A marker: a text on a point of the position, no stone.
+                    Some(cell) if node.flags & NO_MOVE != 0 => {
+                        database.take_marker(&pos, cell, &node, &mut written)?;
+                        Taken::Marker
+                    }
                     Some(cell) if !pos.is_over() && pos.play(cell).is_ok() => {
                         database.take_node(&pos, cell, &node, &mut written)?;
                         Taken::Played
@@ -286,6 +297,8 @@ impl Database {
     ) -> Result<(), DbError> {
         self.take_node_here(pos, node, written)?;
         let Some(text) = node.text.as_deref().filter(|text| !text.is_empty()) else { return Ok(()) };
+        // A label's mark is the position's label; any other text the
+        // parent's text on the point.
         if let Some(label) = label_of_text(text) {
             let mut record = self.get(pos)?.unwrap_or_default();
             if record.label == Label::None {
@@ -293,18 +306,45 @@ impl Database {
                 self.put_in(pos, &record)?;
                 written.insert(PositionKey::of(pos).bytes);
             }
+            return Ok(());
         }
         let mut parent = pos.clone();
         parent.undo();
+        self.put_text(&parent, cell, text, written)
+    }
+
+    /// A marker node: its text on `cell` of `pos` (the position it stands
+    /// in), no stone played.
+    fn take_marker(
+        &self,
+        pos: &Position,
+        cell: Cell,
+        node: &Node,
+        written: &mut HashSet<Vec<u8>>,
+    ) -> Result<(), DbError> {
+        match node.text.as_deref().filter(|text| !text.is_empty()) {
+            Some(text) if pos.rules().contains(cell) => self.put_text(pos, cell, text, written),
+            _ => Ok(()),
+        }
+    }
+
+    /// `text` on `cell` of `pos`'s record (made if missing).
+    fn put_text(
+        &self,
+        pos: &Position,
+        cell: Cell,
+        text: &str,
+        written: &mut HashSet<Vec<u8>>,
+    ) -> Result<(), DbError> {
         let text: String = text.chars().take(MAX_TEXT_CHARS).collect();
-        let mut record = self.get(&parent)?.unwrap_or_default();
+        let mut record = self.get(pos)?.unwrap_or_default();
         match record.texts.iter_mut().find(|(at, _)| *at == cell) {
             Some((_, old)) if *old == text => return Ok(()),
             Some((_, old)) => *old = text,
             None => record.texts.push((cell, text)),
         }
-        self.put_in(&parent, &record)?;
-        written.insert(PositionKey::of(&parent).bytes);
+        self.put_in(pos, &record)?;
+        written.insert(PositionKey::of(pos).bytes);
         Ok(())
     }
 
@@ -362,6 +402,7 @@ impl Database {
         let mut here = Position::new(*pos.rules());
         let own = self.get(pos)?.unwrap_or_default();
         let children = self.children_by(&writer.index, pos)?;
+        let children = self.entries(&writer, &mut pos.clone(), &own, children)?;
         // The way to `pos`, one node a move, each the first child of the last.
         for (i, &cell) in pos.moves().iter().enumerate() {
             let last = i + 1 == pos.moves().len();
@@ -377,47 +418,78 @@ impl Database {
             writer.node(None, flags, &own, None)?;
         }
         let mut here = pos.clone();
-        self.export_children(&mut writer, &mut here, &own, children)?;
+        self.export_entries(&mut writer, &mut here, &own, children)?;
         Ok((writer.out, writer.nodes))
     }
 
-    fn export_children(
+    /// What is written below `here` (whose record is `record`): one move
+    /// for each position its `children` reach, where the export writes it,
+    /// then a marker for each text on a point no move written takes.
+    fn entries(
         &self,
-        writer: &mut Writer,
+        writer: &Writer,
         here: &mut Position,
         record: &Record,
         children: Vec<(Cell, Record)>,
-    ) -> Result<(), DbError> {
-        let texts: HashMap<Cell, &str> =
-            record.texts.iter().map(|(cell, text)| (*cell, text.as_str())).collect();
-        let children = self.one_per_position(here, children, |cell| texts.contains_key(&cell))?;
-        // A position reached here in another image than it was entered in
-        // is written where the moves reach it as entered, if they do: here
-        // it is left out, or (a text on its point) a leaf.
-        let mut kept = Vec::with_capacity(children.len());
-        for (cell, child) in children {
+    ) -> Result<Vec<Entry>, DbError> {
+        let has_text = |cell: Cell| record.texts.iter().any(|(at, _)| *at == cell);
+        let mut entries = Vec::with_capacity(children.len());
+        for (cell, child) in self.one_per_position(here, children, has_text)? {
+            // A position reached here in another image than it was entered
+            // in is written where the moves reach it as entered, if they
+            // do: here it is left out, or (a text on its point) a leaf.
             here.play_unchecked(cell);
             let elsewhere =
                 !self.is_as_entered(here)? && writer.as_entered.contains(&PositionKey::of(here).bytes);
             here.undo();
-            if !elsewhere || texts.contains_key(&cell) {
-                kept.push((cell, child, elsewhere));
+            if !elsewhere || has_text(cell) {
+                entries.push(Entry::Move { cell, record: child, elsewhere });
             }
         }
-        let children = kept;
-        let count = children.len();
-        for (i, (cell, child, elsewhere)) in children.into_iter().enumerate() {
+        let moved: Vec<Cell> = entries.iter().map(Entry::cell).collect();
+        for (cell, text) in &record.texts {
+            if !moved.contains(cell) {
+                entries.push(Entry::Marker { cell: *cell, text: text.clone() });
+            }
+        }
+        Ok(entries)
+    }
+
+    fn export_entries(
+        &self,
+        writer: &mut Writer,
+        here: &mut Position,
+        record: &Record,
+        entries: Vec<Entry>,
+    ) -> Result<(), DbError> {
+        let count = entries.len();
+        for (i, entry) in entries.into_iter().enumerate() {
+            let sibling = if i + 1 < count { SIBLING } else { 0 };
+            let (cell, child, elsewhere) = match entry {
+                Entry::Marker { cell, text } => {
+                    writer.node(Some(cell), sibling | NO_MOVE | NO_CHILD, &Record::default(), Some(&text))?;
+                    continue;
+                }
+                Entry::Move { cell, record, elsewhere } => (cell, record, elsewhere),
+            };
             here.play_unchecked(cell);
             // A position reached before (another move order) is written
             // as a leaf: its branch is under its first appearance.
             let first = !elsewhere && writer.expanded.insert(PositionKey::of(here).bytes);
-            let grandchildren =
-                if here.is_over() || !first { Vec::new() } else { self.children_by(&writer.index, here)? };
-            let mut flags = if i + 1 < count { SIBLING } else { 0 };
-            if grandchildren.is_empty() {
-                flags |= NO_CHILD;
-            }
-            let text = texts.get(&cell).map(|text| (*text).to_owned()).or_else(|| label_text(child.label));
+            let below = if first {
+                let children =
+                    if here.is_over() { Vec::new() } else { self.children_by(&writer.index, here)? };
+                self.entries(writer, here, &child, children)?
+            } else {
+                Vec::new()
+            };
+            let flags = if below.is_empty() { sibling | NO_CHILD } else { sibling };
+            let text = record
+                .texts
+                .iter()
+                .find(|(at, _)| *at == cell)
+                .map(|(_, text)| text.clone())
+                .or_else(|| label_text(child.label));
             // A position written before keeps its comment and mark there.
             let said = if first {
                 child.clone()
@@ -425,7 +497,7 @@ impl Database {
                 Record { comment: String::new(), marked: false, ..child.clone() }
             };
             writer.node(Some(cell), flags, &said, text.as_deref())?;
-            self.export_children(writer, here, &child, grandchildren)?;
+            self.export_entries(writer, here, &child, below)?;
             here.undo();
         }
         Ok(())
@@ -544,6 +616,8 @@ enum Taken {
     Passed,
     /// The root without a move: it stands for the empty board.
     NoMove,
+    /// A marker: a text on a point, no stone played.
+    Marker,
     /// Not kept, nor anything below it.
     Skipped,
 }
@@ -555,17 +629,35 @@ fn take_back(pos: &mut Position, taken: Taken) {
             pos.undo();
         }
         Taken::Passed => pos.undo_pass(),
-        Taken::NoMove | Taken::Skipped => {}
+        Taken::NoMove | Taken::Marker | Taken::Skipped => {}
     }
 }
 
-/// The mark of a label on a move's point: the mover's result.
+/// The mark of a label on a move's point: the mover's result, `W` or `L`
+/// (the labels a `.lib` carries; a `D` there is a text, as RenLib's users
+/// write letters on points).
 fn label_text(label: Label) -> Option<String> {
     match label {
         Label::Loss => Some("W".to_owned()),
         Label::Win => Some("L".to_owned()),
-        Label::Draw => Some("D".to_owned()),
-        Label::None | Label::Forced | Label::Excluded => None,
+        Label::Draw | Label::None | Label::Forced | Label::Excluded => None,
+    }
+}
+
+/// One node an export writes below a position.
+enum Entry {
+    /// A move to a position with a record; `elsewhere`: its branch is
+    /// written where the moves reach it as entered (here a leaf).
+    Move { cell: Cell, record: Record, elsewhere: bool },
+    /// A text on a point no move written takes.
+    Marker { cell: Cell, text: String },
+}
+
+impl Entry {
+    fn cell(&self) -> Cell {
+        match self {
+            Entry::Move { cell, .. } | Entry::Marker { cell, .. } => *cell,
+        }
     }
 }
 

@@ -16,12 +16,18 @@ struct Node {
     comment: Vec<u8>,
     text: Vec<u8>,
     mark: bool,
+    /// A marker: a text on the point, no stone played.
+    marker: bool,
     children: Vec<Node>,
 }
 
 fn node(name: &str, comment: &[u8], text: &[u8], mark: bool, children: Vec<Node>) -> Node {
     let cell = Rules::renju().parse_cell(name).unwrap();
-    Node { cell, comment: comment.to_vec(), text: text.to_vec(), mark, children }
+    Node { cell, comment: comment.to_vec(), text: text.to_vec(), mark, marker: false, children }
+}
+
+fn marker(name: &str, text: &[u8]) -> Node {
+    Node { marker: true, ..node(name, b"", text, false, Vec::new()) }
 }
 
 /// The file of `siblings` under a 3.0 header, written from the format's
@@ -44,6 +50,9 @@ fn write_siblings(siblings: &[Node], out: &mut Vec<u8>) {
         }
         if node.mark {
             flags |= 0x10;
+        }
+        if node.marker {
+            flags |= 0x02;
         }
         if !node.comment.is_empty() {
             flags |= 0x08;
@@ -80,6 +89,9 @@ fn hand_made() -> Vec<u8> {
             node("h9", b"", b"a", false, vec![node("i10", b"", b"W", true, vec![])]),
             // A comment in a legacy code page (not UTF-8): kept byte for byte.
             node("i9", b"\xc6\xe5 bad", b"L", false, vec![node("j10", b"", b"", false, vec![])]),
+            // A letter D is a text, not a draw; a marker a letter on a point.
+            node("j9", b"", b"D", false, vec![]),
+            marker("k12", b"A"),
         ],
     )])
 }
@@ -90,21 +102,27 @@ fn a_library_reads_in_and_writes_back_byte_for_byte() {
     let mut database = Database::open(&scratch.path).unwrap();
     let file = hand_made();
     let import = database.import_lib(&file, Rules::renju()).unwrap();
-    assert_eq!((import.nodes, import.skipped), (5, 0));
-    // Five positions written, each once, though texts write to their parents too.
-    assert_eq!(import.written, 5);
+    assert_eq!((import.nodes, import.skipped), (7, 0));
+    // Six positions written, each once, though texts write to their parents too.
+    assert_eq!(import.written, 6);
     // What the records say.
     let h8 = database.get(&pos("h8")).unwrap().unwrap();
     assert_eq!(h8.comment, "Welcome\nline two\nline three");
     let cell = |name: &str| Rules::renju().parse_cell(name).unwrap();
-    assert_eq!(h8.texts, [(cell("h9"), "a".to_owned()), (cell("i9"), "L".to_owned())]);
+    // W and L are labels (the mover's result), other texts texts.
+    assert_eq!(
+        h8.texts,
+        [(cell("k12"), "A".to_owned()), (cell("h9"), "a".to_owned()), (cell("j9"), "D".to_owned())]
+    );
+    assert_eq!(database.get(&pos("h8 j9")).unwrap(), Some(Record::default()));
+    assert_eq!(database.get(&pos("h8 k12")).unwrap(), None, "a marker plays no stone");
     let won = database.get(&pos("h8 h9 i10")).unwrap().unwrap();
     assert_eq!((won.label, won.marked), (Label::Loss, true), "W: the mover wins, the side to move loses");
     assert_eq!(database.get(&pos("h8 i9")).unwrap().unwrap().label, Label::Win);
     assert_eq!(database.get(&pos("h8 i9 j10")).unwrap(), Some(Record::default()), "a bare node is kept");
     // Written back: the same bytes.
     let (written, nodes) = database.export_lib(&Position::new(Rules::renju())).unwrap();
-    assert_eq!(nodes, 5);
+    assert_eq!(nodes, 7);
     assert_eq!(written, file);
     // From a position down: the way to it, then its branch.
     let (branch, nodes) = database.export_lib(&pos("h8 i9")).unwrap();
@@ -147,7 +165,7 @@ fn random_tree(rng: &mut SmallRng, depth: usize, taken: &mut Vec<Cell>) -> Vec<N
         taken.push(cell);
         let children = random_tree(rng, depth - 1, taken);
         taken.pop();
-        siblings.push(Node { cell, comment, text, mark: rng.random_bool(0.1), children });
+        siblings.push(Node { cell, comment, text, mark: rng.random_bool(0.1), marker: false, children });
     }
     siblings
 }
@@ -391,4 +409,22 @@ fn broken_libraries_are_refused_with_where_and_nothing_changes() {
             assert_eq!(fuzzed.to_csv(None).unwrap(), before);
         }
     }
+}
+
+#[test]
+fn a_text_on_a_point_without_a_record_goes_out_as_a_marker_and_comes_back() {
+    let scratch = Scratch::new("lib-marker-out");
+    let mut database = Database::open(&scratch.path).unwrap();
+    let empty = Position::new(Rules::renju());
+    let cell = |name: &str| Rules::renju().parse_cell(name).unwrap();
+    let record = Record { texts: vec![(cell("h8"), "A".to_owned())], ..Record::default() };
+    database.put(&empty, &record).unwrap();
+    database.put(&pos("h8 h9"), &Record::labelled(Label::Draw)).unwrap();
+    let (written, nodes) = database.export_lib(&empty).unwrap();
+    // The marker alone: h8 has no record, so no move reaches h8 h9.
+    assert_eq!(nodes, 1);
+    let mut again = Database::open(&Scratch::new("lib-marker-in").path).unwrap();
+    again.import_lib(&written, Rules::renju()).unwrap();
+    assert_eq!(again.get(&empty).unwrap().unwrap().texts, record.texts);
+    assert_eq!(again.get(&pos("h8")).unwrap(), None);
 }
