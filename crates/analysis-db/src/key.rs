@@ -2,9 +2,10 @@
 //! (kept beside it), the side to move, and the stones, 2 bits a cell in
 //! row order, as the smallest of the board's 8 (or 4) images. Mirror
 //! images and transpositions get one key, and the transform to the key's
-//! image says where a point's text goes.
+//! image says where a point's text goes (on a symmetric position, the
+//! first in row order of the points it could go to).
 
-use board::{Position, Side, Transform};
+use board::{Cell, Position, Side, Transform};
 
 /// A position's key, and the transform that takes its cells to the key's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +37,61 @@ impl PositionKey {
     pub fn is_image(&self, pos: &Position, transform: Transform) -> bool {
         image_bytes(pos, transform, &mut vec![0_u8; pos.rules().area()]) == self.bytes
     }
+
+    /// Where a text on `cell` of `pos` (this key's position) is kept in
+    /// the key's image: of the points the transforms that take `pos` to
+    /// the key's image take `cell` to (several, when the position is
+    /// symmetric), the first in row order — what the reference engine
+    /// looks up, so that every image of the point shows the text.
+    #[must_use]
+    pub fn canonical_point(&self, pos: &Position, cell: Cell) -> Cell {
+        canonical_point(pos, cell, &self.transforms_onto(pos))
+    }
+
+    /// Every transform that takes `pos` (this key's position) to the
+    /// key's image: one, or more for a symmetric position.
+    #[must_use]
+    pub fn transforms_onto(&self, pos: &Position) -> Vec<Transform> {
+        let mut cells = vec![0_u8; pos.rules().area()];
+        let onto: Vec<Transform> = pos
+            .rules()
+            .symmetries()
+            .iter()
+            .copied()
+            .filter(|&transform| image_bytes(pos, transform, &mut cells) == self.bytes)
+            .collect();
+        if onto.is_empty() { vec![self.transform] } else { onto }
+    }
+}
+
+/// Of the points `onto` (transforms to one image) take `cell` to, the
+/// first in row order.
+#[must_use]
+pub fn canonical_point(pos: &Position, cell: Cell, onto: &[Transform]) -> Cell {
+    let rules = pos.rules();
+    onto.iter()
+        .map(|transform| transform.apply(cell, rules))
+        .min_by_key(|&image| rules.dense_index(image))
+        .unwrap_or(cell)
+}
+
+/// The points `pos`'s own symmetries take `cell` to, `cell` first: the
+/// points a text on `cell` shows on (a symmetric position's records do
+/// not tell its images apart).
+#[must_use]
+pub fn point_images(pos: &Position, cell: Cell) -> Vec<Cell> {
+    let rules = pos.rules();
+    let mut images = vec![cell];
+    for &transform in rules.symmetries() {
+        let keeps = |side: Side| {
+            pos.marks(side).into_iter().all(|stone| pos.get(transform.apply(stone, rules)) == Some(side))
+        };
+        let image = transform.apply(cell, rules);
+        if keeps(Side::X) && keeps(Side::O) && !images.contains(&image) {
+            images.push(image);
+        }
+    }
+    images
 }
 
 /// The key bytes of `pos`'s image under `transform` (`cells` a scratch

@@ -35,7 +35,7 @@ mod tree;
 mod yxdb;
 
 pub use error::DbError;
-pub use key::PositionKey;
+pub use key::{PositionKey, point_images};
 pub use limits::{MAX_IMPORT_BYTES, import_limit, read_import};
 pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 pub use renlib::{LibImport, MAX_EXPORT_NODES};

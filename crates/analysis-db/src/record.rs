@@ -1,7 +1,9 @@
 //! What the database keeps of a position: a label, a value with its depth
 //! and bound, a comment, and short texts on points.
 
-use board::Cell;
+use board::{Cell, Position};
+
+use crate::key::point_images;
 use play::book::{Bound, Label};
 
 /// The most characters a point's text holds (a GUI shows a few on the
@@ -33,6 +35,25 @@ pub struct Record {
 }
 
 impl Record {
+    /// The text on `cell` of `pos` (this record's position): a text on any
+    /// point `pos`'s symmetries take `cell` to, as a symmetric position's
+    /// record does not tell its images apart.
+    #[must_use]
+    pub fn text_at(&self, pos: &Position, cell: Cell) -> Option<&str> {
+        let images = point_images(pos, cell);
+        self.texts.iter().find(|(at, _)| images.contains(at)).map(|(_, text)| text.as_str())
+    }
+
+    /// Puts `text` on `cell` of `pos` (this record's position), or takes
+    /// the text there away (`None`), on every image of the point.
+    pub fn set_text(&mut self, pos: &Position, cell: Cell, text: Option<String>) {
+        let images = point_images(pos, cell);
+        self.texts.retain(|(at, _)| !images.contains(at));
+        if let Some(text) = text.filter(|text| !text.is_empty()) {
+            self.texts.push((cell, text));
+        }
+    }
+
     /// A record with this label alone.
     #[must_use]
     pub fn labelled(label: Label) -> Record {

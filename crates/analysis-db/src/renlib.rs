@@ -31,7 +31,7 @@ use std::collections::HashSet;
 use board::{Cell, Position, Rules};
 use play::book::Label;
 
-use crate::key::PositionKey;
+use crate::key::{PositionKey, point_images};
 use crate::tree::Index;
 use crate::{Database, DbError, MAX_TEXT_CHARS, Record};
 
@@ -432,7 +432,8 @@ impl Database {
         record: &Record,
         children: Vec<(Cell, Record)>,
     ) -> Result<Vec<Entry>, DbError> {
-        let has_text = |cell: Cell| record.texts.iter().any(|(at, _)| *at == cell);
+        let at = here.clone();
+        let has_text = |cell: Cell| record.text_at(&at, cell).is_some();
         let mut entries = Vec::with_capacity(children.len());
         for (cell, child) in self.one_per_position(here, children, has_text)? {
             // A position reached here in another image than it was entered
@@ -448,7 +449,8 @@ impl Database {
         }
         let moved: Vec<Cell> = entries.iter().map(Entry::cell).collect();
         for (cell, text) in &record.texts {
-            if !moved.contains(cell) {
+            // (On a symmetric position a move to any image of the point takes it.)
+            if !point_images(here, *cell).iter().any(|image| moved.contains(image)) {
                 entries.push(Entry::Marker { cell: *cell, text: text.clone() });
             }
         }
@@ -472,6 +474,7 @@ impl Database {
                 }
                 Entry::Move { cell, record, elsewhere } => (cell, record, elsewhere),
             };
+            let text = record.text_at(here, cell).map(str::to_owned).or_else(|| label_text(child.label));
             here.play_unchecked(cell);
             // A position reached before (another move order) is written
             // as a leaf: its branch is under its first appearance.
@@ -484,12 +487,6 @@ impl Database {
                 Vec::new()
             };
             let flags = if below.is_empty() { sibling | NO_CHILD } else { sibling };
-            let text = record
-                .texts
-                .iter()
-                .find(|(at, _)| *at == cell)
-                .map(|(_, text)| text.clone())
-                .or_else(|| label_text(child.label));
             // A position written before keeps its comment and mark there.
             let said = if first {
                 child.clone()
@@ -531,11 +528,10 @@ impl Database {
         if here.is_over() {
             return Ok(());
         }
-        let texts = self.get(here)?.map(|record| record.texts).unwrap_or_default();
+        let own = self.get(here)?.unwrap_or_default();
         let children = self.children_by(index, here)?;
-        for (cell, _) in
-            self.one_per_position(here, children, |cell| texts.iter().any(|(at, _)| *at == cell))?
-        {
+        let at = here.clone();
+        for (cell, _) in self.one_per_position(here, children, |cell| own.text_at(&at, cell).is_some())? {
             here.play_unchecked(cell);
             let result = if self.is_as_entered(here)? && reached.insert(PositionKey::of(here).bytes) {
                 self.reach_below(index, here, reached)
@@ -549,10 +545,10 @@ impl Database {
     }
 
     /// The children that reach different positions: of moves that reach
-    /// mirror images of one position (one record), the one with a text on
-    /// its point, else the one that reaches the position in the image it
-    /// was first written in (the moves as they were entered), else the
-    /// first in row order; in row order.
+    /// mirror images of one position (one record), the one that reaches
+    /// it in the image it was first written in (the moves as they were
+    /// entered), else the one with a text on its point, else the first in
+    /// row order; in row order.
     fn one_per_position(
         &self,
         pos: &Position,
@@ -572,8 +568,8 @@ impl Database {
         }
         let mut chosen = Vec::with_capacity(groups.len());
         for (key, mut members) in groups {
-            let mut pick = members.iter().position(|&(cell, _)| has_text(cell));
-            if pick.is_none() && members.len() > 1 {
+            let mut pick = None;
+            if members.len() > 1 {
                 after.play_unchecked(members[0].0);
                 let entered = self.entered_image(&after)?;
                 after.undo();
@@ -586,6 +582,7 @@ impl Database {
                     })
                 });
             }
+            let pick = pick.or_else(|| members.iter().position(|&(cell, _)| has_text(cell)));
             chosen.push(members.swap_remove(pick.unwrap_or(0)));
         }
         let rules = *pos.rules();
@@ -598,9 +595,7 @@ impl Database {
     fn text_of_move(&self, pos: &Position, cell: Cell) -> Result<Option<String>, DbError> {
         let mut parent = pos.clone();
         parent.undo();
-        let text = self
-            .get(&parent)?
-            .and_then(|record| record.texts.into_iter().find(|(at, _)| *at == cell).map(|(_, text)| text));
+        let text = self.get(&parent)?.and_then(|record| record.text_at(&parent, cell).map(str::to_owned));
         Ok(match text {
             Some(text) => Some(text),
             None => self.get(pos)?.and_then(|record| label_text(record.label)),

@@ -9,7 +9,7 @@ use board::{Cell, Position, Rules, Transform};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::DbError;
-use crate::key::PositionKey;
+use crate::key::{PositionKey, canonical_point};
 use play::book::{Bound, Label};
 
 use crate::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
@@ -371,8 +371,11 @@ impl Database {
         )
         .map_err(|source| self.sqlite(source))?;
         let rules_of = pos.rules();
+        // A symmetric position's text is kept at the first in row order of
+        // the points it could be kept at, as the reference engine keeps it.
+        let onto = if record.texts.is_empty() { Vec::new() } else { key.transforms_onto(pos) };
         for (cell, text) in &record.texts {
-            let index = rules_of.dense_index(key.transform.apply(*cell, rules_of)) as i64;
+            let index = rules_of.dense_index(canonical_point(pos, *cell, &onto)) as i64;
             run(
                 "INSERT OR REPLACE INTO texts (rules, key, cell, text) VALUES (?1, ?2, ?3, ?4)",
                 &[&rules, &key.bytes, &index, text],

@@ -443,12 +443,14 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)
         }
         key
     };
-    let (key, transform) = rules
-        .symmetries()
-        .iter()
-        .map(|&transform| (image(transform), transform))
-        .min_by(|(a, _), (b, _)| a.cmp(b))
-        .expect("the identity at least");
+    let images: Vec<(Vec<u8>, board::Transform)> =
+        rules.symmetries().iter().map(|&transform| (image(transform), transform)).collect();
+    let key = images.iter().map(|(key, _)| key).min().cloned().unwrap_or_default();
+    // A symmetric position has several transforms to the least image: a
+    // text goes to the first in row order of the points they give, where
+    // the reference engine looks it up.
+    let onto: Vec<board::Transform> =
+        images.iter().filter(|(image, _)| *image == key).map(|&(_, transform)| transform).collect();
     let mut body = vec![label_to_file(record)];
     let (value, depth_bound) = match record.value {
         Some(value) => {
@@ -466,7 +468,7 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)
             .texts
             .iter()
             .map(|(cell, point_text)| {
-                let cell: Cell = transform.apply(*cell, rules);
+                let cell: Cell = crate::key::canonical_point(pos, *cell, &onto);
                 format!("{}{}{point_text}", hex_digit(cell.x()), hex_digit(cell.y()))
             })
             .collect();

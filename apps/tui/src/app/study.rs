@@ -182,11 +182,8 @@ impl App {
         let study = self.study.as_ref()?;
         let record = study.child(cell);
         record.and_then(point_mark).or_else(|| {
-            let text = study.own.as_ref()?.texts.iter().find(|(at, _)| *at == cell)?;
-            Some((
-                text.1.chars().next()?,
-                Style::new().fg(Color::LightMagenta).add_modifier(Modifier::ITALIC),
-            ))
+            let text = study.own.as_ref()?.text_at(&self.pos, cell)?;
+            Some((text.chars().next()?, Style::new().fg(Color::LightMagenta).add_modifier(Modifier::ITALIC)))
         })
     }
 
@@ -251,10 +248,7 @@ impl App {
         let pos = self.pos.clone();
         let text = text.trim().to_owned();
         let result = self.change_record(&pos, |record| {
-            record.texts.retain(|(at, _)| *at != cell);
-            if !text.is_empty() {
-                record.texts.push((cell, text));
-            }
+            record.set_text(&pos, cell, Some(text));
         });
         match result {
             Ok(()) => self.say("text kept"),
@@ -275,8 +269,8 @@ impl App {
         self.study
             .as_ref()
             .and_then(|study| study.own.as_ref())
-            .and_then(|record| record.texts.iter().find(|(at, _)| *at == cell))
-            .map_or(String::new(), |(_, text)| text.clone())
+            .and_then(|record| record.text_at(&self.pos, cell))
+            .map_or(String::new(), str::to_owned)
     }
 
     /// The path of the open database, for the engines that read one.
@@ -325,8 +319,7 @@ pub(crate) fn study_lines(app: &App) -> Vec<Line<'static>> {
             point.push("has a comment".to_owned());
         }
     }
-    if let Some((_, text)) = study.own.as_ref().and_then(|own| own.texts.iter().find(|(at, _)| *at == cursor))
-    {
+    if let Some(text) = study.own.as_ref().and_then(|own| own.text_at(app.pos(), cursor)) {
         point.push(format!("text {text:?}"));
     }
     if !point.is_empty() {

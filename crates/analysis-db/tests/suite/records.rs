@@ -225,3 +225,38 @@ fn merging_adds_what_is_missing_and_deeper_values_all_or_nothing() {
     assert_eq!(into.len().unwrap(), before);
     assert!(Database::open_read_only(&ours.path).unwrap().merge_from(&theirs.path).is_err());
 }
+
+#[test]
+fn a_symmetric_positions_text_is_one_text_on_every_image_of_its_point() {
+    let scratch = Scratch::new("symmetric-texts");
+    let mut database = Database::open(&scratch.path).unwrap();
+    // h8 alone is symmetric under all eight: i9, g9, g7 and i7 are one point.
+    let here = pos("h8");
+    let cell = |name: &str| Rules::gomoku15().parse_cell(name).unwrap();
+    for given in ["i9", "g9", "g7", "i7"] {
+        let record = Record { texts: vec![(cell(given), "ab".to_owned())], ..Record::default() };
+        database.put(&here, &record).unwrap();
+        let read = database.get(&here).unwrap().unwrap();
+        // Kept at one point (the first in row order: g9), whichever image was given.
+        assert_eq!(read.texts, [(cell("g9"), "ab".to_owned())], "given at {given}");
+        for image in ["i9", "g9", "g7", "i7"] {
+            assert_eq!(read.text_at(&here, cell(image)), Some("ab"), "{image}, given at {given}");
+        }
+        assert_eq!(read.text_at(&here, cell("h9")), None);
+    }
+    // Changed or taken away on one image: on all of them.
+    let mut record = database.get(&here).unwrap().unwrap();
+    record.set_text(&here, cell("i7"), Some("c".to_owned()));
+    assert_eq!(record.texts, [(cell("i7"), "c".to_owned())]);
+    record.set_text(&here, cell("g9"), None);
+    assert!(record.texts.is_empty());
+    // h8 h9 is symmetric in its column only: g10 and i10 are one point,
+    // g10 and j10 two.
+    let other = pos("h8 h9");
+    let mut record = Record::default();
+    record.set_text(&other, cell("g10"), Some("x".to_owned()));
+    record.set_text(&other, cell("i10"), Some("y".to_owned()));
+    assert_eq!(record.texts, [(cell("i10"), "y".to_owned())]);
+    record.set_text(&other, cell("j10"), Some("z".to_owned()));
+    assert_eq!(record.texts.len(), 2);
+}

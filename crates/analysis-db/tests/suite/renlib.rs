@@ -89,9 +89,11 @@ fn hand_made() -> Vec<u8> {
             node("h9", b"", b"a", false, vec![node("i10", b"", b"W", true, vec![])]),
             // A comment in a legacy code page (not UTF-8): kept byte for byte.
             node("i9", b"\xc6\xe5 bad", b"L", false, vec![node("j10", b"", b"", false, vec![])]),
-            // A letter D is a text, not a draw; a marker a letter on a point.
+            // A letter D is a text, not a draw; a marker a letter on a
+            // point (at h8, symmetric all ways, where the text is kept: the
+            // first in row order of its images).
             node("j9", b"", b"D", false, vec![]),
-            marker("k12", b"A"),
+            marker("e12", b"A"),
         ],
     )])
 }
@@ -110,12 +112,14 @@ fn a_library_reads_in_and_writes_back_byte_for_byte() {
     assert_eq!(h8.comment, "Welcome\nline two\nline three");
     let cell = |name: &str| Rules::renju().parse_cell(name).unwrap();
     // W and L are labels (the mover's result), other texts texts.
-    assert_eq!(
-        h8.texts,
-        [(cell("k12"), "A".to_owned()), (cell("h9"), "a".to_owned()), (cell("j9"), "D".to_owned())]
-    );
+    assert_eq!(h8.texts.len(), 3);
+    let here = pos("h8");
+    for (at, text) in [("e12", "A"), ("k12", "A"), ("h9", "a"), ("g8", "a"), ("j9", "D"), ("f7", "D")] {
+        assert_eq!(h8.text_at(&here, cell(at)), Some(text), "{at}");
+    }
+    assert_eq!(h8.text_at(&here, cell("i9")), None, "L is i9's label");
     assert_eq!(database.get(&pos("h8 j9")).unwrap(), Some(Record::default()));
-    assert_eq!(database.get(&pos("h8 k12")).unwrap(), None, "a marker plays no stone");
+    assert_eq!(database.get(&pos("h8 e12")).unwrap(), None, "a marker plays no stone");
     let won = database.get(&pos("h8 h9 i10")).unwrap().unwrap();
     assert_eq!((won.label, won.marked), (Label::Loss, true), "W: the mover wins, the side to move loses");
     assert_eq!(database.get(&pos("h8 i9")).unwrap().unwrap().label, Label::Win);

@@ -193,3 +193,25 @@ fn a_pass_reads_in_and_writes_back_after_its_sides_stones() {
     assert_eq!((export.written, export.skipped), (1, 0));
     assert_eq!(out, bytes);
 }
+
+#[test]
+fn a_symmetric_positions_text_goes_where_the_reference_looks_it_up() {
+    // At h8 a text on any of i9, g9, g7, i7 is one text, kept in the file
+    // at the first in row order of its images, (6, 6): what the sample's
+    // first record holds.
+    let cell = |name: &str| Rules::gomoku15().parse_cell(name).unwrap();
+    for given in ["i9", "g9", "g7", "i7"] {
+        let scratch = Scratch::new(&format!("yxdb-symmetric-{given}"));
+        let mut database = Database::open(&scratch.path).unwrap();
+        let record = Record { texts: vec![(cell(given), "ab".to_owned())], ..Record::default() };
+        database.put(&pos("h8"), &record).unwrap();
+        let (out, _) = database.export_yxdb().unwrap();
+        let expected = file(&[record_without_value(&[0, 15, 15, 7, 7], "@BTXT@66ab")]);
+        assert_eq!(out, expected, "given at {given}");
+    }
+}
+
+/// A record with a label of none and no value.
+fn record_without_value(key: &[u8], text: &str) -> (Vec<u8>, Vec<u8>) {
+    record(key, 0xFF, 0, 0, text)
+}

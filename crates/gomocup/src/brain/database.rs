@@ -214,10 +214,7 @@ fn run(
                 return Err(format!("{} is off the board", format_cell(cell)));
             }
             let mut record = database.get(pos).map_err(error)?.unwrap_or_default();
-            record.texts.retain(|(at, _)| *at != cell);
-            if !text.is_empty() {
-                record.texts.push((cell, text));
-            }
+            record.set_text(pos, cell, Some(text));
             database.put(pos, &record).map_err(error)?;
             String::new()
         }
@@ -314,15 +311,18 @@ fn board_lines(database: &Database, pos: &Position) -> Result<Vec<String>, analy
     let own = database.get(pos)?.unwrap_or_default();
     let mut points: Vec<(Cell, Option<Record>)> =
         database.children(pos)?.into_iter().map(|(cell, record)| (cell, Some(record))).collect();
+    // A text shows on every image of its point (a symmetric position).
     for (cell, _) in &own.texts {
-        if !points.iter().any(|(at, _)| at == cell) && pos.get(*cell).is_none() {
-            points.push((*cell, None));
+        for image in analysis_db::point_images(pos, *cell) {
+            if !points.iter().any(|(at, _)| *at == image) && pos.get(image).is_none() {
+                points.push((image, None));
+            }
         }
     }
     points.sort_by_key(|(cell, _)| rules.dense_index(*cell));
     let mut lines = vec!["MESSAGE DATABASE REFRESH".to_owned()];
     for (cell, record) in points {
-        let text = own.texts.iter().find(|(at, _)| *at == cell).map_or("", |(_, text)| text.as_str());
+        let text = own.text_at(pos, cell).unwrap_or("");
         let record = record.unwrap_or_default();
         lines.push(format!(
             "MESSAGE DATABASE {} {} {} {} {} {} {} {text}",
