@@ -26,6 +26,7 @@
 mod book;
 mod csv;
 mod error;
+pub mod gui;
 mod key;
 mod limits;
 mod record;

@@ -25,20 +25,12 @@ use std::io::Read;
 
 use board::{Cell, Position, RuleSet, Rules, Side};
 use play::book::{Bound, Label};
-use play::{PROVEN_BOUND, PROVEN_WIN};
 use rusqlite::params;
 
-use crate::{Database, DbError, Record};
+use crate::{Database, DbError, Record, gui};
 
 /// The LZ4 frame's magic number, as the file's first four bytes.
 const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4D, 0x18];
-/// The partner's proven result, and where proven results start.
-const MATE: i32 = 30_000;
-const MATE_IN_MAX_PLY: i32 = MATE - 500;
-/// The partner's evaluations are clamped inside this.
-const EVAL_MAX: i32 = 6_000;
-/// Our evaluation units per one of the partner's.
-const OURS_PER_THEIRS: f64 = 1130.0 / 200.0;
 
 const TEXTS_HEADER: &str = "@BTXT@";
 const METADATA: &str = "charset=\"UTF-8\"";
@@ -151,44 +143,12 @@ fn rule_number(rules: Rules) -> Option<u8> {
 }
 
 fn label_from_file(byte: u8) -> Label {
-    match byte.to_ascii_lowercase() {
-        b'w' => Label::Loss,
-        b'l' => Label::Win,
-        b'd' => Label::Draw,
-        b'!' => Label::Forced,
-        b'x' => Label::Excluded,
-        _ => Label::None,
-    }
+    gui::label_of_char(byte).unwrap_or(Label::None)
 }
 
 fn label_to_file(record: &Record) -> u8 {
-    match record.label {
-        Label::Loss => b'w',
-        Label::Win => b'l',
-        Label::Draw => b'd',
-        Label::Forced => b'!',
-        Label::Excluded => b'x',
-        // (−1: none.)
-        Label::None => 0xFF,
-    }
-}
-
-fn value_from_file(value: i16) -> i32 {
-    let value = i32::from(value);
-    if value.abs() >= MATE_IN_MAX_PLY {
-        value.signum() * (PROVEN_WIN - (MATE - value.abs()))
-    } else {
-        (f64::from(value) * OURS_PER_THEIRS).round() as i32
-    }
-}
-
-fn value_to_file(value: i32) -> i16 {
-    if value.abs() > PROVEN_BOUND {
-        let plies = (PROVEN_WIN - value.abs()).min(MATE - MATE_IN_MAX_PLY);
-        (value.signum() * (MATE - plies)) as i16
-    } else {
-        (f64::from(value) / OURS_PER_THEIRS).round().clamp(f64::from(-EVAL_MAX), f64::from(EVAL_MAX)) as i16
-    }
+    // (−1: none.)
+    gui::label_char(record.label).unwrap_or(0xFF)
 }
 
 fn bound_from_file(bits: i16) -> Option<Bound> {
@@ -396,7 +356,7 @@ fn read_record(
         let value = i16::from_le_bytes([body[1], body[2]]);
         let depth_bound = i16::from_le_bytes([body[3], body[4]]);
         if let Some(bound) = bound_from_file(depth_bound) {
-            record.value = Some(value_from_file(value));
+            record.value = Some(gui::value_from_reference(value));
             record.bound = bound;
             record.depth = u32::try_from(depth_bound >> 2).ok();
         }
@@ -455,7 +415,7 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)
     let (value, depth_bound) = match record.value {
         Some(value) => {
             let depth = i16::try_from(record.depth.unwrap_or(0)).unwrap_or(i16::MAX >> 2).min(i16::MAX >> 2);
-            (value_to_file(value), (depth << 2) | bound_to_file(record.bound))
+            (gui::value_to_reference(value), (depth << 2) | bound_to_file(record.bound))
         }
         None => (0, 0),
     };
@@ -485,15 +445,6 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_cross_the_file_and_back() {
-        for theirs in [0_i16, 1, -1, 250, -5999, 29_990, -29_501, 29_999] {
-            assert_eq!(value_to_file(value_from_file(theirs)), theirs, "{theirs}");
-        }
-        assert_eq!(value_from_file(29_990), PROVEN_WIN - 10);
-        assert_eq!(value_from_file(200), 1130);
-    }
 
     #[test]
     fn texts_split_into_comment_and_points() {

@@ -10,10 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use analysis_db::{Database, Prune, Record};
+use analysis_db::{Database, Prune, Record, gui};
 use board::{Cell, Position, Rules};
 use play::book::{Bound, Label};
-use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
 
 use super::State;
 use crate::database_command::{DatabaseCommand, DeleteFilter, Picks, Query, quote};
@@ -22,11 +21,6 @@ use crate::protocol::format_cell;
 /// The file `INFO usedatabase 1` opens when no `YXSETDATABASE` named one:
 /// `$MNK_DATABASE`, else this name in the working directory.
 pub const DEFAULT_DATABASE: &str = "mnk-analysis.db";
-
-/// A proven result's size in the protocol's units.
-const PROTOCOL_MATE: i32 = 30_000;
-/// Evaluations are kept inside this.
-const PROTOCOL_EVAL_LIMIT: i32 = 20_000;
 
 /// The database the brain uses, if any.
 #[derive(Default)]
@@ -328,7 +322,7 @@ fn board_lines(database: &Database, pos: &Position) -> Result<Vec<String>, analy
             "MESSAGE DATABASE {} {} {} {} {} {} {} {text}",
             cell.x(),
             cell.y(),
-            packed(&display_label(&record)),
+            packed(&gui::display_label(&record)),
             value_to_protocol(record.value),
             record.depth.unwrap_or(0),
             bound_to_protocol(&record),
@@ -349,7 +343,7 @@ fn one_line(record: Option<&Record>) -> String {
         value_to_protocol(record.value),
         record.depth.unwrap_or(0),
         bound_to_protocol(record),
-        display_label(record)
+        gui::display_label(record)
     )
     .trim_end()
     .to_owned()
@@ -357,45 +351,26 @@ fn one_line(record: Option<&Record>) -> String {
 
 /// A label as the GUI numbers it: a character's code, the mover's view.
 fn label_to_protocol(label: Label) -> i32 {
-    match label {
-        Label::None => -1,
-        Label::Loss => i32::from(b'w'),
-        Label::Win => i32::from(b'l'),
-        Label::Draw => i32::from(b'd'),
-        Label::Forced => i32::from(b'!'),
-        Label::Excluded => i32::from(b'x'),
-    }
+    gui::label_char(label).map_or(-1, i32::from)
 }
 
 fn label_from_protocol(code: i32) -> Result<Label, String> {
-    Ok(match u8::try_from(code).map(|byte| byte.to_ascii_lowercase()) {
-        _ if code == -1 || code == 0 => Label::None,
-        Ok(b'w') => Label::Loss,
-        Ok(b'l') => Label::Win,
-        Ok(b'd') => Label::Draw,
-        Ok(b'!') => Label::Forced,
-        Ok(b'x') => Label::Excluded,
-        _ => return Err(format!("label {code} is none of W, L, D, X, ! (their character codes) or -1")),
-    })
+    if code == -1 || code == 0 {
+        return Ok(Label::None);
+    }
+    u8::try_from(code)
+        .ok()
+        .and_then(gui::label_of_char)
+        .ok_or_else(|| format!("label {code} is none of W, L, D, X, ! (their character codes) or -1"))
 }
 
-/// Our value in the protocol's units.
+/// Our value in the protocol's units: the reference's.
 fn value_to_protocol(value: Option<i32>) -> i32 {
-    match value {
-        None => 0,
-        Some(value) if value > PROVEN_BOUND => PROTOCOL_MATE - (PROVEN_WIN - value),
-        Some(value) if value < -PROVEN_BOUND => -(PROTOCOL_MATE - (PROVEN_WIN + value)),
-        Some(value) => value.clamp(-PROTOCOL_EVAL_LIMIT, PROTOCOL_EVAL_LIMIT),
-    }
+    value.map_or(0, |value| i32::from(gui::value_to_reference(value)))
 }
 
 fn value_from_protocol(value: i32) -> i32 {
-    if value.abs() > PROTOCOL_EVAL_LIMIT {
-        let plies = (PROTOCOL_MATE - value.abs()).max(0);
-        value.signum() * (PROVEN_WIN - plies)
-    } else {
-        value
-    }
+    gui::value_from_reference(value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
 }
 
 /// The bound as the GUI numbers it (0 none, 1 upper, 2 lower, 3 exact).
@@ -406,34 +381,6 @@ fn bound_to_protocol(record: &Record) -> u8 {
         (Some(_), Bound::Lower) => 2,
         (Some(_), Bound::Exact) => 3,
     }
-}
-
-/// What the board shows on a move's point for the record after it, the
-/// mover's view: `w3` (wins in 3 moves; `w*` distance unknown), `l…`,
-/// `d`, `!`, `x`, or the mover's chance `62%`.
-fn display_label(record: &Record) -> String {
-    let distance = || moves_to_the_end(record).map_or("*".to_owned(), |moves| moves.to_string());
-    match record.label {
-        Label::Loss => format!("w{}", distance()),
-        Label::Win => format!("l{}", distance()),
-        Label::Draw => "d".to_owned(),
-        Label::Forced => "!".to_owned(),
-        Label::Excluded => "x".to_owned(),
-        Label::None => match record.value {
-            Some(value) if record.bound == Bound::Exact && value.abs() <= PROVEN_BOUND => {
-                let chance = 1.0 / (1.0 + (EVALUATION_SCALE * f64::from(value)).exp());
-                format!("{}%", ((chance * 100.0) as i32).clamp(0, 99))
-            }
-            _ => String::new(),
-        },
-    }
-}
-
-/// The moves the winner of a proven record still plays, if its value
-/// says.
-fn moves_to_the_end(record: &Record) -> Option<u32> {
-    let value = record.value.filter(|value| value.abs() > PROVEN_BOUND)?;
-    u32::try_from(PROVEN_WIN - value.abs()).ok().map(|plies| plies.div_ceil(2))
 }
 
 /// Up to four characters in one number, the first in the highest byte
@@ -450,7 +397,7 @@ fn prune(filter: DeleteFilter, record: &Record) -> Prune {
     let mover_wins = record.label == Label::Loss;
     let mover_loses = record.label == Label::Win;
     let decided = mover_wins || mover_loses;
-    let distance = moves_to_the_end(record);
+    let distance = gui::mate_steps(record);
     let picked = match filter.picks {
         Picks::Everything => true,
         Picks::NotWinOrLoss => !decided,
@@ -474,11 +421,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_cross_the_protocol_and_back() {
-        for value in [0, 1, -1, 500, -19_999, 20_000, PROVEN_WIN - 7, -(PROVEN_WIN - 12)] {
-            assert_eq!(value_from_protocol(value_to_protocol(Some(value))), value, "{value}");
+    fn values_cross_the_protocol_in_the_references_units() {
+        for theirs in [0, 1, -1, 141, -5_999, 29_993, -29_988] {
+            assert_eq!(value_to_protocol(Some(value_from_protocol(theirs))), theirs, "{theirs}");
         }
-        assert_eq!(value_to_protocol(Some(PROVEN_WIN - 7)), 29_993);
+        assert_eq!(value_to_protocol(Some(-797)), -141);
+        assert_eq!(value_to_protocol(Some(play::PROVEN_WIN - 7)), 29_993);
     }
 
     #[test]
@@ -494,10 +442,5 @@ mod tests {
     fn labels_show_as_the_gui_packs_them() {
         assert_eq!(packed("w3"), i64::from(b'w') << 8 | i64::from(b'3'));
         assert_eq!(packed(""), -1);
-        let won = Record { label: Label::Loss, value: Some(-(PROVEN_WIN - 5)), ..Record::default() };
-        assert_eq!(display_label(&won), "w3");
-        assert_eq!(display_label(&Record::labelled(Label::Win)), "l*");
-        // The mover's chance: the side to move stands badly.
-        assert_eq!(display_label(&Record::valued(-1130, 10, Bound::Exact)), "73%");
     }
 }

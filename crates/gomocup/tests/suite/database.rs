@@ -71,20 +71,23 @@ fn edits_are_read_back_as_the_gui_reads_them() {
     ]
     .concat();
     let (answers, _) = run(&input);
-    let w5 = (i64::from(b'w') << 8) | i64::from(b'5');
-    let line = |x: u8, y: u8, text: &str| format!("MESSAGE DATABASE {x} {y} {w5} -29990 12 3 1 {text}");
+    // As the reference shows them: the distance in its steps (the 10
+    // plies after the move, and the move: 11), a text on every image of
+    // its point (h8 is symmetric: g9, i9, g7 and i7 are one point).
+    let w11 = (i64::from(b'w') << 16) | (i64::from(b'1') << 8) | i64::from(b'1');
+    let line = |x: u8, y: u8| format!("MESSAGE DATABASE {x} {y} {w11} -29990 12 3 1 ab");
     let expected = [
         "OK".to_owned(),
-        format!("MESSAGE DATABASE ONE {} -29990 12 3 w5", i32::from(b'w')),
+        format!("MESSAGE DATABASE ONE {} -29990 12 3 w11", i32::from(b'w')),
         "MESSAGE DATABASE REFRESH".to_owned(),
         // i9's mirror images (g7, i7, g9) are the same position: one record.
-        line(6, 6, "ab"),
-        line(8, 6, ""),
-        line(6, 8, ""),
-        line(8, 8, ""),
+        line(6, 6),
+        line(8, 6),
+        line(6, 8),
+        line(8, 8),
         "MESSAGE DATABASE DONE".to_owned(),
         "MESSAGE DATABASE TEXT \"\"".to_owned(),
-        format!("MESSAGE DATABASE ONE {} -29990 12 3 w5", i32::from(b'w')),
+        format!("MESSAGE DATABASE ONE {} -29990 12 3 w11", i32::from(b'w')),
         "MESSAGE DATABASE TEXT \"a \\\"good\\\" reply\"".to_owned(),
         "MESSAGE DATABASE ONE 0 0 0 0".to_owned(),
     ];
