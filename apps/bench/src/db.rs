@@ -2,7 +2,7 @@
 //! holds (`stats`), a position's record and its children's (`query`),
 //! a record set by hand (`put`), two databases merged (`merge`), a branch
 //! split off (`split`), RenLib `.lib` files in and out (`import-lib`,
-//! `export-lib`) and the records as CSV (`export-csv`).
+//! `export-lib`; `random-lib` makes one to measure on) and the records as CSV (`export-csv`).
 
 use std::path::{Path, PathBuf};
 
@@ -64,7 +64,8 @@ enum DbCommand {
     },
     /// Reads a RenLib `.lib` file (versions 3.x) into the database (made
     /// if missing), in one transaction: its move tree, comments, marks and
-    /// texts; a text `W`, `L` or `D` is also the move's result.
+    /// texts; a text `W` or `L` is the move's result (other texts stay
+    /// texts).
     ImportLib {
         /// The database file.
         file: PathBuf,
@@ -73,6 +74,19 @@ enum DbCommand {
         /// The rules the library's games are played by.
         #[arg(long, default_value = "renju")]
         rules: Rules,
+    },
+    /// Writes a random RenLib `.lib` file of `--nodes` nodes (moves near
+    /// the centre, comments and texts here and there), the same for the
+    /// same seed: a library to measure imports and exports on.
+    RandomLib {
+        /// The `.lib` file to write (replaced whole).
+        lib: PathBuf,
+        /// How many nodes.
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+        /// The seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Writes the records from a position down as a RenLib `.lib` file.
     ExportLib {
@@ -231,6 +245,13 @@ pub fn run(args: &Args) -> Result<()> {
         | DbCommand::ExportYxdb { .. }
         | DbCommand::ExportCsv { .. }
         | DbCommand::ImportCsv { .. }) => transfer(command),
+        DbCommand::RandomLib { lib, nodes, seed } => {
+            let bytes = crate::random_lib::random_library(*nodes, *seed);
+            play::files::write_atomically(lib, &bytes)
+                .with_context(|| format!("cannot write {}", lib.display()))?;
+            println!("{}: a random library of {nodes} nodes, {} bytes", lib.display(), bytes.len());
+            Ok(())
+        }
         DbCommand::Put { file, at, label, value, depth, comment } => {
             let pos = at.position()?;
             let mut database = Database::open(file)?;

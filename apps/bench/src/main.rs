@@ -12,6 +12,7 @@ mod openings;
 mod ordering;
 mod perft;
 mod playouts;
+mod random_lib;
 mod report;
 mod search;
 mod solve;

@@ -5,6 +5,9 @@
 //! image says where a point's text goes (on a symmetric position, the
 //! first in row order of the points it could go to).
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use board::{Cell, Position, Side, Transform};
 
 /// A position's key, and the transform that takes its cells to the key's.
@@ -21,9 +24,8 @@ impl PositionKey {
     #[must_use]
     pub fn of(pos: &Position) -> PositionKey {
         let mut best = PositionKey { bytes: Vec::new(), transform: Transform::Identity };
-        let mut cells = vec![0_u8; pos.rules().area()];
         for &transform in pos.rules().symmetries() {
-            let bytes = image_bytes(pos, transform, &mut cells);
+            let bytes = image_bytes(pos, transform);
             if best.bytes.is_empty() || bytes < best.bytes {
                 best = PositionKey { bytes, transform };
             }
@@ -35,7 +37,7 @@ impl PositionKey {
     /// the coordinates of a record whose key took that transform.
     #[must_use]
     pub fn is_image(&self, pos: &Position, transform: Transform) -> bool {
-        image_bytes(pos, transform, &mut vec![0_u8; pos.rules().area()]) == self.bytes
+        image_bytes(pos, transform) == self.bytes
     }
 
     /// Where a text on `cell` of `pos` (this key's position) is kept in
@@ -52,13 +54,12 @@ impl PositionKey {
     /// key's image: one, or more for a symmetric position.
     #[must_use]
     pub fn transforms_onto(&self, pos: &Position) -> Vec<Transform> {
-        let mut cells = vec![0_u8; pos.rules().area()];
         let onto: Vec<Transform> = pos
             .rules()
             .symmetries()
             .iter()
             .copied()
-            .filter(|&transform| image_bytes(pos, transform, &mut cells) == self.bytes)
+            .filter(|&transform| image_bytes(pos, transform) == self.bytes)
             .collect();
         if onto.is_empty() { vec![self.transform] } else { onto }
     }
@@ -94,19 +95,43 @@ pub fn point_images(pos: &Position, cell: Cell) -> Vec<Cell> {
     images
 }
 
-/// The key bytes of `pos`'s image under `transform` (`cells` a scratch
-/// board of the rules' area).
-fn image_bytes(pos: &Position, transform: Transform, cells: &mut [u8]) -> Vec<u8> {
-    let rules = *pos.rules();
-    cells.fill(0);
-    for (mark, stones) in [(1, pos.marks(Side::X)), (2, pos.marks(Side::O))] {
-        for cell in stones {
-            cells[rules.dense_index(transform.apply(cell, &rules))] = mark;
+/// A set of keys' bytes, hashed cheaply (FNV-1a): walks and imports keep
+/// one entry a position, and `SipHash` cost them a tenth of their time.
+pub(crate) type KeySet = HashSet<Vec<u8>, BuildHasherDefault<KeyHasher>>;
+
+/// FNV-1a over a key's bytes.
+pub(crate) struct KeyHasher(u64);
+
+impl Default for KeyHasher {
+    fn default() -> Self {
+        KeyHasher(0xCBF2_9CE4_8422_2325)
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
         }
     }
-    let mut bytes = Vec::with_capacity(1 + rules.area().div_ceil(4));
-    bytes.push(u8::from(pos.side_to_move() == Side::O));
-    bytes.extend(cells.chunks(4).map(|four| four.iter().rev().fold(0, |byte, &mark| byte << 2 | mark)));
+}
+
+/// The key bytes of `pos`'s image under `transform`: the side to move,
+/// then 2 bits a cell in row order.
+fn image_bytes(pos: &Position, transform: Transform) -> Vec<u8> {
+    let rules = *pos.rules();
+    let mut bytes = vec![0_u8; 1 + rules.area().div_ceil(4)];
+    bytes[0] = u8::from(pos.side_to_move() == Side::O);
+    for (mark, stones) in [(1_u8, pos.marks(Side::X)), (2, pos.marks(Side::O))] {
+        for cell in stones {
+            let index = rules.dense_index(transform.apply(cell, &rules));
+            bytes[1 + index / 4] |= mark << (2 * (index % 4));
+        }
+    }
     bytes
 }
 

@@ -26,13 +26,11 @@
 //! comments are UTF-8 if they read as such, else one character a byte
 //! (the file does not say its code page), which writes back byte for byte.
 
-use std::collections::HashSet;
-
 use board::{Cell, Position, Rules};
 use play::book::Label;
 
-use crate::key::{PositionKey, point_images};
-use crate::tree::Index;
+use crate::key::{KeySet, PositionKey, point_images};
+use crate::tree::{Child, Index};
 use crate::{Database, DbError, MAX_TEXT_CHARS, Record};
 
 /// The versions read: 3.0 up to 3.9 (RenLib 3.0 to 3.6 write 3.0 or 3.4).
@@ -220,7 +218,7 @@ impl Database {
             let mut import = LibImport::default();
             // The records written, by key: a position that several nodes
             // write to (a transposition, a text on its parent) counts once.
-            let mut written: HashSet<Vec<u8>> = HashSet::new();
+            let mut written = KeySet::default();
             let mut pos = Position::new(rules);
             // The nodes whose subtrees are being read: whether each has a
             // sibling to come, and what became of its move.
@@ -248,13 +246,13 @@ impl Database {
                     }
                     Some(_) => Taken::Skipped,
                     None if root => {
-                        database.take_node_here(&pos, &node, &mut written)?;
+                        database.take_node_here(&pos, &node, None, &mut written)?;
                         Taken::NoMove
                     }
                     None if pos.is_over() => Taken::Skipped,
                     None => {
                         pos.pass();
-                        database.take_node_here(&pos, &node, &mut written)?;
+                        database.take_node_here(&pos, &node, None, &mut written)?;
                         Taken::Passed
                     }
                 };
@@ -286,31 +284,29 @@ impl Database {
     }
 
     /// A node's move, just played to reach `pos`: its position's record
-    /// (made if missing: the tree is kept) and its text on the parent's
-    /// point. Adds the keys of the records it wrote to `written`.
+    /// (made if missing: the tree is kept), with the node's comment, mark
+    /// and label, and its text on the parent's point. Adds the keys of the
+    /// records it wrote to `written`.
     fn take_node(
         &self,
         pos: &Position,
         cell: Cell,
         node: &Node,
-        written: &mut HashSet<Vec<u8>>,
+        written: &mut KeySet,
     ) -> Result<(), DbError> {
-        self.take_node_here(pos, node, written)?;
-        let Some(text) = node.text.as_deref().filter(|text| !text.is_empty()) else { return Ok(()) };
+        let text = node.text.as_deref().filter(|text| !text.is_empty());
         // A label's mark is the position's label; any other text the
         // parent's text on the point.
-        if let Some(label) = label_of_text(text) {
-            let mut record = self.get(pos)?.unwrap_or_default();
-            if record.label == Label::None {
-                record.label = label;
-                self.put_in(pos, &record)?;
-                written.insert(PositionKey::of(pos).bytes);
+        let label = text.and_then(label_of_text);
+        self.take_node_here(pos, node, label, written)?;
+        match text {
+            Some(text) if label.is_none() => {
+                let mut parent = pos.clone();
+                parent.undo();
+                self.put_text(&parent, cell, text, written)
             }
-            return Ok(());
+            _ => Ok(()),
         }
-        let mut parent = pos.clone();
-        parent.undo();
-        self.put_text(&parent, cell, text, written)
     }
 
     /// A marker node: its text on `cell` of `pos` (the position it stands
@@ -320,7 +316,7 @@ impl Database {
         pos: &Position,
         cell: Cell,
         node: &Node,
-        written: &mut HashSet<Vec<u8>>,
+        written: &mut KeySet,
     ) -> Result<(), DbError> {
         match node.text.as_deref().filter(|text| !text.is_empty()) {
             Some(text) if pos.rules().contains(cell) => self.put_text(pos, cell, text, written),
@@ -328,35 +324,32 @@ impl Database {
         }
     }
 
-    /// `text` on `cell` of `pos`'s record (made if missing).
-    fn put_text(
-        &self,
-        pos: &Position,
-        cell: Cell,
-        text: &str,
-        written: &mut HashSet<Vec<u8>>,
-    ) -> Result<(), DbError> {
+    /// `text` on `cell` of `pos`'s record (made if missing), on every image
+    /// of the point.
+    fn put_text(&self, pos: &Position, cell: Cell, text: &str, written: &mut KeySet) -> Result<(), DbError> {
         let text: String = text.chars().take(MAX_TEXT_CHARS).collect();
-        let mut record = self.get(pos)?.unwrap_or_default();
-        match record.texts.iter_mut().find(|(at, _)| *at == cell) {
-            Some((_, old)) if *old == text => return Ok(()),
-            Some((_, old)) => *old = text,
-            None => record.texts.push((cell, text)),
+        let key = PositionKey::of(pos);
+        let mut record = self.get_keyed(pos, &key)?.unwrap_or_default();
+        if record.text_at(pos, cell) == Some(text.as_str()) {
+            return Ok(());
         }
-        self.put_in(pos, &record)?;
-        written.insert(PositionKey::of(pos).bytes);
+        record.set_text(pos, cell, Some(text));
+        self.put_keyed(pos, &key, &record)?;
+        written.insert(key.bytes);
         Ok(())
     }
 
-    /// A node's comment and mark, on `pos`'s record (made if missing);
-    /// adds its key to `written` if it wrote.
+    /// A node's comment, mark and `label` (where it has none), on `pos`'s
+    /// record (made if missing); adds its key to `written` if it wrote.
     fn take_node_here(
         &self,
         pos: &Position,
         node: &Node,
-        written: &mut HashSet<Vec<u8>>,
+        label: Option<Label>,
+        written: &mut KeySet,
     ) -> Result<(), DbError> {
-        let old = self.get(pos)?;
+        let key = PositionKey::of(pos);
+        let old = self.get_keyed(pos, &key)?;
         let mut record = old.clone().unwrap_or_default();
         if let Some(comment) = node.comment.as_deref().map(comment_from_lib).filter(|c| !c.is_empty())
             && !record.comment.contains(&comment)
@@ -367,11 +360,16 @@ impl Database {
             record.comment.push_str(&comment);
         }
         record.marked |= node.flags & MARK != 0;
+        if let Some(label) = label
+            && record.label == Label::None
+        {
+            record.label = label;
+        }
         if old.as_ref() == Some(&record) {
             return Ok(());
         }
-        self.put_in(pos, &record)?;
-        written.insert(PositionKey::of(pos).bytes);
+        self.put_keyed(pos, &key, &record)?;
+        written.insert(key.bytes);
         Ok(())
     }
 
@@ -390,19 +388,19 @@ impl Database {
         let mut out = MAGIC.to_vec();
         out.extend([MAJOR, 0]);
         out.extend([0xFF; 10]);
-        let index = Index::load(self, *pos.rules())?;
-        let as_entered = self.reach_as_entered(&index, pos)?;
+        let index = Index::load(self, pos)?;
         let mut writer = Writer {
             out,
             nodes: 0,
             index,
-            expanded: HashSet::from([PositionKey::of(pos).bytes]),
-            as_entered,
+            expanded: KeySet::from_iter([PositionKey::of(pos).bytes]),
+            start: pos.clone(),
+            as_entered: None,
         };
         let mut here = Position::new(*pos.rules());
         let own = self.get(pos)?.unwrap_or_default();
-        let children = self.children_by(&writer.index, pos)?;
-        let children = self.entries(&writer, &mut pos.clone(), &own, children)?;
+        let children = self.children_keyed(&writer.index, pos)?;
+        let children = self.entries(&mut writer, pos, &own, children)?;
         // The way to `pos`, one node a move, each the first child of the last.
         for (i, &cell) in pos.moves().iter().enumerate() {
             let last = i + 1 == pos.moves().len();
@@ -427,24 +425,22 @@ impl Database {
     /// then a marker for each text on a point no move written takes.
     fn entries(
         &self,
-        writer: &Writer,
-        here: &mut Position,
+        writer: &mut Writer,
+        here: &Position,
         record: &Record,
-        children: Vec<(Cell, Record)>,
+        children: Vec<Child>,
     ) -> Result<Vec<Entry>, DbError> {
-        let at = here.clone();
-        let has_text = |cell: Cell| record.text_at(&at, cell).is_some();
+        let has_text = |cell: Cell| record.text_at(here, cell).is_some();
         let mut entries = Vec::with_capacity(children.len());
-        for (cell, child) in self.one_per_position(here, children, has_text)? {
+        let mut after = here.clone();
+        for child in one_per_position(&mut after, children, has_text) {
             // A position reached here in another image than it was entered
             // in is written where the moves reach it as entered, if they
             // do: here it is left out, or (a text on its point) a leaf.
-            here.play_unchecked(cell);
             let elsewhere =
-                !self.is_as_entered(here)? && writer.as_entered.contains(&PositionKey::of(here).bytes);
-            here.undo();
-            if !elsewhere || has_text(cell) {
-                entries.push(Entry::Move { cell, record: child, elsewhere });
+                !is_as_entered(&mut after, &child) && self.reached_as_entered(writer, &child.key.bytes)?;
+            if !elsewhere || has_text(child.cell) {
+                entries.push(Entry::Move { child, elsewhere });
             }
         }
         let moved: Vec<Cell> = entries.iter().map(Entry::cell).collect();
@@ -467,21 +463,21 @@ impl Database {
         let count = entries.len();
         for (i, entry) in entries.into_iter().enumerate() {
             let sibling = if i + 1 < count { SIBLING } else { 0 };
-            let (cell, child, elsewhere) = match entry {
+            let (Child { cell, record: child, key, .. }, elsewhere) = match entry {
                 Entry::Marker { cell, text } => {
                     writer.node(Some(cell), sibling | NO_MOVE | NO_CHILD, &Record::default(), Some(&text))?;
                     continue;
                 }
-                Entry::Move { cell, record, elsewhere } => (cell, record, elsewhere),
+                Entry::Move { child, elsewhere } => (child, elsewhere),
             };
             let text = record.text_at(here, cell).map(str::to_owned).or_else(|| label_text(child.label));
             here.play_unchecked(cell);
             // A position reached before (another move order) is written
             // as a leaf: its branch is under its first appearance.
-            let first = !elsewhere && writer.expanded.insert(PositionKey::of(here).bytes);
+            let first = !elsewhere && writer.expanded.insert(key.bytes);
             let below = if first {
                 let children =
-                    if here.is_over() { Vec::new() } else { self.children_by(&writer.index, here)? };
+                    if here.is_over() { Vec::new() } else { self.children_keyed(&writer.index, here)? };
                 self.entries(writer, here, &child, children)?
             } else {
                 Vec::new()
@@ -500,94 +496,42 @@ impl Database {
         Ok(())
     }
 
-    /// Whether `pos`'s record was first written in this image (or the
-    /// file does not say).
-    fn is_as_entered(&self, pos: &Position) -> Result<bool, DbError> {
-        Ok(match self.entered_image(pos)? {
-            Some(image) => PositionKey::of(pos).is_image(pos, image),
-            None => true,
-        })
+    /// Whether the moves from where the export starts reach the position
+    /// keyed `key` as it was entered (found by a walk the first time it
+    /// is asked: most trees never ask).
+    fn reached_as_entered(&self, writer: &mut Writer, key: &[u8]) -> Result<bool, DbError> {
+        if writer.as_entered.is_none() {
+            writer.as_entered = Some(self.reach_as_entered(&writer.index, &writer.start)?);
+        }
+        Ok(writer.as_entered.as_ref().is_some_and(|reached| reached.contains(key)))
     }
 
     /// The positions below `pos` that moves reach as they were entered,
     /// each through a position itself reached as entered, choosing among
     /// mirror images as the export does: where their branches are written.
-    fn reach_as_entered(&self, index: &Index, pos: &Position) -> Result<HashSet<Vec<u8>>, DbError> {
-        let mut reached = HashSet::new();
+    fn reach_as_entered(&self, index: &Index, pos: &Position) -> Result<KeySet, DbError> {
+        let mut reached = KeySet::default();
         let mut here = pos.clone();
         self.reach_below(index, &mut here, &mut reached)?;
         Ok(reached)
     }
 
-    fn reach_below(
-        &self,
-        index: &Index,
-        here: &mut Position,
-        reached: &mut HashSet<Vec<u8>>,
-    ) -> Result<(), DbError> {
+    fn reach_below(&self, index: &Index, here: &mut Position, reached: &mut KeySet) -> Result<(), DbError> {
         if here.is_over() {
             return Ok(());
         }
         let own = self.get(here)?.unwrap_or_default();
-        let children = self.children_by(index, here)?;
+        let children = self.children_keyed(index, here)?;
         let at = here.clone();
-        for (cell, _) in self.one_per_position(here, children, |cell| own.text_at(&at, cell).is_some())? {
-            here.play_unchecked(cell);
-            let result = if self.is_as_entered(here)? && reached.insert(PositionKey::of(here).bytes) {
-                self.reach_below(index, here, reached)
-            } else {
-                Ok(())
-            };
-            here.undo();
-            result?;
+        for child in one_per_position(&mut at.clone(), children, |cell| own.text_at(&at, cell).is_some()) {
+            if is_as_entered(here, &child) && reached.insert(child.key.bytes.clone()) {
+                here.play_unchecked(child.cell);
+                let result = self.reach_below(index, here, reached);
+                here.undo();
+                result?;
+            }
         }
         Ok(())
-    }
-
-    /// The children that reach different positions: of moves that reach
-    /// mirror images of one position (one record), the one that reaches
-    /// it in the image it was first written in (the moves as they were
-    /// entered), else the one with a text on its point, else the first in
-    /// row order; in row order.
-    fn one_per_position(
-        &self,
-        pos: &Position,
-        children: Vec<(Cell, Record)>,
-        has_text: impl Fn(Cell) -> bool,
-    ) -> Result<Vec<(Cell, Record)>, DbError> {
-        let mut after = pos.clone();
-        let mut groups: Vec<(PositionKey, Vec<(Cell, Record)>)> = Vec::with_capacity(children.len());
-        for (cell, record) in children {
-            after.play_unchecked(cell);
-            let key = PositionKey::of(&after);
-            after.undo();
-            match groups.iter_mut().find(|(other, _)| other.bytes == key.bytes) {
-                Some((_, members)) => members.push((cell, record)),
-                None => groups.push((key, vec![(cell, record)])),
-            }
-        }
-        let mut chosen = Vec::with_capacity(groups.len());
-        for (key, mut members) in groups {
-            let mut pick = None;
-            if members.len() > 1 {
-                after.play_unchecked(members[0].0);
-                let entered = self.entered_image(&after)?;
-                after.undo();
-                pick = entered.and_then(|image| {
-                    members.iter().position(|&(cell, _)| {
-                        after.play_unchecked(cell);
-                        let as_entered = key.is_image(&after, image);
-                        after.undo();
-                        as_entered
-                    })
-                });
-            }
-            let pick = pick.or_else(|| members.iter().position(|&(cell, _)| has_text(cell)));
-            chosen.push(members.swap_remove(pick.unwrap_or(0)));
-        }
-        let rules = *pos.rules();
-        chosen.sort_by_key(|(cell, _)| rules.dense_index(*cell));
-        Ok(chosen)
     }
 
     /// The text of the move `cell` that led to `pos`: its parent's text on
@@ -601,6 +545,55 @@ impl Database {
             None => self.get(pos)?.and_then(|record| label_text(record.label)),
         })
     }
+}
+
+/// Whether `child`'s position, one move from `parent`, is reached in the
+/// image its record was first written in (or the file does not say).
+fn is_as_entered(parent: &mut Position, child: &Child) -> bool {
+    let Some(image) = child.image else { return true };
+    if image == child.key.transform {
+        return true;
+    }
+    // A symmetric position has other transforms to the same image.
+    parent.play_unchecked(child.cell);
+    let as_entered = child.key.is_image(parent, image);
+    parent.undo();
+    as_entered
+}
+
+/// The children that reach different positions: of moves that reach
+/// mirror images of one position (one record), the one that reaches it
+/// in the image it was first written in (the moves as they were
+/// entered), else the one with a text on its point, else the first in
+/// row order; in row order.
+fn one_per_position(
+    parent: &mut Position,
+    children: Vec<Child>,
+    has_text: impl Fn(Cell) -> bool,
+) -> Vec<Child> {
+    let mut groups: Vec<Vec<Child>> = Vec::with_capacity(children.len());
+    for child in children {
+        match groups.iter_mut().find(|members| members[0].key.bytes == child.key.bytes) {
+            Some(members) => members.push(child),
+            None => groups.push(vec![child]),
+        }
+    }
+    let mut chosen = Vec::with_capacity(groups.len());
+    for mut members in groups {
+        let pick = if members.len() == 1 {
+            0
+        } else {
+            members
+                .iter()
+                .position(|child| child.image.is_some() && is_as_entered(parent, child))
+                .or_else(|| members.iter().position(|child| has_text(child.cell)))
+                .unwrap_or(0)
+        };
+        chosen.push(members.swap_remove(pick));
+    }
+    let rules = *parent.rules();
+    chosen.sort_by_key(|child| rules.dense_index(child.cell));
+    chosen
 }
 
 /// What became of a node's move on import.
@@ -643,7 +636,7 @@ fn label_text(label: Label) -> Option<String> {
 enum Entry {
     /// A move to a position with a record; `elsewhere`: its branch is
     /// written where the moves reach it as entered (here a leaf).
-    Move { cell: Cell, record: Record, elsewhere: bool },
+    Move { child: Child, elsewhere: bool },
     /// A text on a point no move written takes.
     Marker { cell: Cell, text: String },
 }
@@ -651,7 +644,8 @@ enum Entry {
 impl Entry {
     fn cell(&self) -> Cell {
         match self {
-            Entry::Move { cell, .. } | Entry::Marker { cell, .. } => *cell,
+            Entry::Move { child, .. } => child.cell,
+            Entry::Marker { cell, .. } => *cell,
         }
     }
 }
@@ -662,9 +656,11 @@ struct Writer {
     nodes: u64,
     index: Index,
     /// The positions whose branches are written.
-    expanded: HashSet<Vec<u8>>,
-    /// The positions moves reach as they were entered.
-    as_entered: HashSet<Vec<u8>>,
+    expanded: KeySet,
+    /// Where the export starts.
+    start: Position,
+    /// The positions moves reach as they were entered, once asked.
+    as_entered: Option<KeySet>,
 }
 
 impl Writer {

@@ -2,6 +2,7 @@
 //! (the terminal game and a brain at once) share it across processes and
 //! whatever was committed survives a killed program.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -47,6 +48,9 @@ CREATE TABLE texts (
 ) WITHOUT ROWID;
 ";
 
+/// A record's columns as read: label, value, depth, bound, comment, mark.
+type Columns = (i64, Option<i32>, Option<i64>, i64, String, i64);
+
 /// An analysis database: records of positions up to symmetry.
 #[derive(Debug)]
 pub struct Database {
@@ -89,6 +93,9 @@ impl Database {
         connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
         let mut database = Database { connection, path: path.to_owned(), read_only, schema: SCHEMA };
         database.schema = database.check_or_create()?;
+        // 64 MiB of pages in memory (SQLite's default is 2): an import's
+        // transaction and an export's walk touch the whole file.
+        database.connection.pragma_update(None, "cache_size", -65_536).map_err(sqlite)?;
         Ok(database)
     }
 
@@ -196,14 +203,28 @@ impl Database {
     /// # Errors
     /// [`DbError::Sqlite`] if the file cannot be read.
     pub fn get(&self, pos: &Position) -> Result<Option<Record>, DbError> {
-        let key = PositionKey::of(pos);
+        self.get_keyed(pos, &PositionKey::of(pos))
+    }
+
+    /// [`Database::get`] of a position whose key is known.
+    pub(crate) fn get_keyed(&self, pos: &Position, key: &PositionKey) -> Result<Option<Record>, DbError> {
+        Ok(self.get_with_image(pos, key)?.map(|(record, _)| record))
+    }
+
+    /// [`Database::get_keyed`], and the image the record was first written
+    /// in, if the file says.
+    pub(crate) fn get_with_image(
+        &self,
+        pos: &Position,
+        key: &PositionKey,
+    ) -> Result<Option<(Record, Option<Transform>)>, DbError> {
         let rules = pos.rules().to_string();
         let found = self
             .connection
-            .prepare_cached(if self.schema >= 2 {
-                "SELECT label, value, depth, bound, comment, marked FROM positions WHERE rules = ?1 AND key = ?2"
-            } else {
-                "SELECT label, value, depth, bound, comment, 0 FROM positions WHERE rules = ?1 AND key = ?2"
+            .prepare_cached(match self.schema {
+                3.. => "SELECT label, value, depth, bound, comment, marked, image FROM positions WHERE rules = ?1 AND key = ?2",
+                2 => "SELECT label, value, depth, bound, comment, marked, NULL FROM positions WHERE rules = ?1 AND key = ?2",
+                _ => "SELECT label, value, depth, bound, comment, 0, NULL FROM positions WHERE rules = ?1 AND key = ?2",
             })
             .and_then(|mut statement| {
                 statement
@@ -215,24 +236,43 @@ impl Database {
                             row.get::<_, i64>(3)?,
                             row.get(4)?,
                             row.get::<_, i64>(5)?,
+                            row.get::<_, Option<i64>>(6)?,
                         ))
                     })
                     .optional()
             })
             .map_err(|source| self.sqlite(source))?;
-        let Some((label, value, depth, bound, comment, marked)) = found else { return Ok(None) };
+        let Some((label, value, depth, bound, comment, marked, image)) = found else { return Ok(None) };
+        let mut record = self.record_of((label, value, depth, bound, comment, marked))?;
+        record.texts = self.texts(*pos.rules(), key)?;
+        let image = image
+            .and_then(|index| usize::try_from(index).ok())
+            .and_then(|index| Transform::ALL.get(index).copied());
+        Ok(Some((record, image)))
+    }
+
+    /// A record (its texts apart) from its row's columns: label, value,
+    /// depth, bound, comment, mark.
+    fn record_of(&self, columns: Columns) -> Result<Record, DbError> {
+        let (label, value, depth, bound, comment, marked) = columns;
         let damaged =
             |what: &str| DbError::Record(format!("{}: a record's {what} is damaged", self.path.display()));
-        let record = Record {
+        Ok(Record {
             label: Label::from_number(label).ok_or_else(|| damaged("label"))?,
             value,
             depth: depth.map(u32::try_from).transpose().map_err(|_| damaged("depth"))?,
             bound: Bound::from_number(bound).ok_or_else(|| damaged("bound"))?,
             comment,
             marked: marked != 0,
-            texts: self.texts(*pos.rules(), &key)?,
-        };
-        Ok(Some(record))
+            texts: Vec::new(),
+        })
+    }
+
+    /// A text's point from its stored index, in the key's image.
+    fn text_point(&self, rules: Rules, index: i64) -> Result<Cell, DbError> {
+        usize::try_from(index).ok().and_then(|index| cell_at(rules, index)).ok_or_else(|| {
+            DbError::Record(format!("{}: a text's point is off the board", self.path.display()))
+        })
     }
 
     /// The texts of the record keyed `key`, in the position's coordinates.
@@ -250,38 +290,10 @@ impl Database {
         let mut texts = Vec::new();
         for row in rows {
             let (index, text) = row.map_err(|source| self.sqlite(source))?;
-            let cell =
-                usize::try_from(index).ok().and_then(|index| cell_at(rules, index)).ok_or_else(|| {
-                    DbError::Record(format!("{}: a text's point is off the board", self.path.display()))
-                })?;
-            texts.push((back.apply(cell, &rules), text));
+            texts.push((back.apply(self.text_point(rules, index)?, &rules), text));
         }
         texts.sort_by_key(|&(cell, _)| rules.dense_index(cell));
         Ok(texts)
-    }
-
-    /// The transform that took `pos`'s record, when it was first written,
-    /// from the coordinates it was entered in to its key's image: `None`
-    /// without a record, or for one an older build wrote.
-    ///
-    /// # Errors
-    /// [`DbError::Sqlite`] if the file cannot be read.
-    pub(crate) fn entered_image(&self, pos: &Position) -> Result<Option<Transform>, DbError> {
-        if self.schema < 3 {
-            return Ok(None);
-        }
-        let key = PositionKey::of(pos);
-        let image: Option<Option<i64>> = self
-            .connection
-            .prepare_cached("SELECT image FROM positions WHERE rules = ?1 AND key = ?2")
-            .and_then(|mut statement| {
-                statement.query_row(params![pos.rules().to_string(), key.bytes], |row| row.get(0)).optional()
-            })
-            .map_err(|source| self.sqlite(source))?;
-        Ok(image
-            .flatten()
-            .and_then(|index| usize::try_from(index).ok())
-            .and_then(|index| Transform::ALL.get(index).copied()))
     }
 
     /// Keeps `record` as the record of `pos` (and of its mirror images),
@@ -351,8 +363,17 @@ impl Database {
     /// # Errors
     /// As [`Database::put`].
     pub fn put_in(&self, pos: &Position, record: &Record) -> Result<(), DbError> {
+        self.put_keyed(pos, &PositionKey::of(pos), record)
+    }
+
+    /// [`Database::put_in`] of a position whose key is known.
+    pub(crate) fn put_keyed(
+        &self,
+        pos: &Position,
+        key: &PositionKey,
+        record: &Record,
+    ) -> Result<(), DbError> {
         check(*pos.rules(), record)?;
-        let key = PositionKey::of(pos);
         let rules = pos.rules().to_string();
         let run = |sql: &str, values: &[&dyn rusqlite::ToSql]| {
             self.connection.prepare_cached(sql).and_then(|mut statement| statement.execute(values))
@@ -392,7 +413,83 @@ impl Database {
     /// # Errors
     /// [`DbError::Sqlite`] if the file cannot be read.
     pub fn children(&self, pos: &Position) -> Result<Vec<(Cell, Record)>, DbError> {
-        self.children_where(pos, |_| true)
+        let rules = *pos.rules();
+        let mut after = pos.clone();
+        let keyed: Vec<(Cell, PositionKey)> = pos
+            .legal_cells()
+            .into_iter()
+            .map(|cell| {
+                after.play_unchecked(cell);
+                let key = PositionKey::of(&after);
+                after.undo();
+                (cell, key)
+            })
+            .collect();
+        let mut keys: Vec<&[u8]> = keyed.iter().map(|(_, key)| key.bytes.as_slice()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        // One query for the records, one for their texts.
+        let marked = if self.schema >= 2 { "marked" } else { "0" };
+        let found: HashMap<Vec<u8>, Record> = self.rows_of(
+            &format!("SELECT key, label, value, depth, bound, comment, {marked} FROM positions WHERE rules = ?1 AND key IN"),
+            rules,
+            &keys,
+            |row| Ok((row.get::<_, Vec<u8>>(0)?, (row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))),
+        )?
+        .into_iter()
+        .map(|(key, columns)| Ok((key, self.record_of(columns)?)))
+        .collect::<Result<_, DbError>>()?;
+        let found_keys: Vec<&[u8]> = keys.into_iter().filter(|key| found.contains_key(*key)).collect();
+        let mut texts: HashMap<Vec<u8>, Vec<(Cell, String)>> = HashMap::new();
+        for (key, index, text) in self.rows_of(
+            "SELECT key, cell, text FROM texts WHERE rules = ?1 AND key IN",
+            rules,
+            &found_keys,
+            |row| Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?)),
+        )? {
+            texts.entry(key).or_default().push((self.text_point(rules, index)?, text));
+        }
+        let mut children = Vec::new();
+        for (cell, key) in keyed {
+            let Some(record) = found.get(&key.bytes) else { continue };
+            let back = key.transform.inverse();
+            let mut texts: Vec<(Cell, String)> = texts
+                .get(&key.bytes)
+                .into_iter()
+                .flatten()
+                .map(|(point, text)| (back.apply(*point, &rules), text.clone()))
+                .collect();
+            texts.sort_by_key(|&(cell, _)| rules.dense_index(cell));
+            children.push((cell, Record { texts, ..record.clone() }));
+        }
+        Ok(children)
+    }
+
+    /// The rows `select` (ending in `key IN`) finds for `keys`, each read
+    /// by `read`.
+    fn rows_of<T>(
+        &self,
+        select: &str,
+        rules: Rules,
+        keys: &[&[u8]],
+        read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, DbError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = vec!["?"; keys.len()].join(", ");
+        let rules = rules.to_string();
+        let mut values: Vec<&dyn rusqlite::ToSql> = vec![&rules];
+        values.extend(keys.iter().map(|key| key as &dyn rusqlite::ToSql));
+        let mut statement = self
+            .connection
+            .prepare_cached(&format!("{select} ({marks})"))
+            .map_err(|source| self.sqlite(source))?;
+        let rows = statement
+            .query_map(rusqlite::params_from_iter(values), read)
+            .and_then(Iterator::collect::<Result<Vec<T>, _>>)
+            .map_err(|source| self.sqlite(source))?;
+        Ok(rows)
     }
 
     /// How many positions have records.

@@ -5,11 +5,12 @@
 //! not each cost a lookup in the file.
 
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
-use board::{Cell, Position, Rules, Side};
+use board::{Cell, Position, Rules, Side, Transform};
 use rusqlite::params;
 
-use crate::key::PositionKey;
+use crate::key::{KeyHasher, KeySet, PositionKey};
 use crate::{Database, DbError, Record};
 
 /// What a walk does at a position it reached.
@@ -32,23 +33,52 @@ pub enum Prune {
     Look,
 }
 
-/// A symmetric hash of every position of one rule set that has a record:
-/// a position's hash is the least of its images' Zobrist hashes.
+/// A position one move on that has a record.
+pub(crate) struct Child {
+    /// The move.
+    pub cell: Cell,
+    pub record: Record,
+    /// The key of the position after the move.
+    pub key: PositionKey,
+    /// The image the record was first written in, if the file says.
+    pub image: Option<Transform>,
+}
+
+/// Every record of one rule set that is one move from another, by a
+/// symmetric hash (a position's hash is the least of its images' Zobrist
+/// hashes): a walk finds a position's children among the few its hash
+/// lists, with no lookup in the file for a move that leads nowhere and
+/// no probe of a large table for each of its 200-odd empty points.
 pub(crate) struct Index {
     rules: Rules,
-    /// Per dense cell, per side (X, O): the Zobrist number.
-    numbers: Vec<[u64; 2]>,
-    present: HashSet<u64>,
+    /// Per symmetry, per dense cell, per side (X, O): the Zobrist number
+    /// of the cell the symmetry takes it to.
+    numbers: Vec<Vec<[u64; 2]>>,
+    /// (parent's hash, child's hash), by parent: a record and each record
+    /// its last mover's stone taken away leaves.
+    edges: Vec<(u64, u64)>,
 }
 
 /// Mixed into a hash when O is to move.
 const O_TO_MOVE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Index {
-    /// The index of the records of `rules` in `database`.
-    pub(crate) fn load(database: &Database, rules: Rules) -> Result<Index, DbError> {
-        let numbers = (0..rules.area() as u64).map(|i| [mix(2 * i + 1), mix(2 * i + 2)]).collect();
-        let mut index = Index { rules, numbers, present: HashSet::new() };
+    /// The index of the records of `start`'s rules in `database`, for walks
+    /// from `start` (which may have no record).
+    pub(crate) fn load(database: &Database, start: &Position) -> Result<Index, DbError> {
+        let rules = *start.rules();
+        let plain: Vec<[u64; 2]> =
+            (0..rules.area() as u64).map(|i| [mix(2 * i + 1), mix(2 * i + 2)]).collect();
+        let numbers = rules
+            .symmetries()
+            .iter()
+            .map(|transform| {
+                rules.cells().map(|cell| plain[rules.dense_index(transform.apply(cell, &rules))]).collect()
+            })
+            .collect();
+        let mut index = Index { rules, numbers, edges: Vec::new() };
+        // Each record's images' hashes, its last mover, and that side's stones.
+        let mut records: Vec<(Vec<u64>, usize, Vec<usize>)> = Vec::new();
         let mut statement = database
             .connection()
             .prepare("SELECT key FROM positions WHERE rules = ?1")
@@ -58,32 +88,61 @@ impl Index {
             .map_err(|source| database.sqlite(source))?;
         for row in rows {
             let bytes = row.map_err(|source| database.sqlite(source))?;
-            let images = index.images_of_key(&bytes);
-            index.present.insert(least(&images));
+            records.push(index.read_key(&bytes));
         }
+        let mut present: HashSet<u64, BuildHasherDefault<KeyHasher>> =
+            records.iter().map(|(images, _, _)| least(images)).collect();
+        present.insert(least(&index.images(start)));
+        let mut parent = vec![0; rules.symmetries().len()];
+        for (images, mover, stones) in &records {
+            let child = least(images);
+            for &at in stones {
+                for ((parent, &image), numbers) in parent.iter_mut().zip(images).zip(&index.numbers) {
+                    *parent = image ^ O_TO_MOVE ^ numbers[at][*mover];
+                }
+                let hash = least(&parent);
+                if present.contains(&hash) {
+                    index.edges.push((hash, child));
+                }
+            }
+        }
+        index.edges.sort_unstable();
+        index.edges.dedup();
         Ok(index)
     }
 
-    /// The hash of each image of the position a key's bytes spell.
-    fn images_of_key(&self, bytes: &[u8]) -> Vec<u64> {
-        let rules = &self.rules;
-        let mut images =
-            vec![if bytes.first() == Some(&1) { O_TO_MOVE } else { 0 }; rules.symmetries().len()];
-        for i in 0..rules.area() {
-            let mark = bytes.get(1 + i / 4).map_or(0, |byte| (byte >> (2 * (i % 4))) & 3);
-            let Some(side) = (match mark {
-                1 => Some(0),
-                2 => Some(1),
-                _ => None,
-            }) else {
+    /// The hashes of a key's images, its last mover (the side not to move:
+    /// 0 X, 1 O) and that side's stones, dense indices.
+    fn read_key(&self, bytes: &[u8]) -> (Vec<u64>, usize, Vec<usize>) {
+        let o_to_move = bytes.first() == Some(&1);
+        let mut images = vec![if o_to_move { O_TO_MOVE } else { 0 }; self.numbers.len()];
+        // X moved last when O is to move.
+        let mover_mark = if o_to_move { 1 } else { 2 };
+        let mut stones = Vec::new();
+        for (byte_at, &byte) in bytes.iter().enumerate().skip(1) {
+            if byte == 0 {
                 continue;
-            };
-            let Some(cell) = cell_at(*rules, i) else { continue };
-            for (image, &transform) in images.iter_mut().zip(rules.symmetries()) {
-                *image ^= self.numbers[rules.dense_index(transform.apply(cell, rules))][side];
+            }
+            for slot in 0..4 {
+                let mark = (byte >> (2 * slot)) & 3;
+                let side = match mark {
+                    1 => 0,
+                    2 => 1,
+                    _ => continue,
+                };
+                let i = (byte_at - 1) * 4 + slot;
+                if i >= self.rules.area() {
+                    continue;
+                }
+                for (image, numbers) in images.iter_mut().zip(&self.numbers) {
+                    *image ^= numbers[i][side];
+                }
+                if mark == mover_mark {
+                    stones.push(i);
+                }
             }
         }
-        images
+        (images, usize::from(!o_to_move), stones)
     }
 
     /// The hash of each image of `pos`.
@@ -93,29 +152,35 @@ impl Index {
             vec![if pos.side_to_move() == Side::O { O_TO_MOVE } else { 0 }; rules.symmetries().len()];
         for (side, stones) in [(0, pos.marks(Side::X)), (1, pos.marks(Side::O))] {
             for cell in stones {
-                for (image, &transform) in images.iter_mut().zip(rules.symmetries()) {
-                    *image ^= self.numbers[rules.dense_index(transform.apply(cell, rules))][side];
+                let at = rules.dense_index(cell);
+                for (image, numbers) in images.iter_mut().zip(&self.numbers) {
+                    *image ^= numbers[at][side];
                 }
             }
         }
         images
     }
 
-    /// Whether the position after `side` plays `cell` where the images
-    /// hash to `images` may have a record (a false "yes" costs a lookup;
-    /// a "no" is certain).
-    pub(crate) fn may_hold(&self, images: &[u64], cell: Cell, side: Side) -> bool {
-        let rules = &self.rules;
+    /// The hashes of the records one move from the position whose images
+    /// hash to `images`.
+    pub(crate) fn children_of(&self, images: &[u64]) -> &[(u64, u64)] {
+        let hash = least(images);
+        let start = self.edges.partition_point(|&(parent, _)| parent < hash);
+        let end = self.edges.partition_point(|&(parent, _)| parent <= hash);
+        &self.edges[start..end]
+    }
+
+    /// The hash of the position after `side` plays `cell` where the images
+    /// hash to `images`.
+    pub(crate) fn hash_after(&self, images: &[u64], cell: Cell, side: Side) -> u64 {
         let side = usize::from(side == Side::O);
-        let hash = images
+        let at = self.rules.dense_index(cell);
+        images
             .iter()
-            .zip(rules.symmetries())
-            .map(|(&image, &transform)| {
-                image ^ O_TO_MOVE ^ self.numbers[rules.dense_index(transform.apply(cell, rules))][side]
-            })
+            .zip(&self.numbers)
+            .map(|(&image, numbers)| image ^ O_TO_MOVE ^ numbers[at][side])
             .min()
-            .unwrap_or(0);
-        self.present.contains(&hash)
+            .unwrap_or(0)
     }
 }
 
@@ -141,26 +206,31 @@ impl Database {
     /// The positions one move from `pos` that have records, with the
     /// move, in row order, looked up through `index`.
     pub(crate) fn children_by(&self, index: &Index, pos: &Position) -> Result<Vec<(Cell, Record)>, DbError> {
-        let images = index.images(pos);
-        let side = pos.side_to_move();
-        self.children_where(pos, |cell| index.may_hold(&images, cell, side))
+        Ok(self.children_keyed(index, pos)?.into_iter().map(|child| (child.cell, child.record)).collect())
     }
 
-    /// The positions one move from `pos` that have records, of the legal
-    /// cells `may_hold` lets through (it may let more through, never fewer).
-    pub(crate) fn children_where(
-        &self,
-        pos: &Position,
-        may_hold: impl Fn(Cell) -> bool,
-    ) -> Result<Vec<(Cell, Record)>, DbError> {
+    /// [`Database::children_by`] with each child's key and the image its
+    /// record was first written in: what an export weighs.
+    pub(crate) fn children_keyed(&self, index: &Index, pos: &Position) -> Result<Vec<Child>, DbError> {
+        let images = index.images(pos);
+        let children = index.children_of(&images);
         let mut found = Vec::new();
+        if children.is_empty() {
+            return Ok(found);
+        }
+        let side = pos.side_to_move();
         let mut after = pos.clone();
-        for cell in pos.legal_cells().into_iter().filter(|&cell| may_hold(cell)) {
+        let leads = |cell: Cell| {
+            let hash = index.hash_after(&images, cell, side);
+            children.iter().any(|&(_, child)| child == hash)
+        };
+        for cell in pos.legal_cells().into_iter().filter(|&cell| leads(cell)) {
             after.play_unchecked(cell);
-            let record = self.get(&after);
+            let key = PositionKey::of(&after);
+            let record = self.get_with_image(&after, &key);
             after.undo();
-            if let Some(record) = record? {
-                found.push((cell, record));
+            if let Some((record, image)) = record? {
+                found.push(Child { cell, record, key, image });
             }
         }
         Ok(found)
@@ -179,8 +249,8 @@ impl Database {
         pos: &Position,
         mut visit: impl FnMut(&Position, &Record) -> Result<Step, DbError>,
     ) -> Result<(), DbError> {
-        let index = Index::load(self, *pos.rules())?;
-        let mut seen = HashSet::new();
+        let index = Index::load(self, pos)?;
+        let mut seen = KeySet::default();
         let mut here = pos.clone();
         self.walk_below(&index, &mut here, &mut seen, &mut visit)
     }
@@ -189,7 +259,7 @@ impl Database {
         &self,
         index: &Index,
         here: &mut Position,
-        seen: &mut HashSet<Vec<u8>>,
+        seen: &mut KeySet,
         visit: &mut dyn FnMut(&Position, &Record) -> Result<Step, DbError>,
     ) -> Result<(), DbError> {
         if here.is_over() {
@@ -254,8 +324,8 @@ impl Database {
         })?;
         // What other lines reach stays: walk again from the empty board
         // and from `pos`, stopping at each deleted branch's first position.
-        let heads: HashSet<Vec<u8>> = heads.iter().map(|head| PositionKey::of(head).bytes).collect();
-        let mut reached: HashSet<Vec<u8>> = HashSet::new();
+        let heads: KeySet = heads.iter().map(|head| PositionKey::of(head).bytes).collect();
+        let mut reached = KeySet::default();
         for start in [Position::new(*pos.rules()), pos.clone()] {
             self.walk(&start, |here, _| {
                 let key = PositionKey::of(here).bytes;
