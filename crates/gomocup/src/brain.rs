@@ -24,7 +24,10 @@ use crate::input::{self, Incoming, excerpt, read_lines};
 use crate::protocol::{Command, format_cell, parse};
 
 mod database;
+mod refusal;
 mod yixin;
+
+use refusal::{Refusal, Reply, said};
 
 pub use database::DEFAULT_DATABASE;
 
@@ -197,10 +200,8 @@ where
             Incoming::Line(line) => line,
             Incoming::TooLong(bytes) => {
                 let limit = input::MAX_LINE;
-                answer(
-                    &mut output,
-                    &format!("ERROR a line of {bytes} bytes, ignored: lines are at most {limit}"),
-                )?;
+                let why = format!("a line of {bytes} bytes, ignored: lines are at most {limit}");
+                answer(&mut output, &said(Err(Refusal::new(why))))?;
                 continue;
             }
         };
@@ -210,7 +211,7 @@ where
         let command = match parse(&line, state.block.is_some()) {
             Ok(command) => command,
             Err(error) => {
-                answer(&mut output, &format!("ERROR {error}"))?;
+                answer(&mut output, &said(Err(Refusal::new(error.to_string()))))?;
                 continue;
             }
         };
@@ -222,12 +223,13 @@ where
             && !matches!(command, Command::Stone(..) | Command::OpeningStone(_) | Command::Done)
         {
             let name = state.block.take().map_or("", |block| block.command());
-            answer(&mut output, &format!("ERROR a {name} block ended without DONE: ignored"))?;
+            let why = format!("a {name} block ended without DONE: ignored");
+            answer(&mut output, &said(Err(Refusal::new(why))))?;
         }
         let mut io = Io { lines: &lines, pending: &mut pending, output: &mut output };
         let reply = state.handle(command, &mut io);
         if let Some(reply) = reply {
-            answer(&mut output, &reply)?;
+            answer(&mut output, &said(reply))?;
         }
     }
 }
@@ -239,23 +241,23 @@ fn answer(output: &mut impl Write, line: &str) -> io::Result<()> {
 
 impl State<'_> {
     /// The answer to one command, if it has one.
-    fn handle(&mut self, command: Command, io: &mut Io<'_>) -> Option<String> {
+    fn handle(&mut self, command: Command, io: &mut Io<'_>) -> Option<Reply> {
         match command {
             Command::Start(size) => Some(self.start(size, size)),
             Command::RectStart(width, height) => Some(self.start(width, height)),
             Command::Info(key, value) => self.info(&key, &value),
-            Command::About => Some(self.about.line()),
+            Command::About => Some(Ok(self.about.line())),
             Command::Restart => Some(match self.rules {
                 Some(rules) => {
                     self.new_game(rules);
-                    "OK".to_owned()
+                    Ok("OK".to_owned())
                 }
-                None => "ERROR RESTART before START".to_owned(),
+                None => Err(Refusal::new("RESTART before START")),
             }),
             Command::Begin => Some(if self.stones.is_empty() {
                 self.think(io)
             } else {
-                "ERROR BEGIN on a board that is not empty: use BOARD".to_owned()
+                Err(Refusal::new("BEGIN on a board that is not empty: use BOARD"))
             }),
             Command::Turn(cell) => Some(self.turn(cell, io)),
             Command::Board | Command::YxBoard => {
@@ -268,11 +270,11 @@ impl State<'_> {
                 }
                 None
             }
-            Command::ShowInfo => Some(format!(
+            Command::ShowInfo => Some(Ok(format!(
                 "MESSAGE INFO MAX_THREAD_NUM {}\nMESSAGE INFO MAX_HASH_SIZE {}",
                 self.thread_cap(std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
                 MAX_HASH_SIZE_EXPONENT
-            )),
+            ))),
             Command::Swap2Board => {
                 self.block = Some(Block::Opening(Vec::new()));
                 None
@@ -300,7 +302,7 @@ impl State<'_> {
                         | Block::Database { moves: stones, .. },
                     ) => stones.push(cell),
                     None => {
-                        return Some("ERROR x,y,who outside a BOARD block: ignored".to_owned());
+                        return Some(Err(Refusal::new("x,y,who outside a BOARD block: ignored")));
                     }
                 }
                 None
@@ -316,18 +318,19 @@ impl State<'_> {
                     return None;
                 }
                 self.block = None;
-                Some(
-                    "ERROR x,y outside a SWAP2BOARD block (BOARD's stones are x,y,who): the block is dropped"
-                        .to_owned(),
-                )
+                Some(Err(Refusal::new(
+                    "x,y outside a SWAP2BOARD block (BOARD's stones are x,y,who): the block is dropped",
+                )))
             }
             // A stray DONE leaves the board as it is.
             Command::Done => match self.block.take() {
-                None => Some("ERROR DONE without a BOARD block: ignored, the board is unchanged".to_owned()),
+                None => {
+                    Some(Err(Refusal::new("DONE without a BOARD block: ignored, the board is unchanged")))
+                }
                 Some(Block::Board { stones, think: true }) => Some(self.board(&stones, io)),
-                Some(Block::Board { stones, think: false }) => self.set_board(&stones).err(),
+                Some(Block::Board { stones, think: false }) => self.set_board(&stones).err().map(Err),
                 Some(Block::Opening(stones)) => Some(self.swap2(&stones, io)),
-                Some(Block::Cells { cells, remove }) => self.block_cells(&cells, remove),
+                Some(Block::Cells { cells, remove }) => self.block_cells(&cells, remove).map(Err),
                 Some(Block::Database { moves, command }) => self.database_command(command, Some(&moves)),
             },
             Command::Database(command) if command.takes_position() => {
@@ -337,29 +340,25 @@ impl State<'_> {
             Command::Database(command) => self.database_command(command, None),
             Command::Takeback(cell) => Some(self.takeback(cell)),
             Command::Stop => None,
-            Command::ShowForbid => Some(self.show_forbidden()),
+            Command::ShowForbid => Some(Ok(self.show_forbidden())),
             Command::NBest(lines_wanted) => Some(self.best_lines(lines_wanted as usize, io)),
             Command::End => unreachable!("handled by the loop"),
-            Command::Unknown(line) => Some(format!("UNKNOWN command not understood: {}", excerpt(&line))),
+            Command::Unknown(line) => Some(Ok(format!("UNKNOWN command not understood: {}", excerpt(&line)))),
         }
     }
 
-    fn start(&mut self, width: u32, height: u32) -> String {
+    fn start(&mut self, width: u32, height: u32) -> Reply {
         if !(5..=32).contains(&width) || !(5..=32).contains(&height) {
-            return format!("ERROR unsupported size {width}x{height}: boards from 5 to 32 cells a side");
+            return Err(Refusal::new(format!(
+                "unsupported size {width}x{height}: boards from 5 to 32 cells a side"
+            )));
         }
-        let rules = match Rules::new(width, height, 5, self.rule_set) {
-            Ok(rules) => rules,
-            Err(error) => return format!("ERROR {error}"),
-        };
-        match (self.make)(rules, self.resources.clone()) {
-            Ok(agent) => {
-                self.agent = Some(agent);
-                self.new_game(rules);
-                "OK".to_owned()
-            }
-            Err(error) => format!("ERROR {error}"),
-        }
+        let rules =
+            Rules::new(width, height, 5, self.rule_set).map_err(|error| Refusal::new(error.to_string()))?;
+        let agent = (self.make)(rules, self.resources.clone()).map_err(Refusal::new)?;
+        self.agent = Some(agent);
+        self.new_game(rules);
+        Ok("OK".to_owned())
     }
 
     fn new_game(&mut self, rules: Rules) {
@@ -372,7 +371,7 @@ impl State<'_> {
         }
     }
 
-    fn info(&mut self, key: &str, value: &str) -> Option<String> {
+    fn info(&mut self, key: &str, value: &str) -> Option<Reply> {
         let number = value.parse::<u64>().ok();
         match key {
             "timeout_turn" => self.timeout_turn = number,
@@ -380,14 +379,14 @@ impl State<'_> {
             "max_memory" => {
                 let resources =
                     Resources { max_memory: number.filter(|&bytes| bytes > 0), ..self.resources.clone() };
-                return self.rebuild(resources);
+                return self.rebuild(resources).map(Err);
             }
             // Yixin-Board's table size in KiB: the table takes half the
             // memory an engine is allowed.
             "hash_size" => {
                 let bytes =
                     number.filter(|&kib| kib > 0).map(|kib| kib.min(1 << MAX_HASH_SIZE_EXPONENT) << 10);
-                return self.rebuild(Resources { table_bytes: bytes, ..self.resources.clone() });
+                return self.rebuild(Resources { table_bytes: bytes, ..self.resources.clone() }).map(Err);
             }
             "thread_num" => {
                 let asked = number.filter(|&threads| threads > 0).map(|threads| threads.min(256) as usize);
@@ -398,23 +397,23 @@ impl State<'_> {
                     )),
                     _ => None,
                 };
-                let error = self.rebuild(Resources { threads, ..self.resources.clone() });
-                return match (said, error) {
-                    (Some(said), Some(error)) => Some(format!("{said}\n{error}")),
-                    (said, error) => said.or(error),
+                let refused = self.rebuild(Resources { threads, ..self.resources.clone() });
+                return match (said, refused) {
+                    (Some(said), Some(refused)) => Some(Err(refused.after(said))),
+                    (said, refused) => said.map(Ok).or(refused.map(Err)),
                 };
             }
             // -1 (or 0) for none.
             "max_node" => self.max_nodes = number.filter(|&nodes| nodes > 0),
             // 1 and 3 ask for the real-time lines (2 for details we do not keep).
             "show_detail" => self.realtime = matches!(number, Some(1 | 3)),
-            "rule" => return self.set_rule(number, value),
-            "usedatabase" => return self.database_switch(number == Some(1)),
+            "rule" => return self.set_rule(number, value).map(Err),
+            "usedatabase" => return self.database_switch(number == Some(1)).map(Err),
             "database_readonly" => {
                 let read_only = number == Some(1);
                 let path = self.database.path.clone();
                 return if path.is_some() {
-                    self.use_database(path, Some(read_only))
+                    self.use_database(path, Some(read_only)).map(Err)
                 } else {
                     self.database.read_only = read_only;
                     None
@@ -436,7 +435,7 @@ impl State<'_> {
         self.about.max_threads.map_or(threads, |most| threads.min(most))
     }
 
-    fn rebuild(&mut self, resources: Resources) -> Option<String> {
+    fn rebuild(&mut self, resources: Resources) -> Option<Refusal> {
         if resources == self.resources {
             return None;
         }
@@ -451,18 +450,18 @@ impl State<'_> {
                 (self.stones, self.blocked) = (stones, blocked);
                 None
             }
-            Err(error) => Some(format!("ERROR {error}")),
+            Err(error) => Some(Refusal::new(error)),
         }
     }
 
     /// `INFO rule`: the rule set, with the engine made again for it.
-    fn set_rule(&mut self, number: Option<u64>, value: &str) -> Option<String> {
+    fn set_rule(&mut self, number: Option<u64>, value: &str) -> Option<Refusal> {
         let Some(rule) = number else {
-            return Some(format!("ERROR INFO rule takes a whole number, got {value:?}"));
+            return Some(Refusal::new(format!("INFO rule takes a whole number, got {value:?}")));
         };
         self.rule_set = match RuleSet::from_rule_number(rule) {
             Ok(rule_set) => rule_set,
-            Err(error) => return Some(format!("ERROR rule {rule}: {error}")),
+            Err(error) => return Some(Refusal::new(format!("rule {rule}: {error}"))),
         };
         if let Some(rules) = self.rules
             && rules.rule_set() != self.rule_set
@@ -475,7 +474,7 @@ impl State<'_> {
                 Err(error) => {
                     self.rules = None;
                     self.agent = None;
-                    return Some(format!("ERROR rule {rule}: {error}"));
+                    return Some(Refusal::new(format!("rule {rule}: {error}")));
                 }
             }
             self.new_game(changed);
@@ -506,36 +505,31 @@ impl State<'_> {
         Position::from_setup(rules, x, o).map_err(|error| error.to_string())
     }
 
-    fn turn(&mut self, cell: Cell, io: &mut Io<'_>) -> String {
-        let pos = match self.position() {
-            Ok(pos) => pos,
-            Err(error) => return format!("ERROR {error}"),
-        };
+    fn turn(&mut self, cell: Cell, io: &mut Io<'_>) -> Reply {
+        let pos = self.position().map_err(Refusal::new)?;
         let mut after = pos.clone();
         if let Err(error) = after.play(cell) {
-            return format!("ERROR TURN {}: {error}", format_cell(cell));
+            return Err(Refusal::new(format!("TURN {}: {error}", format_cell(cell))));
         }
         self.stones.push((cell, pos.side_to_move()));
         let reply = self.think(io);
-        if reply.starts_with("ERROR") {
+        if reply.is_err() {
             self.stones.pop();
         }
         reply
     }
 
-    fn board(&mut self, block: &[(Cell, u8)], io: &mut Io<'_>) -> String {
-        match self.set_board(block) {
-            Ok(()) => self.think(io),
-            Err(error) => error,
-        }
+    fn board(&mut self, block: &[(Cell, u8)], io: &mut Io<'_>) -> Reply {
+        self.set_board(block)?;
+        self.think(io)
     }
 
     /// Takes the position of a `BOARD` or `YXBOARD` block (1 the side to
     /// move's stones), or says why not, the board left as it was.
-    fn set_board(&mut self, block: &[(Cell, u8)]) -> Result<(), String> {
-        let Some(rules) = self.rules else { return Err("ERROR BOARD before START".to_owned()) };
+    fn set_board(&mut self, block: &[(Cell, u8)]) -> Result<(), Refusal> {
+        let Some(rules) = self.rules else { return Err(Refusal::new("BOARD before START")) };
         if block.iter().any(|&(_, who)| who == 3) {
-            return Err("ERROR stones marked 3 (continuous game) are not supported".to_owned());
+            return Err(Refusal::new("stones marked 3 (continuous game) are not supported"));
         }
         let own = block.iter().filter(|&&(_, who)| who == 1).count();
         let theirs = block.len() - own;
@@ -543,25 +537,25 @@ impl State<'_> {
             0 => Side::X,
             -1 => Side::O,
             _ => {
-                return Err(format!(
-                    "ERROR BOARD has {own} own and {theirs} opponent stones: one of us must be to move"
-                ));
+                return Err(Refusal::new(format!(
+                    "BOARD has {own} own and {theirs} opponent stones: one of us must be to move"
+                )));
             }
         };
         let old = std::mem::take(&mut self.stones);
         for (i, &(cell, who)) in block.iter().enumerate() {
             if !rules.contains(cell) || block[..i].iter().any(|&(other, _)| other == cell) {
                 self.stones = old;
-                return Err(format!(
-                    "ERROR BOARD stone {} is off the board or given twice",
+                return Err(Refusal::new(format!(
+                    "BOARD stone {} is off the board or given twice",
                     format_cell(cell)
-                ));
+                )));
             }
             self.stones.push((cell, if who == 1 { me } else { me.opponent() }));
         }
         if let Err(error) = self.position() {
             self.stones = old;
-            return Err(format!("ERROR BOARD: {error}"));
+            return Err(Refusal::new(format!("BOARD: {error}")));
         }
         Ok(())
     }
@@ -569,15 +563,15 @@ impl State<'_> {
     /// The swap2 choice on the opening `stones` (none, three or five), in
     /// a move's time; afterwards the board holds the opening with the
     /// stones the brain put, colours by their order.
-    fn swap2(&mut self, stones: &[Cell], io: &mut Io<'_>) -> String {
-        let Some(rules) = self.rules else { return "ERROR SWAP2BOARD before START".to_owned() };
-        let pos = match play::opening_position(rules, stones) {
-            Ok(pos) => pos,
-            Err(error) => return format!("ERROR SWAP2BOARD: {error}"),
-        };
+    fn swap2(&mut self, stones: &[Cell], io: &mut Io<'_>) -> Reply {
+        let Some(rules) = self.rules else { return Err(Refusal::new("SWAP2BOARD before START")) };
+        let pos = play::opening_position(rules, stones)
+            .map_err(|error| Refusal::new(format!("SWAP2BOARD: {error}")))?;
         if ![0, 3, 5].contains(&stones.len()) {
             let n = stones.len();
-            return format!("ERROR SWAP2BOARD with {n} stones: swap2 offers none, three or five");
+            return Err(Refusal::new(format!(
+                "SWAP2BOARD with {n} stones: swap2 offers none, three or five"
+            )));
         }
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| match stones.len() {
             0 => agent.propose_opening(&rules, limits).map(|put| put.to_vec()),
@@ -587,12 +581,7 @@ impl State<'_> {
                 SwapChoice::PutTwo(two) => two.to_vec(),
             }),
         };
-        let put = match self.run_engine(&pos, io, ask) {
-            Ok((Ok(Ok(put)), _)) => put,
-            Ok((Ok(Err(error)), _)) => return format!("ERROR the engine failed: {error}"),
-            Ok((Err(()), _)) => return "ERROR the engine panicked".to_owned(),
-            Err(error) => return error,
-        };
+        let put = Refusal::engine(self.run_engine(&pos, io, ask)?.0)?;
         self.stones = stones
             .iter()
             .chain(&put)
@@ -600,9 +589,9 @@ impl State<'_> {
             .map(|(i, &cell)| (cell, if i % 2 == 0 { Side::X } else { Side::O }))
             .collect();
         if put.is_empty() {
-            "SWAP".to_owned()
+            Ok("SWAP".to_owned())
         } else {
-            put.iter().map(|&cell| format_cell(cell)).collect::<Vec<_>>().join(" ")
+            Ok(put.iter().map(|&cell| format_cell(cell)).collect::<Vec<_>>().join(" "))
         }
     }
 
@@ -620,72 +609,52 @@ impl State<'_> {
         answer
     }
 
-    fn takeback(&mut self, cell: Cell) -> String {
+    fn takeback(&mut self, cell: Cell) -> Reply {
         match self.stones.iter().position(|&(stone, _)| stone == cell) {
             Some(index) => {
                 self.stones.remove(index);
-                "OK".to_owned()
+                Ok("OK".to_owned())
             }
-            None => format!("ERROR TAKEBACK {}: there is no stone there", format_cell(cell)),
+            None => Err(Refusal::new(format!("TAKEBACK {}: there is no stone there", format_cell(cell)))),
         }
     }
 
     /// Asks the engine for a move, listening for `YXSTOP` meanwhile.
-    fn think(&mut self, io: &mut Io<'_>) -> String {
-        let pos = match self.position_to_play() {
-            Ok(pos) => pos,
-            Err(error) => return error,
+    fn think(&mut self, io: &mut Io<'_>) -> Reply {
+        let pos = self.position_to_play()?;
+        let (choice, started) = self.run_engine(&pos, io, Agent::select_move)?;
+        let Some(agent) = self.agent.as_mut() else {
+            return Err(Refusal::new("no engine: send START first"));
         };
-        let (choice, started) = match self.run_engine(&pos, io, Agent::select_move) {
-            Ok(ran) => ran,
-            Err(error) => return error,
-        };
-        let Some(agent) = self.agent.as_mut() else { return "ERROR no engine: send START first".to_owned() };
         let analysis = agent.analysis();
-        match choice {
-            Ok(Ok(chosen)) => {
-                // An engine whose search does not read the blocks is kept off them here.
-                let allowed = Limits::none().with_excluded(self.blocked);
-                let Some(cell) = play::choose_allowed(&pos, &allowed, chosen, analysis.as_ref()) else {
-                    return format!("ERROR the engine chose {}, which cannot be played", format_cell(chosen));
-                };
-                self.stones.push((cell, pos.side_to_move()));
-                match analysis {
-                    Some(analysis) => {
-                        format!(
-                            "{}\n{}",
-                            message(&analysis, *pos.rules(), started.elapsed()),
-                            format_cell(cell)
-                        )
-                    }
-                    None => format_cell(cell),
-                }
+        let chosen = Refusal::engine(choice)?;
+        // An engine whose search does not read the blocks is kept off them here.
+        let allowed = Limits::none().with_excluded(self.blocked);
+        let Some(cell) = play::choose_allowed(&pos, &allowed, chosen, analysis.as_ref()) else {
+            return Err(Refusal::new(format!(
+                "the engine chose {}, which cannot be played",
+                format_cell(chosen)
+            )));
+        };
+        self.stones.push((cell, pos.side_to_move()));
+        Ok(match analysis {
+            Some(analysis) => {
+                format!("{}\n{}", message(&analysis, *pos.rules(), started.elapsed()), format_cell(cell))
             }
-            Ok(Err(error)) => format!("ERROR the engine failed: {error}"),
-            Err(()) => "ERROR the engine panicked".to_owned(),
-        }
+            None => format_cell(cell),
+        })
     }
 
     /// `YXNBEST`: the engine's best `count` lines within the move's time,
     /// a `MESSAGE` each (its number, depth, value and line), then the
     /// best move, played as `BOARD`'s is.
-    fn best_lines(&mut self, count: usize, io: &mut Io<'_>) -> String {
-        let pos = match self.position_to_play() {
-            Ok(pos) => pos,
-            Err(error) => return error,
-        };
+    fn best_lines(&mut self, count: usize, io: &mut Io<'_>) -> Reply {
+        let pos = self.position_to_play()?;
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
             agent.analyze_lines(pos, limits, count)
         };
-        let (found, started) = match self.run_engine(&pos, io, ask) {
-            Ok(ran) => ran,
-            Err(error) => return error,
-        };
-        let analyses = match found {
-            Ok(Ok(analyses)) => analyses,
-            Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
-            Err(()) => return "ERROR the engine panicked".to_owned(),
-        };
+        let (found, started) = self.run_engine(&pos, io, ask)?;
+        let analyses = Refusal::engine(found)?;
         // As a move: an engine whose search does not read the blocks is
         // kept off them here.
         let allowed = Limits::none().with_excluded(self.blocked);
@@ -693,7 +662,7 @@ impl State<'_> {
             .first()
             .and_then(|analysis| play::choose_allowed(&pos, &allowed, analysis.best_move?, Some(analysis)))
         else {
-            return "ERROR the engine found no move that can be played".to_owned();
+            return Err(Refusal::new("the engine found no move that can be played"));
         };
         let elapsed = started.elapsed();
         let mut answer = String::new();
@@ -704,15 +673,15 @@ impl State<'_> {
         }
         self.stones.push((best, pos.side_to_move()));
         answer.push_str(&format_cell(best));
-        answer
+        Ok(answer)
     }
 
     /// The current position, if a move can be searched in it; else the
     /// error to answer.
-    fn position_to_play(&self) -> Result<Position, String> {
-        let pos = self.position().map_err(|error| format!("ERROR {error}"))?;
+    fn position_to_play(&self) -> Result<Position, Refusal> {
+        let pos = self.position().map_err(Refusal::new)?;
         match pos.outcome() {
-            Some(outcome) => Err(format!("ERROR the game is over ({outcome:?})")),
+            Some(outcome) => Err(Refusal::new(format!("the game is over ({outcome:?})"))),
             None => Ok(pos),
         }
     }
@@ -727,7 +696,7 @@ impl State<'_> {
         pos: &Position,
         io: &mut Io<'_>,
         ask: impl FnOnce(&mut Box<dyn Agent>, &Position, &Limits) -> T + Send,
-    ) -> Result<(Result<T, ()>, std::time::Instant), String> {
+    ) -> Result<(Result<T, ()>, std::time::Instant), Refusal> {
         let stop = StopFlag::new();
         let started = std::time::Instant::now();
         let (planned, most) = budget(self.timeout_turn, self.time_left, pos.legal_move_count());
@@ -739,7 +708,7 @@ impl State<'_> {
             limits = limits.with_progress(realtime.progress());
         }
         let Some(agent) = self.agent.as_mut() else {
-            return Err("ERROR no engine: send START first".to_owned());
+            return Err(Refusal::new("no engine: send START first"));
         };
         let quit = &mut self.quit;
         let choice = thread::scope(|scope| {

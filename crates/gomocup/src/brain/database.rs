@@ -15,6 +15,7 @@ use board::{Cell, Position, Rules};
 use play::book::{Bound, Label};
 
 use super::State;
+use super::refusal::{Refusal, Reply};
 use crate::database_command::{DatabaseCommand, DeleteFilter, Picks, Query, quote};
 use crate::protocol::format_cell;
 
@@ -48,7 +49,7 @@ pub(super) fn engine_database(database: &DatabaseUse) -> Option<(PathBuf, bool)>
 
 impl State<'_> {
     /// `INFO usedatabase` (`on`) and `INFO database_readonly`.
-    pub(super) fn use_database(&mut self, path: Option<PathBuf>, read_only: Option<bool>) -> Option<String> {
+    pub(super) fn use_database(&mut self, path: Option<PathBuf>, read_only: Option<bool>) -> Option<Refusal> {
         if let Some(read_only) = read_only {
             self.database.read_only = read_only;
         }
@@ -66,7 +67,7 @@ impl State<'_> {
         self.database.open = match opened {
             Some(Ok(database)) => Some(database),
             Some(Err(error)) => {
-                said = Some(format!("ERROR the database cannot be used: {error}"));
+                said = Some(Refusal::new(format!("the database cannot be used: {error}")));
                 self.database.path = None;
                 None
             }
@@ -79,7 +80,7 @@ impl State<'_> {
     }
 
     /// `INFO usedatabase n`.
-    pub(super) fn database_switch(&mut self, on: bool) -> Option<String> {
+    pub(super) fn database_switch(&mut self, on: bool) -> Option<Refusal> {
         if on {
             let path = self.database.path.clone().unwrap_or_else(DatabaseUse::default_path);
             self.use_database(Some(path), None)
@@ -95,31 +96,33 @@ impl State<'_> {
         &mut self,
         command: DatabaseCommand,
         moves: Option<&[Cell]>,
-    ) -> Option<String> {
+    ) -> Option<Reply> {
         if let DatabaseCommand::Set(path) = command {
-            return self.use_database(Some(PathBuf::from(path)), None);
+            return self.use_database(Some(PathBuf::from(path)), None).map(Err);
         }
-        let Some(rules) = self.rules else { return Some("ERROR no game: send START first".to_owned()) };
+        let Some(rules) = self.rules else { return Some(Err(Refusal::new("no game: send START first"))) };
         let pos = match moves {
             Some(moves) => {
                 let mut pos = Position::new(rules);
                 for &cell in moves {
                     if let Err(error) = pos.play(cell) {
-                        return Some(format!(
-                            "ERROR the database position at {}: {error}",
+                        return Some(Err(Refusal::new(format!(
+                            "the database position at {}: {error}",
                             format_cell(cell)
-                        ));
+                        ))));
                     }
                 }
                 pos
             }
             None => match self.position() {
                 Ok(pos) => pos,
-                Err(error) => return Some(format!("ERROR {error}")),
+                Err(error) => return Some(Err(Refusal::new(error))),
             },
         };
         let Some(database) = self.database.open.as_mut() else {
-            return Some("MESSAGE no database in use: send INFO usedatabase 1 or YXSETDATABASE".to_owned());
+            return Some(Ok(
+                "MESSAGE no database in use: send INFO usedatabase 1 or YXSETDATABASE".to_owned()
+            ));
         };
         let read_only = database.is_read_only();
         let writes = matches!(
@@ -133,16 +136,16 @@ impl State<'_> {
                 | DatabaseCommand::Merge(_)
         );
         if writes && read_only {
-            return Some(
+            return Some(Ok(
                 "MESSAGE the database is read-only (INFO database_readonly 1): nothing was written"
                     .to_owned(),
-            );
+            ));
         }
         match run(database, command, &pos, rules) {
             // An edit says nothing.
             Ok(answer) if answer.is_empty() => None,
-            Ok(answer) => Some(answer),
-            Err(error) => Some(format!("ERROR {error}")),
+            Ok(answer) => Some(Ok(answer)),
+            Err(error) => Some(Err(Refusal::new(error))),
         }
     }
 }

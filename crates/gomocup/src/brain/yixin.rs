@@ -10,6 +10,7 @@ use board::{Cell, Position};
 use play::balance::{Balanced, balance_one, balance_two};
 use play::{Agent, Limits, Progress, RootStep};
 
+use super::refusal::{Refusal, Reply};
 use super::{Io, State};
 use crate::protocol::format_cell;
 
@@ -75,7 +76,7 @@ impl State<'_> {
     /// The end of a `YXBLOCK` (or, `remove`, `YXBLOCKUNDO`) block: its
     /// cells blocked (or freed). A cell off the board is refused, the
     /// others taken.
-    pub(super) fn block_cells(&mut self, cells: &[Cell], remove: bool) -> Option<String> {
+    pub(super) fn block_cells(&mut self, cells: &[Cell], remove: bool) -> Option<Refusal> {
         let rules = self.rules?;
         let mut refused = Vec::new();
         for &cell in cells {
@@ -87,18 +88,16 @@ impl State<'_> {
                 self.blocked.insert(cell);
             }
         }
-        (!refused.is_empty()).then(|| format!("ERROR cells off the board, not taken: {}", refused.join(" ")))
+        (!refused.is_empty())
+            .then(|| Refusal::new(format!("cells off the board, not taken: {}", refused.join(" "))))
     }
 
     /// `YXSEARCHDEFEND`: half the move's time finds the moves after which
     /// the engine proves a win for the opponent (a `MESSAGE REALTIME
     /// LOSE x,y` each), the other half chooses among the rest (among all,
     /// if all lose); the move is played, as `BOARD`'s is.
-    pub(super) fn search_defend(&mut self, io: &mut Io<'_>) -> String {
-        let pos = match self.position_to_play() {
-            Ok(pos) => pos,
-            Err(error) => return error,
-        };
+    pub(super) fn search_defend(&mut self, io: &mut Io<'_>) -> Reply {
+        let pos = self.position_to_play()?;
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
             let half = halve(limits);
             let losing = play::defence::losing_moves(agent, pos, &half)?;
@@ -112,33 +111,22 @@ impl State<'_> {
             let cell = play::choose_allowed(pos, &choose, cell, agent.analysis().as_ref()).unwrap_or(cell);
             Ok::<_, play::AgentError>((losing, cell))
         };
-        let found = match self.run_engine(&pos, io, ask) {
-            Ok((found, _)) => found,
-            Err(error) => return error,
-        };
-        let (losing, cell) = match found {
-            Ok(Ok(found)) => found,
-            Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
-            Err(()) => return "ERROR the engine panicked".to_owned(),
-        };
+        let (losing, cell) = Refusal::engine(self.run_engine(&pos, io, ask)?.0)?;
         let mut answer: String = losing
             .iter()
             .flat_map(|&lost| ["MESSAGE REALTIME LOSE ".to_owned(), format_cell(lost), "\n".to_owned()])
             .collect();
         self.stones.push((cell, pos.side_to_move()));
         answer.push_str(&format_cell(cell));
-        answer
+        Ok(answer)
     }
 
     /// `YXBALANCEONE` / `YXBALANCETWO`: the stones (the side to move's
     /// first) after which the engine judges the value nearest `target`
     /// for the side to move, within the move's time; a `MESSAGE` with the
     /// value reached, then the stones, which are put on the board.
-    pub(super) fn balance(&mut self, stones: u8, target: i32, io: &mut Io<'_>) -> String {
-        let pos = match self.position_to_play() {
-            Ok(pos) => pos,
-            Err(error) => return error,
-        };
+    pub(super) fn balance(&mut self, stones: u8, target: i32, io: &mut Io<'_>) -> Reply {
+        let pos = self.position_to_play()?;
         let target = f64::from(target);
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| {
             if stones == 1 {
@@ -147,15 +135,7 @@ impl State<'_> {
                 balance_two(agent, pos, target, limits)
             }
         };
-        let found = match self.run_engine(&pos, io, ask) {
-            Ok((found, _)) => found,
-            Err(error) => return error,
-        };
-        let Balanced { stones: put, chance } = match found {
-            Ok(Ok(balanced)) => balanced,
-            Ok(Err(error)) => return format!("ERROR the engine failed: {error}"),
-            Err(()) => return "ERROR the engine panicked".to_owned(),
-        };
+        let Balanced { stones: put, chance } = Refusal::engine(self.run_engine(&pos, io, ask)?.0)?;
         let value = Balanced { stones: Vec::new(), chance }.value();
         let mut side = pos.side_to_move();
         for &cell in &put {
@@ -163,11 +143,11 @@ impl State<'_> {
             side = side.opponent();
         }
         let cells: Vec<String> = put.iter().map(|&cell| format_cell(cell)).collect();
-        format!(
+        Ok(format!(
             "MESSAGE balance ev {value:.0} (target {target:.0}, chance {:.3})\n{}",
             chance,
             cells.join(" ")
-        )
+        ))
     }
 }
 
