@@ -101,7 +101,7 @@ pub enum Picks {
     Decided,
     /// `WLNOSTEP`: wins and losses without a known distance.
     WinOrLossWithoutDistance,
-    /// `WLINSTEP n`: wins and losses within `n` moves.
+    /// `WLINSTEP n`: wins and losses within `n` steps (the plies after the move, plus one, as the reference counts).
     WinOrLossWithin(u32),
 }
 
@@ -239,7 +239,7 @@ fn delete_filter(rest: &str) -> Result<DeleteFilter, Malformed> {
         "WLNOSTEP" => Picks::WinOrLossWithoutDistance,
         "WLINSTEP" => {
             let steps = words.next().and_then(|steps| steps.parse().ok()).ok_or_else(|| {
-                Malformed(format!("{word} takes a number of moves, got {:?}", excerpt(rest)))
+                Malformed(format!("{word} takes a number of steps, got {:?}", excerpt(rest)))
             })?;
             Picks::WinOrLossWithin(steps)
         }
