@@ -73,6 +73,13 @@ struct Node {
     text: Option<String>,
 }
 
+impl Node {
+    /// The node's text, if it has one that says something.
+    fn text(&self) -> Option<&str> {
+        self.text.as_deref().filter(|text| !text.is_empty())
+    }
+}
+
 /// The bytes of a file, read with the offset kept for errors.
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -237,7 +244,11 @@ impl Database {
                     _ if skipped_open > 0 => Taken::Skipped,
                     // A marker: a text on a point of the position, no stone.
                     Some(cell) if node.flags & NO_MOVE != 0 => {
-                        database.take_marker(&pos, cell, &node, &mut written)?;
+                        if let Some(text) = node.text()
+                            && pos.rules().contains(cell)
+                        {
+                            database.put_text(&pos, cell, text, &mut written)?;
+                        }
                         Taken::Marker
                     }
                     Some(cell) if !pos.is_over() && pos.play(cell).is_ok() => {
@@ -294,7 +305,7 @@ impl Database {
         node: &Node,
         written: &mut KeySet,
     ) -> Result<(), DbError> {
-        let text = node.text.as_deref().filter(|text| !text.is_empty());
+        let text = node.text();
         // A label's mark is the position's label; any other text the
         // parent's text on the point.
         let label = text.and_then(label_of_text);
@@ -305,21 +316,6 @@ impl Database {
                 parent.undo();
                 self.put_text(&parent, cell, text, written)
             }
-            _ => Ok(()),
-        }
-    }
-
-    /// A marker node: its text on `cell` of `pos` (the position it stands
-    /// in), no stone played.
-    fn take_marker(
-        &self,
-        pos: &Position,
-        cell: Cell,
-        node: &Node,
-        written: &mut KeySet,
-    ) -> Result<(), DbError> {
-        match node.text.as_deref().filter(|text| !text.is_empty()) {
-            Some(text) if pos.rules().contains(cell) => self.put_text(pos, cell, text, written),
             _ => Ok(()),
         }
     }
