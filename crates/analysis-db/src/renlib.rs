@@ -325,12 +325,14 @@ impl Database {
     fn put_text(&self, pos: &Position, cell: Cell, text: &str, written: &mut KeySet) -> Result<(), DbError> {
         let text: String = text.chars().take(MAX_TEXT_CHARS).collect();
         let key = PositionKey::of(pos);
-        let mut record = self.get_keyed(pos, &key)?.unwrap_or_default();
+        let old = self.get_keyed(pos, &key)?;
+        let kept = old.is_some();
+        let mut record = old.unwrap_or_default();
         if record.text_at(pos, cell) == Some(text.as_str()) {
             return Ok(());
         }
         record.set_text(pos, cell, Some(text));
-        self.put_keyed(pos, &key, &record)?;
+        self.put_keyed(pos, &key, &record, kept)?;
         written.insert(key.bytes);
         Ok(())
     }
@@ -364,7 +366,7 @@ impl Database {
         if old.as_ref() == Some(&record) {
             return Ok(());
         }
-        self.put_keyed(pos, &key, &record)?;
+        self.put_keyed(pos, &key, &record, old.is_some())?;
         written.insert(key.bytes);
         Ok(())
     }

@@ -363,23 +363,28 @@ impl Database {
     /// # Errors
     /// As [`Database::put`].
     pub fn put_in(&self, pos: &Position, record: &Record) -> Result<(), DbError> {
-        self.put_keyed(pos, &PositionKey::of(pos), record)
+        self.put_keyed(pos, &PositionKey::of(pos), record, true)
     }
 
-    /// [`Database::put_in`] of a position whose key is known.
+    /// [`Database::put_in`] of a position whose key is known; `kept`: the
+    /// position may have a record already (else there are no texts of
+    /// its to take away first).
     pub(crate) fn put_keyed(
         &self,
         pos: &Position,
         key: &PositionKey,
         record: &Record,
+        kept: bool,
     ) -> Result<(), DbError> {
         check(*pos.rules(), record)?;
         let rules = pos.rules().to_string();
         let run = |sql: &str, values: &[&dyn rusqlite::ToSql]| {
             self.connection.prepare_cached(sql).and_then(|mut statement| statement.execute(values))
         };
-        run("DELETE FROM texts WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
-            .map_err(|source| self.sqlite(source))?;
+        if kept {
+            run("DELETE FROM texts WHERE rules = ?1 AND key = ?2", &[&rules, &key.bytes])
+                .map_err(|source| self.sqlite(source))?;
+        }
         // The image the position was first written in stays (an export
         // writes the moves as they were entered).
         let image =
