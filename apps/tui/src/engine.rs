@@ -5,7 +5,7 @@ use std::thread;
 use std::time::Instant;
 
 use board::{Cell, Position};
-use play::opening_rules::rif::{OpeningAnswer, OpeningAsk};
+use play::opening_rules::{self, OpeningAnswer, OpeningAsk};
 use play::{Agent, Analysis, Limits, Progress, StopFlag, SwapChoice};
 
 /// Why an engine thinks.
@@ -117,11 +117,13 @@ impl Thinking {
                         .map(Answer::Move)
                         .ok_or_else(|| play::AgentError::failed("no line found"))
                 }),
-                Job::Propose => agent.propose_opening(pos.rules(), &limits).map(Answer::Stones),
+                Job::Propose => opening_rules::propose(&mut agent, pos.rules(), &limits).map(Answer::Stones),
                 Job::Choose { may_put_two } => {
-                    agent.choose_side(&pos, may_put_two, &limits).map(Answer::Choice)
+                    opening_rules::choose_side(&mut agent, &pos, may_put_two, &limits).map(Answer::Choice)
                 }
-                Job::Rif(ask) => agent.decide_opening(&pos, &ask, &limits).map(Answer::Rif),
+                Job::Rif(ask) => {
+                    opening_rules::decide_opening(&mut agent, &pos, &ask, &limits).map(Answer::Rif)
+                }
             };
             let result = result.map_err(|err| err.to_string());
             let analysis = agent.analysis();

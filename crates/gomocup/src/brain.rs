@@ -574,11 +574,13 @@ impl State<'_> {
             )));
         }
         let ask = |agent: &mut Box<dyn Agent>, pos: &Position, limits: &Limits| match stones.len() {
-            0 => agent.propose_opening(&rules, limits).map(|put| put.to_vec()),
-            _ => agent.choose_side(pos, stones.len() == 3, limits).map(|choice| match choice {
-                SwapChoice::Swap => Vec::new(),
-                SwapChoice::Play(cell) => vec![cell],
-                SwapChoice::PutTwo(two) => two.to_vec(),
+            0 => play::opening_rules::propose(agent, &rules, limits).map(|put| put.to_vec()),
+            _ => play::opening_rules::choose_side(agent, pos, stones.len() == 3, limits).map(|choice| {
+                match choice {
+                    SwapChoice::Swap => Vec::new(),
+                    SwapChoice::Play(cell) => vec![cell],
+                    SwapChoice::PutTwo(two) => two.to_vec(),
+                }
             }),
         };
         let put = Refusal::engine(self.run_engine(&pos, io, ask)?.0)?;

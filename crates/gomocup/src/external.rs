@@ -408,10 +408,10 @@ impl Agent for ExternalAgent {
     }
 
     /// Asks the brain with an empty `SWAP2BOARD`.
-    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<Option<[Cell; 3]>, AgentError> {
         self.analysis = None;
         match self.swap2(*rules, &[], limits)? {
-            Swap2Answer::Put(put) if put.len() == 3 => Ok([put[0], put[1], put[2]]),
+            Swap2Answer::Put(put) if put.len() == 3 => Ok(Some([put[0], put[1], put[2]])),
             Swap2Answer::Put(put) => {
                 Err(self.failed(&format!("answered {} stones to an empty SWAP2BOARD, not 3", put.len())))
             }
@@ -423,16 +423,21 @@ impl Agent for ExternalAgent {
     /// one stone is its move as O, two are two more stones. (The protocol
     /// knows swap2 only: under swap1 a brain that puts two more loses the
     /// game by forfeit.)
-    fn choose_side(&mut self, pos: &Position, _: bool, limits: &Limits) -> Result<SwapChoice, AgentError> {
+    fn choose_side(
+        &mut self,
+        pos: &Position,
+        _: bool,
+        limits: &Limits,
+    ) -> Result<Option<SwapChoice>, AgentError> {
         self.analysis = None;
         match self.swap2(*pos.rules(), pos.moves(), limits)? {
-            Swap2Answer::Swap => Ok(SwapChoice::Swap),
+            Swap2Answer::Swap => Ok(Some(SwapChoice::Swap)),
             Swap2Answer::Put(put) => match put[..] {
                 [cell] => {
                     self.analysis = read_messages(&self.messages, pos, cell);
-                    Ok(SwapChoice::Play(cell))
+                    Ok(Some(SwapChoice::Play(cell)))
                 }
-                [first, second] => Ok(SwapChoice::PutTwo([first, second])),
+                [first, second] => Ok(Some(SwapChoice::PutTwo([first, second]))),
                 _ => Err(self.failed(&format!("answered {} stones to SWAP2BOARD, not 1 or 2", put.len()))),
             },
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk, SwapChoice};
 use crate::{Analysis, Cell, Limits, Position, Rules};
 /// Why an engine produced no move, or could not keep what it learned. A
 /// game scores a failed move as a loss by forfeit.
@@ -119,20 +120,22 @@ pub trait Agent: Send {
     }
 
     /// Under a swap opening rule ([`OpeningRule`](crate::OpeningRule)),
-    /// the three stones (X, O, X) to open with, chosen within `limits`.
-    /// By default the most even of a few openings near the centre, as the
-    /// agent's own search judges them ([`propose_by_judging`](crate::propose_by_judging)).
+    /// the three stones (X, O, X) to open with, chosen within `limits`, if
+    /// the agent has its own way to choose them (an external brain asks its
+    /// engine). By default `None`: the rules judge by the agent's search
+    /// ([`opening_rules::propose`](crate::opening_rules::propose)).
     ///
     /// # Errors
     /// [`AgentError`] if the engine cannot choose.
-    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
-        crate::opening_rules::swap::propose_by_judging(self, *rules, limits)
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<Option<[Cell; 3]>, AgentError> {
+        let _ = (rules, limits);
+        Ok(None)
     }
 
     /// Offered the opening `pos` (three or five stones, O to move) under
     /// a swap rule: swap, play on as O, or (`may_put_two`) put two more
-    /// stones, chosen within `limits`. By default the side the agent's own
-    /// search judges better ([`choose_by_judging`](crate::choose_by_judging)).
+    /// stones, chosen within `limits`, if the agent has its own way to
+    /// choose. By default `None` ([`opening_rules::choose_side`](crate::opening_rules::choose_side)).
     ///
     /// # Errors
     /// [`AgentError`] if the engine cannot choose.
@@ -141,23 +144,25 @@ pub trait Agent: Send {
         pos: &Position,
         may_put_two: bool,
         limits: &Limits,
-    ) -> Result<crate::SwapChoice, AgentError> {
-        crate::opening_rules::swap::choose_by_judging(self, pos, may_put_two, limits)
+    ) -> Result<Option<SwapChoice>, AgentError> {
+        let _ = (pos, may_put_two, limits);
+        Ok(None)
     }
 
     /// Under a RIF opening rule (Soosõrv-8, Taraguchi-10), the answer to
-    /// `ask` in `pos`, chosen within `limits`. By default from the agent's
-    /// own judgement ([`decide_by_judging`](crate::opening_rules::rif::decide_by_judging)).
+    /// `ask` in `pos`, chosen within `limits`, if the agent has its own way
+    /// to decide. By default `None` ([`opening_rules::decide_opening`](crate::opening_rules::decide_opening)).
     ///
     /// # Errors
     /// [`AgentError`] if the engine cannot decide.
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &crate::opening_rules::rif::OpeningAsk,
+        ask: &OpeningAsk,
         limits: &Limits,
-    ) -> Result<crate::opening_rules::rif::OpeningAnswer, AgentError> {
-        crate::opening_rules::rif::decide_by_judging(self, pos, ask, limits)
+    ) -> Result<Option<OpeningAnswer>, AgentError> {
+        let _ = (pos, ask, limits);
+        Ok(None)
     }
 }
 
@@ -188,7 +193,7 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     fn games_learned(&self) -> Option<u64> {
         (**self).games_learned()
     }
-    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<Option<[Cell; 3]>, AgentError> {
         (**self).propose_opening(rules, limits)
     }
     fn choose_side(
@@ -196,15 +201,15 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
         pos: &Position,
         may_put_two: bool,
         limits: &Limits,
-    ) -> Result<crate::SwapChoice, AgentError> {
+    ) -> Result<Option<SwapChoice>, AgentError> {
         (**self).choose_side(pos, may_put_two, limits)
     }
     fn decide_opening(
         &mut self,
         pos: &Position,
-        ask: &crate::opening_rules::rif::OpeningAsk,
+        ask: &OpeningAsk,
         limits: &Limits,
-    ) -> Result<crate::opening_rules::rif::OpeningAnswer, AgentError> {
+    ) -> Result<Option<OpeningAnswer>, AgentError> {
         (**self).decide_opening(pos, ask, limits)
     }
 }

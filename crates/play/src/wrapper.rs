@@ -4,8 +4,8 @@
 //! hook — so a method added to `Agent` later reaches every wrapped engine
 //! without any wrapper having to remember it.
 
-use crate::opening_rules::rif::{OpeningAnswer, OpeningAsk};
-use crate::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules, SwapChoice};
+use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk, SwapChoice};
+use crate::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules};
 
 /// How questions reach a wrapped agent.
 pub trait Wrapper: Send {
@@ -71,7 +71,7 @@ impl<W: Wrapper> Agent for Wrapped<W> {
         self.0.inner()?.games_learned()
     }
 
-    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<[Cell; 3], AgentError> {
+    fn propose_opening(&mut self, rules: &Rules, limits: &Limits) -> Result<Option<[Cell; 3]>, AgentError> {
         self.0.ask(*rules, |agent| agent.propose_opening(rules, limits))
     }
 
@@ -80,7 +80,7 @@ impl<W: Wrapper> Agent for Wrapped<W> {
         pos: &Position,
         may_put_two: bool,
         limits: &Limits,
-    ) -> Result<SwapChoice, AgentError> {
+    ) -> Result<Option<SwapChoice>, AgentError> {
         self.0.ask(*pos.rules(), |agent| agent.choose_side(pos, may_put_two, limits))
     }
 
@@ -89,7 +89,7 @@ impl<W: Wrapper> Agent for Wrapped<W> {
         pos: &Position,
         ask: &OpeningAsk,
         limits: &Limits,
-    ) -> Result<OpeningAnswer, AgentError> {
+    ) -> Result<Option<OpeningAnswer>, AgentError> {
         self.0.ask(*pos.rules(), |agent| agent.decide_opening(pos, ask, limits))
     }
 }

@@ -354,12 +354,12 @@ impl Agent for Chooser {
         pos: &Position,
         _: bool,
         limits: &Limits,
-    ) -> Result<play::SwapChoice, AgentError> {
-        Ok(if self.swaps {
+    ) -> Result<Option<play::SwapChoice>, AgentError> {
+        Ok(Some(if self.swaps {
             play::SwapChoice::Swap
         } else {
             play::SwapChoice::Play(self.select_move(pos, limits)?)
-        })
+        }))
     }
 }
 

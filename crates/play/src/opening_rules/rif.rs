@@ -19,16 +19,16 @@
 //!   stones anywhere, no two symmetric, and white picks one and plays the
 //!   sixth.
 //!
-//! Every step is an agent decision ([`Agent::decide_opening`]) with a
-//! default from the agent's own judgement ([`decide_by_judging`]); a
-//! step's player is the one holding the colour of the stone to put, and
-//! a swap is offered to the player who did not put the last stone.
+//! Every step is asked through [`decide_opening`](super::decide_opening):
+//! the agent's own answer ([`Agent::decide_opening`]) or, where it has
+//! none, its search's judgement ([`decide_by_judging`]); a step's player
+//! is the one holding the colour of the stone to put, and a swap is
+//! offered to the player who did not put the last stone.
 //!
 //! [`Agent::decide_opening`]: crate::Agent::decide_opening
 
-use serde::{Deserialize, Serialize};
-
 use crate::balance::balance_one;
+pub use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk};
 use crate::opening_rules::swap::{judge, share};
 use crate::renju::openings::STANDARD_OPENINGS;
 use crate::{
@@ -39,65 +39,6 @@ use crate::{
 pub const SOOSORV_MOST: u8 = 8;
 /// The fifth stones Taraguchi-10's second way offers.
 pub const TARAGUCHI_OFFER: u8 = 10;
-
-/// What a player is asked at one step of an opening rule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningAsk {
-    /// One of the 26 standard openings: black at the centre, white within
-    /// the central 3×3, black within 5×5 (three stones, in that order).
-    StandardOpening,
-    /// One stone for the side to move within the central square of this
-    /// radius (0: the centre itself).
-    Put {
-        /// Cells from the centre the stone may lie, each way.
-        radius: u8,
-    },
-    /// Take the other player's colour (swap) or keep your own, `holding`.
-    MaySwap {
-        /// The colour the asked player holds now.
-        holding: Side,
-    },
-    /// White's fourth stone, anywhere, and how many fifth stones black
-    /// must offer (1 to `most`).
-    FourthAndCount {
-        /// The most fifth stones that may be asked for.
-        most: u8,
-    },
-    /// Black's way after the fourth stone: offer `count` fifth stones
-    /// (true), or put one within 9×9 with swaps before and after (false).
-    OfferOrPut {
-        /// The stones the first way offers.
-        count: u8,
-    },
-    /// `count` fifth stones, no two mapped onto each other by a symmetry
-    /// that leaves the stones on the board in place.
-    Offer {
-        /// How many.
-        count: u8,
-    },
-    /// One of the offered fifth stones, and white's sixth move after it.
-    Pick {
-        /// The stones offered.
-        offered: Vec<Cell>,
-    },
-}
-
-/// A player's answer to an [`OpeningAsk`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningAnswer {
-    /// Stones put (or offered), in order.
-    Stones(Vec<Cell>),
-    /// Whether the player swapped colours.
-    Swap(bool),
-    /// The fourth stone and the number of fifth stones asked for.
-    FourthAndCount(Cell, u8),
-    /// Offer fifth stones (true) or put one (false).
-    Offer(bool),
-    /// The fifth stone picked and the sixth move.
-    Pick(Cell, Cell),
-}
 
 /// The next step of `rule` after `steps`, or `None` when the opening is
 /// over (the game goes on with white's sixth move, or — after a pick —
@@ -565,11 +506,11 @@ mod tests {
             pos: &Position,
             ask: &OpeningAsk,
             limits: &Limits,
-        ) -> Result<OpeningAnswer, AgentError> {
+        ) -> Result<Option<OpeningAnswer>, AgentError> {
             if self.0.is_empty() {
-                return decide_by_judging(self, pos, ask, limits);
+                return decide_by_judging(self, pos, ask, limits).map(Some);
             }
-            Ok(self.0.remove(0))
+            Ok(Some(self.0.remove(0)))
         }
     }
 

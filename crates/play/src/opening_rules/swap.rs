@@ -15,6 +15,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::opening_rules::asks::SwapChoice;
 use crate::{Agent, AgentError, Cell, Limits, Position, Rules, Side};
 
 /// How a game's first stones are put.
@@ -117,20 +118,6 @@ impl FromStr for OpeningRule {
             )),
         }
     }
-}
-
-/// An answer to an opening offered under a swap rule (O to move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SwapChoice {
-    /// Take X, the side that just put its stone: the other player is O
-    /// and moves next.
-    Swap,
-    /// Take O and play this move.
-    Play(Cell),
-    /// Swap2 only, offered three stones: put these two more (O, then X)
-    /// and let the other player choose.
-    PutTwo([Cell; 2]),
 }
 
 /// One decision of a swap opening. Decisions alternate between the

@@ -74,7 +74,7 @@ impl Phase<'_, '_> {
     /// move the player who took O played with its choice.
     fn decide(&mut self) -> Result<(Side, Option<MoveRecord>), Lost> {
         let rules = *self.pos.rules();
-        let (stones, _) = self.timed(0, |agent, limits| agent.propose_opening(&rules, limits))?;
+        let (stones, _) = self.timed(0, |agent, limits| super::propose(agent, &rules, limits))?;
         self.put(0, &stones)?;
         let (choice, micros) = self.choose(1)?;
         match choice {
@@ -108,7 +108,7 @@ impl Phase<'_, '_> {
             let seat = seat_of(&ask, &self.steps);
             let pos = self.pos.clone();
             let (answer, micros) =
-                self.timed(seat, |agent, limits| agent.decide_opening(&pos, &ask, limits))?;
+                self.timed(seat, |agent, limits| super::decide_opening(agent, &pos, &ask, limits))?;
             let steps = take_answer(&pos, &ask, &answer).map_err(|reason| Lost::new(seat, reason))?;
             for step in steps {
                 if let SwapStep::Put(stones) = &step {
@@ -150,7 +150,7 @@ impl Phase<'_, '_> {
     fn choose(&mut self, seat: usize) -> Result<(SwapChoice, u64), Lost> {
         let pos = self.pos.clone();
         let may_put_two = self.rule == OpeningRule::Swap2 && pos.moves().len() == 3;
-        self.timed(seat, |agent, limits| agent.choose_side(&pos, may_put_two, limits))
+        self.timed(seat, |agent, limits| super::choose_side(agent, &pos, may_put_two, limits))
     }
 
     /// One decision of `seat`, within its limits and charged to its clock.
@@ -289,14 +289,19 @@ mod tests {
         fn select_move(&mut self, pos: &Position, limits: &Limits) -> Result<Cell, AgentError> {
             self.inner.select_move(pos, limits)
         }
-        fn propose_opening(&mut self, _: &Rules, _: &Limits) -> Result<[Cell; 3], AgentError> {
-            Ok(self.stones)
+        fn propose_opening(&mut self, _: &Rules, _: &Limits) -> Result<Option<[Cell; 3]>, AgentError> {
+            Ok(Some(self.stones))
         }
-        fn choose_side(&mut self, _: &Position, _: bool, _: &Limits) -> Result<SwapChoice, AgentError> {
+        fn choose_side(
+            &mut self,
+            _: &Position,
+            _: bool,
+            _: &Limits,
+        ) -> Result<Option<SwapChoice>, AgentError> {
             if self.choices.is_empty() {
                 Err(AgentError::failed("no choice left"))
             } else {
-                Ok(self.choices.remove(0))
+                Ok(Some(self.choices.remove(0)))
             }
         }
     }
