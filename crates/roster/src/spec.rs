@@ -456,7 +456,12 @@ mod tests {
         let free = Rules::gomoku15();
         assert_eq!(search("alphabeta", free), search("alphabeta:lazy=800", free));
         assert_ne!(search("alphabeta", free), search("alphabeta:lazy=0", free), "the margin acts");
-        assert_eq!(search("alphabeta", Rules::renju()), search("alphabeta:lazy=0", Rules::renju()));
+        let renju = Rules::renju();
+        assert_eq!(search("alphabeta", renju), search("alphabeta:lazy=800", renju));
+        assert_ne!(search("alphabeta", renju), search("alphabeta:lazy=0", renju), "the margin acts in renju");
+        // Where the network is not the default, the margin is 0.
+        let exact = Rules::gomoku15().with_rule_set(board::RuleSet::Exact);
+        assert_eq!(crate::default_lazy_margin(exact), 0);
         let error = "alphabeta:lazy=-1".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(error.contains("option lazy of alphabeta must be a whole number"), "{error}");
     }

@@ -177,12 +177,13 @@ fn net_is_default(rules: Rules) -> bool {
         && rules.height() == 15
 }
 
-/// `lazy=`'s margin unless given: 800 (about 1.2 logits) for freestyle on
-/// 15 × 15, where at 200 ms a move it beat the network computed at every
-/// leaf (pattern-eval's CHANGELOG); 0 (the network always) where not heard.
+/// `lazy=`'s margin unless given: 800 (about 1.2 logits) where the network
+/// is the default evaluation — freestyle and renju on 15 × 15, where at
+/// 200 ms a move it beat the network computed at every leaf (pattern-eval's
+/// CHANGELOG); 0 (the network always) elsewhere.
 #[must_use]
 pub fn default_lazy_margin(rules: Rules) -> i32 {
-    if net_is_default(rules) && rules.rule_set() == board::RuleSet::Freestyle { 800 } else { 0 }
+    if net_is_default(rules) { 800 } else { 0 }
 }
 
 /// What values a new MCTS leaf under `rules` when `value=` names `choice`:
