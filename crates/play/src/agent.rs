@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::analysis::Analysis;
+use crate::limits::Limits;
 use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk, SwapChoice};
-use crate::{Analysis, Cell, Limits, Position, Rules};
+use board::{Cell, Position, Rules};
 /// Why an engine produced no move, or could not keep what it learned. A
 /// game scores a failed move as a loss by forfeit.
 #[derive(Clone, Debug, Error)]
@@ -108,7 +110,7 @@ pub trait Agent: Send {
     /// # Errors
     /// [`AgentError`] if what was learned could not be kept (a table file
     /// that cannot be written).
-    fn game_over(&mut self, record: &crate::GameRecord) -> Result<(), AgentError> {
+    fn game_over(&mut self, record: &crate::game_record::GameRecord) -> Result<(), AgentError> {
         let _ = record;
         Ok(())
     }
@@ -119,7 +121,7 @@ pub trait Agent: Send {
         None
     }
 
-    /// Under a swap opening rule ([`OpeningRule`](crate::OpeningRule)),
+    /// Under a swap opening rule ([`OpeningRule`](crate::opening_rules::swap::OpeningRule)),
     /// the three stones (X, O, X) to open with, chosen within `limits`, if
     /// the agent has its own way to choose them (an external brain asks its
     /// engine). By default `None`: the rules judge by the agent's search
@@ -187,7 +189,7 @@ impl<T: Agent + ?Sized> Agent for Box<T> {
     fn analysis(&self) -> Option<Analysis> {
         (**self).analysis()
     }
-    fn game_over(&mut self, record: &crate::GameRecord) -> Result<(), AgentError> {
+    fn game_over(&mut self, record: &crate::game_record::GameRecord) -> Result<(), AgentError> {
         (**self).game_over(record)
     }
     fn games_learned(&self) -> Option<u64> {
@@ -229,7 +231,7 @@ pub trait Evaluator: Send + Sync {
     /// The score of `pos` for its side to move, given its threats, which a
     /// search keeps up to date move by move: an evaluator that reads them
     /// scores in constant time. By default, [`Evaluator::evaluate`].
-    fn evaluate_threats(&self, pos: &Position, threats: &crate::threats::Threats) -> i32 {
+    fn evaluate_threats(&self, pos: &Position, threats: &board::threats::Threats) -> i32 {
         let _ = threats;
         self.evaluate(pos)
     }
@@ -239,7 +241,7 @@ pub trait Evaluator: Send + Sync {
     /// bounds may be a cheaper estimate that lies beyond that bound too,
     /// one within it is exact. By default the exact score.
     #[inline]
-    fn evaluate_within(&self, pos: &Position, threats: &crate::threats::Threats, window: (i32, i32)) -> i32 {
+    fn evaluate_within(&self, pos: &Position, threats: &board::threats::Threats, window: (i32, i32)) -> i32 {
         let _ = window;
         self.evaluate_threats(pos, threats)
     }
@@ -250,9 +252,9 @@ pub trait Evaluator: Send + Sync {
     /// not tried. Which moves are quiet (reduced, pruned late) the search
     /// decides by the hand-set score, whatever this one's scale. By
     /// default the hand-set
-    /// [`Threats::move_score`](crate::threats::Threats::move_score).
+    /// [`Threats::move_score`](board::threats::Threats::move_score).
     #[inline]
-    fn score_move(&self, threats: &crate::threats::Threats, side: crate::Side, cell: Cell) -> i32 {
+    fn score_move(&self, threats: &board::threats::Threats, side: board::Side, cell: Cell) -> i32 {
         threats.move_score(side, cell)
     }
 
@@ -260,7 +262,7 @@ pub trait Evaluator: Send + Sync {
     /// beside `threats` (the threats of `pos`): sums an evaluation would otherwise make
     /// again at every leaf. `None` (the default) where it keeps none; a
     /// search then asks [`Evaluator::evaluate_within`].
-    fn accumulator(&self, pos: &Position, threats: &crate::threats::Threats) -> Option<Box<dyn Accumulator>> {
+    fn accumulator(&self, pos: &Position, threats: &board::threats::Threats) -> Option<Box<dyn Accumulator>> {
         let _ = (pos, threats);
         None
     }
@@ -272,7 +274,7 @@ pub trait Evaluator: Send + Sync {
 /// (see [`Evaluator::accumulator`]).
 pub trait Accumulator: Send + std::fmt::Debug {
     /// `cell` was played on `pos`, and `threats` brought up to date.
-    fn push(&mut self, pos: &Position, threats: &crate::threats::Threats, cell: Cell);
+    fn push(&mut self, pos: &Position, threats: &board::threats::Threats, cell: Cell);
 
     /// The last move pushed was taken back (from the position and its
     /// threats alike).
@@ -281,5 +283,5 @@ pub trait Accumulator: Send + std::fmt::Debug {
     /// The score of `pos`, the position at the top of the stack, for its
     /// side to move: as [`Evaluator::evaluate_within`] gives it for
     /// `window`.
-    fn evaluate(&mut self, pos: &Position, threats: &crate::threats::Threats, window: (i32, i32)) -> i32;
+    fn evaluate(&mut self, pos: &Position, threats: &board::threats::Threats, window: (i32, i32)) -> i32;
 }

@@ -10,10 +10,13 @@
 //! balance. Every candidate is judged briefly, then the few nearest are
 //! judged again more deeply (a shallow judgement errs).
 //!
-//! [`Analysis::win_chance`]: crate::Analysis::win_chance
+//! [`Analysis::win_chance`]: crate::analysis::Analysis::win_chance
 
+use crate::agent::{Agent, AgentError};
+use crate::analysis::EVALUATION_SCALE;
+use crate::limits::Limits;
 use crate::opening_rules::swap::{judge, share};
-use crate::{Agent, AgentError, Bitboard, Cell, EVALUATION_SCALE, Limits, Position};
+use board::{Bitboard, Cell, Position};
 
 /// What a balance search found: the stones to put, in order, and the
 /// side to move's chance after them (as the agent judges it).
@@ -175,7 +178,7 @@ fn judged<A: Agent + ?Sized>(
         let mut after = pos.clone();
         after.play(cell).map_err(AgentError::failed)?;
         let chance = if after.is_over() {
-            if after.outcome().and_then(crate::Outcome::winner).is_some() { 1.0 } else { 0.5 }
+            if after.outcome().and_then(board::Outcome::winner).is_some() { 1.0 } else { 0.5 }
         } else {
             1.0 - judge(agent, &after, &each)?.0
         };
@@ -187,7 +190,8 @@ fn judged<A: Agent + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, Rules, ScoreKind};
+    use crate::analysis::{Analysis, ScoreKind};
+    use board::Rules;
 
     /// Judges a position by the last stone's column: the side to move's
     /// chance is 0.5 + 0.1 · (column − 7), whatever it plays.
@@ -252,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_stopped_search_answers_with_what_it_judged() {
-        let stop = crate::StopFlag::new();
+        let stop = crate::limits::StopFlag::new();
         stop.stop();
         let limits = Limits::nodes(1000).with_stop(stop);
         let found = balance_one(&mut ByColumn(None), &one_stone(), 0.0, &limits).unwrap();

@@ -2,7 +2,7 @@
 //! store (the `analysis-db` crate's database implements it), so that no
 //! engine depends on how the store keeps its records.
 
-use crate::Position;
+use board::Position;
 
 /// What a player (or a search) concluded of a position, for the side to
 /// move in it.

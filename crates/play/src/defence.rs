@@ -6,8 +6,10 @@
 //! within a share of the limits: a proven win for the opponent (a VCF or
 //! VCT, or a mate the search found) makes the candidate a losing move.
 
+use crate::agent::{Agent, AgentError};
+use crate::limits::Limits;
 use crate::opening_rules::swap::share;
-use crate::{Agent, AgentError, Cell, Limits, Position};
+use board::{Cell, Position};
 
 /// The moves of the side to move in `pos` after which `agent` proves a
 /// win for the opponent, each searched within a share of `limits`, in
@@ -49,7 +51,8 @@ pub fn losing_moves<A: Agent + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, Rules, ScoreKind};
+    use crate::analysis::{Analysis, ScoreKind};
+    use board::Rules;
 
     /// Proves a win for the side to move unless the last stone is in
     /// column 7.
@@ -82,7 +85,7 @@ mod tests {
         assert_eq!(losing.len(), candidates - 4, "all but the four in column 7: {losing:?}");
         assert!(losing.iter().all(|cell| cell.x() != 7));
         // Blocked cells are not tried.
-        let blocked: crate::Bitboard = losing.iter().copied().collect();
+        let blocked: board::Bitboard = losing.iter().copied().collect();
         let none = losing_moves(&mut Column7Holds(None), &pos, &Limits::nodes(10_000).with_excluded(blocked));
         assert_eq!(none, Ok(Vec::new()));
     }

@@ -24,14 +24,12 @@ pub mod defence;
 mod engine_option;
 pub mod files;
 mod game;
+mod game_record;
 mod limits;
 pub mod opening_rules;
 mod random_agent;
 pub mod sgf;
 mod wrapper;
-
-// The rules' vocabulary, for the modules here (not re-exported).
-use board::{Bitboard, Cell, MoveError, Outcome, Position, RuleSet, Rules, Side, renju, threats};
 
 pub use agent::{Accumulator, Agent, AgentError, Evaluator};
 pub use analysis::{
@@ -39,9 +37,8 @@ pub use analysis::{
 };
 pub use book::{Book, BookEntry};
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};
-pub use game::{
-    Forfeit, GameRecord, MoveRecord, OpeningError, Thought, play_game, play_game_on_clock, report_game_over,
-};
+pub use game::{OpeningError, play_game, play_game_on_clock, report_game_over};
+pub use game_record::{Forfeit, GameRecord, MoveRecord, Thought};
 pub use limits::{Limits, Progress, RootEvent, RootStep, StopFlag, choose_allowed};
 pub use opening_rules::{
     OpeningRule, SwapChoice, SwapRecord, SwapStep, candidate_openings, choose_by_judging, opening_position,

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::{Analysis, Cell, Position};
+use crate::analysis::Analysis;
+use crate::clock::{ClockReading, Clocks};
+use board::{Cell, Position, Side};
 /// A flag another thread sets to make an engine stop and move now.
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag(Arc<AtomicBool>);
@@ -174,7 +176,7 @@ pub struct Limits {
     /// move has left, for agents that pass it on (a Gomocup brain is told
     /// `timeout_match` and `time_left`). `time` and `max_time` already
     /// hold the move's share of it.
-    pub clock: Option<crate::clock::ClockReading>,
+    pub clock: Option<ClockReading>,
     /// Set from outside to stop at once.
     pub stop: Option<StopFlag>,
     /// Where to report progress while thinking, if anyone watches.
@@ -183,10 +185,33 @@ pub struct Limits {
     /// moves a defence search found lost). Searches leave them out at the
     /// root; [`Limits::allows`] is the test, and [`choose_allowed`] the
     /// fallback for an engine that chose one anyway.
-    pub excluded: crate::Bitboard,
+    pub excluded: board::Bitboard,
 }
 
 impl Limits {
+    /// A move's budget on a clock that reads `reading`, with `empty` cells
+    /// on the board: the time to plan on, the most it may take, and the
+    /// reading itself.
+    #[must_use]
+    pub fn on_clock(reading: ClockReading, empty: usize) -> Limits {
+        let (planned, most) = reading.control.budget(reading.left, empty);
+        Limits { time: Some(planned), max_time: Some(most), clock: Some(reading), ..Limits::none() }
+    }
+
+    /// The limits of a move of `side` on `clocks` with `empty` cells on
+    /// the board: the clock's share of its time left, with the node and
+    /// depth limits (and the stop, progress and excluded cells) of `limits`.
+    #[must_use]
+    pub fn on_clocks(clocks: &Clocks, side: Side, limits: &Limits, empty: usize) -> Limits {
+        Limits {
+            nodes: limits.nodes,
+            depth: limits.depth,
+            stop: limits.stop.clone(),
+            progress: limits.progress.clone(),
+            excluded: limits.excluded,
+            ..Limits::on_clock(clocks.reading(side), empty)
+        }
+    }
     /// No limit: the engine's own settings decide.
     #[must_use]
     pub fn none() -> Limits {
@@ -244,7 +269,7 @@ impl Limits {
 
     /// The same limits, never choosing one of `cells`.
     #[must_use]
-    pub fn with_excluded(self, cells: crate::Bitboard) -> Limits {
+    pub fn with_excluded(self, cells: board::Bitboard) -> Limits {
         Limits { excluded: cells, ..self }
     }
 

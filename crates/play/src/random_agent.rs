@@ -4,7 +4,10 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::{Agent, AgentError, Analysis, Bitboard, Cell, Limits, Position, ScoreKind};
+use crate::agent::{Agent, AgentError};
+use crate::analysis::{Analysis, ScoreKind};
+use crate::limits::Limits;
+use board::{Bitboard, Cell, Position};
 
 /// An agent that plays a uniformly random legal move.
 #[derive(Debug)]
@@ -17,8 +20,8 @@ pub struct RandomAgent {
 impl RandomAgent {
     /// The options of the `random` engine in a spec: its seed alone.
     #[must_use]
-    pub fn options() -> Vec<crate::EngineOption> {
-        vec![crate::EngineOption::seed()]
+    pub fn options() -> Vec<crate::engine_option::EngineOption> {
+        vec![crate::engine_option::EngineOption::seed()]
     }
 
     /// A random agent whose choices follow from `seed`.
@@ -60,7 +63,7 @@ impl Agent for RandomAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Rules, Side};
+    use board::{Rules, Side};
 
     #[test]
     fn random_agent_plays_legal_moves_and_is_seeded() {

@@ -15,7 +15,8 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
-use crate::{Cell, GameRecord, Outcome, Position, RuleSet, Rules, Side};
+use crate::game_record::GameRecord;
+use board::{Cell, Outcome, Position, RuleSet, Rules, Side};
 
 /// One game: rules, players, result and moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,7 +130,11 @@ impl SgfGame {
 /// they ended with: who put it, and after it who took or swapped colours,
 /// declared, offered or picked.
 #[must_use]
-pub fn opening_comments(rules: &Rules, players: &[String; 2], swap: &crate::SwapRecord) -> Vec<String> {
+pub fn opening_comments(
+    rules: &Rules,
+    players: &[String; 2],
+    swap: &crate::opening_rules::swap::SwapRecord,
+) -> Vec<String> {
     // Seats by colour at the end: the first player ended as `opener`.
     let seat_name = |seat: usize| {
         let side = if seat == 0 { swap.opener } else { swap.opener.opponent() };
@@ -152,34 +157,34 @@ pub fn opening_comments(rules: &Rules, players: &[String; 2], swap: &crate::Swap
             }
         };
         match decision {
-            crate::SwapStep::Put(stones) => {
+            crate::opening_rules::swap::SwapStep::Put(stones) => {
                 comments.extend(stones.iter().map(|_| format!("{} opening stone put by {name}", swap.rule)));
             }
-            crate::SwapStep::Took(side) => {
+            crate::opening_rules::swap::SwapStep::Took(side) => {
                 let colour = if *side == Side::X { "black" } else { "white" };
                 note(format!("{name} took {colour}"));
             }
-            crate::SwapStep::Swap(swapped) => {
+            crate::opening_rules::swap::SwapStep::Swap(swapped) => {
                 note(format!("{name} {}", if *swapped { "swapped" } else { "kept its colour" }));
             }
-            crate::SwapStep::Declared { fifths, .. } => {
+            crate::opening_rules::swap::SwapStep::Declared { fifths, .. } => {
                 let stones = if *fifths == 1 { "stone" } else { "stones" };
                 comments.push(format!(
                     "{} fourth stone put by {name}, who asks for {fifths} fifth {stones}",
                     swap.rule
                 ));
             }
-            crate::SwapStep::ChoseOffer(offer) => {
+            crate::opening_rules::swap::SwapStep::ChoseOffer(offer) => {
                 note(format!(
                     "{name} {}",
                     if *offer { "offers ten fifth stones" } else { "puts one fifth stone" }
                 ));
             }
-            crate::SwapStep::Offered(cells) => {
+            crate::opening_rules::swap::SwapStep::Offered(cells) => {
                 let cells: Vec<String> = cells.iter().map(|cell| cell.name(rules).to_string()).collect();
                 note(format!("{name} offered {}", cells.join(" ")));
             }
-            crate::SwapStep::Picked(_) => {
+            crate::opening_rules::swap::SwapStep::Picked(_) => {
                 comments.push(format!("{} fifth stone picked by {name}", swap.rule));
             }
         }

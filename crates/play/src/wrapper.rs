@@ -4,8 +4,12 @@
 //! hook — so a method added to `Agent` later reaches every wrapped engine
 //! without any wrapper having to remember it.
 
+use crate::agent::{Agent, AgentError};
+use crate::analysis::Analysis;
+use crate::game_record::GameRecord;
+use crate::limits::Limits;
 use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk, SwapChoice};
-use crate::{Agent, AgentError, Analysis, Cell, GameRecord, Limits, Position, Rules};
+use board::{Cell, Position, Rules};
 
 /// How questions reach a wrapped agent.
 pub trait Wrapper: Send {

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::{ClockReading, TimeControl};
-use crate::{Limits, Side};
+use board::Side;
 
 /// Both sides' clocks.
 #[derive(Clone, Debug)]
@@ -120,20 +120,11 @@ impl Clocks {
         self.fallen
     }
 
-    /// The limits of a move of `side` with `empty` cells on the board: the
-    /// clock's share of its time left, with the node and depth limits
-    /// (and the stop, progress and excluded cells) of `limits`.
+    /// What `side`'s clock reads now (a running clock as it stood when it
+    /// started).
     #[must_use]
-    pub fn limits(&self, side: Side, limits: &Limits, empty: usize) -> Limits {
-        let reading = ClockReading { control: self.control, left: self.left[side.index()] };
-        Limits {
-            nodes: limits.nodes,
-            depth: limits.depth,
-            stop: limits.stop.clone(),
-            progress: limits.progress.clone(),
-            excluded: limits.excluded,
-            ..reading.limits(empty)
-        }
+    pub fn reading(&self, side: Side) -> ClockReading {
+        ClockReading { control: self.control, left: self.left[side.index()] }
     }
 
     /// Charges a whole move of `side` that took `elapsed` (the clocks not

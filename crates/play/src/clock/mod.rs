@@ -58,22 +58,6 @@ pub struct ClockReading {
     pub left: Duration,
 }
 
-impl ClockReading {
-    /// The move's budget on this clock with `empty` cells on the board, as
-    /// [`Limits`](crate::Limits): the time to plan on, the most it may
-    /// take, and the reading itself.
-    #[must_use]
-    pub fn limits(self, empty: usize) -> crate::Limits {
-        let (planned, most) = self.control.budget(self.left, empty);
-        crate::Limits {
-            time: Some(planned),
-            max_time: Some(most),
-            clock: Some(self),
-            ..crate::Limits::none()
-        }
-    }
-}
-
 /// A time control that does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("time control {text:?}: {why} (write MATCH[+INCREMENT][/TURN] in seconds, such as 300+2 or 300/5)")]
@@ -115,7 +99,7 @@ impl FromStr for TimeControl {
 
 /// Thinking time for a move with `empty` cells left: what to plan on, and
 /// the most the engine may take where the position needs it (see
-/// [`crate::Limits::max_time`]). It plans on a share of the clock `left`
+/// [`crate::limits::Limits::max_time`]). It plans on a share of the clock `left`
 /// (as if half the empty cells were still to be played by each side, and
 /// at least 8 moves) plus the increment, and on at most three times that,
 /// within the turn limit and a fifth of the clock; each less a margin for

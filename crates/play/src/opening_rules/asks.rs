@@ -1,5 +1,5 @@
 //! What an opening rule asks a player and what the player answers: the
-//! words [`Agent`](crate::Agent)'s opening decisions are in, apart from
+//! words [`Agent`](crate::agent::Agent)'s opening decisions are in, apart from
 //! the rules that ask them ([`swap`](super::swap), [`rif`](super::rif)),
 //! so that an agent needs nothing of the rules to answer.
 

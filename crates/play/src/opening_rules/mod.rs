@@ -4,6 +4,7 @@
 //! ([`play_swap_game`]).
 
 pub mod asks;
+pub mod record;
 pub mod rif;
 pub mod swap;
 mod swap_game;
@@ -15,7 +16,9 @@ pub use swap::{
 };
 pub use swap_game::play_swap_game;
 
-use crate::{Agent, AgentError, Cell, Limits, Position, Rules};
+use crate::agent::{Agent, AgentError};
+use crate::limits::Limits;
+use board::{Cell, Position, Rules};
 
 /// The three stones `agent` opens with under a swap rule: its own, or
 /// (it has no way of its own) the most even of a few as its search judges

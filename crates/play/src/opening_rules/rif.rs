@@ -25,15 +25,16 @@
 //! is the one holding the colour of the stone to put, and a swap is
 //! offered to the player who did not put the last stone.
 //!
-//! [`Agent::decide_opening`]: crate::Agent::decide_opening
+//! [`Agent::decide_opening`]: crate::agent::Agent::decide_opening
 
+use crate::agent::{Agent, AgentError};
 use crate::balance::balance_one;
+use crate::limits::Limits;
 pub use crate::opening_rules::asks::{OpeningAnswer, OpeningAsk};
+use crate::opening_rules::swap::{OpeningRule, SwapRecord, SwapStep};
 use crate::opening_rules::swap::{judge, share};
-use crate::renju::openings::STANDARD_OPENINGS;
-use crate::{
-    Agent, AgentError, Bitboard, Cell, Limits, OpeningRule, Position, Rules, Side, SwapRecord, SwapStep,
-};
+use board::renju::openings::STANDARD_OPENINGS;
+use board::{Bitboard, Cell, Position, Rules, Side};
 
 /// The most fifth stones Soosõrv-8 lets white ask of black.
 pub const SOOSORV_MOST: u8 = 8;
@@ -323,7 +324,7 @@ pub fn decide_by_judging<A: Agent + ?Sized>(
                     break;
                 }
                 let Some(moves) = opening.moves(&rules) else { continue };
-                let Ok(after) = crate::opening_position(rules, &moves) else { continue };
+                let Ok(after) = crate::opening_rules::swap::opening_position(rules, &moves) else { continue };
                 let (chance, _) = judge(agent, &after, &part)?;
                 let distance = (chance - 0.5).abs();
                 if best.is_none_or(|(nearest, _)| distance < nearest) {
@@ -436,7 +437,9 @@ fn best_fifths<A: Agent + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GameRecord, RandomAgent, play_swap_game};
+    use crate::game_record::GameRecord;
+    use crate::opening_rules::swap_game::play_swap_game;
+    use crate::random_agent::RandomAgent;
 
     fn play(rule: OpeningRule, first: &mut dyn Agent, second: &mut dyn Agent) -> GameRecord {
         play_swap_game(Rules::renju(), rule, [first, second], &Limits::nodes(50), None)
@@ -651,10 +654,12 @@ mod tests {
     #[test]
     fn symmetry_is_that_of_the_stones() {
         let rules = Rules::renju();
-        let pos = crate::opening_position(rules, &[cell("h8"), cell("h9"), cell("h10")]).unwrap();
+        let pos = crate::opening_rules::swap::opening_position(rules, &[cell("h8"), cell("h9"), cell("h10")])
+            .unwrap();
         assert!(symmetric(&pos, cell("g7"), cell("i7")));
         assert!(!symmetric(&pos, cell("g7"), cell("i9")));
-        let pos = crate::opening_position(rules, &[cell("h8"), cell("h9"), cell("i9")]).unwrap();
+        let pos = crate::opening_rules::swap::opening_position(rules, &[cell("h8"), cell("h9"), cell("i9")])
+            .unwrap();
         assert!(!symmetric(&pos, cell("g7"), cell("i7")));
     }
 }

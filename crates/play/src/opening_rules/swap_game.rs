@@ -4,14 +4,16 @@
 
 use std::time::{Duration, Instant};
 
+use crate::agent::{Agent, AgentError};
 use crate::clock::Clocks;
 use crate::clock::TimeControl;
 use crate::game::{Start, play_on};
+use crate::game_record::{Forfeit, GameRecord, MoveRecord, Thought};
+use crate::limits::Limits;
+use crate::opening_rules::asks::SwapChoice;
 use crate::opening_rules::swap::opening_position;
-use crate::{
-    Agent, AgentError, Cell, Forfeit, GameRecord, Limits, MoveRecord, OpeningRule, Outcome, Position, Rules,
-    Side, SwapChoice, SwapRecord, SwapStep, Thought,
-};
+use crate::opening_rules::swap::{OpeningRule, SwapRecord, SwapStep};
+use board::{Cell, Outcome, Position, Rules, Side};
 
 /// Plays one game under `rule`: `agents[0]` is the first player, who puts
 /// the first three stones, `agents[1]` the second; colours fall where
@@ -20,7 +22,7 @@ use crate::{
 /// `limits`, or on `clock` as a move would be. A player that fails a
 /// decision (an error, stones that cannot be put, an answer the rule does
 /// not allow, its time run out) loses by forfeit, as on a move. Under
-/// [`OpeningRule::None`] it is [`play_game`](crate::play_game) from the
+/// [`OpeningRule::None`] it is [`play_game`](crate::game::play_game) from the
 /// empty board, the first player X.
 pub fn play_swap_game(
     rules: Rules,
@@ -161,7 +163,8 @@ impl Phase<'_, '_> {
     ) -> Result<(T, u64), Lost> {
         let empty = self.pos.legal_move_count();
         // Until the colours are taken, seat 0's clock is X's.
-        let limits = self.clock.as_ref().map(|clock| clock.limits(Side::ALL[seat], self.limits, empty));
+        let limits =
+            self.clock.as_ref().map(|clock| Limits::on_clocks(clock, Side::ALL[seat], self.limits, empty));
         let limits = limits.as_ref().unwrap_or(self.limits);
         let started = Instant::now();
         let answer = decide(&mut *self.agents[seat], limits);
@@ -264,7 +267,7 @@ fn forfeit_record(start: Start, players: [String; 2], forfeit: Forfeit) -> GameR
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RandomAgent;
+    use crate::random_agent::RandomAgent;
 
     /// Opens with fixed stones, answers with fixed choices in turn, and
     /// moves at random.
