@@ -166,14 +166,8 @@ fn run(
         DatabaseCommand::Query(query) => {
             let mut lines = Vec::new();
             if matches!(query, Query::All | Query::AllAndComment) {
+                // (A read writes nothing, as the reference's does not.)
                 lines.extend(board_lines(database, pos).map_err(error)?);
-                // A position looked at is kept, so the tree grows as one browses.
-                if !database.is_read_only()
-                    && !pos.moves().is_empty()
-                    && database.get(pos).map_err(error)?.is_none()
-                {
-                    database.put(pos, &Record::default()).map_err(error)?;
-                }
             }
             if query == Query::One {
                 lines.push(one_line(database.get(pos).map_err(error)?.as_ref()));

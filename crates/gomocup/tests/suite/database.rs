@@ -95,6 +95,26 @@ fn edits_are_read_back_as_the_gui_reads_them() {
 }
 
 #[test]
+fn a_query_writes_nothing() {
+    let db = Scratch::new("query");
+    let set = format!("YXSETDATABASE {}\n", db.path().display());
+    let input = [
+        "START 15\n",
+        &set,
+        "YXEDITTVDDATABASE 7 87 -29990 12\n7,7\n8,8\nDONE\n",
+        // Looked at, never written: h8 i9 j10 and the empty board.
+        "YXQUERYDATABASEALL\n7,7\n8,8\n9,9\nDONE\n",
+        "YXQUERYDATABASEALL\nDONE\n",
+        "YXQUERYDATABASEONE\n7,7\n8,8\n9,9\nDONE\n",
+    ]
+    .concat();
+    let (answers, _) = run(&input);
+    assert_eq!(answers.last().map(String::as_str), Some("MESSAGE DATABASE ONE 0 0 0 0"), "{answers:?}");
+    let database = analysis_db::Database::open_read_only(db.path()).unwrap();
+    assert_eq!(database.len().unwrap(), 1, "only the edited record");
+}
+
+#[test]
 fn the_engine_is_given_the_database_and_read_only_is_kept() {
     let db = Scratch::new("engine");
     let path = db.path().display().to_string();
