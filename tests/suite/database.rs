@@ -5,7 +5,7 @@
 
 use analysis_db::{Database, Record};
 use board::{Position, Rules};
-use play::book::Label;
+use play::analysis_store::Label;
 use play::{Agent, Limits};
 use roster::AgentSpec;
 

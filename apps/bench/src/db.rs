@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use analysis_db::{Database, Record};
 use anyhow::{Context, Result, bail};
 use board::{Position, Rules};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use serde::Serialize;
 
 use crate::report::{emit, row};

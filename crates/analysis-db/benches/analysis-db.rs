@@ -10,7 +10,7 @@ use std::time::Instant;
 use analysis_db::{Database, Record};
 use board::{Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
-use play::book::Bound;
+use play::analysis_store::Bound;
 
 /// Positions of 2 to 9 stones near the centre, one a seed, the same every run.
 fn position(seed: u64) -> Position {

@@ -8,7 +8,7 @@
 //! a line break is quoted, quotes doubled.
 
 use board::{Bitboard, Cell, Position, Rules, Side};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use rusqlite::params;
 
 use crate::tree::cell_at;

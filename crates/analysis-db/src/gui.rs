@@ -12,7 +12,7 @@
 //! distance is counted as the reference counts it: the plies from the
 //! record's position to the end, plus one (the move itself): `w17`.
 
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
 
 use crate::Record;

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use analysis_db::{Database, Record};
-//! use play::book::Label;
+//! use play::analysis_store::Label;
 //! use board::{Position, Rules};
 //!
 //! let path = std::env::temp_dir().join(format!("doc-{}.mnkdb", std::process::id()));
@@ -23,7 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
-mod book;
+mod analysis_store;
 mod csv;
 mod error;
 pub mod gui;

@@ -27,7 +27,7 @@
 //! (the file does not say its code page), which writes back byte for byte.
 
 use board::{Cell, Position, Rules};
-use play::book::Label;
+use play::analysis_store::Label;
 
 use crate::key::{KeySet, PositionKey, point_images};
 use crate::tree::{Child, Index};

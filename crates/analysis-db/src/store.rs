@@ -11,7 +11,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::DbError;
 use crate::key::{PositionKey, canonical_point};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 
 use crate::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 use crate::tree::cell_at;

@@ -24,7 +24,7 @@
 use std::io::Read;
 
 use board::{Cell, Position, RuleSet, Rules, Side};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use rusqlite::params;
 
 use crate::{Database, DbError, Record, gui};

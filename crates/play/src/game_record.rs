@@ -108,7 +108,7 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<SwapRecord>,
     /// What learning agents could not keep of this game (see
-    /// [`Agent::game_over`]), each prefixed by the agent's name.
+    /// [`Agent::game_over`](crate::agent::Agent::game_over)), each prefixed by the agent's name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub learning_errors: Vec<String>,
 }

@@ -17,8 +17,8 @@
 
 mod agent;
 mod analysis;
+pub mod analysis_store;
 pub mod balance;
-pub mod book;
 pub mod clock;
 pub mod defence;
 mod engine_option;
@@ -35,7 +35,7 @@ pub use agent::{Accumulator, Agent, AgentError, Evaluator};
 pub use analysis::{
     Analysis, CellScore, EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };
-pub use book::{Book, BookEntry};
+pub use analysis_store::{AnalysisStore, StoreEntry};
 pub use engine_option::{EngineOption, OptionKind, OptionValueError};
 pub use game::{OpeningError, play_game, play_game_on_clock, report_game_over};
 pub use game_record::{Forfeit, GameRecord, MoveRecord, Thought};

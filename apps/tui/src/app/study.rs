@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use analysis_db::{Database, Record};
 use board::{Cell, Position};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use analysis_db::{Database, Record};
 use board::{Position, Rules};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::common::{press, screen, setup, tick_until, type_text};

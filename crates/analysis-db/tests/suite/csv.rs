@@ -3,7 +3,7 @@
 
 use analysis_db::{Database, Record};
 use board::{Position, Rules};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 
 use crate::files::Scratch;
 

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use analysis_db::{Database, DbError, Record, SCHEMA};
 use board::{Position, Rules};
-use play::book::Label;
+use play::analysis_store::Label;
 
 /// A database path in the temporary folder, its files removed when dropped.
 pub struct Scratch {

@@ -3,7 +3,7 @@
 
 use analysis_db::{Database, DbError, Record};
 use board::{Position, Rules, Transform};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 
 use crate::files::Scratch;
 
@@ -158,13 +158,13 @@ fn a_reader_and_a_writer_share_the_file() {
 
 #[test]
 fn a_search_writes_through_the_book_and_keeps_what_a_person_wrote() {
-    use play::{Book, BookEntry};
+    use play::{AnalysisStore, StoreEntry};
     let scratch = Scratch::new("book");
     let mut database = Database::open(&scratch.path).unwrap();
     let here = pos("h8 i9");
     database.put(&here, &Record { comment: "studied".to_owned(), ..Record::labelled(Label::None) }).unwrap();
     let entry =
-        BookEntry { label: Label::Win, value: Some(1_999_999_990), depth: Some(12), bound: Bound::Exact };
+        StoreEntry { label: Label::Win, value: Some(1_999_999_990), depth: Some(12), bound: Bound::Exact };
     assert!(database.writes());
     database.keep(&here, &entry).unwrap();
     assert_eq!(database.entry(&here), Some(entry));
@@ -175,10 +175,13 @@ fn a_search_writes_through_the_book_and_keeps_what_a_person_wrote() {
         .put(&here, &Record { comment: "studied".to_owned(), ..Record::labelled(Label::Excluded) })
         .unwrap();
     database
-        .keep(&here, &BookEntry { label: Label::None, value: Some(40), depth: Some(10), bound: Bound::Exact })
+        .keep(
+            &here,
+            &StoreEntry { label: Label::None, value: Some(40), depth: Some(10), bound: Bound::Exact },
+        )
         .unwrap();
     database
-        .keep(&here, &BookEntry { label: Label::None, value: Some(-5), depth: Some(6), bound: Bound::Upper })
+        .keep(&here, &StoreEntry { label: Label::None, value: Some(-5), depth: Some(6), bound: Bound::Upper })
         .unwrap();
     let kept = database.get(&here).unwrap().unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@
 
 use analysis_db::{Database, Record};
 use board::{Cell, Position, Rules};
-use play::book::Label;
+use play::analysis_store::Label;
 use rand::rngs::SmallRng;
 use rand::{RngExt as _, SeedableRng};
 

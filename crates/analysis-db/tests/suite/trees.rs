@@ -3,7 +3,7 @@
 
 use analysis_db::{Database, Prune, Record, Step};
 use board::{Position, Rules};
-use play::book::Label;
+use play::analysis_store::Label;
 
 use crate::files::Scratch;
 

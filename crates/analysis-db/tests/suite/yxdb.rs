@@ -5,7 +5,7 @@
 use analysis_db::{Database, Record};
 use board::{Position, Rules};
 use play::PROVEN_WIN;
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 use rand::rngs::SmallRng;
 use rand::{RngExt as _, SeedableRng};
 

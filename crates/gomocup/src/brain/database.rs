@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use analysis_db::{Database, Prune, Record, gui};
 use board::{Cell, Position, Rules};
-use play::book::{Bound, Label};
+use play::analysis_store::{Bound, Label};
 
 use super::State;
 use super::refusal::{Refusal, Reply};

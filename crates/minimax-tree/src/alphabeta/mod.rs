@@ -22,7 +22,7 @@
 //! - `agent` — [`AlphaBetaAgent`], the engine as a player.
 
 mod agent;
-mod book;
+mod analysis_store;
 mod config;
 mod depth;
 mod node;
@@ -84,7 +84,7 @@ pub struct AlphaBeta<E = OpenLines> {
     excluded: Vec<Cell>,
     /// An analysis store consulted near the root and written back to
     /// (`book.rs`); the helper threads have none.
-    book: book::BookSlot,
+    store: analysis_store::StoreSlot,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -111,7 +111,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             accumulator: None,
             threat_search: ThreatSearch::new(),
             excluded: Vec::new(),
-            book: book::BookSlot::default(),
+            store: analysis_store::StoreSlot::default(),
         }
     }
 

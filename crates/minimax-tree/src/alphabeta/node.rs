@@ -254,9 +254,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         window: (i32, i32),
         ply: u32,
     ) -> ControlFlow<i32, Node> {
-        if self.book.0.is_some()
-            && ply <= super::book::BOOK_PLIES
-            && let Some(score) = self.book_cut(pos, depth, window, ply)
+        if self.store.0.is_some()
+            && ply <= super::analysis_store::STORE_PLIES
+            && let Some(score) = self.store_cut(pos, depth, window, ply)
         {
             return Break(score);
         }

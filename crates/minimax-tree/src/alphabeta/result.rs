@@ -94,5 +94,5 @@ pub enum Reason {
     /// The main search.
     Search,
     /// An analysis store marked it forced, or a win.
-    Book,
+    AnalysisStore,
 }

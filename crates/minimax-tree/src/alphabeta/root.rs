@@ -58,16 +58,16 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         // The store's word on the root's moves (any legal one, near the
         // stones or not): forced, a win, excluded.
-        let (by_book, book_excluded) = self.decide_by_book(pos, pos.legal_cells() - excluded);
+        let (by_store, store_excluded) = self.decide_by_store(pos, pos.legal_cells() - excluded);
         if self.excluded.is_empty()
             && let Some(decided) =
-                by_book.filter(|decided| decided.best_move.is_some_and(|cell| !excluded.contains(cell)))
+                by_store.filter(|decided| decided.best_move.is_some_and(|cell| !excluded.contains(cell)))
         {
             return AlphaBetaReport { nodes: self.budget.nodes, ..decided };
         }
-        if !(cells - book_excluded).is_empty() {
-            cells -= book_excluded;
-            excluded |= book_excluded;
+        if !(cells - store_excluded).is_empty() {
+            cells -= store_excluded;
+            excluded |= store_excluded;
         }
         // Among the moves not shown yet no shortcut decides; a shortcut to
         // an excluded cell is no answer.

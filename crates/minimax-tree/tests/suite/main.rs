@@ -1,6 +1,6 @@
 //! Every integration test of the crate in one binary (one link, not one a file).
 
-mod book;
+mod analysis_store;
 mod classic_tree_minimax;
 mod players;
 mod properties;

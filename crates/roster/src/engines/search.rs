@@ -123,7 +123,7 @@ impl AlphaBetaParts {
         let mut search = AlphaBeta::new(evaluator, self.config.clone());
         if let Some((path, write)) = &self.database {
             let opened = if *write { Database::open(path) } else { Database::open_read_only(path) };
-            search.set_book(opened.ok().map(|database| Box::new(database) as Box<dyn play::Book>));
+            search.set_store(opened.ok().map(|database| Box::new(database) as Box<dyn play::AnalysisStore>));
         }
         search
     }

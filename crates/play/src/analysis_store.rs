@@ -124,7 +124,7 @@ impl std::str::FromStr for Bound {
 
 /// What a store says of a position, as far as a search reads it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BookEntry {
+pub struct StoreEntry {
     /// The label.
     pub label: Label,
     /// A value for the side to move, in the searching engine's scale (a
@@ -138,9 +138,9 @@ pub struct BookEntry {
 
 /// A store of analyses a search consults and, unless it is read-only,
 /// writes what it found back to.
-pub trait Book: Send {
+pub trait AnalysisStore: Send {
     /// What the store keeps of `pos` (or of a mirror image of it).
-    fn entry(&mut self, pos: &Position) -> Option<BookEntry>;
+    fn entry(&mut self, pos: &Position) -> Option<StoreEntry>;
 
     /// Keeps `entry` for `pos`, leaving what else the store keeps of it
     /// (comments, texts) as it was, a label it has when `entry` brings
@@ -148,9 +148,9 @@ pub trait Book: Send {
     ///
     /// # Errors
     /// Why it could not be kept (a read-only store, a failed write).
-    fn keep(&mut self, pos: &Position, entry: &BookEntry) -> Result<(), String>;
+    fn keep(&mut self, pos: &Position, entry: &StoreEntry) -> Result<(), String>;
 
-    /// Whether [`Book::keep`] writes.
+    /// Whether [`AnalysisStore::keep`] writes.
     fn writes(&self) -> bool;
 }
 

@@ -7,29 +7,29 @@ use std::sync::{Arc, Mutex};
 
 use board::{Position, Rules};
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason};
-use play::book::{Bound, Label};
-use play::{Book, BookEntry, Limits};
+use play::analysis_store::{Bound, Label};
+use play::{AnalysisStore, Limits, StoreEntry};
 
 /// A store in memory, by the position's moves in order, shared so that a
 /// test can read what the search wrote.
 #[derive(Clone, Default)]
-struct Memory(Arc<Mutex<HashMap<u64, BookEntry>>>);
+struct Memory(Arc<Mutex<HashMap<u64, StoreEntry>>>);
 
 impl Memory {
-    fn put(&self, pos: &Position, entry: BookEntry) {
+    fn put(&self, pos: &Position, entry: StoreEntry) {
         self.0.lock().unwrap().insert(pos.hash(), entry);
     }
 
-    fn get(&self, pos: &Position) -> Option<BookEntry> {
+    fn get(&self, pos: &Position) -> Option<StoreEntry> {
         self.0.lock().unwrap().get(&pos.hash()).copied()
     }
 }
 
-impl Book for Memory {
-    fn entry(&mut self, pos: &Position) -> Option<BookEntry> {
+impl AnalysisStore for Memory {
+    fn entry(&mut self, pos: &Position) -> Option<StoreEntry> {
         self.get(pos)
     }
-    fn keep(&mut self, pos: &Position, entry: &BookEntry) -> Result<(), String> {
+    fn keep(&mut self, pos: &Position, entry: &StoreEntry) -> Result<(), String> {
         self.put(pos, *entry);
         Ok(())
     }
@@ -40,11 +40,11 @@ impl Book for Memory {
 
 /// A store that may be read, never written.
 struct ReadOnly(Memory);
-impl Book for ReadOnly {
-    fn entry(&mut self, pos: &Position) -> Option<BookEntry> {
+impl AnalysisStore for ReadOnly {
+    fn entry(&mut self, pos: &Position) -> Option<StoreEntry> {
         self.0.get(pos)
     }
-    fn keep(&mut self, _: &Position, _: &BookEntry) -> Result<(), String> {
+    fn keep(&mut self, _: &Position, _: &StoreEntry) -> Result<(), String> {
         panic!("a read-only store was written")
     }
     fn writes(&self) -> bool {
@@ -55,7 +55,7 @@ impl Book for ReadOnly {
 fn engine(book: &Memory) -> AlphaBeta<OpenLines> {
     let mut engine =
         AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() });
-    engine.set_book(Some(Box::new(book.clone())));
+    engine.set_store(Some(Box::new(book.clone())));
     engine
 }
 
@@ -65,8 +65,8 @@ fn after(pos: &Position, name: &str) -> Position {
     after
 }
 
-fn labelled(label: Label) -> BookEntry {
-    BookEntry { label, ..BookEntry::default() }
+fn labelled(label: Label) -> StoreEntry {
+    StoreEntry { label, ..StoreEntry::default() }
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn a_forced_move_is_played_at_once_and_a_known_win_first() {
     let report = engine(&book).search(&pos, &Limits::depth(6));
     assert_eq!(
         (report.best_move, report.reason, report.nodes),
-        (Some(pos.rules().parse_cell("a1").unwrap()), Reason::Book, 0)
+        (Some(pos.rules().parse_cell("a1").unwrap()), Reason::AnalysisStore, 0)
     );
     // A move to a position its side to move loses beats a forced one.
     book.put(&after(&pos, "b1"), labelled(Label::Loss));
@@ -118,6 +118,6 @@ fn a_search_writes_its_line_back_and_the_next_one_reads_it() {
     // Read-only stores are not written.
     let untouched = Memory::default();
     let mut reader = AlphaBeta::new(OpenLines, AlphaBetaConfig::default());
-    reader.set_book(Some(Box::new(ReadOnly(untouched))));
+    reader.set_store(Some(Box::new(ReadOnly(untouched))));
     reader.search(&pos, &Limits::depth(6));
 }

@@ -1,4 +1,4 @@
-//! The search and an analysis store ([`Book`]): at the root a move the
+//! The search and an analysis store ([`AnalysisStore`]): at the root a move the
 //! store marks forced is played at once and a known win preferred; a few
 //! plies down, a labelled position is decided and a stored value deep
 //! enough cuts as a table entry would; after a search the root and the
@@ -6,8 +6,8 @@
 //! read-only.
 
 use board::{Bitboard, Cell, Position};
-use play::book::{Bound, Label};
-use play::{Book, BookEntry, Evaluator};
+use play::analysis_store::{Bound, Label};
+use play::{AnalysisStore, Evaluator, StoreEntry};
 
 use super::AlphaBeta;
 use super::depth::{Depth, PLY};
@@ -15,16 +15,16 @@ use super::result::{AlphaBetaReport, MATE, MATE_BOUND, Reason};
 
 /// The store a search consults, if any.
 #[derive(Default)]
-pub(super) struct BookSlot(pub(super) Option<Box<dyn Book>>);
+pub(super) struct StoreSlot(pub(super) Option<Box<dyn AnalysisStore>>);
 
-impl std::fmt::Debug for BookSlot {
+impl std::fmt::Debug for StoreSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "a book" } else { "no book" })
+        f.write_str(if self.0.is_some() { "a store" } else { "no store" })
     }
 }
 
 /// How many plies below the root the store is asked.
-pub(super) const BOOK_PLIES: u32 = 4;
+pub(super) const STORE_PLIES: u32 = 4;
 
 /// The distance a labelled win or loss is given when the store says no
 /// more: far, so that any win the search proves itself is shorter.
@@ -35,20 +35,20 @@ const MIN_DEPTH_KEPT: u32 = 4;
 
 impl<E: Evaluator> AlphaBeta<E> {
     /// Consults and feeds `book` from now on (`None`: no store).
-    pub fn set_book(&mut self, book: Option<Box<dyn Book>>) {
-        self.book = BookSlot(book);
+    pub fn set_store(&mut self, book: Option<Box<dyn AnalysisStore>>) {
+        self.store = StoreSlot(book);
     }
 
     /// The root's moves the store decides: a forced move, or a move to a
     /// position the side to move then loses (a win for us, preferred);
     /// also the moves it excludes.
-    pub(super) fn decide_by_book(
+    pub(super) fn decide_by_store(
         &mut self,
         pos: &Position,
         cells: Bitboard,
     ) -> (Option<AlphaBetaReport>, Bitboard) {
         let mut excluded = Bitboard::EMPTY;
-        let Some(book) = self.book.0.as_mut() else { return (None, excluded) };
+        let Some(book) = self.store.0.as_mut() else { return (None, excluded) };
         let mut after = pos.clone();
         let (mut forced, mut win): (Option<Cell>, Option<(Cell, i32)>) = (None, None);
         for cell in cells {
@@ -77,21 +77,21 @@ impl<E: Evaluator> AlphaBeta<E> {
             nodes: 0,
             line: vec![cell],
             root_scores: Vec::new(),
-            reason: Reason::Book,
+            reason: Reason::AnalysisStore,
         });
         (report, excluded)
     }
 
-    /// What the store decides of `pos` at `ply` (1 to [`BOOK_PLIES`])
+    /// What the store decides of `pos` at `ply` (1 to [`STORE_PLIES`])
     /// searched `depth` within `(alpha, beta)`, if anything.
-    pub(super) fn book_cut(
+    pub(super) fn store_cut(
         &mut self,
         pos: &Position,
         depth: Depth,
         (alpha, beta): (i32, i32),
         ply: u32,
     ) -> Option<i32> {
-        let entry = self.book.0.as_mut()?.entry(pos)?;
+        let entry = self.store.0.as_mut()?.entry(pos)?;
         let ply = ply as i32;
         match entry.label {
             Label::Win => {
@@ -129,13 +129,13 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// and the best line's positions a few plies down, each with its own
     /// value and the depth left there; a proven result as a label.
     pub(super) fn write_back(&mut self, pos: &Position, result: &AlphaBetaReport) {
-        let Some(book) = self.book.0.as_mut().filter(|book| book.writes()) else { return };
+        let Some(book) = self.store.0.as_mut().filter(|book| book.writes()) else { return };
         if result.reason != Reason::Search || result.depth < MIN_DEPTH_KEPT {
             return;
         }
         let mut here = pos.clone();
         let mut value = result.value;
-        for ply in 0..=BOOK_PLIES {
+        for ply in 0..=STORE_PLIES {
             let left = result.depth.saturating_sub(ply);
             if left == 0 {
                 break;
@@ -147,7 +147,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             } else {
                 Label::None
             };
-            let entry = BookEntry { label, value: Some(value), depth: Some(left), bound: Bound::Exact };
+            let entry = StoreEntry { label, value: Some(value), depth: Some(left), bound: Bound::Exact };
             // A store that cannot write now is no reason to lose the move.
             let _ = book.keep(&here, &entry);
             let Some(&cell) = result.line.get(ply as usize) else { break };
@@ -162,6 +162,6 @@ impl<E: Evaluator> AlphaBeta<E> {
 
 /// The value of a move to a position the store says its side to move
 /// loses, `plies` below the root: the stored distance if it is one.
-fn won_by(entry: BookEntry, plies: i32) -> Option<i32> {
+fn won_by(entry: StoreEntry, plies: i32) -> Option<i32> {
     entry.value.filter(|&value| value < -MATE_BOUND).map(|value| -value - plies)
 }

@@ -1,21 +1,26 @@
-//! The database as a search's [`Book`]: entries read from records, and
+//! The database as a search's [`AnalysisStore`]: entries read from records, and
 //! what a search found written back into them — comments, texts, a label
 //! it does not replace and a value searched deeper kept.
 
 use board::Position;
-use play::book::Label;
-use play::{Book, BookEntry};
+use play::analysis_store::Label;
+use play::{AnalysisStore, StoreEntry};
 
 use crate::{Database, Record};
 
-impl Book for Database {
+impl AnalysisStore for Database {
     /// (A record that cannot be read is as none: a search goes on.)
-    fn entry(&mut self, pos: &Position) -> Option<BookEntry> {
+    fn entry(&mut self, pos: &Position) -> Option<StoreEntry> {
         let record = self.get(pos).ok()??;
-        Some(BookEntry { label: record.label, value: record.value, depth: record.depth, bound: record.bound })
+        Some(StoreEntry {
+            label: record.label,
+            value: record.value,
+            depth: record.depth,
+            bound: record.bound,
+        })
     }
 
-    fn keep(&mut self, pos: &Position, entry: &BookEntry) -> Result<(), String> {
+    fn keep(&mut self, pos: &Position, entry: &StoreEntry) -> Result<(), String> {
         self.write(|database| {
             let old = database.get(pos)?.unwrap_or_default();
             // A search without a result leaves a person's label (a forced
