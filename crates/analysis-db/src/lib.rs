@@ -23,23 +23,17 @@
 //! ```
 #![warn(missing_docs)]
 
-mod analysis_store;
-mod csv;
+mod client;
 mod error;
-pub mod gui;
-mod key;
-mod limits;
-mod record;
-mod renlib;
-mod store;
-mod tree;
-mod yxdb;
+mod formats;
+mod storage;
 
+pub use client::gui;
+pub use client::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
 pub use error::DbError;
-pub use key::{PositionKey, point_images};
-pub use limits::{MAX_IMPORT_BYTES, import_limit, read_import};
-pub use record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
-pub use renlib::{LibImport, MAX_EXPORT_NODES};
-pub use store::{Database, SCHEMA};
-pub use tree::{Prune, Step};
-pub use yxdb::{YxdbExport, YxdbImport};
+pub use formats::limits::{MAX_IMPORT_BYTES, import_limit, read_import};
+pub use formats::renlib::{LibImport, MAX_EXPORT_NODES};
+pub use formats::yxdb::{YxdbExport, YxdbImport};
+pub use storage::key::{PositionKey, point_images};
+pub use storage::store::{Database, SCHEMA};
+pub use storage::tree::{Prune, Step};

@@ -10,7 +10,7 @@ use std::hash::BuildHasherDefault;
 use board::{Cell, Position, Rules, Side, Transform};
 use rusqlite::params;
 
-use crate::key::{KeyHasher, KeySet, PositionKey};
+use crate::storage::key::{KeyHasher, KeySet, PositionKey};
 use crate::{Database, DbError, Record};
 
 /// What a walk does at a position it reached.

@@ -11,7 +11,7 @@ use board::{Bitboard, Cell, Position, Rules, Side};
 use play::analysis_store::{Bound, Label};
 use rusqlite::params;
 
-use crate::tree::cell_at;
+use crate::storage::tree::cell_at;
 use crate::{Database, DbError, Record};
 
 const HEADER: &str = "rules,to_move,x,o,label,value,depth,bound,marked,comment,texts";

@@ -29,8 +29,8 @@
 use board::{Cell, Position, Rules};
 use play::analysis_store::Label;
 
-use crate::key::{KeySet, PositionKey, point_images};
-use crate::tree::{Child, Index};
+use crate::storage::key::{KeySet, PositionKey, point_images};
+use crate::storage::tree::{Child, Index};
 use crate::{Database, DbError, MAX_TEXT_CHARS, Record};
 
 /// The versions read: 3.0 up to 3.9 (RenLib 3.0 to 3.6 write 3.0 or 3.4).

@@ -271,7 +271,7 @@ impl Database {
                 export.skipped += 1;
                 continue;
             };
-            let pos = crate::csv::position_of_key(rules, &key).map_err(|why| {
+            let pos = crate::formats::csv::position_of_key(rules, &key).map_err(|why| {
                 DbError::Record(format!("{}: a record's position is damaged: {why}", self.path().display()))
             })?;
             let Some(record) = self.get(&pos)? else { continue };
@@ -347,7 +347,9 @@ fn read_record(
         cells[usize::from(i >= black)].push(cell);
     }
     let to_move = if black == white { Side::X } else { Side::O };
-    let Ok(pos) = crate::csv::position_of(rules, to_move, &cells[0], &cells[1]) else { return Ok(None) };
+    let Ok(pos) = crate::formats::csv::position_of(rules, to_move, &cells[0], &cells[1]) else {
+        return Ok(None);
+    };
     let mut record = Record::default();
     if let Some(&label) = body.first() {
         record.label = label_from_file(label);
@@ -428,7 +430,7 @@ fn entry(rule: u8, pos: &Position, record: &Record) -> Option<(Vec<u8>, Vec<u8>)
             .texts
             .iter()
             .map(|(cell, point_text)| {
-                let cell: Cell = crate::key::canonical_point(pos, *cell, &onto);
+                let cell: Cell = crate::storage::key::canonical_point(pos, *cell, &onto);
                 format!("{}{}{point_text}", hex_digit(cell.x()), hex_digit(cell.y()))
             })
             .collect();

@@ -10,11 +10,11 @@ use board::{Cell, Position, Rules, Transform};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::DbError;
-use crate::key::{PositionKey, canonical_point};
+use crate::storage::key::{PositionKey, canonical_point};
 use play::analysis_store::{Bound, Label};
 
-use crate::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
-use crate::tree::cell_at;
+use crate::client::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+use crate::storage::tree::cell_at;
 
 /// `PRAGMA application_id` of our files: "mnkA".
 const APPLICATION_ID: i64 = 0x6D6E_6B41;
@@ -111,7 +111,7 @@ impl Database {
                     rusqlite::Error::SqliteFailure(error, _)
                         if error.code == rusqlite::ErrorCode::NotADatabase =>
                     {
-                        foreign(if crate::yxdb::looks_like_yxdb(&self.path) {
+                        foreign(if crate::formats::yxdb::looks_like_yxdb(&self.path) {
                             "it is a database file of Yixin or Rapfi: import it with `bench db import-yxdb`"
                                 .to_owned()
                         } else {

@@ -3,7 +3,7 @@
 
 use board::{Cell, Position};
 
-use crate::key::point_images;
+use crate::storage::key::point_images;
 use play::analysis_store::{Bound, Label};
 
 /// The most characters a point's text holds (a GUI shows a few on the
