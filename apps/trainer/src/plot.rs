@@ -40,13 +40,20 @@ pub fn line_chart(
     // infinity, a range of no width or beyond what f64 steps can count).
     let drawable = |value: f64| value.is_finite() && value.abs() <= MAX_DRAWN;
     let all_points = series.iter().flat_map(|s| s.points.iter());
-    if !drawable(y_range.0) || !drawable(y_range.1) || y_range.0 >= y_range.1 {
+    // (A range too narrow for its numbers' precision has no ticks either.)
+    let scale = y_range.0.abs().max(y_range.1.abs()).max(1.0);
+    if !drawable(y_range.0) || !drawable(y_range.1) || y_range.1 - y_range.0 < scale * 1e-9 {
         anyhow::bail!("cannot draw {}: the range {:?} is not a range of numbers", path.display(), y_range);
     }
     if let Some(point) = all_points.clone().find(|p| !drawable(p.0) || !drawable(p.1)) {
         anyhow::bail!("cannot draw {}: the point {point:?} is not a pair of numbers", path.display());
     }
     let x_max = all_points.map(|p| p.0).fold(1.0f64, f64::max);
+    // A point far outside the chart is drawn at its edge's distance (a
+    // span beyond it): plotters' pixel arithmetic overflows further out.
+    let y_span = y_range.1 - y_range.0;
+    let on_chart =
+        |(x, y): (f64, f64)| (x.clamp(-x_max, 2.0 * x_max), y.clamp(y_range.0 - y_span, y_range.1 + y_span));
     // Drawn in memory, then written as every output is (whole, through a
     // temporary file, never onto a FIFO or a device).
     let mut svg = String::new();
@@ -69,7 +76,10 @@ pub fn line_chart(
         for (i, line) in series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
             chart
-                .draw_series(LineSeries::new(line.points.iter().copied(), colour.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    line.points.iter().copied().map(on_chart),
+                    colour.stroke_width(2),
+                ))?
                 .label(line.name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
         }
@@ -107,6 +117,18 @@ fn tick(value: f64) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_point_far_outside_a_narrow_range_is_drawn_at_its_edge_or_refused() {
+        // Found by the property below: plotters' pixels overflowed.
+        let path = std::env::temp_dir().join(format!("mnk-chart-edge-{}.svg", std::process::id()));
+        let series = [Series { name: "far".to_owned(), points: vec![(0.0, -43.7)] }];
+        assert!(line_chart(&path, "t", "x", "y", (0.0, 3.2e-290), &series).is_err());
+        let series = [Series { name: "far".to_owned(), points: vec![(0.0, -1e12), (-1e12, 1e12)] }];
+        line_chart(&path, "t", "x", "y", (0.0, 1e-3), &series).unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+        let _ = std::fs::remove_file(&path);
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
