@@ -373,10 +373,14 @@ impl Database {
 
     /// Writes the records from `pos` down as a RenLib file: the moves to
     /// `pos` as a line, then every position below it that has a record,
-    /// siblings in row order. Of moves that reach mirror images of one
-    /// position one is written; a position reached again by another move
-    /// order is a leaf there, its branch written where it first appeared.
-    /// Returns the file and how many nodes it has.
+    /// siblings in row order, then a marker for each text on a point no
+    /// move takes. Of moves that reach mirror images of one position, the
+    /// one that reaches it as it was entered is written; a position the
+    /// moves reach as entered somewhere is written there and not under
+    /// another parent in another image; a position reached again by
+    /// another move order is a leaf there (its comment and mark said
+    /// once), its branch written where it first appeared. Returns the file
+    /// and how many nodes it has.
     ///
     /// # Errors
     /// [`DbError::Record`] for a board larger than 15×15 or a tree of more
@@ -430,13 +434,12 @@ impl Database {
     ) -> Result<Vec<Entry>, DbError> {
         let has_text = |cell: Cell| record.text_at(here, cell).is_some();
         let mut entries = Vec::with_capacity(children.len());
-        let mut after = here.clone();
-        for child in one_per_position(&mut after, children, has_text) {
+        for child in one_per_position(*here.rules(), children, has_text) {
             // A position reached here in another image than it was entered
             // in is written where the moves reach it as entered, if they
             // do: here it is left out, or (a text on its point) a leaf.
             let elsewhere =
-                !is_as_entered(&mut after, &child) && self.reached_as_entered(writer, &child.key.bytes)?;
+                child.as_entered == Some(false) && self.reached_as_entered(writer, &child.key.bytes)?;
             if !elsewhere || has_text(child.cell) {
                 entries.push(Entry::Move { child, elsewhere });
             }
@@ -520,9 +523,10 @@ impl Database {
         }
         let own = self.get(here)?.unwrap_or_default();
         let children = self.children_keyed(index, here)?;
-        let at = here.clone();
-        for child in one_per_position(&mut at.clone(), children, |cell| own.text_at(&at, cell).is_some()) {
-            if is_as_entered(here, &child) && reached.insert(child.key.bytes.clone()) {
+        let rules = *here.rules();
+        let texted: Vec<Cell> = own.texts.iter().flat_map(|(cell, _)| point_images(here, *cell)).collect();
+        for child in one_per_position(rules, children, |cell| texted.contains(&cell)) {
+            if child.as_entered != Some(false) && reached.insert(child.key.bytes.clone()) {
                 here.play_unchecked(child.cell);
                 let result = self.reach_below(index, here, reached);
                 here.undo();
@@ -545,30 +549,12 @@ impl Database {
     }
 }
 
-/// Whether `child`'s position, one move from `parent`, is reached in the
-/// image its record was first written in (or the file does not say).
-fn is_as_entered(parent: &mut Position, child: &Child) -> bool {
-    let Some(image) = child.image else { return true };
-    if image == child.key.transform {
-        return true;
-    }
-    // A symmetric position has other transforms to the same image.
-    parent.play_unchecked(child.cell);
-    let as_entered = child.key.is_image(parent, image);
-    parent.undo();
-    as_entered
-}
-
 /// The children that reach different positions: of moves that reach
 /// mirror images of one position (one record), the one that reaches it
 /// in the image it was first written in (the moves as they were
 /// entered), else the one with a text on its point, else the first in
 /// row order; in row order.
-fn one_per_position(
-    parent: &mut Position,
-    children: Vec<Child>,
-    has_text: impl Fn(Cell) -> bool,
-) -> Vec<Child> {
+fn one_per_position(rules: Rules, children: Vec<Child>, has_text: impl Fn(Cell) -> bool) -> Vec<Child> {
     let mut groups: Vec<Vec<Child>> = Vec::with_capacity(children.len());
     for child in children {
         match groups.iter_mut().find(|members| members[0].key.bytes == child.key.bytes) {
@@ -583,13 +569,12 @@ fn one_per_position(
         } else {
             members
                 .iter()
-                .position(|child| child.image.is_some() && is_as_entered(parent, child))
+                .position(|child| child.as_entered == Some(true))
                 .or_else(|| members.iter().position(|child| has_text(child.cell)))
                 .unwrap_or(0)
         };
         chosen.push(members.swap_remove(pick));
     }
-    let rules = *parent.rules();
     chosen.sort_by_key(|child| rules.dense_index(child.cell));
     chosen
 }

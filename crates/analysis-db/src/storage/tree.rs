@@ -40,8 +40,10 @@ pub(crate) struct Child {
     pub record: Record,
     /// The key of the position after the move.
     pub key: PositionKey,
-    /// The image the record was first written in, if the file says.
-    pub image: Option<Transform>,
+    /// Whether the move reaches the position in the image its record was
+    /// first written in (the moves as they were entered); `None` where the
+    /// file does not say.
+    pub as_entered: Option<bool>,
 }
 
 /// Every record of one rule set that is one move from another, by a
@@ -228,9 +230,12 @@ impl Database {
             after.play_unchecked(cell);
             let key = PositionKey::of(&after);
             let record = self.get_with_image(&after, &key);
+            // (A symmetric position has other transforms to the same image.)
+            let as_entered = |image: Transform| image == key.transform || key.is_image(&after, image);
+            let found_here = record?.map(|(record, image)| (record, image.map(as_entered)));
             after.undo();
-            if let Some((record, image)) = record? {
-                found.push(Child { cell, record, key, image });
+            if let Some((record, as_entered)) = found_here {
+                found.push(Child { cell, record, key, as_entered });
             }
         }
         Ok(found)

@@ -129,38 +129,49 @@ fn a_branch_splits_off_with_the_way_to_it() {
 }
 
 #[test]
-fn a_file_of_the_first_schema_is_read_and_brought_up_to_date() {
-    let scratch = Scratch::new("schema-1");
-    let key = analysis_db::PositionKey::of(&pos("h8 i9"));
-    let file = rusqlite::Connection::open(&scratch.path).unwrap();
-    file.execute_batch(
-        "CREATE TABLE positions (rules TEXT NOT NULL, key BLOB NOT NULL, label INTEGER NOT NULL DEFAULT 0,
-            value INTEGER, depth INTEGER, bound INTEGER NOT NULL DEFAULT 0, comment TEXT NOT NULL DEFAULT '',
-            PRIMARY KEY (rules, key)) WITHOUT ROWID;
-         CREATE TABLE texts (rules TEXT NOT NULL, key BLOB NOT NULL, cell INTEGER NOT NULL, text TEXT NOT NULL,
-            PRIMARY KEY (rules, key, cell)) WITHOUT ROWID;
-         PRAGMA application_id = 1835952961; PRAGMA user_version = 1;",
-    )
-    .unwrap();
-    file.execute(
-        "INSERT INTO positions (rules, key, label, comment) VALUES (?1, ?2, 1, 'old')",
-        rusqlite::params![Rules::gomoku15().to_string(), key.bytes],
-    )
-    .unwrap();
-    drop(file);
-    let old = Record { comment: "old".to_owned(), ..Record::labelled(Label::Win) };
-    // Read-only: read as it is, not changed.
-    let before = std::fs::read(&scratch.path).unwrap();
-    assert_eq!(
-        Database::open_read_only(&scratch.path).unwrap().get(&pos("h8 i9")).unwrap(),
-        Some(old.clone())
-    );
-    assert_eq!(std::fs::read(&scratch.path).unwrap(), before);
-    // For writing: brought up to date, marks kept from then on.
-    let mut database = Database::open(&scratch.path).unwrap();
-    assert_eq!(database.get(&pos("h8 i9")).unwrap(), Some(old.clone()));
-    let marked = Record { marked: true, ..old };
-    database.put(&pos("h8 i9"), &marked).unwrap();
-    drop(database);
-    assert_eq!(Database::open_read_only(&scratch.path).unwrap().get(&pos("h8 i9")).unwrap(), Some(marked));
+fn files_of_older_schemas_are_read_and_brought_up_to_date() {
+    // Schema 1 had no mark, schema 2 no image a record was first written in.
+    for (schema, marked_column) in [(1, ""), (2, "marked INTEGER NOT NULL DEFAULT 0,")] {
+        let scratch = Scratch::new(&format!("schema-{schema}"));
+        let key = analysis_db::PositionKey::of(&pos("h8 i9"));
+        let file = rusqlite::Connection::open(&scratch.path).unwrap();
+        file.execute_batch(&format!(
+            "CREATE TABLE positions (rules TEXT NOT NULL, key BLOB NOT NULL, label INTEGER NOT NULL DEFAULT 0,
+                value INTEGER, depth INTEGER, bound INTEGER NOT NULL DEFAULT 0, comment TEXT NOT NULL DEFAULT '',
+                {marked_column} PRIMARY KEY (rules, key)) WITHOUT ROWID;
+             CREATE TABLE texts (rules TEXT NOT NULL, key BLOB NOT NULL, cell INTEGER NOT NULL, text TEXT NOT NULL,
+                PRIMARY KEY (rules, key, cell)) WITHOUT ROWID;
+             PRAGMA application_id = 1835952961; PRAGMA user_version = {schema};"
+        ))
+        .unwrap();
+        file.execute(
+            "INSERT INTO positions (rules, key, label, comment) VALUES (?1, ?2, 1, 'old')",
+            rusqlite::params![Rules::gomoku15().to_string(), key.bytes],
+        )
+        .unwrap();
+        drop(file);
+        let old = Record { comment: "old".to_owned(), ..Record::labelled(Label::Win) };
+        // Read-only: read as it is, not changed.
+        let before = std::fs::read(&scratch.path).unwrap();
+        assert_eq!(
+            Database::open_read_only(&scratch.path).unwrap().get(&pos("h8 i9")).unwrap(),
+            Some(old.clone()),
+            "schema {schema}"
+        );
+        assert_eq!(std::fs::read(&scratch.path).unwrap(), before);
+        // For writing: brought up to date, marks kept from then on; the old
+        // record (its image unknown) still goes out in a library.
+        let mut database = Database::open(&scratch.path).unwrap();
+        assert_eq!(database.get(&pos("h8 i9")).unwrap(), Some(old.clone()));
+        database.put(&pos("h8"), &Record::default()).unwrap();
+        let (_, nodes) = database.export_lib(&Position::new(Rules::gomoku15())).unwrap();
+        assert_eq!(nodes, 2, "schema {schema}");
+        let marked = Record { marked: true, ..old };
+        database.put(&pos("h8 i9"), &marked).unwrap();
+        drop(database);
+        assert_eq!(
+            Database::open_read_only(&scratch.path).unwrap().get(&pos("h8 i9")).unwrap(),
+            Some(marked)
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! Opening rules that let the second player answer an opening instead of
 //! suffering it: swap1 and swap2, what the players decide under them,
-//! how a game records it, and the decisions every engine makes by
-//! default, from its own judgement of positions.
+//! and the decisions an engine without its own way makes from its
+//! judgement of positions (what a game records of them is in
+//! [`record`](super::record)).
 //!
 //! Swap1: the first player puts three stones (X, O, X); the second takes
 //! X (it *swaps*: the first player is left with O, to move) or takes O
