@@ -1,8 +1,13 @@
-//! Cross-crate criterion benches: whole games between roster engines.
-//! Each crate has its own benches too; `cargo bench --workspace` runs them all.
+//! Cross-crate criterion benches: whole games between roster engines, and
+//! a search with an evaluation from another crate. Each crate has its own
+//! benches too; `cargo bench --workspace` runs them all.
 
-use board::Rules;
+use std::hint::black_box;
+
+use board::{Position, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig};
+use pattern_eval::OpenLines;
 use play::{Limits, play_game};
 use roster::AgentSpec;
 
@@ -20,5 +25,16 @@ fn games(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, games);
+fn search(c: &mut Criterion) {
+    let pos = Position::from_moves(Rules::gomoku15(), "h8 h9 i8 g10 j9 c3 i10 g8").expect("legal moves");
+    let config = AlphaBetaConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
+    c.bench_function("alpha-beta depth 4, open lines, 15x15", |b| {
+        b.iter(|| {
+            let mut engine = AlphaBeta::new(OpenLines, config.clone());
+            engine.search(black_box(&pos), &Limits::depth(4))
+        });
+    });
+}
+
+criterion_group!(benches, games, search);
 criterion_main!(benches);

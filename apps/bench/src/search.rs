@@ -92,10 +92,39 @@ struct Report {
     vcf: Option<Solved>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vct: Option<Solved>,
+    /// With `--ms`: how the searched positions spent their time, the
+    /// median share of `--ms` taken and the share that stopped (started
+    /// no deeper iteration) before 95% of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_used: Option<TimeUse>,
     /// With `--stability`: the mean |score(d) − score(d + 1)| over the
     /// positions searched and their depths, and how many steps it is of.
     #[serde(skip_serializing_if = "Option::is_none")]
     score_swing: Option<(f64, usize)>,
+}
+
+/// How the searched positions spent a timed search's budget.
+#[derive(Serialize)]
+struct TimeUse {
+    median_share: f64,
+    stopped_early: f64,
+}
+
+impl TimeUse {
+    /// From the time each searched position took, with `budget` each.
+    fn measure(taken: &[Duration], budget: Duration) -> Option<TimeUse> {
+        if taken.is_empty() || budget.is_zero() {
+            return None;
+        }
+        let mut shares: Vec<f64> =
+            taken.iter().map(|time| time.as_secs_f64() / budget.as_secs_f64()).collect();
+        shares.sort_by(f64::total_cmp);
+        let n = shares.len();
+        let median_share =
+            if n % 2 == 1 { shares[n / 2] } else { f64::midpoint(shares[n / 2 - 1], shares[n / 2]) };
+        let early = shares.iter().filter(|&&share| share < 0.95).count();
+        Some(TimeUse { median_share, stopped_early: early as f64 / n as f64 })
+    }
 }
 
 /// How a threat search ended over the positions: a win found, no win
@@ -168,7 +197,7 @@ pub fn run(args: &Args) -> Result<()> {
         threats: !args.plain,
         ..AlphaBetaConfig::default()
     };
-    let lazy = args.lazy.unwrap_or_else(|| roster::default_lazy_margin(args.rules));
+    let lazy = args.lazy.unwrap_or_else(|| pattern_eval::default_lazy_margin(args.rules));
     measure(args, roster::evaluation(&args.eval, args.rules)?.with_lazy_margin(lazy), config)
 }
 
@@ -191,6 +220,8 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
     }
     let (mut nodes, mut depths) = (0, 0);
     let (mut searched, mut selective, mut decided) = (Vec::new(), Vec::new(), 0);
+    // The time of each search that ran to the clock (not to a win or loss).
+    let mut taken = Vec::new();
     // Only the searches are timed: clearing the table between positions
     // (a new game's cost, not a move's) would weigh on small trees.
     let mut seconds = 0.0;
@@ -198,12 +229,16 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         engine.clear();
         let clock = Instant::now();
         let result = engine.search(pos, &limits);
-        seconds += clock.elapsed().as_secs_f64();
+        let elapsed = clock.elapsed();
+        seconds += elapsed.as_secs_f64();
         nodes += result.nodes;
         depths += result.depth;
         if result.reason == Reason::Search {
             searched.push(result.depth);
             selective.push(result.selective_depth);
+            if result.value.abs() < minimax_tree::MATE - 1000 {
+                taken.push(elapsed);
+            }
         } else {
             decided += 1;
         }
@@ -231,6 +266,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
         vcf,
         vct,
+        time_used: args.ms.and_then(|ms| TimeUse::measure(&taken, Duration::from_millis(ms))),
         score_swing,
     };
     emit(args.json, &report, |r| {
@@ -250,6 +286,16 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         .into_iter()
         .chain(r.vcf.as_ref().map(|solved| row("VCF alone", solved.text())))
         .chain(r.vct.as_ref().map(|solved| row("VCT alone", solved.text())))
+        .chain(r.time_used.as_ref().map(|used| {
+            row(
+                "time used",
+                format!(
+                    "median {:.0}% of --ms; {:.0}% stopped before 95%",
+                    used.median_share * 100.0,
+                    used.stopped_early * 100.0
+                ),
+            )
+        }))
         .chain(r.score_swing.map(|(swing, steps)| {
             row("score swing", format!("{swing:.1} a ply deeper (mean of {steps} steps)"))
         }))

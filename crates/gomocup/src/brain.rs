@@ -827,12 +827,12 @@ mod tests {
     fn the_budget_keeps_within_the_turn_and_the_clock() {
         let ms = |(planned, most): (Duration, Duration)| (planned.as_millis(), most.as_millis());
         // A turn limit alone: no room to think longer.
-        assert_eq!(ms(budget(Some(1_000), None, 200)), (900, 900));
+        assert_eq!(ms(budget(Some(1_000), None, 200)), (950, 950));
         // A match clock: a share of it, up to three times that when needed.
-        assert_eq!(ms(budget(Some(30_000), Some(180_000), 200)), (1_620, 4_860));
+        assert_eq!(ms(budget(Some(30_000), Some(180_000), 200)), (5_700, 17_100));
         // Little left on the clock: a small share, and a fifth at most.
-        assert_eq!(ms(budget(Some(30_000), Some(10_000), 200)), (70, 270));
-        assert_eq!(ms(budget(Some(30_000), Some(2_000), 200)), (5, 30));
+        assert_eq!(ms(budget(Some(30_000), Some(10_000), 200)), (303, 950));
+        assert_eq!(ms(budget(Some(30_000), Some(2_000), 200)), (36, 168));
         assert_eq!(ms(budget(None, Some(0), 10)), (5, 5));
     }
 }

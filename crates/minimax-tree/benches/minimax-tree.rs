@@ -4,10 +4,7 @@ use std::hint::black_box;
 
 use board::{Position, RuleSet, Rules};
 use criterion::{Criterion, criterion_group, criterion_main};
-use minimax_tree::{
-    AlphaBeta, AlphaBetaConfig, LineScan, OpenLines, Solver, SymmetricTree, ThreatLimits, ThreatSearch,
-    find_threat_win,
-};
+use minimax_tree::{LineScan, Solver, SymmetricTree, ThreatLimits, ThreatSearch, find_threat_win};
 use play::Limits;
 
 fn tree(c: &mut Criterion) {
@@ -25,14 +22,8 @@ fn solve(c: &mut Criterion) {
 
 fn search(c: &mut Criterion) {
     let rules = Rules::gomoku15();
-    let pos = Position::from_moves(rules, "h8 h9 i8 g10 j9 c3 i10 g8").unwrap();
-    let config = AlphaBetaConfig { vcf_nodes: 0, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
-    c.bench_function("alpha-beta depth 4, open lines, 15x15", |b| {
-        b.iter(|| {
-            let mut engine = AlphaBeta::new(OpenLines, config.clone());
-            engine.search(black_box(&pos), &Limits::depth(4))
-        });
-    });
+    // (The alpha-beta search with an evaluation is timed among the
+    // workspace's benches, where the evaluations are: `cargo bench -p mnk`.)
     let open_three = Position::from_moves(rules, "h8 a1 h9 a2 i10 o15 g7 o1").unwrap();
     c.bench_function("VCF search, 15x15", |b| {
         b.iter(|| find_threat_win(black_box(&open_three), ThreatLimits::vcf(100_000)));

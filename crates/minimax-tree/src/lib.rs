@@ -3,9 +3,11 @@
 //! - [`SymmetricTree`]: the classic explicit game tree of a small board,
 //!   one position per symmetry class and layer, solved by backward
 //!   induction; [`TreePlayer`] plays from it.
-//! - [`minimax`] and [`MinimaxAgent`]: depth-limited minimax with the
-//!   open-lines heuristic ([`OpenLines`]) on any board, preferring sooner
-//!   wins.
+//! - [`minimax`] and [`MinimaxAgent`]: depth-limited minimax on any
+//!   board, preferring sooner wins; [`TreeMinimax`], the classic minimax
+//!   over the symmetric tree. Every search here scores positions with the
+//!   [`play::Evaluator`] it is given: the evaluations are pattern-eval's
+//!   (the classic players' is its open lines).
 //! - [`AlphaBeta`] and [`AlphaBetaAgent`]: a real engine for any board,
 //!   generic over [`play::Evaluator`].
 //! - [`find_threat_win`] and [`ThreatSearch`]: the threat-space search,
@@ -15,13 +17,26 @@
 //! - [`Solver`] and [`PerfectPlayer`]: proven values of small games.
 //!
 //! ```
-//! use board::{Position, Rules};
-//! use play::Limits;
-//! use minimax_tree::{AlphaBeta, OpenLines, AlphaBetaConfig};
+//! use board::{Cell, Position, Rules};
+//! use play::{Evaluator, Limits};
+//! use minimax_tree::{AlphaBeta, AlphaBetaConfig};
+//!
+//! /// Nothing but the result: a won game is worth 1,000, all else 0.
+//! struct Result;
+//! impl Evaluator for Result {
+//!     fn evaluate(&self, pos: &Position) -> i32 {
+//!         let winner = pos.outcome().and_then(|outcome| outcome.winner());
+//!         winner.map_or(0, |side| if side == pos.side_to_move() { 1_000 } else { -1_000 })
+//!     }
+//!     fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+//!         out.clear();
+//!         out.extend(pos.legal_moves().map(|cell| (cell, 0)));
+//!     }
+//! }
 //!
 //! let rules = Rules::tic_tac_toe();
 //! let pos = Position::from_one_line(rules, "x../.o./..x")?;
-//! let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig::default());
+//! let mut engine = AlphaBeta::new(Result, AlphaBetaConfig::default());
 //! let result = engine.search(&pos, &Limits::depth(9));
 //! // O must not take a corner: only an edge holds the draw.
 //! assert_eq!(result.value, 0);
@@ -33,7 +48,6 @@ mod alphabeta;
 mod candidates;
 mod canonical;
 mod minimax;
-mod open_lines;
 mod options;
 mod pairing;
 mod solver;
@@ -47,7 +61,6 @@ pub use alphabeta::{
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
-pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, minimax_options, tree_options};
 pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,

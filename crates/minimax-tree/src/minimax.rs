@@ -7,7 +7,6 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::candidates::Candidates;
-use crate::open_lines::OpenLines;
 
 /// The classic search depth, in plies.
 pub const CLASSIC_DEPTH: u32 = 4;
@@ -54,24 +53,17 @@ pub fn minimax<E: Evaluator + ?Sized>(
 
 /// The classic minimax player: every candidate move searched to a fixed
 /// depth with plain minimax, the best played (ties broken by a seeded
-/// random choice); by default the open-lines heuristic at depth 4. Boards
+/// random choice); the classic is pattern-eval's open-lines heuristic at
+/// depth [`CLASSIC_DEPTH`]. Boards
 /// of up to 25 cells try every empty cell, larger ones the cells next to
 /// a mark.
 #[derive(Debug)]
-pub struct MinimaxAgent<E = OpenLines> {
+pub struct MinimaxAgent<E> {
     evaluator: E,
     depth: u32,
     rng: SmallRng,
     buffers: Vec<Vec<Cell>>,
     analysis: Option<Analysis>,
-}
-
-impl MinimaxAgent<OpenLines> {
-    /// The classic: open lines, depth [`CLASSIC_DEPTH`].
-    #[must_use]
-    pub fn classic(seed: u64) -> MinimaxAgent<OpenLines> {
-        MinimaxAgent::new(OpenLines, CLASSIC_DEPTH, seed)
-    }
 }
 
 impl<E: Evaluator> MinimaxAgent<E> {
@@ -128,39 +120,5 @@ impl<E: Evaluator> Agent for MinimaxAgent<E> {
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use board::Rules;
-
-    fn reply(one_line: &str, seed: u64) -> String {
-        let rules = Rules::tic_tac_toe();
-        let pos = Position::from_one_line(rules, one_line).unwrap();
-        let mut agent = MinimaxAgent::classic(seed);
-        agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
-    }
-
-    #[test]
-    fn takes_the_win_and_blocks() {
-        for seed in 0..5 {
-            // X wins at c3 (and O threatens it too).
-            assert_eq!(reply("xx./.o./o..", seed), "c3");
-            // O must stop a3-b2-c1.
-            assert_eq!(reply("x../.x./o..", seed), "c1");
-        }
-    }
-
-    #[test]
-    fn minimax_values() {
-        let rules = Rules::tic_tac_toe();
-        let mut pos = Position::from_one_line(rules, "xx./.o./o..").unwrap();
-        let mut nodes = 0;
-        let value = minimax(&mut pos, 1, &OpenLines, Candidates::All, &mut Vec::new(), &mut nodes);
-        // The win scores 9999 pushed out by the 0 plies left after it.
-        assert_eq!(value, 9999);
-        assert_eq!(nodes, 1 + 5);
     }
 }

@@ -1,7 +1,7 @@
 //! The classic depth-limited minimax of docs/algorithms.md ("Minimax over
-//! the symmetric tree"): the open-lines evaluation backed up over the
-//! symmetric tree's child links, as it was described, so its play can be
-//! reproduced. [`crate::MinimaxAgent`] is the generalised engine: any
+//! the symmetric tree"): an evaluation (the classic's is pattern-eval's
+//! open lines) backed up over the symmetric tree's child links, as it was
+//! described, so its play can be reproduced. [`crate::MinimaxAgent`] is the generalised engine: any
 //! board, no tree, and sooner wins preferred.
 
 use std::sync::Arc;
@@ -9,21 +9,22 @@ use std::sync::Arc;
 use board::{Cell, Position, Rules};
 use play::{Agent, AgentError, Analysis, Evaluator, Limits, ScoreKind};
 
-use crate::open_lines::OpenLines;
 use crate::tree::{SymmetricTree, TreeError, shared_tree};
 
 /// The classic look-ahead: the children, then four plies below them.
 pub const CLASSIC_TREE_DEPTH: u32 = 4;
 
-/// A value not computed yet (no open-lines value comes near it).
+/// A value not computed yet (no evaluation the classic plays with comes
+/// near it).
 const UNKNOWN: i32 = i32::MIN;
 
 /// Minimax over a symmetric tree, each class of position once.
 #[derive(Debug)]
-pub struct TreeMinimax {
+pub struct TreeMinimax<E> {
     tree: Arc<SymmetricTree>,
-    /// The open-lines value of each stored position for its side to move,
-    /// per layer, computed when first needed.
+    evaluator: E,
+    /// The evaluation of each stored position for its side to move, per
+    /// layer, computed when first needed.
     leaves: Vec<Vec<i32>>,
 }
 
@@ -39,13 +40,13 @@ pub struct TreeChoice {
     pub moves: Vec<(Cell, i32)>,
 }
 
-impl TreeMinimax {
-    /// Minimax over `tree`.
+impl<E: Evaluator> TreeMinimax<E> {
+    /// Minimax over `tree`, its leaves scored by `evaluator`.
     #[must_use]
-    pub fn new(tree: Arc<SymmetricTree>) -> TreeMinimax {
+    pub fn new(tree: Arc<SymmetricTree>, evaluator: E) -> TreeMinimax<E> {
         let leaves =
             (0..tree.layer_sizes().len()).map(|layer| vec![UNKNOWN; tree.layer_len(layer)]).collect();
-        TreeMinimax { tree, leaves }
+        TreeMinimax { tree, evaluator, leaves }
     }
 
     /// The tree it searches.
@@ -55,8 +56,9 @@ impl TreeMinimax {
     }
 
     /// The choice in `pos`, looking `depth` plies below its children (so the
-    /// leaves lie `depth + 1` plies below `pos`): a finished game is a flat
-    /// ±9999 however far off, any other leaf its open-lines value; the
+    /// leaves lie `depth + 1` plies below `pos`): every leaf, a finished
+    /// game too, is worth what the evaluator says (for open lines a win is
+    /// a flat ±9999 however far off); the
     /// first best child in the tree's order is chosen and mapped back to
     /// the real board through both transforms. `None` if `pos` is over or
     /// not in the tree.
@@ -98,7 +100,7 @@ impl TreeMinimax {
     fn leaf(&mut self, layer: usize, index: u32) -> i32 {
         let stored = &mut self.leaves[layer][index as usize];
         if *stored == UNKNOWN {
-            *stored = OpenLines.evaluate(&self.tree.representative(layer, index));
+            *stored = self.evaluator.evaluate(&self.tree.representative(layer, index));
         }
         *stored
     }
@@ -107,29 +109,31 @@ impl TreeMinimax {
 /// The classic minimax player: [`TreeMinimax`] at a fixed depth (by default
 /// [`CLASSIC_TREE_DEPTH`]) on boards whose symmetric tree can be built.
 #[derive(Debug)]
-pub struct TreeMinimaxPlayer {
+pub struct TreeMinimaxPlayer<E> {
     depth: u32,
-    search: Option<TreeMinimax>,
+    evaluator: E,
+    search: Option<TreeMinimax<E>>,
     analysis: Option<Analysis>,
 }
 
-impl TreeMinimaxPlayer {
-    /// A player looking `depth` plies below the children; the tree is built
-    /// (once per rules, shared) when a game starts.
+impl<E: Evaluator + Clone> TreeMinimaxPlayer<E> {
+    /// A player scoring leaves with `evaluator`, looking `depth` plies
+    /// below the children; the tree is built (once per rules, shared) when
+    /// a game starts.
     #[must_use]
-    pub fn new(depth: u32) -> TreeMinimaxPlayer {
-        TreeMinimaxPlayer { depth, search: None, analysis: None }
+    pub fn new(evaluator: E, depth: u32) -> TreeMinimaxPlayer<E> {
+        TreeMinimaxPlayer { depth, evaluator, search: None, analysis: None }
     }
 
-    fn search_for(&mut self, rules: Rules) -> Result<&mut TreeMinimax, TreeError> {
+    fn search_for(&mut self, rules: Rules) -> Result<&mut TreeMinimax<E>, TreeError> {
         if self.search.as_ref().is_none_or(|search| search.tree().rules() != &rules) {
-            self.search = Some(TreeMinimax::new(shared_tree(rules)?));
+            self.search = Some(TreeMinimax::new(shared_tree(rules)?, self.evaluator.clone()));
         }
         Ok(self.search.as_mut().expect("set above"))
     }
 }
 
-impl Agent for TreeMinimaxPlayer {
+impl<E: Evaluator + Clone> Agent for TreeMinimaxPlayer<E> {
     fn name(&self) -> String {
         format!("tree:minimax={}", self.depth)
     }
@@ -163,50 +167,5 @@ impl Agent for TreeMinimaxPlayer {
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn choose(one_line: &str) -> TreeChoice {
-        let rules = Rules::tic_tac_toe();
-        let pos = Position::from_one_line(rules, one_line).unwrap();
-        let mut search = TreeMinimax::new(shared_tree(rules).unwrap());
-        search.choose(&pos, CLASSIC_TREE_DEPTH).unwrap()
-    }
-
-    #[test]
-    fn takes_the_win_and_blocks() {
-        let rules = Rules::tic_tac_toe();
-        let win = choose("xx./.o./o..");
-        assert_eq!(win.cell.name(&rules).to_string(), "c3");
-        assert_eq!(win.value, 9999);
-        assert_eq!(choose("x../.x./o..").cell.name(&rules).to_string(), "c1");
-    }
-
-    #[test]
-    fn every_win_is_worth_the_same() {
-        // X wins now at a3, or by the fork at c2 two plies later: both are a
-        // flat 9999, and c2 comes first in the tree's order.
-        let rules = Rules::tic_tac_toe();
-        let choice = choose(".../.x./oox");
-        let a3 = rules.parse_cell("a3").unwrap();
-        assert!(choice.moves.contains(&(a3, 9999)));
-        assert_eq!(choice.cell.name(&rules).to_string(), "c2");
-        assert_eq!(choice.value, 9999);
-    }
-
-    #[test]
-    fn the_chosen_cell_is_the_first_best_and_maps_back() {
-        let rules = Rules::tic_tac_toe();
-        for one_line in [".../.../...", "x../.../...", ".../.x./...", "x../.o./...", ".x./.../..o"] {
-            let pos = Position::from_one_line(rules, one_line).unwrap();
-            let choice = choose(one_line);
-            let first_best = choice.moves.iter().find(|&&(_, value)| value == choice.value).unwrap().0;
-            assert_eq!(choice.cell, first_best, "{one_line}");
-            assert!(pos.is_legal(choice.cell), "{one_line}");
-        }
     }
 }

@@ -1,6 +1,7 @@
-//! Line-pattern evaluation of m,n,k-games: for every empty cell, the marks
-//! on the four lines through it, within k−1 cells on each side, looked up
-//! in a weight vector.
+//! Every evaluation of m,n,k-games, and the choice among them by name.
+//! Most are line-pattern evaluations: for every empty cell, the marks on
+//! the four lines through it, within k−1 cells on each side, looked up in
+//! a weight vector.
 //!
 //! - [`PatternTable`]: the patterns of a [`Family`] for one k, which ones
 //!   share a weight (a pattern and its mirror image), and the layout of a
@@ -27,6 +28,10 @@
 //! - [`NetEvaluator`]: the line-pattern network ([`net`]), a learned
 //!   value per window summed per cell, clipped, pooled and read by a
 //!   small dense head; kept move by move.
+//! - [`OpenLines`]: the classic open-lines heuristic, for any k.
+//! - [`Evaluation`] and [`EvalChoice`]: every evaluation above as one
+//!   type, chosen by name (`eval=` of a spec) for a game's rules — the
+//!   one place a search engine's evaluation is picked.
 //!
 //! ```
 //! use board::{Position, Rules};
@@ -49,6 +54,7 @@
 #![warn(missing_docs)]
 
 mod code_eval;
+mod evaluation;
 mod evaluator;
 mod greedy;
 mod hand_set;
@@ -56,6 +62,7 @@ mod incremental;
 mod kept;
 mod move_policy;
 pub mod net;
+mod open_lines;
 mod shapes;
 mod table;
 mod threat_eval;
@@ -64,11 +71,16 @@ mod weights;
 mod window;
 
 pub use code_eval::{CodeEvaluator, CodeWeights, MAX_CODE_WEIGHT};
+pub use evaluation::{
+    EVAL_NAMES, EvalChoice, EvalWeights, Evaluation, VALUE_NAMES, WeightedFamily, default_lazy_margin,
+    leaf_value_for, net_is_default,
+};
 pub use evaluator::{BLOCKS_NOW, FORCED_WIN, PatternEvaluator, WINS_NOW};
 pub use greedy::{GreedyAgent, greedy_options};
 pub use incremental::PatternBoard;
 pub use move_policy::MovePolicy;
 pub use net::{NetEvaluator, NetWeights};
+pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
 pub use shapes::{PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name};
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
 pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};

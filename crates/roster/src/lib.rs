@@ -22,7 +22,7 @@ mod options;
 pub mod shell;
 mod spec;
 
-pub use engines::{ENGINES, EngineInfo, Evaluation, default_lazy_margin, evaluation};
+pub use engines::{ENGINES, EngineInfo, evaluation};
 pub use error::SpecError;
 pub use help::engine_help;
 pub use spec::{AgentSpec, Unsupported};

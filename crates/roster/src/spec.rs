@@ -122,7 +122,7 @@ impl AgentSpec {
     pub fn alphabeta_search(
         &self,
         rules: Rules,
-    ) -> Result<minimax_tree::AlphaBeta<crate::Evaluation>, SpecError> {
+    ) -> Result<minimax_tree::AlphaBeta<pattern_eval::Evaluation>, SpecError> {
         if self.engine.name != "alphabeta" {
             return Err(SpecError::Evaluation {
                 name: self.text.clone(),
@@ -461,7 +461,7 @@ mod tests {
         assert_ne!(search("alphabeta", renju), search("alphabeta:lazy=0", renju), "the margin acts in renju");
         // Where the network is not the default, the margin is 0.
         let exact = Rules::gomoku15().with_rule_set(board::RuleSet::Exact);
-        assert_eq!(crate::default_lazy_margin(exact), 0);
+        assert_eq!(pattern_eval::default_lazy_margin(exact), 0);
         let error = "alphabeta:lazy=-1".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(error.contains("option lazy of alphabeta must be a whole number"), "{error}");
     }

@@ -5,11 +5,10 @@ use board::{Cell, Position};
 use play::{Agent, AgentError, Analysis, Evaluator, Limits};
 
 use super::{AlphaBeta, AlphaBetaReport};
-use crate::open_lines::OpenLines;
 
 /// The alpha-beta engine as a player.
 #[derive(Debug)]
-pub struct AlphaBetaAgent<E = OpenLines> {
+pub struct AlphaBetaAgent<E> {
     engine: AlphaBeta<E>,
     name: String,
     analysis: Option<Analysis>,

@@ -177,17 +177,27 @@ impl<E: Evaluator> AlphaBeta<E> {
         max_depth: u32,
     ) -> AlphaBetaReport {
         let mut result = AlphaBetaReport::empty(root.clone());
+        // Iterations in a row that left the best move and value settled.
+        let mut held = 0;
         for depth in 1..=max_depth {
             let window = aspiration_window(depth, result.value);
             let (mut value, mut scores) = self.search_root(pos, &root, depth, window);
-            if depth >= 5 && value <= window.0 && !self.budget.stopped() {
-                // The expected move failed low: worth time to find another.
-                self.budget.extend();
-            }
+            let mut proven = best_completed(&scores, window.0);
             if !self.budget.stopped() && (value <= window.0 || value >= window.1) {
                 (value, scores) = self.search_root(pos, &root, depth, (-INFINITY, INFINITY));
+                proven = better(proven, best_completed(&scores, -INFINITY));
             }
             if self.budget.stopped() && result.depth > 0 {
+                // An interrupted iteration still knows something: a root
+                // move it finished above the window's low end is the best
+                // of the moves it searched, a ply deeper than the last.
+                if let Some((cell, score)) = proven {
+                    if Some(cell) != result.best_move {
+                        result.line = self.principal_line(pos, cell, depth);
+                    }
+                    result.best_move = Some(cell);
+                    result.value = score;
+                }
                 break;
             }
             if value == -INFINITY {
@@ -201,8 +211,13 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             root = scores;
             root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-            if depth >= 5 && unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
-                self.budget.extend();
+            if unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
+                held = 0;
+                if depth >= 5 {
+                    self.budget.extend();
+                }
+            } else {
+                held += 1;
             }
             result.best_move = Some(root[0].0);
             result.value = value;
@@ -215,7 +230,11 @@ impl<E: Evaluator> AlphaBeta<E> {
             result.line = self.principal_line(pos, root[0].0, depth);
             // Whoever watches sees each finished depth.
             self.budget.limits().publish(|| Analysis { nodes, ..result.analysis() });
-            if self.budget.stopped() || value.abs() > MATE_BOUND || self.budget.too_late_for_deeper() {
+            if self.budget.stopped()
+                || value.abs() > MATE_BOUND
+                || self.budget.too_late_for_deeper()
+                || self.budget.settled_on_clock(held)
+            {
                 break;
             }
         }
@@ -242,7 +261,13 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.budget.limits().root_move(cell, RootStep::Entered, depth);
             self.make(pos, cell);
             let score = if i == 0 {
-                -self.negamax(pos, child, -high, -alpha, 1, false)
+                let score = -self.negamax(pos, child, -high, -alpha, 1, false);
+                if depth >= 5 && score <= low && low > -INFINITY && !self.budget.stopped() {
+                    // The expected move failed low: worth time to find
+                    // another, given now rather than after the iteration.
+                    self.budget.extend();
+                }
+                score
             } else {
                 let probe = -self.negamax(pos, child, -alpha - 1, -alpha, 1, true);
                 if probe > alpha && probe < high && !self.budget.stopped() {
@@ -411,5 +436,28 @@ impl<E: Evaluator> AlphaBeta<E> {
             pos.undo();
         }
         line
+    }
+}
+
+/// The best root move of an iteration's `scores` whose search finished
+/// with a score above `low` (its window's low end): then the score is
+/// exact or a lower bound, and no move searched before it scored more.
+/// Moves the iteration did not reach score `-INFINITY`; of equal
+/// scores the first counts (a later one only failed to beat it).
+fn best_completed(scores: &[(Cell, i32)], low: i32) -> Option<(Cell, i32)> {
+    let mut best: Option<(Cell, i32)> = None;
+    for &(cell, score) in scores {
+        if score > low.max(-INFINITY) && best.is_none_or(|(_, top)| score > top) {
+            best = Some((cell, score));
+        }
+    }
+    best
+}
+
+/// The higher scored of two proven moves.
+fn better(a: Option<(Cell, i32)>, b: Option<(Cell, i32)>) -> Option<(Cell, i32)> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b.1 >= a.1 { b } else { a }),
+        (a, b) => a.or(b),
     }
 }

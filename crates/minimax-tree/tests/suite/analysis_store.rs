@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use board::{Position, Rules};
-use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig, Reason};
 use play::analysis_store::{Bound, Label};
 use play::{AnalysisStore, Limits, StoreEntry};
+
+use crate::support::Touching;
 
 /// A store in memory, by the position's moves in order, shared so that a
 /// test can read what the search wrote.
@@ -52,9 +54,9 @@ impl AnalysisStore for ReadOnly {
     }
 }
 
-fn engine(book: &Memory) -> AlphaBeta<OpenLines> {
+fn engine(book: &Memory) -> AlphaBeta<Touching> {
     let mut engine =
-        AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() });
+        AlphaBeta::new(Touching, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() });
     engine.set_store(Some(Box::new(book.clone())));
     engine
 }
@@ -117,7 +119,7 @@ fn a_search_writes_its_line_back_and_the_next_one_reads_it() {
     assert!(second.nodes < first.nodes, "{} then {}", first.nodes, second.nodes);
     // Read-only stores are not written.
     let untouched = Memory::default();
-    let mut reader = AlphaBeta::new(OpenLines, AlphaBetaConfig::default());
+    let mut reader = AlphaBeta::new(Touching, AlphaBetaConfig::default());
     reader.set_store(Some(Box::new(ReadOnly(untouched))));
     reader.search(&pos, &Limits::depth(6));
 }

@@ -1,7 +1,8 @@
 //! Every integration test of the crate in one binary (one link, not one a file).
 
+mod alphabeta;
 mod analysis_store;
-mod classic_tree_minimax;
 mod players;
 mod properties;
+mod support;
 mod tactics;

@@ -2,10 +2,10 @@
 //! blocks losses, and every player plays legal, finished games.
 
 use board::{Outcome, Position, Rules, Side};
-use minimax_tree::{
-    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, OpenLines, PerfectPlayer, Reason, TreePlayer,
-};
+use minimax_tree::{AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, PerfectPlayer, Reason, TreePlayer};
 use play::{Agent, Limits, RandomAgent, play_game};
+
+use crate::support::Touching;
 
 /// Games `player` loses to `random` out of `games`, as `side`.
 fn losses(make: &dyn Fn(u64) -> Box<dyn Agent>, rules: Rules, side: Side, games: u64) -> u64 {
@@ -55,8 +55,8 @@ fn perfect_player_wins_a_won_game() {
     }
 }
 
-fn engine() -> AlphaBeta<OpenLines> {
-    AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
+fn engine() -> AlphaBeta<Touching> {
+    AlphaBeta::new(Touching, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
 }
 
 #[test]

@@ -2,13 +2,13 @@
 //! plain minimax value, and the solver exactly the brute-force value.
 
 use board::{Cell, Outcome, Position, RuleSet, Rules, Side};
-use minimax_tree::{
-    AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, OpenLines, Solver, SymmetricTree,
-};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, Solver, SymmetricTree};
 use play::Evaluator;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+
+use crate::support::Touching;
 
 /// Plain negamax, every move, no pruning, no table: the engine's scoring
 /// (wins as `MATE − ply`), with its forced-move rules when `forced`.
@@ -20,7 +20,7 @@ fn reference(pos: &mut Position, depth: u32, ply: i32, forced: bool) -> i32 {
         };
     }
     if depth == 0 {
-        return OpenLines.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        return Touching.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
     }
     let side = pos.side_to_move();
     let mut moves: Vec<Cell> = pos.legal_moves().collect();
@@ -99,50 +99,8 @@ fn small_rules(max_side: u32) -> impl Strategy<Value = Rules> {
         })
 }
 
-/// Open segments by walking every k-cell segment of the board.
-fn reference_open(pos: &Position, side: Side) -> u32 {
-    let rules = pos.rules();
-    let k = i32::from(rules.k());
-    let mut count = 0;
-    for start in rules.cells() {
-        for direction in board::Direction::ALL {
-            let (dx, dy) = direction.delta();
-            let cells: Option<Vec<Cell>> = (0..k)
-                .map(|i| rules.cell(i32::from(start.x()) + dx * i, i32::from(start.y()) + dy * i))
-                .collect();
-            if cells.is_some_and(|cells| cells.iter().all(|&c| pos.get(c) != Some(side.opponent()))) {
-                count += 1;
-            }
-        }
-    }
-    count
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
-
-    /// The per-thread tally follows games move by move, takebacks and
-    /// jumps to other positions and boards included.
-    #[test]
-    fn open_segments_match_a_full_count(rules in small_rules(9), seed in any::<u64>(), other in small_rules(6)) {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut pos = Position::new(rules);
-        for step in 0..3 * rules.area() {
-            if pos.ply() > 0 && (pos.is_over() || rng.random_range(0..4) == 0) {
-                pos.undo();
-            } else if !pos.is_over() {
-                let moves: Vec<Cell> = pos.legal_moves().collect();
-                pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
-            if step % 7 == 3 {
-                let elsewhere = random_position(other, seed ^ step as u64, step % 5);
-                prop_assert_eq!(minimax_tree::open_segments(&elsewhere, Side::X), reference_open(&elsewhere, Side::X));
-            }
-            for side in Side::ALL {
-                prop_assert_eq!(minimax_tree::open_segments(&pos, side), reference_open(&pos, side), "\n{}", pos);
-            }
-        }
-    }
 
     #[test]
     fn alpha_beta_equals_plain_minimax(
@@ -161,7 +119,7 @@ proptest! {
             threats: false,
             ..AlphaBetaConfig::default()
         };
-        let mut engine = AlphaBeta::new(OpenLines, config);
+        let mut engine = AlphaBeta::new(Touching, config);
         let expected = reference(&mut pos.clone(), depth, 0, forced);
         prop_assert_eq!(engine.search_depth(&pos, depth), expected, "depth {} in\n{}", depth, pos);
     }

@@ -2,8 +2,10 @@
 //! a defence against such a win; each must be found within a node limit.
 
 use board::{Cell, Position, Rules, Side};
-use minimax_tree::{AlphaBeta, AlphaBetaConfig, OpenLines, Reason, ThreatLimits, find_threat_win};
+use minimax_tree::{AlphaBeta, AlphaBetaConfig, Reason, ThreatLimits, find_threat_win};
 use play::Limits;
+
+use crate::support::Touching;
 
 fn position(moves: &str) -> Position {
     Position::from_moves(Rules::gomoku15(), moves).unwrap()
@@ -13,8 +15,8 @@ fn name(pos: &Position, cell: Cell) -> String {
     cell.name(pos.rules()).to_string()
 }
 
-fn engine() -> AlphaBeta<OpenLines> {
-    AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
+fn engine() -> AlphaBeta<Touching> {
+    AlphaBeta::new(Touching, AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() })
 }
 
 /// X: d4 e4 f4 (closed by O at c4) and g5 g6 g7 (closed at g8): g4 makes
@@ -80,7 +82,7 @@ fn the_defence_against_a_win_by_fours_is_found() {
     // Threads sharing the table find it as well, and their nodes count
     // unless the loss was proven first.
     let config = AlphaBetaConfig { tt_bytes: 1 << 20, threads: 3, ..AlphaBetaConfig::default() };
-    let mut threaded = AlphaBeta::new(OpenLines, config);
+    let mut threaded = AlphaBeta::new(Touching, config);
     for _ in 0..2 {
         let result = threaded.search(&pos, &Limits::nodes(100_000));
         assert!(defences.contains(&name(&pos, result.best_move.unwrap())), "{result:?} {defences:?}");
@@ -150,7 +152,7 @@ fn the_optional_selectivity_keeps_the_tactics() {
     let defences = defences(&defending);
     let winning = position(DOUBLE_THREE);
     for config in configs {
-        let mut engine = AlphaBeta::new(OpenLines, AlphaBetaConfig { tt_bytes: 1 << 20, ..config });
+        let mut engine = AlphaBeta::new(Touching, AlphaBetaConfig { tt_bytes: 1 << 20, ..config });
         let result = engine.search(&defending, &Limits::nodes(100_000));
         assert!(defences.contains(&name(&defending, result.best_move.unwrap())), "{config:?} {result:?}");
         let result = engine.search(&winning, &Limits::nodes(100_000));
@@ -218,7 +220,7 @@ fn renju_candidates_and_minimax_leave_forbidden_points_out() {
         for candidates in [minimax_tree::Candidates::All, minimax_tree::Candidates::Near(2)] {
             assert!(!candidates.cells(&pos).contains(cell), "{forbidden}");
         }
-        let mut agent = minimax_tree::MinimaxAgent::new(OpenLines, 2, 1);
+        let mut agent = minimax_tree::MinimaxAgent::new(Touching, 2, 1);
         let best = agent.select_move(&pos, &Limits::none()).unwrap();
         assert!(pos.is_legal(best), "{forbidden}: {}", name(&pos, best));
     }

@@ -97,13 +97,19 @@ impl FromStr for TimeControl {
     }
 }
 
+/// The most moves a clock is shared among: a game of gomoku seldom lasts
+/// more than 30 moves a side, whatever the cells left.
+pub const MOVES_TO_GO: u64 = 30;
+
 /// Thinking time for a move with `empty` cells left: what to plan on, and
 /// the most the engine may take where the position needs it (see
 /// [`crate::limits::Limits::max_time`]). It plans on a share of the clock `left`
-/// (as if half the empty cells were still to be played by each side, and
-/// at least 8 moves) plus the increment, and on at most three times that,
-/// within the turn limit and a fifth of the clock; each less a margin for
-/// the program's own overhead.
+/// (as if half the empty cells were still to be played by each side, at
+/// least 8 moves and at most [`MOVES_TO_GO`]) plus the increment, and on
+/// at most three times that, within the turn limit and a fifth of the
+/// clock; each less a margin for the program's own overhead. (A search
+/// stops short of the plan when its best move holds, so the plan can be
+/// generous.)
 #[must_use]
 pub fn move_budget(
     turn: Option<Duration>,
@@ -119,10 +125,12 @@ pub fn move_budget(
         None => (u64::MAX, u64::MAX),
     };
     if let Some(left) = left.map(ms) {
-        planned = planned.min(left / (empty as u64 / 2).max(8) + increment);
+        planned = planned.min(left / (empty as u64 / 2).clamp(8, MOVES_TO_GO) + increment);
         most = most.min(planned.saturating_mul(3)).min(left / 5 + increment);
     }
-    let less_margin = |ms: u64| Duration::from_millis(ms.saturating_sub((ms / 10).max(30)).max(5));
+    // A brain answers within 20 ms of its deadline (measured at 1 s a
+    // move); the margin is a twentieth of the time, at least 30 ms.
+    let less_margin = |ms: u64| Duration::from_millis(ms.saturating_sub((ms / 20).max(30)).max(5));
     (less_margin(planned), less_margin(most.max(planned)))
 }
 
@@ -151,11 +159,15 @@ mod tests {
         let s = Duration::from_secs;
         // A turn limit alone: the turn less a margin.
         let (planned, most) = move_budget(Some(s(5)), None, Duration::ZERO, 225);
-        assert_eq!((planned, most), (Duration::from_millis(4500), Duration::from_millis(4500)));
-        // 300 s on the clock, 225 empty: a 112th of it, up to three times that.
+        assert_eq!((planned, most), (Duration::from_millis(4750), Duration::from_millis(4750)));
+        // 300 s on the clock, 225 empty: a 30th of it (not a 112th), up to
+        // three times that.
         let (planned, most) = move_budget(None, Some(s(300)), Duration::ZERO, 225);
-        assert_eq!(planned, Duration::from_millis(2678 - 267));
+        assert_eq!(planned, Duration::from_millis(10_000 - 500));
         assert!(most > planned && most <= s(60));
+        // Few cells left: at least an 8th.
+        let (few, _) = move_budget(None, Some(s(300)), Duration::ZERO, 10);
+        assert_eq!(few, Duration::from_millis(37_500 - 1_875));
         // The increment is spent as well.
         let (with_increment, _) = move_budget(None, Some(s(300)), s(2), 225);
         assert!(with_increment > planned + Duration::from_millis(1500));

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use board::mix_seed;
 use mcts::{MctsAgent, MctsConfig};
+use pattern_eval::{EvalChoice, leaf_value_for};
 use play::{Agent, Evaluator};
 
-use super::evaluation::{EvalChoice, leaf_value_for};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;

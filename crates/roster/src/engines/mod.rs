@@ -11,10 +11,10 @@ mod random;
 mod search;
 mod tabular;
 
+use pattern_eval::EvalChoice;
 use play::EngineOption;
 
-pub(crate) use evaluation::EvalChoice;
-pub use evaluation::{Evaluation, default_lazy_margin, evaluation};
+pub use evaluation::evaluation;
 pub(crate) use search::alphabeta_parts;
 
 use crate::built::Built;

@@ -11,10 +11,12 @@ use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
     check_perfect, check_tree,
 };
-use pattern_eval::{CodeWeights, MovePolicy, NetWeights, ThreatWeights};
+use pattern_eval::{
+    CodeWeights, EvalChoice, EvalWeights, Evaluation, MovePolicy, NetWeights, OpenLines, ThreatWeights,
+    WeightedFamily, default_lazy_margin,
+};
 use play::{Agent, EngineOption, OptionKind};
 
-use super::evaluation::{EvalChoice, EvalWeights, Evaluation, WeightedFamily, default_lazy_margin};
 use super::for_rules::ForRules;
 use crate::built::{Built, Maker};
 use crate::error::SpecError;
@@ -228,7 +230,7 @@ pub(super) fn build_tree(options: &Options) -> Result<Built, SpecError> {
     let seed: u64 = options.get("seed")?;
     let maker = Arc::new(move |game_seed| -> Box<dyn Agent> {
         match minimax {
-            Some(depth) => Box::new(TreeMinimaxPlayer::new(depth)),
+            Some(depth) => Box::new(TreeMinimaxPlayer::new(OpenLines, depth)),
             None => Box::new(TreePlayer::new(mix_seed(seed, game_seed))),
         }
     });

@@ -1,11 +1,20 @@
-//! The classic minimax over the symmetric tree against a plain, separate
-//! implementation of the same description on the real board: every
-//! non-final tic-tac-toe position, every move's value, and the move chosen.
+//! The classic minimax players as described, with the open-lines
+//! evaluation (pattern-eval) in minimax-tree's searches: the minimax over
+//! the symmetric tree against a plain, separate implementation of the same
+//! description on the real board (every non-final tic-tac-toe position,
+//! every move's value, and the move chosen), and both classic players'
+//! wins and blocks.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use board::{Position, Rules, Side};
-use minimax_tree::{CLASSIC_TREE_DEPTH, SymmetricTree, TreeMinimax};
+use minimax_tree::{
+    CLASSIC_DEPTH, CLASSIC_TREE_DEPTH, Candidates, MinimaxAgent, SymmetricTree, TreeChoice, TreeMinimax,
+    minimax,
+};
+use pattern_eval::OpenLines;
+use play::{Agent, Limits};
 
 const LINES: [[usize; 3]; 8] =
     [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
@@ -84,7 +93,7 @@ fn to_position(board: &Board, rules: Rules) -> Position {
 fn agrees_with_a_plain_minimax_on_every_position() {
     let rules = Rules::tic_tac_toe();
     let tree = std::sync::Arc::new(SymmetricTree::build(rules).unwrap());
-    let mut search = TreeMinimax::new(tree);
+    let mut search = TreeMinimax::new(tree, OpenLines);
     let boards = positions();
     assert_eq!(boards.len(), 4520);
     let mut slow_wins = 0;
@@ -112,4 +121,72 @@ fn agrees_with_a_plain_minimax_on_every_position() {
     }
     // Wins a few plies off score the same as wins now: there are such moves.
     assert!(slow_wins > 0);
+}
+
+fn choose(one_line: &str) -> TreeChoice {
+    let rules = Rules::tic_tac_toe();
+    let pos = Position::from_one_line(rules, one_line).unwrap();
+    let mut search = TreeMinimax::new(Arc::new(SymmetricTree::build(rules).unwrap()), OpenLines);
+    search.choose(&pos, CLASSIC_TREE_DEPTH).unwrap()
+}
+
+#[test]
+fn the_tree_minimax_takes_the_win_and_blocks() {
+    let rules = Rules::tic_tac_toe();
+    let win = choose("xx./.o./o..");
+    assert_eq!(win.cell.name(&rules).to_string(), "c3");
+    assert_eq!(win.value, 9999);
+    assert_eq!(choose("x../.x./o..").cell.name(&rules).to_string(), "c1");
+}
+
+#[test]
+fn to_the_tree_minimax_every_win_is_worth_the_same() {
+    // X wins now at a3, or by the fork at c2 two plies later: both are a
+    // flat 9999, and c2 comes first in the tree's order.
+    let rules = Rules::tic_tac_toe();
+    let choice = choose(".../.x./oox");
+    let a3 = rules.parse_cell("a3").unwrap();
+    assert!(choice.moves.contains(&(a3, 9999)));
+    assert_eq!(choice.cell.name(&rules).to_string(), "c2");
+    assert_eq!(choice.value, 9999);
+}
+
+fn reply(one_line: &str, seed: u64) -> String {
+    let rules = Rules::tic_tac_toe();
+    let pos = Position::from_one_line(rules, one_line).unwrap();
+    let mut agent = MinimaxAgent::new(OpenLines, CLASSIC_DEPTH, seed);
+    agent.select_move(&pos, &Limits::none()).unwrap().name(&rules).to_string()
+}
+
+#[test]
+fn the_classic_minimax_takes_the_win_and_blocks() {
+    for seed in 0..5 {
+        // X wins at c3 (and O threatens it too).
+        assert_eq!(reply("xx./.o./o..", seed), "c3");
+        // O must stop a3-b2-c1.
+        assert_eq!(reply("x../.x./o..", seed), "c1");
+    }
+}
+
+#[test]
+fn minimax_values_a_win_pushed_out_by_the_plies_left() {
+    let rules = Rules::tic_tac_toe();
+    let mut pos = Position::from_one_line(rules, "xx./.o./o..").unwrap();
+    let mut nodes = 0;
+    let value = minimax(&mut pos, 1, &OpenLines, Candidates::All, &mut Vec::new(), &mut nodes);
+    // The win scores 9999 pushed out by the 0 plies left after it.
+    assert_eq!(value, 9999);
+    assert_eq!(nodes, 1 + 5);
+}
+
+#[test]
+fn the_tree_minimax_chooses_the_first_best_cell_and_maps_it_back() {
+    let rules = Rules::tic_tac_toe();
+    for one_line in [".../.../...", "x../.../...", ".../.x./...", "x../.o./...", ".x./.../..o"] {
+        let pos = Position::from_one_line(rules, one_line).unwrap();
+        let choice = choose(one_line);
+        let first_best = choice.moves.iter().find(|&&(_, value)| value == choice.value).unwrap().0;
+        assert_eq!(choice.cell, first_best, "{one_line}");
+        assert!(pos.is_legal(choice.cell), "{one_line}");
+    }
 }
