@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use play::{EngineOption, Evaluator, OptionKind};
+use play::{EngineOption, Evaluator, OptionKind, Setting, options_of};
 
 /// An evaluation's units a logit of winning chance: the scale the pattern
 /// families and the network score at (the code tables were fitted at it).
@@ -209,89 +209,149 @@ impl MctsConfig {
 /// The options of the classic `uct` engine, defaults from [`MctsConfig::uct`].
 #[must_use]
 pub fn uct_options() -> Vec<EngineOption> {
-    common_options(&MctsConfig::uct())
+    with_seed(options_of(&uct_settings()))
 }
 
 /// The options of the `mcts` engine, defaults from [`MctsConfig::strong`].
 /// The `prior=` evaluation is composed by whoever builds the engine.
 #[must_use]
 pub fn mcts_options() -> Vec<EngineOption> {
-    let config = MctsConfig::strong();
-    let mut options = common_options(&config);
-    options.extend([
-        EngineOption::new(
-            "reuse",
-            OptionKind::Flag,
-            config.reuse,
-            "keep the subtree of the moves played between moves",
-        ),
-        EngineOption::new(
-            "playout",
-            OptionKind::Choice(&["random", "heuristic", "ranked", "threats"]),
-            match (config.heuristic, config.threat_playouts) {
-                (_, true) => "threats",
-                (true, false) => "heuristic",
-                (false, false) => "random",
-            },
-            "random; heuristic: take a win, block a loss, else random; \
-             ranked: the same, else one of the 3 best moves of the prior's evaluation; \
-             threats: complete or block a five, make or stop an open four, else random",
-        ),
-        EngineOption::new(
-            "solver",
-            OptionKind::Flag,
-            config.solver,
-            "MCTS-Solver: prove wins and losses, play a proven win at once",
-        ),
-        EngineOption::new(
-            "threats",
-            OptionKind::Flag,
-            config.threats,
-            "threats in the tree: move order and priors (fives, fours and threes first), \
-             and with the solver, new leaves proven where fours decide",
-        ),
-        EngineOption::new(
-            "threads",
-            OptionKind::Whole { min: 1, max: 64 },
-            config.threads,
-            "trees searched in parallel, their root visits added up",
-        ),
-        EngineOption::new(
-            "parallel",
-            OptionKind::Choice(&["root", "shared"]),
-            if config.shared { "shared" } else { "root" },
-            "with threads > 1: root, a tree per thread, or shared, one tree with virtual loss",
-        ),
-    ]);
+    with_seed(options_of(&mcts_settings()))
+}
+
+/// `options` and the seed, which is the engine's, not its configuration's.
+fn with_seed(mut options: Vec<EngineOption>) -> Vec<EngineOption> {
+    options.push(EngineOption::seed());
     options
 }
 
-/// Iterations, time cap, exploration and seed: what every UCT takes.
-fn common_options(config: &MctsConfig) -> Vec<EngineOption> {
+/// The options of `uct` as settings of its configuration, declared once.
+#[must_use]
+pub fn uct_settings() -> Vec<Setting<MctsConfig>> {
+    let config = &MctsConfig::uct();
+    let mut settings = common_settings(config);
+    settings.push(tree_memory(config));
+    settings
+}
+
+/// The options of `mcts` as settings of its configuration, declared once
+/// (`playout=ranked` also asks its builder for a ranking evaluation).
+#[must_use]
+pub fn mcts_settings() -> Vec<Setting<MctsConfig>> {
+    let config = &MctsConfig::strong();
+    let mut settings = common_settings(config);
+    settings.extend([
+        Setting::new(
+            "reuse",
+            OptionKind::Flag,
+            "keep the subtree of the moves played between moves",
+            config,
+            |config| config.reuse,
+            |config, reuse| config.reuse = reuse,
+        ),
+        Setting::new(
+            "playout",
+            OptionKind::Choice(&["random", "heuristic", "ranked", "threats"]),
+            "random; heuristic: take a win, block a loss, else random; \
+             ranked: the same, else one of the 3 best moves of the prior's evaluation; \
+             threats: complete or block a five, make or stop an open four, else random",
+            config,
+            |config| {
+                match (config.heuristic, config.threat_playouts) {
+                    (_, true) => "threats",
+                    (true, false) => "heuristic",
+                    (false, false) => "random",
+                }
+                .to_owned()
+            },
+            |config, playout: String| {
+                config.heuristic = playout != "random";
+                config.threat_playouts = playout == "threats";
+            },
+        ),
+        Setting::new(
+            "solver",
+            OptionKind::Flag,
+            "MCTS-Solver: prove wins and losses, play a proven win at once",
+            config,
+            |config| config.solver,
+            |config, solver| config.solver = solver,
+        ),
+        Setting::new(
+            "threats",
+            OptionKind::Flag,
+            "threats in the tree: move order and priors (fives, fours and threes first), \
+             and with the solver, new leaves proven where fours decide",
+            config,
+            |config| config.threats,
+            |config, threats| config.threats = threats,
+        ),
+        Setting::new(
+            "threads",
+            OptionKind::Whole { min: 1, max: 64 },
+            "trees searched in parallel, their root visits added up",
+            config,
+            |config| config.threads,
+            |config, threads| config.threads = threads,
+        ),
+        Setting::new(
+            "parallel",
+            OptionKind::Choice(&["root", "shared"]),
+            "with threads > 1: root, a tree per thread, or shared, one tree with virtual loss",
+            config,
+            |config| if config.shared { "shared" } else { "root" }.to_owned(),
+            |config, parallel: String| config.shared = parallel == "shared",
+        ),
+    ]);
+    // Last: the memory is shared among the trees the settings above make.
+    settings.push(tree_memory(config));
+    settings
+}
+
+/// Iterations, time cap and exploration: what every UCT takes.
+fn common_settings(config: &MctsConfig) -> Vec<Setting<MctsConfig>> {
     vec![
-        EngineOption::new(
+        Setting::new(
             "iterations",
             OptionKind::Whole { min: 1, max: 1_000_000_000_000 },
-            config.iterations,
             "iterations per move when there is no time limit (with one, and no iterations given, the time is the budget)",
+            config,
+            |config| config.iterations,
+            // Iterations asked for are the budget.
+            |config, iterations| {
+                config.iterations = iterations;
+                config.time_is_budget = false;
+            },
         ),
-        EngineOption::without_default(
+        Setting::without_default(
             "ms",
             OptionKind::Whole { min: 1, max: 3_600_000 },
             "a cap on the milliseconds a move takes; none unless given",
+            |config: &mut MctsConfig, ms| config.move_time = Some(Duration::from_millis(ms)),
         ),
-        EngineOption::new(
-            "c",
-            OptionKind::NonNegative,
-            format!("{:.3}", config.exploration),
-            "UCB1 exploration constant (0: none)",
+        Setting::bind(
+            EngineOption::new(
+                "c",
+                OptionKind::NonNegative,
+                format!("{:.3}", config.exploration),
+                "UCB1 exploration constant (0: none)",
+            ),
+            |config: &mut MctsConfig, c| config.exploration = c,
         ),
-        EngineOption::new(
-            "tree_mb",
-            OptionKind::Whole { min: 1, max: 65_536 },
-            (config.node_limit * crate::NODE_BYTES) >> 20,
-            "memory for the search trees in MiB, all threads together (past it, leaves are played out without being expanded)",
-        ),
-        EngineOption::seed(),
     ]
+}
+
+/// `tree_mb`: the memory for the trees, all threads together.
+fn tree_memory(config: &MctsConfig) -> Setting<MctsConfig> {
+    Setting::new(
+        "tree_mb",
+        OptionKind::Whole { min: 1, max: 65_536 },
+        "memory for the search trees in MiB, all threads together (past it, leaves are played out without being expanded)",
+        config,
+        |config| (config.node_limit * crate::NODE_BYTES) >> 20,
+        |config, mib: usize| {
+            let trees = if config.shared { 1 } else { config.threads.max(1) };
+            config.node_limit = ((mib << 20) / crate::NODE_BYTES / trees).max(1);
+        },
+    )
 }

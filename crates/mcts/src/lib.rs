@@ -35,5 +35,5 @@ mod search;
 mod sqrt_ln;
 
 pub use agent::MctsAgent;
-pub use config::{MctsConfig, VALUE_SCALE, mcts_options, uct_options};
+pub use config::{MctsConfig, VALUE_SCALE, mcts_options, mcts_settings, uct_options, uct_settings};
 pub use search::{Mcts, MctsReport, NODE_BYTES};

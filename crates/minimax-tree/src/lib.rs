@@ -61,7 +61,7 @@ pub use alphabeta::{
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};
 pub use minimax::{CLASSIC_DEPTH, MinimaxAgent, minimax};
-pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, minimax_options, tree_options};
+pub use options::{MAX_MINIMAX_DEPTH, alphabeta_options, alphabeta_settings, minimax_options, tree_options};
 pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
 };

@@ -1,9 +1,12 @@
 //! The options this crate's engines take in a spec, their defaults read
-//! from the engines' own configurations. The evaluation a search scores
-//! with (`eval=`) and the threat weights are composed by whoever builds
-//! the engine, and described there.
+//! from the engines' own configurations; `alphabeta`'s are declared once
+//! as settings of [`AlphaBetaConfig`], which a spec applies. The
+//! evaluation a search scores with (`eval=`) and the threat weights are
+//! composed by whoever builds the engine, and described there.
 
-use play::{EngineOption, OptionKind};
+use std::time::Duration;
+
+use play::{EngineOption, OptionKind, Setting, options_of};
 
 use crate::{AlphaBetaConfig, CLASSIC_DEPTH};
 
@@ -11,197 +14,264 @@ use crate::{AlphaBetaConfig, CLASSIC_DEPTH};
 /// depth, no pruning.
 pub const MAX_MINIMAX_DEPTH: u64 = 8;
 
-/// The options of `alphabeta`, defaults from [`AlphaBetaConfig::default`].
+/// The options of `alphabeta`, defaults from [`AlphaBetaConfig::default`]
+/// (see [`alphabeta_settings`]).
 #[must_use]
 pub fn alphabeta_options() -> Vec<EngineOption> {
-    let config = AlphaBetaConfig::default();
+    options_of(&alphabeta_settings())
+}
+
+/// The options of `alphabeta` as settings of its configuration: each
+/// declared once, its default read from [`AlphaBetaConfig::default`].
+#[must_use]
+pub fn alphabeta_settings() -> Vec<Setting<AlphaBetaConfig>> {
+    let config = &AlphaBetaConfig::default();
     vec![
-        EngineOption::new(
+        Setting::new(
             "ms",
             OptionKind::Whole { min: 1, max: 3_600_000 },
-            config.default_time.as_millis(),
             "thinking time a move in milliseconds, and its cap (the default applies when nothing else limits the move)",
+            config,
+            |config| u64::try_from(config.default_time.as_millis()).unwrap_or(u64::MAX),
+            // Both the time a move takes and its cap.
+            |config, ms| {
+                config.default_time = Duration::from_millis(ms);
+                config.move_time = Some(Duration::from_millis(ms));
+            },
         ),
-        EngineOption::without_default(
+        Setting::without_default(
             "nodes",
             OptionKind::Whole { min: 1, max: u64::MAX },
             "a cap on the positions searched a move (alone, with no time given, the budget); none unless given",
+            |config: &mut AlphaBetaConfig, nodes| config.move_nodes = Some(nodes),
         ),
-        EngineOption::new(
+        Setting::new(
             "depth",
             OptionKind::Whole { min: 1, max: 64 },
-            config.max_depth,
             "deepest iteration in plies",
+            config,
+            |config| config.max_depth,
+            |config, value| config.max_depth = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "tt_mb",
             OptionKind::Whole { min: 1, max: 4096 },
-            config.tt_bytes >> 20,
             "transposition table size in MiB",
+            config,
+            |config| config.tt_bytes >> 20,
+            |config, mib: usize| config.tt_bytes = mib << 20,
         ),
-        EngineOption::new(
+        Setting::new(
             "threats",
             OptionKind::Flag,
-            config.threats,
             "search by threats where k is 4 to 8 (false: plain alpha-beta)",
+            config,
+            |config| config.threats,
+            |config, value| config.threats = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "max_moves",
             OptionKind::Whole { min: 1, max: 225 },
-            config.max_moves,
             "moves tried at a quiet node of the threat search",
+            config,
+            |config| config.max_moves,
+            |config, value| config.max_moves = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "vct_nodes",
             OptionKind::Whole { min: 0, max: 1_000_000_000 },
-            config.vct_nodes,
             "positions the win-by-threats search may visit at the root",
+            config,
+            |config| config.vct_nodes,
+            |config, value| config.vct_nodes = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "threads",
             OptionKind::Whole { min: 1, max: 64 },
-            config.threads,
             "threads searching at once over one shared table (lazy SMP)",
+            config,
+            |config| config.threads,
+            |config, value| config.threads = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "qfours",
             OptionKind::Whole { min: 0, max: 64 },
-            config.quiescence_fours,
             "fours the quiescence search may play in a row at the leaves",
+            config,
+            |config| config.quiescence_fours,
+            |config, value| config.quiescence_fours = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "extend_forced",
             OptionKind::Flag,
-            config.extend_forced,
             "search a forced block one ply deeper, so it costs no depth",
+            config,
+            |config| config.extend_forced,
+            |config, value| config.extend_forced = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "dtbonus",
             OptionKind::Whole { min: 0, max: 100_000 },
-            config.double_three_bonus,
             "added at a leaf where the side to move can make a double three the opponent cannot answer with a four or three",
+            config,
+            |config| config.double_three_bonus,
+            |config, value| config.double_three_bonus = value,
         ),
     ]
     .into_iter()
-    .chain(selectivity_options(&config))
+    .chain(selectivity_settings(config))
     .collect()
 }
 
 /// The options of `alphabeta` that prune, reduce and extend: move-count
 /// pruning (on) and the ideas measured and kept off, for their SPRTs.
-fn selectivity_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
+fn selectivity_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig>> {
     vec![
-        EngineOption::new(
+        Setting::new(
             "lmp",
             OptionKind::Whole { min: 0, max: 64 },
-            config.late_move_pruning,
             "move-count pruning up to this depth: a quiet node off the principal line tries only its first 3 + depth^1.32 moves (0: off)",
+            config,
+            |config| config.late_move_pruning,
+            |config, value| config.late_move_pruning = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "lmp_percent",
             OptionKind::Whole { min: 1, max: 1000 },
-            config.late_move_percent,
             "the moves move-count pruning keeps, in percent of 3 + depth^1.32 (at least two)",
+            config,
+            |config| config.late_move_percent,
+            |config, value| config.late_move_percent = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "reduce_noisy",
             OptionKind::Whole { min: 0, max: 225 },
-            config.reduce_noisy,
             "from this move on (0: never), moves that make or block a three are searched a ply shallower first, with 4 or more plies left",
+            config,
+            |config| config.reduce_noisy,
+            |config, value| config.reduce_noisy = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "iir",
             OptionKind::Whole { min: 0, max: 64 },
-            config.iir_depth,
             "internal iterative reduction: a node with at least this many plies left and no move in the table is searched a ply shallower (0: off)",
+            config,
+            |config| config.iir_depth,
+            |config, value| config.iir_depth = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "singular",
             OptionKind::Whole { min: 0, max: 64 },
-            config.singular_depth,
             "singular extension from this many plies left (0: off): the table's move a ply deeper when no other comes near its score",
+            config,
+            |config| config.singular_depth,
+            |config, value| config.singular_depth = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "singular_margin",
             OptionKind::Whole { min: 0, max: 10_000 },
-            config.singular_margin,
             "the singular extension's margin, per ply of depth",
+            config,
+            |config| config.singular_margin,
+            |config, value| config.singular_margin = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "quiet_prune",
             OptionKind::Whole { min: 0, max: 64 },
-            config.quiet_pruning,
             "pruning by move score: with at most this many plies left, off the principal line, quiet moves are not tried once a move holds (0: off)",
+            config,
+            |config| config.quiet_pruning,
+            |config, value| config.quiet_pruning = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "history_lmr",
             OptionKind::Whole { min: 0, max: 64 },
-            config.history_reductions,
             "history-adjusted reductions from this many plies left (0: off): a late quiet move that never cut a node off this game is searched a ply shallower still",
+            config,
+            |config| config.history_reductions,
+            |config, value| config.history_reductions = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "table_ext",
             OptionKind::Whole { min: 0, max: 64 },
-            config.table_extension,
             "on the principal line, the table's move a ply deeper every this many plies of the line (0: off)",
+            config,
+            |config| config.table_extension,
+            |config, value| config.table_extension = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "lmp_unimproving",
             OptionKind::Whole { min: 1, max: 1000 },
-            config.lmp_unimproving_percent,
             "the moves move-count pruning keeps where the static value is not above the one two plies up, in percent of the others (the reference keeps 50)",
+            config,
+            |config| config.lmp_unimproving_percent,
+            |config, value| config.lmp_unimproving_percent = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "log_lmr",
             OptionKind::Whole { min: 0, max: 1000 },
-            config.log_reduction_percent,
             "late-move reductions of ln(depth)·ln(move number) plies times this percent, in fractions of a ply (0: whole plies for late quiet moves)",
+            config,
+            |config| config.log_reduction_percent,
+            |config, value| config.log_reduction_percent = value,
         ),
     ]
     .into_iter()
-    .chain(by_value_options(config))
+    .chain(by_value_settings(config))
     .collect()
 }
 
 /// The options of `alphabeta` that prune by the static value: reverse
 /// futility, razoring, fail-high reduction and the null move.
-fn by_value_options(config: &AlphaBetaConfig) -> Vec<EngineOption> {
+fn by_value_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig>> {
     vec![
-        EngineOption::new(
+        Setting::new(
             "futility",
             OptionKind::Whole { min: 0, max: 64 },
-            config.futility_depth,
             "reverse futility up to this many plies left (0: off): a static value above beta by the margin returns at once",
+            config,
+            |config| config.futility_depth,
+            |config, value| config.futility_depth = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "futility_margin",
             OptionKind::Whole { min: 0, max: 100_000 },
-            config.futility_margin,
             "reverse futility's margin a ply, in the evaluation's units",
+            config,
+            |config| config.futility_margin,
+            |config, value| config.futility_margin = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "razor",
             OptionKind::Whole { min: 0, max: 1000 },
-            config.razor_percent,
             "razoring below 2.6 plies left (0: off): a static value below alpha by this percent of the reference's margin is searched by fours only",
+            config,
+            |config| config.razor_percent,
+            |config, value| config.razor_percent = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "fail_high",
             OptionKind::Whole { min: 0, max: 1000 },
-            config.fail_high_percent,
             "fail-high reduction (0: off): at a cut node above beta by this percent of the reference's margin, every move but a four a ply shallower",
+            config,
+            |config| config.fail_high_percent,
+            |config, value| config.fail_high_percent = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "null_move",
             OptionKind::Whole { min: 0, max: 64 },
-            config.null_move_depth,
             "null-move pruning from this many plies left, when null_margin is above 0",
+            config,
+            |config| config.null_move_depth,
+            |config, value| config.null_move_depth = value,
         ),
-        EngineOption::new(
+        Setting::new(
             "null_margin",
             OptionKind::Whole { min: 0, max: 100_000 },
-            config.null_move_margin,
             "null-move pruning's margin above beta from about 11 plies left, in the evaluation's units, larger nearer the leaves (0: off): the side to move passes and the opponent, a few plies shallower, must still fail to reach beta",
+            config,
+            |config| config.null_move_margin,
+            |config, value| config.null_move_margin = value,
         ),
     ]
 }

@@ -2,6 +2,8 @@
 //! engine spec (`alphabeta:depth=9,threads=2`): name, what it does, what a
 //! valid value is, and its default, read from the engine's own
 //! configuration so that help text cannot drift from what the engine does.
+//! A [`Setting`] binds such an option to what it sets in the engine's
+//! configuration, so that the one declaration is read by the spec as well.
 
 use std::fmt;
 use std::str::FromStr;
@@ -134,6 +136,86 @@ impl fmt::Display for EngineOption {
     }
 }
 
+/// An option of an engine bound to its configuration `C`: declared once,
+/// where the engine is, with its name, kind, help, default (read from the
+/// configuration the engine starts from) and what a value given sets. A
+/// spec reads the option through it ([`Setting::apply`]), help text lists
+/// its [`EngineOption`], and a bad value's error says what the kind allows.
+pub struct Setting<C> {
+    option: EngineOption,
+    set: Box<SetFromText<C>>,
+}
+
+/// Reads a value's text for its option and sets the configuration.
+type SetFromText<C> = dyn Fn(&mut C, &str) -> Result<(), OptionValueError> + Send + Sync;
+
+impl<C: 'static> Setting<C> {
+    /// An option whose default is `get` of `defaults`, and whose value, read
+    /// as a `T`, is given to `set`.
+    #[must_use]
+    pub fn new<T: FromStr + ToString + 'static>(
+        name: &'static str,
+        kind: OptionKind,
+        help: &'static str,
+        defaults: &C,
+        get: fn(&C) -> T,
+        set: fn(&mut C, T),
+    ) -> Setting<C> {
+        Setting::bind(EngineOption::new(name, kind, get(defaults), help), set)
+    }
+
+    /// An option with no single default (see [`EngineOption::default`]):
+    /// the configuration keeps what it has unless one is given.
+    #[must_use]
+    pub fn without_default<T: FromStr + 'static>(
+        name: &'static str,
+        kind: OptionKind,
+        help: &'static str,
+        set: fn(&mut C, T),
+    ) -> Setting<C> {
+        Setting::bind(EngineOption::without_default(name, kind, help), set)
+    }
+
+    /// `option`, its value read as a `T` and given to `set`.
+    #[must_use]
+    pub fn bind<T: FromStr + 'static>(option: EngineOption, set: fn(&mut C, T)) -> Setting<C> {
+        let reader = option.clone();
+        Setting {
+            option,
+            set: Box::new(move |config, text| {
+                set(config, reader.read(text)?);
+                Ok(())
+            }),
+        }
+    }
+
+    /// The option as help text and a spec's checks know it.
+    #[must_use]
+    pub fn option(&self) -> &EngineOption {
+        &self.option
+    }
+
+    /// Sets `config` from the value `text` given for the option.
+    ///
+    /// # Errors
+    /// [`OptionValueError`] if the option's kind does not allow `text`.
+    pub fn apply(&self, config: &mut C, text: &str) -> Result<(), OptionValueError> {
+        (self.set)(config, text)
+    }
+}
+
+impl<C> fmt::Debug for Setting<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Setting").field("option", &self.option).finish_non_exhaustive()
+    }
+}
+
+/// The options of `settings`, as help text lists them.
+#[must_use]
+pub fn options_of<C: 'static>(settings: &[Setting<C>]) -> Vec<EngineOption> {
+    settings.iter().map(|setting| setting.option().clone()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +245,42 @@ mod tests {
         assert_eq!(seed.read::<u64>("-1").unwrap_err().expected, "a whole number from 0 to 2^64-1");
         let weights = EngineOption::without_default("weights", OptionKind::File, "weights file");
         assert_eq!(weights.to_string(), "weights: weights file (a file name)");
+    }
+
+    #[test]
+    fn a_setting_declares_its_default_and_sets_what_it_reads() {
+        #[derive(Default)]
+        struct Config {
+            depth: u32,
+            cap: Option<u64>,
+        }
+        let defaults = Config { depth: 12, cap: None };
+        let depth = Setting::new(
+            "depth",
+            OptionKind::Whole { min: 1, max: 64 },
+            "deepest iteration",
+            &defaults,
+            |config: &Config| config.depth,
+            |config, depth| config.depth = depth,
+        );
+        let cap = Setting::without_default(
+            "nodes",
+            OptionKind::Whole { min: 1, max: u64::MAX },
+            "a cap",
+            |config: &mut Config, nodes: u64| config.cap = Some(nodes),
+        );
+        assert_eq!(depth.option().default.as_deref(), Some("12"));
+        assert_eq!(cap.option().default, None);
+        let mut config = Config::default();
+        depth.apply(&mut config, "9").unwrap();
+        cap.apply(&mut config, "500").unwrap();
+        assert_eq!((config.depth, config.cap), (9, Some(500)));
+        let error = depth.apply(&mut config, "65").unwrap_err();
+        assert_eq!(error.expected, "a whole number from 1 to 64");
+        assert_eq!(config.depth, 9, "a bad value sets nothing");
+        assert_eq!(
+            options_of(&[depth, cap]).iter().map(|option| option.name).collect::<Vec<_>>(),
+            ["depth", "nodes"]
+        );
     }
 }

@@ -36,7 +36,7 @@ pub use analysis::{
     Analysis, CellScore, EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN, ScoreKind, format_score, proven_plies,
 };
 pub use analysis_store::{AnalysisStore, StoreEntry};
-pub use engine_option::{EngineOption, OptionKind, OptionValueError};
+pub use engine_option::{EngineOption, OptionKind, OptionValueError, Setting, options_of};
 pub use game::{OpeningError, play_game, play_game_on_clock, report_game_over};
 pub use game_record::{Forfeit, GameRecord, MoveRecord, Thought};
 pub use limits::{Limits, Progress, RootEvent, RootStep, StopFlag, choose_allowed};

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use play::{EngineOption, OptionKind};
+use play::{EngineOption, OptionKind, Setting};
 
 use crate::error::SpecError;
 
@@ -91,6 +91,28 @@ impl Options {
                 })
             })
             .transpose()
+    }
+
+    /// Sets `config` from every option of `settings` the spec gives (the
+    /// rest keep what `config` has: the engine's defaults, which the
+    /// settings' declared defaults are read from).
+    pub(crate) fn configure<C: 'static>(
+        &self,
+        settings: &[Setting<C>],
+        config: &mut C,
+    ) -> Result<(), SpecError> {
+        for setting in settings {
+            let name = setting.option().name;
+            if let Some(value) = self.values.get(name) {
+                setting.apply(config, value).map_err(|error| SpecError::BadValue {
+                    engine: self.engine,
+                    option: name,
+                    value: error.value,
+                    expected: error.expected,
+                })?;
+            }
+        }
+        Ok(())
     }
 
     /// The value of option `name` as given, or else its described default.

@@ -515,6 +515,9 @@ mod tests {
                 "alphabeta:max_moves=0",
                 "option max_moves of alphabeta must be a whole number from 1 to 225, got \"0\"",
             ),
+            ("mcts:parallel=leaf", "option parallel of mcts must be root or shared, got \"leaf\""),
+            ("uct:c=-1", "option c of uct must be zero or a positive number, got \"-1\""),
+            ("mcts:tree_mb=0", "option tree_mb of mcts must be a whole number from 1 to 65536, got \"0\""),
             (
                 "alphabeta:eval=fancy",
                 "option eval of alphabeta must be auto, openlines, pattern, ternary, threat, codes or net",

@@ -2,7 +2,6 @@
 //! one with every option, priors from the evaluation a spec names.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use board::mix_seed;
 use mcts::{MctsAgent, MctsConfig};
@@ -17,39 +16,25 @@ use crate::options::Options;
 pub(super) fn build(options: &Options) -> Result<Built, SpecError> {
     // `uct` is the classic and takes none of the options beyond it.
     let classic = options.engine_name() == "uct";
-    let base = if classic { MctsConfig::uct() } else { MctsConfig::strong() };
-    // Iterations asked for are a budget; otherwise a time limit is.
-    let iterations: Option<u64> = options.given("iterations")?;
-    let mut config = MctsConfig {
-        iterations: iterations.unwrap_or(base.iterations),
-        time_is_budget: iterations.is_none(),
-        exploration: options.given("c")?.unwrap_or(base.exploration),
-        move_time: options.given::<u64>("ms")?.map(Duration::from_millis),
-        ..base
+    let (mut config, settings) = if classic {
+        (MctsConfig::uct(), mcts::uct_settings())
+    } else {
+        (MctsConfig::strong(), mcts::mcts_settings())
     };
+    options.configure(&settings, &mut config)?;
     let seed: u64 = options.get("seed")?;
     let mut priors = None;
     let mut leaf_value = None;
     let mut ranked = false;
     if !classic {
-        config.reuse = options.get("reuse")?;
-        config.solver = options.get("solver")?;
-        config.threats = options.get("threats")?;
-        config.threads = options.get("threads")?;
-        config.shared = options.get::<String>("parallel")? == "shared";
-        let playout: String = options.get("playout")?;
-        config.heuristic = playout != "random";
-        config.threat_playouts = playout == "threats";
-        ranked = playout == "ranked";
+        // What the roster composes: the evaluations of the priors, the
+        // ranked playouts and the leaves' values.
+        ranked = options.get::<String>("playout")? == "ranked";
         let prior: String = options.get("prior")?;
         // Every name but `none` names an evaluation.
         priors = prior.parse::<EvalChoice>().ok();
         // Every name but `playout` names an evaluation.
         leaf_value = options.get::<String>("value")?.parse::<EvalChoice>().ok();
-    }
-    if let Some(mib) = options.given::<usize>("tree_mb")? {
-        let trees = if config.shared { 1 } else { config.threads.max(1) };
-        config.node_limit = ((mib << 20) / mcts::NODE_BYTES / trees).max(1);
     }
     let maker: Maker = match (priors, ranked, leaf_value) {
         (None, false, None) => Arc::new(move |game_seed| -> Box<dyn Agent> {

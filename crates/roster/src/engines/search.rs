@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use analysis_db::Database;
 use board::{Rules, mix_seed};
@@ -136,42 +135,8 @@ pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecE
     let weights = eval_weights(options, eval)?;
     let policy = move_policy(options, eval)?;
     let lazy_margin: Option<i32> = options.given("lazy")?;
-    let defaults = AlphaBetaConfig::default();
-    let mut config = AlphaBetaConfig {
-        max_depth: options.get("depth")?,
-        tt_bytes: options.get::<usize>("tt_mb")? << 20,
-        threats: options.get("threats")?,
-        max_moves: options.get("max_moves")?,
-        vct_nodes: options.get("vct_nodes")?,
-        threads: options.get("threads")?,
-        quiescence_fours: options.get("qfours")?,
-        extend_forced: options.get("extend_forced")?,
-        double_three_bonus: options.get("dtbonus")?,
-        late_move_pruning: options.get("lmp")?,
-        late_move_percent: options.get("lmp_percent")?,
-        reduce_noisy: options.get("reduce_noisy")?,
-        iir_depth: options.get("iir")?,
-        singular_depth: options.get("singular")?,
-        singular_margin: options.get("singular_margin")?,
-        quiet_pruning: options.get("quiet_prune")?,
-        history_reductions: options.get("history_lmr")?,
-        table_extension: options.get("table_ext")?,
-        lmp_unimproving_percent: options.get("lmp_unimproving")?,
-        futility_depth: options.get("futility")?,
-        futility_margin: options.get("futility_margin")?,
-        razor_percent: options.get("razor")?,
-        fail_high_percent: options.get("fail_high")?,
-        log_reduction_percent: options.get("log_lmr")?,
-        null_move_depth: options.get("null_move")?,
-        null_move_margin: options.get("null_margin")?,
-        ..defaults
-    };
-    // `ms=` is both the time a move takes and its cap.
-    if let Some(ms) = options.given::<u64>("ms")? {
-        config.default_time = Duration::from_millis(ms);
-        config.move_time = Some(Duration::from_millis(ms));
-    }
-    config.move_nodes = options.given("nodes")?;
+    let mut config = AlphaBetaConfig::default();
+    options.configure(&minimax_tree::alphabeta_settings(), &mut config)?;
     let database = database(options)?;
     Ok(AlphaBetaParts { eval, weights, policy, lazy_margin, config, database })
 }
