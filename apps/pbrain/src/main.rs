@@ -33,8 +33,9 @@ fn within(spec: &AgentSpec, resources: &Resources) -> Result<AgentSpec, String> 
     if let Some(threads) = resources.threads {
         spec = spec.with_threads(threads).map_err(|error| error.to_string())?;
     }
-    if let Some((path, write)) = &resources.database {
-        spec = spec.with_database(path, *write).map_err(|error| error.to_string())?;
+    // The brain's own opened database, shared: one opening of the file.
+    if let Some((database, write)) = &resources.database {
+        spec = spec.with_store(database, *write).map_err(|error| error.to_string())?;
     }
     Ok(spec)
 }

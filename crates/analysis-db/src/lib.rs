@@ -30,6 +30,7 @@ mod storage;
 
 pub use client::gui;
 pub use client::record::{MAX_COMMENT_CHARS, MAX_TEXT_CHARS, Record};
+pub use client::shared::SharedDatabase;
 pub use error::DbError;
 pub use formats::limits::{MAX_IMPORT_BYTES, import_limit, read_import};
 pub use formats::renlib::{LibImport, MAX_EXPORT_NODES};

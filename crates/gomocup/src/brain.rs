@@ -11,7 +11,6 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
@@ -70,7 +69,7 @@ pub struct Resources {
     /// The analysis database the GUI has the brain use (`INFO
     /// usedatabase`, `YXSETDATABASE`), and whether the engine may write
     /// to it (not after `INFO database_readonly 1`).
-    pub database: Option<(PathBuf, bool)>,
+    pub database: Option<(analysis_db::SharedDatabase, bool)>,
 }
 
 /// Builds the engine for a game: the rules and what the manager allows.

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+use analysis_db::SharedDatabase;
 use play::{EngineOption, OptionKind, Setting};
 
 use crate::error::SpecError;
@@ -14,6 +15,9 @@ pub(crate) struct Options {
     engine: &'static str,
     described: Vec<EngineOption>,
     values: BTreeMap<String, String>,
+    /// An analysis database a program opened for the engine, and whether
+    /// its searches write to it: see [`crate::AgentSpec::with_store`].
+    store: Option<(SharedDatabase, bool)>,
 }
 
 impl Options {
@@ -36,7 +40,17 @@ impl Options {
                 return Err(SpecError::Duplicate { engine, option: key });
             }
         }
-        Ok(Options { engine, described, values })
+        Ok(Options { engine, described, values, store: None })
+    }
+
+    /// The same options with the analysis database a program opened.
+    pub(crate) fn with_store(self, store: Option<(SharedDatabase, bool)>) -> Options {
+        Options { store, ..self }
+    }
+
+    /// The analysis database a program opened for the engine, if any.
+    pub(crate) fn store(&self) -> Option<&(SharedDatabase, bool)> {
+        self.store.as_ref()
     }
 
     /// The engine's name, for errors.

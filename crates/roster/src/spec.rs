@@ -7,6 +7,8 @@ use board::Rules;
 use play::Agent;
 use thiserror::Error;
 
+use analysis_db::SharedDatabase;
+
 use crate::built::{Built, Maker, RulesCheck};
 use crate::engines::{ENGINES, EngineInfo};
 use crate::error::SpecError;
@@ -32,6 +34,9 @@ pub struct AgentSpec {
     maker: Maker,
     rules_check: RulesCheck,
     learns: bool,
+    /// The analysis database a program opened for it: see
+    /// [`AgentSpec::with_store`].
+    store: Option<(SharedDatabase, bool)>,
 }
 
 impl AgentSpec {
@@ -40,7 +45,7 @@ impl AgentSpec {
     /// # Errors
     /// [`SpecError`] naming what was wrong and listing what is valid.
     pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
-        AgentSpec::parse_as(text, Source::Person)
+        AgentSpec::parse_as(text, Source::Person, None)
     }
 
     /// Reads a spec that a file names (a saved game, a record): as
@@ -53,10 +58,14 @@ impl AgentSpec {
     /// [`SpecError::NotFromFile`] for such a spec, else as
     /// [`AgentSpec::parse`].
     pub fn parse_from_file(text: &str) -> Result<AgentSpec, SpecError> {
-        AgentSpec::parse_as(text, Source::File)
+        AgentSpec::parse_as(text, Source::File, None)
     }
 
-    fn parse_as(text: &str, source: Source) -> Result<AgentSpec, SpecError> {
+    fn parse_as(
+        text: &str,
+        source: Source,
+        store: Option<(SharedDatabase, bool)>,
+    ) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let (name, options) = text.split_once(':').unwrap_or((text, ""));
         let name = name.trim().to_ascii_lowercase();
@@ -66,7 +75,7 @@ impl AgentSpec {
         let engine = ENGINES.iter().find(|engine| engine.name == name).ok_or_else(|| {
             SpecError::UnknownEngine { name: name.clone(), valid: EngineInfo::engine_list() }
         })?;
-        let options = Options::parse(engine.name, engine.options(), options)?;
+        let options = Options::parse(engine.name, engine.options(), options)?.with_store(store.clone());
         if source == Source::File {
             if engine.starts_program {
                 return Err(SpecError::NotFromFile {
@@ -85,7 +94,7 @@ impl AgentSpec {
         // Only engines with a `learn` option accept one, and their builder
         // has checked its value.
         let learns = options.is_true("learn");
-        Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check, learns })
+        Ok(AgentSpec { text: text.to_owned(), engine, maker, rules_check, learns, store })
     }
 
     /// The same spec with the memory its engine's tables and trees take
@@ -179,25 +188,25 @@ impl AgentSpec {
         }
     }
 
-    /// The same spec with the analysis database at `path` (`db=`, and
-    /// `db_write` as `write` says) if its engine reads one; else the same.
+    /// The same spec with an analysis database a program opened, which
+    /// its searches share with the program (one opening of the file for
+    /// a brain and all its games), writing what they find to it if
+    /// `write`; it stands in for any `db=` of the spec. A spec whose engine
+    /// reads no database is the same.
     ///
     /// # Errors
-    /// A path the spec cannot hold (with a comma), or a file that is not
-    /// an analysis database.
-    pub fn with_database(&self, path: &std::path::Path, write: bool) -> Result<AgentSpec, SpecError> {
+    /// [`SpecError`] if the spec no longer reads (never for one that did).
+    pub fn with_store(&self, database: &SharedDatabase, write: bool) -> Result<AgentSpec, SpecError> {
         if !self.engine.options().iter().any(|option| option.name == "db") {
             return Ok(self.clone());
         }
-        let text = path.to_str().filter(|text| !text.contains(',')).ok_or_else(|| SpecError::Unusable {
-            engine: self.engine.name,
-            option: "db",
-            reason: format!(
-                "{}: a path with a comma (or not UTF-8) cannot be given to the engine",
-                path.display()
-            ),
-        })?;
-        self.with_option("db", text)?.with_option("db_write", if write { "true" } else { "false" })
+        AgentSpec::parse_as(&self.text, Source::Person, Some((database.clone(), write)))
+    }
+
+    /// The analysis database a program opened for it, if any.
+    #[must_use]
+    pub fn database(&self) -> Option<&SharedDatabase> {
+        self.store.as_ref().map(|(database, _)| database)
     }
 
     /// The same spec with `option` set to `value`, in place of any value
@@ -212,7 +221,11 @@ impl AgentSpec {
             .filter(|item| !item.is_empty() && !item.to_ascii_lowercase().starts_with(&prefix))
             .chain([setting.as_str()])
             .collect();
-        AgentSpec::parse(&format!("{}:{}", self.engine.name, items.join(",")))
+        AgentSpec::parse_as(
+            &format!("{}:{}", self.engine.name, items.join(",")),
+            Source::Person,
+            self.store.clone(),
+        )
     }
 
     /// A fresh agent. `seed` varies the agent's random choices from game
@@ -527,6 +540,37 @@ mod tests {
             let err = text.parse::<AgentSpec>().unwrap_err().to_string();
             assert!(err.starts_with(message), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn a_program_s_opened_database_is_its_searches_own() {
+        let dir = std::env::temp_dir().join(format!("roster-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let shared =
+            analysis_db::SharedDatabase::new(analysis_db::Database::open(&dir.join("study.db")).unwrap());
+        let spec: AgentSpec = "alphabeta:depth=6,vct_nodes=0".parse().unwrap();
+        let spec = spec.with_store(&shared, true).unwrap();
+        // No path in the spec's text; a change of its text keeps the store.
+        assert_eq!(spec.text(), "alphabeta:depth=6,vct_nodes=0");
+        let spec = spec.with_threads(1).unwrap();
+        assert_eq!(spec.database(), Some(&shared));
+        let pos = Position::from_moves(board::Rules::gomoku15(), "h8 i9 h9").unwrap();
+        let mut agent = spec.build(1);
+        agent.new_game(pos.rules());
+        agent.select_move(&pos, &Limits::none()).unwrap();
+        assert!(shared.lock().len().unwrap() > 0, "the search wrote through the program's handle");
+        // (Results are kept from depth 4.) Read only: nothing more is written.
+        let before = shared.lock().len().unwrap();
+        let reader = spec.with_store(&shared, false).unwrap();
+        let mut agent = reader.build(2);
+        let pos = Position::from_moves(board::Rules::gomoku15(), "h8 a1 h9 a2").unwrap();
+        agent.new_game(pos.rules());
+        agent.select_move(&pos, &Limits::none()).unwrap();
+        assert_eq!(shared.lock().len().unwrap(), before);
+        // An engine that reads no database is the same spec.
+        let random: AgentSpec = "random".parse().unwrap();
+        assert_eq!(random.with_store(&shared, true).unwrap().database(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -47,12 +47,16 @@ impl App {
             return;
         };
         // With a database open, the engine reads it and writes what it finds.
-        let spec = match self.database_path() {
-            Some(path) => spec.with_database(&path, true).unwrap_or(spec),
+        let spec = match self.shared_database() {
+            Some(database) => spec.with_store(database, true).unwrap_or(spec),
             None => spec,
         };
         self.cancel_thinking();
-        if self.analysis_spec.as_ref().is_none_or(|kept| kept.text() != spec.text()) {
+        if self
+            .analysis_spec
+            .as_ref()
+            .is_none_or(|kept| kept.text() != spec.text() || kept.database() != spec.database())
+        {
             self.analysis_agent = None;
         }
         self.analysis_spec = Some(spec.clone());

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use analysis_db::{Database, Record};
+use analysis_db::{Database, Record, SharedDatabase};
 use board::{Cell, Position};
 use play::analysis_store::{Bound, Label};
 use play::{EVALUATION_SCALE, PROVEN_BOUND, PROVEN_WIN};
@@ -24,7 +24,8 @@ use super::App;
 /// on the board (read again when the position changes or after an edit).
 #[derive(Debug)]
 pub struct Study {
-    database: Database,
+    /// Opened once, and shared with an analysing engine's searches.
+    database: SharedDatabase,
     /// The hash of the position read and the file's data version then
     /// (another program's writes change it), `None` to read again.
     read_for: Option<(u64, i64)>,
@@ -41,7 +42,7 @@ impl Study {
     /// A file that is not an analysis database (left as it is), or one
     /// SQLite cannot open.
     pub fn open(path: &Path) -> Result<Study, String> {
-        let database = Database::open(path).map_err(|error| error.to_string())?;
+        let database = SharedDatabase::new(Database::open(path).map_err(|error| error.to_string())?);
         Ok(Study { database, read_for: None, own: None, children: Vec::new(), trouble: None })
     }
 
@@ -52,7 +53,7 @@ impl Study {
     }
 
     fn read(&mut self, pos: &Position) {
-        let version = match self.database.data_version() {
+        let version = match self.database.lock().data_version() {
             Ok(version) => version,
             Err(error) => {
                 self.trouble = Some(error.to_string());
@@ -63,7 +64,10 @@ impl Study {
             return;
         }
         self.read_for = Some((pos.hash(), version));
-        let read = self.database.get(pos).and_then(|own| Ok((own, self.database.children(pos)?)));
+        let read = {
+            let database = self.database.lock();
+            database.get(pos).and_then(|own| Ok((own, database.children(pos)?)))
+        };
         match read {
             Ok((own, children)) => {
                 (self.own, self.children, self.trouble) = (own, children, None);
@@ -190,9 +194,11 @@ impl App {
     /// Writes `change` of the record of `pos`, then reads again.
     fn change_record(&mut self, pos: &Position, change: impl FnOnce(&mut Record)) -> Result<(), String> {
         let Some(study) = &mut self.study else { return Err("no database: open one with D".to_owned()) };
-        let mut record = study.database.get(pos).map_err(|error| error.to_string())?.unwrap_or_default();
+        let mut database = study.database.lock();
+        let mut record = database.get(pos).map_err(|error| error.to_string())?.unwrap_or_default();
         change(&mut record);
-        study.database.put(pos, &record).map_err(|error| error.to_string())?;
+        database.put(pos, &record).map_err(|error| error.to_string())?;
+        drop(database);
         study.read_for = None;
         self.refresh_study();
         Ok(())
@@ -273,9 +279,14 @@ impl App {
             .map_or(String::new(), str::to_owned)
     }
 
-    /// The path of the open database, for the engines that read one.
+    /// The path of the open database, for the dialog.
     pub(super) fn database_path(&self) -> Option<PathBuf> {
         self.study.as_ref().map(|study| study.path().to_owned())
+    }
+
+    /// The open database, shared with the engines that read one.
+    pub(super) fn shared_database(&self) -> Option<&SharedDatabase> {
+        self.study.as_ref().map(|study| &study.database)
     }
 }
 

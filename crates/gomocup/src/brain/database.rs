@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use analysis_db::{Database, Prune, Record, gui};
+use analysis_db::{Database, Prune, Record, SharedDatabase, gui};
 use board::{Cell, Position, Rules};
 use play::analysis_store::{Bound, Label};
 
@@ -29,7 +29,8 @@ pub(super) struct DatabaseUse {
     /// Set by `INFO usedatabase` or `YXSETDATABASE`.
     pub(super) path: Option<PathBuf>,
     pub(super) read_only: bool,
-    pub(super) open: Option<Database>,
+    /// Opened once, and shared with the engine's searches.
+    pub(super) open: Option<SharedDatabase>,
 }
 
 impl DatabaseUse {
@@ -41,10 +42,10 @@ impl DatabaseUse {
     }
 }
 
-/// What the database use means for the engine: the file and whether it
-/// writes, for [`super::Resources`].
-pub(super) fn engine_database(database: &DatabaseUse) -> Option<(PathBuf, bool)> {
-    database.open.as_ref().map(|open| (open.path().to_owned(), !database.read_only))
+/// What the database use means for the engine: the opened database and
+/// whether it writes, for [`super::Resources`].
+pub(super) fn engine_database(database: &DatabaseUse) -> Option<(SharedDatabase, bool)> {
+    database.open.as_ref().map(|open| (open.clone(), !database.read_only))
 }
 
 impl State<'_> {
@@ -65,7 +66,7 @@ impl State<'_> {
         });
         let mut said = None;
         self.database.open = match opened {
-            Some(Ok(database)) => Some(database),
+            Some(Ok(database)) => Some(SharedDatabase::new(database)),
             Some(Err(error)) => {
                 said = Some(Refusal::new(format!("the database cannot be used: {error}")));
                 self.database.path = None;
@@ -119,11 +120,12 @@ impl State<'_> {
                 Err(error) => return Some(Err(Refusal::new(error))),
             },
         };
-        let Some(database) = self.database.open.as_mut() else {
+        let Some(shared) = self.database.open.clone() else {
             return Some(Ok(
                 "MESSAGE no database in use: send INFO usedatabase 1 or YXSETDATABASE".to_owned()
             ));
         };
+        let mut database = shared.lock();
         let read_only = database.is_read_only();
         let writes = matches!(
             command,
@@ -141,7 +143,7 @@ impl State<'_> {
                     .to_owned(),
             ));
         }
-        match run(database, command, &pos, rules) {
+        match run(&mut database, command, &pos, rules) {
             // An edit says nothing.
             Ok(answer) if answer.is_empty() => None,
             Ok(answer) => Some(Ok(answer)),

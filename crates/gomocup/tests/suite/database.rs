@@ -127,8 +127,10 @@ fn the_engine_is_given_the_database_and_read_only_is_kept() {
         answers,
         ["OK", refused, refused, "MESSAGE no database in use: send INFO usedatabase 1 or YXSETDATABASE"]
     );
-    let databases: Vec<Option<(PathBuf, bool)>> =
-        made.into_iter().map(|resources| resources.database).collect();
+    let databases: Vec<Option<(PathBuf, bool)>> = made
+        .into_iter()
+        .map(|resources| resources.database.map(|(opened, write)| (opened.path().to_owned(), write)))
+        .collect();
     assert_eq!(
         databases,
         [

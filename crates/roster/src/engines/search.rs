@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use analysis_db::Database;
+use analysis_db::{Database, SharedDatabase};
 use board::{Rules, mix_seed};
 use minimax_tree::{
     AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, MinimaxAgent, PerfectPlayer, TreeMinimaxPlayer, TreePlayer,
@@ -66,21 +66,26 @@ pub(super) fn database_options() -> [EngineOption; 2] {
     ]
 }
 
-/// The analysis database `db=FILE` names, opened now so that a file that
-/// is not one is an error before any game: its path and whether to write.
-fn database(options: &Options) -> Result<Option<(PathBuf, bool)>, SpecError> {
+/// The analysis database of the searches: the one a program opened for
+/// the spec, else the file `db=FILE` names, opened now — once for every
+/// search the spec makes, and so that a file that is not one is an error
+/// before any game — with whether to write.
+fn database(options: &Options) -> Result<Option<(SharedDatabase, bool)>, SpecError> {
+    if let Some(opened) = options.store() {
+        return Ok(Some(opened.clone()));
+    }
     let Some(path) = options.given::<String>("db")? else {
         return Ok(None);
     };
     let write: bool = options.get("db_write")?;
     let path = PathBuf::from(path);
     let opened = if write { Database::open(&path) } else { Database::open_read_only(&path) };
-    opened.map_err(|err| SpecError::Unusable {
+    let database = opened.map_err(|err| SpecError::Unusable {
         engine: "alphabeta",
         option: "db",
         reason: err.to_string(),
     })?;
-    Ok(Some((path, write)))
+    Ok(Some((SharedDatabase::new(database), write)))
 }
 
 /// The move policy `policy=FILE` names, read now so that a bad file is an
@@ -108,13 +113,13 @@ pub(crate) struct AlphaBetaParts {
     /// `lazy=`, if given: see [`lazy_option`].
     lazy_margin: Option<i32>,
     config: AlphaBetaConfig,
-    /// The analysis database and whether the search writes to it.
-    database: Option<(PathBuf, bool)>,
+    /// The analysis database, opened once for every search the spec
+    /// makes, and whether the searches write to it.
+    database: Option<(SharedDatabase, bool)>,
 }
 
 impl AlphaBetaParts {
-    /// The search for `rules`, with its analysis database if it has one
-    /// (one that no longer opens is left out: the search goes on).
+    /// The search for `rules`, with its analysis database if it has one.
     pub(crate) fn search(&self, rules: Rules) -> AlphaBeta<Evaluation> {
         let evaluator = self
             .eval
@@ -122,9 +127,8 @@ impl AlphaBetaParts {
             .with_policy(self.policy.as_deref(), rules)
             .with_lazy_margin(self.lazy_margin.unwrap_or_else(|| default_lazy_margin(rules)));
         let mut search = AlphaBeta::new(evaluator, self.config.clone());
-        if let Some((path, write)) = &self.database {
-            let opened = if *write { Database::open(path) } else { Database::open_read_only(path) };
-            search.set_store(opened.ok().map(|database| Box::new(database) as Box<dyn play::AnalysisStore>));
+        if let Some((database, write)) = &self.database {
+            search.set_store(Some(database.store(*write)));
         }
         search
     }
