@@ -177,8 +177,6 @@ impl<E: Evaluator> AlphaBeta<E> {
         max_depth: u32,
     ) -> AlphaBetaReport {
         let mut result = AlphaBetaReport::empty(root.clone());
-        // Iterations in a row that left the best move and value settled.
-        let mut held = 0;
         for depth in 1..=max_depth {
             let window = aspiration_window(depth, result.value);
             let (mut value, mut scores) = self.search_root(pos, &root, depth, window);
@@ -211,13 +209,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             root = scores;
             root.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-            if unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
-                held = 0;
-                if depth >= 5 {
-                    self.budget.extend();
-                }
-            } else {
-                held += 1;
+            if depth >= 5 && unsettled((result.best_move, result.value), (Some(root[0].0), value)) {
+                self.budget.extend();
             }
             result.best_move = Some(root[0].0);
             result.value = value;
@@ -230,11 +223,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             result.line = self.principal_line(pos, root[0].0, depth);
             // Whoever watches sees each finished depth.
             self.budget.limits().publish(|| Analysis { nodes, ..result.analysis() });
-            if self.budget.stopped()
-                || value.abs() > MATE_BOUND
-                || self.budget.too_late_for_deeper()
-                || self.budget.settled_on_clock(held)
-            {
+            if self.budget.stopped() || value.abs() > MATE_BOUND || self.budget.too_late_for_deeper() {
                 break;
             }
         }

@@ -13,9 +13,6 @@ use super::result::MATE_BOUND;
 /// value of the last one; a value that falls by more is unsettled.
 pub(super) const ASPIRATION: i32 = 60;
 
-/// Iterations a best move must hold for a move on a clock to stop early.
-const SETTLED_ITERATIONS: u32 = 4;
-
 /// The budget of one search and what it has spent.
 #[derive(Debug)]
 pub(super) struct Budget {
@@ -26,8 +23,6 @@ pub(super) struct Budget {
     /// The deadline may be pushed back up to here (see [`Limits::max_time`]).
     latest: Option<Instant>,
     limits: Limits,
-    /// When the search began.
-    started: Instant,
     stopped: bool,
     /// The deepest completed iteration, for progress reports.
     pub(super) depth_done: u32,
@@ -55,7 +50,6 @@ impl Budget {
             deadline: None,
             latest: None,
             limits: Limits::none(),
-            started: Instant::now(),
             stopped: false,
             depth_done: 0,
             cutoffs: Cutoffs::default(),
@@ -134,15 +128,6 @@ impl Budget {
     pub(super) fn too_late_for_deeper(&self) -> bool {
         matches!((self.deadline, self.limits.time),
             (Some(deadline), Some(time)) if deadline.saturating_duration_since(Instant::now()) < time / 8)
-    }
-
-    /// Whether a move on a clock (one that may take more than its planned
-    /// time) can be played now: its best move has held for `held`
-    /// iterations and half the planned time is spent. The clock keeps
-    /// what it saves for the moves that need it.
-    pub(super) fn settled_on_clock(&self, held: u32) -> bool {
-        let (Some(time), Some(most)) = (self.limits.time, self.limits.max_time) else { return false };
-        most > time && held >= SETTLED_ITERATIONS && self.started.elapsed() >= time / 2
     }
 }
 

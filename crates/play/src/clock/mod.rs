@@ -107,9 +107,7 @@ pub const MOVES_TO_GO: u64 = 30;
 /// (as if half the empty cells were still to be played by each side, at
 /// least 8 moves and at most [`MOVES_TO_GO`]) plus the increment, and on
 /// at most three times that, within the turn limit and a fifth of the
-/// clock; each less a margin for the program's own overhead. (A search
-/// stops short of the plan when its best move holds, so the plan can be
-/// generous.)
+/// clock; each less a margin for the program's own overhead.
 #[must_use]
 pub fn move_budget(
     turn: Option<Duration>,
