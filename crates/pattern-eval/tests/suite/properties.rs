@@ -178,7 +178,7 @@ fn reference_evaluate(pos: &Position, weights: &Weights) -> i32 {
     total.clamp(-i64::from(FORCED_WIN / 2), i64::from(FORCED_WIN / 2)) as i32
 }
 
-fn rules_strategy() -> impl Strategy<Value = Rules> {
+pub(crate) fn rules_strategy() -> impl Strategy<Value = Rules> {
     (2u32..=12, 2u32..=12, any::<bool>())
         .prop_flat_map(|(w, h, exact)| (Just(w), Just(h), 2..=w.max(h).min(8), Just(exact)))
         .prop_map(|(w, h, k, exact)| {
@@ -189,7 +189,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
 
 /// A random game: random moves, sometimes taken back, calling `check`
 /// after every change.
-fn random_game(
+pub(crate) fn random_game(
     rules: Rules,
     seed: u64,
     mut check: impl FnMut(&Position, Option<(Cell, Side, bool)>),
