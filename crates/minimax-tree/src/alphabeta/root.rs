@@ -450,3 +450,30 @@ fn better(a: Option<(Cell, i32)>, b: Option<(Cell, i32)>) -> Option<(Cell, i32)>
         (a, b) => a.or(b),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_interrupted_iteration_proves_only_moves_above_its_window() {
+        let (a, b, c) = (Cell::new(7, 7), Cell::new(7, 8), Cell::new(8, 8));
+        // The first move exact at 50, the second failing low against it
+        // (a bound of 50 at most), the third not reached.
+        let scores = [(a, 50), (b, 50), (c, -INFINITY)];
+        assert_eq!(best_completed(&scores, -10), Some((a, 50)), "a tie goes to the move searched first");
+        // A later move that beat the first is the proven best.
+        assert_eq!(best_completed(&[(a, 50), (b, 80), (c, -INFINITY)], -10), Some((b, 80)));
+        // The first move failed low: nothing is proven.
+        assert_eq!(best_completed(&[(a, -40), (b, -45), (c, -INFINITY)], -10), None);
+        // With a full window, any finished move counts; an unreached one never.
+        assert_eq!(best_completed(&[(a, -40), (c, -INFINITY)], -INFINITY), Some((a, -40)));
+        assert_eq!(best_completed(&[(c, -INFINITY)], -INFINITY), None);
+        // Of the aspiration search's and the full window's, the higher; a
+        // tie goes to the full window's.
+        assert_eq!(better(Some((a, 70)), Some((b, 40))), Some((a, 70)));
+        assert_eq!(better(Some((a, 40)), Some((b, 40))), Some((b, 40)));
+        assert_eq!(better(None, Some((b, 40))), Some((b, 40)));
+        assert_eq!(better(Some((a, 40)), None), Some((a, 40)));
+    }
+}
