@@ -10,7 +10,8 @@ use pattern_eval::NetWeights;
 use trainer::net::data::NetData;
 use trainer::net::model::FloatNet;
 use trainer::net::train::{
-    NetConfig, NetFit, codes_held_out, float_held_out, judge_entropy, rounded_held_out,
+    NetConfig, NetFit, codes_held_out, float_held_out, judge_entropy, policy_held_out, rounded_held_out,
+    rounded_policy_held_out, shapes_policy_held_out,
 };
 
 use roster::shell::write_file;
@@ -39,6 +40,16 @@ pub struct Args {
     /// step it is touched): what keeps rarely seen windows small.
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
+    /// How much the move policy's loss (the cross-entropy of the judge's
+    /// move among the empty cells) counts beside the value's: above 0 the
+    /// network gains a policy head, fitted with the value through the
+    /// same tables.
+    #[arg(long, default_value_t = 0.0)]
+    policy_weight: f32,
+    /// Fit only the policy head: the tables and the value head stay as
+    /// --start has them (the search's values unchanged).
+    #[arg(long, requires = "start")]
+    policy_only: bool,
     /// Start from this network file (`net.bin`, or pattern-eval's
     /// embedded one) instead of random weights; the report gives its
     /// held-out losses beside the fitted network's.
@@ -53,6 +64,12 @@ pub struct Args {
 }
 
 fn check(args: &Args) -> Result<()> {
+    if !(args.policy_weight.is_finite() && args.policy_weight >= 0.0) {
+        bail!("--policy-weight must be a number from 0 up, got {}", args.policy_weight);
+    }
+    if args.policy_only && args.policy_weight == 0.0 {
+        bail!("--policy-only fits the policy head: give it a --policy-weight above 0");
+    }
     crate::tune_cli::check_fit(
         args.epochs,
         args.batch,
@@ -99,6 +116,8 @@ pub fn run(args: &Args) -> Result<()> {
         blend: args.score_weight,
         seed: args.seed,
         decay: args.decay,
+        policy_weight: args.policy_weight,
+        policy_only: args.policy_only,
     };
     let start = args.start.as_ref().map(|path| start_network(path, rules, colours)).transpose()?;
     // Made once the inputs are read: a refused input leaves no folder behind.
@@ -108,23 +127,8 @@ pub fn run(args: &Args) -> Result<()> {
         Some(weights) => NetFit::starting_from(config, FloatNet::from_weights(weights)),
         None => NetFit::new(config, colours),
     };
-    let bar = roster::shell::Progress::new(u64::from(args.epochs), "epochs");
     let fit_clock = Instant::now();
-    let mut losses = Vec::new();
-    while fit.epoch < args.epochs {
-        let train = fit.epoch(&data.train);
-        if !fit.net.is_finite() {
-            bail!(
-                "the fit diverged at epoch {}: nothing was written — try a smaller --learning-rate",
-                fit.epoch
-            );
-        }
-        let held = float_held_out(&fit.net, &data);
-        losses.push((train, held.judge));
-        bar.set_position(u64::from(fit.epoch));
-        bar.set_message(format!("loss {train:.5}, held out against the judge {:.5}", held.judge));
-    }
-    bar.finish();
+    let losses = fit_epochs(args, &mut fit, &data)?;
     let fit_seconds = fit_clock.elapsed().as_secs_f64();
     let weights = fit.net.rounded(provenance(args, &data, rules)?);
     weights.save(&net_path)?;
@@ -132,6 +136,11 @@ pub fn run(args: &Args) -> Result<()> {
     let rounded = rounded_held_out(&weights, rules, &data);
     let (codes, codes_k) = codes_held_out(rules, &data);
     let floor = judge_entropy(&data);
+    let policy = serde_json::json!({
+        "float": policy_held_out(&fit.net, &data),
+        "rounded": rounded_policy_held_out(&weights, rules, &data),
+        "shapes": shapes_policy_held_out(rules, &data),
+    });
     let report = serde_json::json!({
         "rules": rules.to_string(),
         "train_positions": data.train.len(),
@@ -147,6 +156,7 @@ pub fn run(args: &Args) -> Result<()> {
             "judge_entropy": floor,
             "start": start_held_out,
         },
+        "policy_held_out": policy,
         "load_seconds": load_seconds,
         "fit_seconds": fit_seconds,
         "net": net_path.display().to_string(),
@@ -154,6 +164,35 @@ pub fn run(args: &Args) -> Result<()> {
     write_file(&args.out.join("report.json"), &serde_json::to_string_pretty(&report)?)?;
     print_report(args, &report);
     Ok(())
+}
+
+/// Runs the fit's epochs with a progress bar: each epoch's training loss
+/// and held-out loss (the value's against the judge, or with
+/// `--policy-only` the policy's against the judge's moves).
+fn fit_epochs(args: &Args, fit: &mut NetFit, data: &NetData) -> Result<Vec<(f64, f64)>> {
+    let bar = roster::shell::Progress::new(u64::from(args.epochs), "epochs");
+    let mut losses = Vec::new();
+    while fit.epoch < args.epochs {
+        let train = fit.epoch(&data.train);
+        let train = if args.policy_only { train.policy } else { train.value };
+        if !fit.net.is_finite() {
+            bail!(
+                "the fit diverged at epoch {}: nothing was written — try a smaller --learning-rate",
+                fit.epoch
+            );
+        }
+        let held = if args.policy_only {
+            policy_held_out(&fit.net, data).map_or(f64::NAN, |policy| policy.loss)
+        } else {
+            float_held_out(&fit.net, data).judge
+        };
+        losses.push((train, held));
+        bar.set_position(u64::from(fit.epoch));
+        let what = if args.policy_only { "the judge's moves" } else { "the judge" };
+        bar.set_message(format!("loss {train:.5}, held out against {what} {held:.5}"));
+    }
+    bar.finish();
+    Ok(losses)
 }
 
 /// The network `--start` names, with as many colour tables as `rules` want.
@@ -189,8 +228,8 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
     let start =
         args.start.as_deref().map_or_else(String::new, |path| format!(" --start {}", file_name(path)));
     Ok(format!(
-        "trainer net --labels {}{start} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}: {} positions \
-         ({} held out) of {rules}; values of the judge only, none of its code",
+        "trainer net --labels {}{start} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}{}: {} positions \
+         ({} held out) of {rules}; values and moves of the judge only, none of its code",
         sources.join(" "),
         args.epochs,
         args.batch,
@@ -198,9 +237,19 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
         args.score_weight,
         args.seed,
         args.decay,
+        policy_flags(args),
         data.train.len() + data.validation.len(),
         data.validation.len()
     ))
+}
+
+/// The policy's flags as given, for the provenance.
+fn policy_flags(args: &Args) -> String {
+    match (args.policy_weight > 0.0, args.policy_only) {
+        (false, _) => String::new(),
+        (true, false) => format!(" --policy-weight {}", args.policy_weight),
+        (true, true) => format!(" --policy-weight {} --policy-only", args.policy_weight),
+    }
 }
 
 /// A file's name without its folders (which differ from machine to machine).
@@ -244,6 +293,20 @@ fn print_report(args: &Args, report: &serde_json::Value) {
             "the --start network before the fit: {:.5} against the judge, {:.5} against results",
             judge("start"),
             results("start")
+        );
+    }
+    let policy = &report["policy_held_out"];
+    if !policy["float"].is_null() {
+        let line = |model: &str| {
+            let part = |key: &str| policy[model][key].as_f64().unwrap_or(f64::NAN);
+            format!("{:.1}% / {:.1}% / {:.3}", 100.0 * part("first"), 100.0 * part("top3"), part("loss"))
+        };
+        println!(
+            "the judge's move held out ({} positions; first / top 3 / cross-entropy): policy {} (rounded {}), hand-set shapes {}",
+            policy["float"]["positions"],
+            line("float"),
+            line("rounded"),
+            line("shapes")
         );
     }
     println!(

@@ -628,6 +628,52 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     assert_eq!(again["held_out"]["start"]["judge"], net["held_out"]["rounded"]["judge"], "{again}");
     let refit = pattern_eval::NetWeights::load(&started.join("net.bin")).unwrap();
     assert!(refit.provenance.contains("--start net.bin"), "{}", refit.provenance);
+    // A policy head fitted alone on that network: its tables and value
+    // head stay; fitted with the value: both change.
+    let policy_dir = dir.join("net-policy");
+    let start_args = ["--start", start.to_str().unwrap(), "--batch", "8", "--json", "--epochs", "4"];
+    let output = trainer(
+        &[
+            &["net", "--labels", merged.to_str().unwrap(), "--out", policy_dir.to_str().unwrap()][..],
+            &["--policy-weight", "1", "--policy-only", "--learning-rate", "0.02"][..],
+            &start_args[..],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let losses = report["losses"].as_array().unwrap();
+    assert!(losses[3][0].as_f64() < losses[0][0].as_f64(), "the policy's loss falls: {report}");
+    let measured = &report["policy_held_out"];
+    for model in ["float", "rounded", "shapes"] {
+        let first = measured[model]["first"].as_f64().unwrap();
+        assert!(first > 0.0 && first <= measured[model]["top3"].as_f64().unwrap(), "{report}");
+    }
+    let with_policy = pattern_eval::NetWeights::load(&policy_dir.join("net.bin")).unwrap();
+    assert_eq!(with_policy.policy.len(), 1);
+    assert_eq!((&with_policy.tables, &with_policy.heads), (&weights.tables, &weights.heads));
+    assert!(with_policy.provenance.contains("--policy-weight 1 --policy-only"), "{}", with_policy.provenance);
+    let joint_dir = dir.join("net-joint");
+    let joint =
+        [&["net", "--labels", merged.to_str().unwrap(), "--policy-weight", "0.5"][..], &start_args[..]];
+    let output = trainer(&[&joint.concat()[..], &["--out", joint_dir.to_str().unwrap()][..]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let jointly = pattern_eval::NetWeights::load(&joint_dir.join("net.bin")).unwrap();
+    assert!(jointly.policy.len() == 1 && jointly.tables != weights.tables);
+    let alone = trainer(&["net", "--labels", merged.to_str().unwrap(), "--policy-only", "--out", "unused"]);
+    assert!(String::from_utf8_lossy(&alone.stderr).contains("--start"), "{alone:?}");
+    let weightless = trainer(
+        &[
+            &["net", "--labels", merged.to_str().unwrap(), "--policy-only"][..],
+            &start_args[..],
+            &["--out", "unused"],
+        ]
+        .concat(),
+    );
+    assert!(
+        String::from_utf8_lossy(&weightless.stderr).contains("--policy-weight above 0"),
+        "{weightless:?}"
+    );
     let not_a_net = dir.join("net-not-a-net");
     let report = net_dir.join("report.json");
     let output = trainer(&[

@@ -19,6 +19,8 @@ pub struct Sample {
     pub chance: f32,
     /// The game's result for the mover: 1, ½ or 0.
     pub result: f32,
+    /// The judge's move: its index among the empty cells (`rows`' order).
+    pub best: Option<u32>,
 }
 
 impl Sample {
@@ -57,11 +59,15 @@ impl NetData {
                     return None;
                 }
                 let rows = pattern_eval::net::empty_cell_rows(&pos).ok()?;
+                let best = label.best_cell().and_then(|best| {
+                    pos.empty_cells().iter().position(|cell| cell == best).map(|i| i as u32)
+                });
                 let sample = Sample {
                     rows,
                     mover: pos.side_to_move().index() as u8,
                     chance: label.chance,
                     result: label.result_for_mover() as f32,
+                    best,
                 };
                 Some((label.game.is_multiple_of(VALIDATION_EVERY), sample))
             })

@@ -5,7 +5,7 @@
 
 use pattern_eval::net::{
     CELL_ONE, CHANNELS, DENSE_ONE, HIDDEN, HIDDEN_SUM_ONE, Head, MAX_CELL_BIAS, MAX_TABLE_VALUE, NetWeights,
-    OUT_ONE, POOL_DIVISOR, ROWS,
+    OUT_ONE, POLICY_ONE, POOL_DIVISOR, PolicyHead, ROWS,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -15,6 +15,8 @@ use super::data::Sample;
 
 /// The largest dense weight the 8-bit head holds.
 const MAX_DENSE: f32 = 127.0 / DENSE_ONE as f32;
+/// The largest policy weight the 16-bit policy holds.
+const MAX_POLICY: f32 = i16::MAX as f32 / POLICY_ONE as f32;
 
 /// The float network.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -26,6 +28,50 @@ pub struct FloatNet {
     /// By the mover's colour: [`HIDDEN`] × 2[`CHANNELS`] weights, [`HIDDEN`]
     /// biases, [`HIDDEN`] output weights, the output bias.
     pub heads: Vec<FloatHead>,
+    /// By the mover's colour: the move policy, none (empty) unless fitted.
+    #[serde(default)]
+    pub policy: Vec<FloatPolicy>,
+}
+
+/// A float policy head: a move's logit is `mine` · (the cell's clipped
+/// features as the mover sees them) + `theirs` · (as its opponent does).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FloatPolicy {
+    /// [`CHANNELS`] weights of the mover's view.
+    pub mine: Vec<f32>,
+    /// [`CHANNELS`] weights of the opponent's view.
+    pub theirs: Vec<f32>,
+}
+
+impl FloatPolicy {
+    fn zero() -> FloatPolicy {
+        FloatPolicy { mine: vec![0.0; CHANNELS], theirs: vec![0.0; CHANNELS] }
+    }
+
+    fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.mine.iter_mut().chain(self.theirs.iter_mut())
+    }
+}
+
+/// What a forward pass with a gradient aims at and how much each part
+/// counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Targets {
+    /// The mover's winning chance to fit.
+    pub value: f32,
+    /// How much the value's loss counts (0: only the policy is fitted).
+    pub value_weight: f32,
+    /// How much the policy's loss counts (0, or no judge's move: none).
+    pub policy_weight: f32,
+}
+
+/// The losses of one sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    /// The value's logistic loss.
+    pub value: f32,
+    /// The policy's cross-entropy against the judge's move (0 without one).
+    pub policy: f32,
 }
 
 /// A float head.
@@ -61,7 +107,17 @@ impl FloatNet {
                 out_bias: 0.0,
             })
             .collect();
-        FloatNet { tables, cell_bias, heads }
+        FloatNet { tables, cell_bias, heads, policy: Vec::new() }
+    }
+
+    /// The same network with a policy head of zeros for each colour, if
+    /// it has none.
+    #[must_use]
+    pub fn with_policy(mut self) -> FloatNet {
+        if self.policy.is_empty() {
+            self.policy = vec![FloatPolicy::zero(); self.colours()];
+        }
+        self
     }
 
     /// The float network the whole-number `weights` stand for: what
@@ -84,6 +140,15 @@ impl FloatNet {
                     out_bias: head.out_bias as f32 / OUT_ONE as f32,
                 })
                 .collect(),
+            policy: weights
+                .policy
+                .iter()
+                .map(|head| {
+                    let scaled =
+                        |values: &[i16]| values.iter().map(|&v| f32::from(v) / POLICY_ONE as f32).collect();
+                    FloatPolicy { mine: scaled(&head.mine), theirs: scaled(&head.theirs) }
+                })
+                .collect(),
         }
     }
 
@@ -97,15 +162,16 @@ impl FloatNet {
         if self.tables.len() == 1 { 0 } else { viewer }
     }
 
-    /// The logit of `sample`'s mover winning; with `grad`, adds the
-    /// gradient of the logistic loss against `target` into it and returns
-    /// the loss as well.
+    /// The logit of `sample`'s mover winning (and, where the network has a
+    /// policy, each empty cell's move logit, left in `scratch`); with
+    /// `grad`, adds the gradient of the weighted losses against `targets`
+    /// into it and returns the losses as well.
     pub fn forward(
         &self,
         sample: &Sample,
         scratch: &mut Scratch,
-        grad: Option<(&mut Gradient, f32)>,
-    ) -> (f32, f32) {
+        grad: Option<(&mut Gradient, Targets)>,
+    ) -> (f32, Losses) {
         let cells = sample.rows.len();
         scratch.sums.clear();
         scratch.sums.resize(cells * 2, [0.0; CHANNELS]);
@@ -141,52 +207,119 @@ impl FloatNet {
             *sum = weights.iter().zip(&input).map(|(w, x)| w * x).sum::<f32>() + head.hidden_bias[h];
             logit += head.out[h] * sum.clamp(0.0, 1.0);
         }
-        let Some((grad, target)) = grad else { return (logit, 0.0) };
+        self.policy_logits(sample, scratch);
+        let Some((grad, targets)) = grad else { return (logit, Losses::default()) };
         let p = sigmoid(logit);
-        let loss = -(target * p.max(1e-7).ln() + (1.0 - target) * (1.0 - p).max(1e-7).ln());
-        let d_logit = p - target;
-        let g_head = &mut grad.heads[head_index];
-        g_head.out_bias += d_logit;
-        let mut d_input = [0.0_f32; 2 * CHANNELS];
-        for (h, &sum) in hidden_sum.iter().enumerate() {
-            let unit = sum.clamp(0.0, 1.0);
-            g_head.out[h] += d_logit * unit;
-            if sum <= 0.0 || sum >= 1.0 {
-                continue;
-            }
-            let d_sum = d_logit * head.out[h];
-            g_head.hidden_bias[h] += d_sum;
-            let weights = &head.hidden[h * 2 * CHANNELS..(h + 1) * 2 * CHANNELS];
-            let g_weights = &mut g_head.hidden[h * 2 * CHANNELS..(h + 1) * 2 * CHANNELS];
-            for i in 0..2 * CHANNELS {
-                g_weights[i] += d_sum * input[i];
-                d_input[i] += d_sum * weights[i];
-            }
-        }
+        let target = targets.value;
+        let value_loss = -(target * p.max(1e-7).ln() + (1.0 - target) * (1.0 - p).max(1e-7).ln());
         let mut d_pooled = [[0.0_f32; CHANNELS]; 2];
-        for (i, d) in d_input.iter().enumerate() {
-            let viewer = if i < CHANNELS { mover } else { 1 - mover };
-            d_pooled[viewer][i % CHANNELS] = d / POOL_DIVISOR;
-        }
-        for (i, rows) in sample.rows.iter().enumerate() {
-            for viewer in 0..2 {
-                let colour = self.colour(viewer);
-                let sum = &scratch.sums[2 * i + viewer];
-                let d_sum: [f32; CHANNELS] =
-                    std::array::from_fn(
-                        |c| {
-                            if sum[c] > 0.0 && sum[c] < 1.0 { d_pooled[viewer][c] } else { 0.0 }
-                        },
-                    );
-                for (g, d) in grad.cell_bias[colour].iter_mut().zip(&d_sum) {
-                    *g += d;
+        if targets.value_weight > 0.0 {
+            let d_logit = targets.value_weight * (p - target);
+            let g_head = &mut grad.heads[head_index];
+            g_head.out_bias += d_logit;
+            let mut d_input = [0.0_f32; 2 * CHANNELS];
+            for (h, &sum) in hidden_sum.iter().enumerate() {
+                let unit = sum.clamp(0.0, 1.0);
+                g_head.out[h] += d_logit * unit;
+                if sum <= 0.0 || sum >= 1.0 {
+                    continue;
                 }
-                for &row in &rows[viewer] {
-                    grad.add_row(colour, row, &d_sum);
+                let d_sum = d_logit * head.out[h];
+                g_head.hidden_bias[h] += d_sum;
+                let weights = &head.hidden[h * 2 * CHANNELS..(h + 1) * 2 * CHANNELS];
+                let g_weights = &mut g_head.hidden[h * 2 * CHANNELS..(h + 1) * 2 * CHANNELS];
+                for i in 0..2 * CHANNELS {
+                    g_weights[i] += d_sum * input[i];
+                    d_input[i] += d_sum * weights[i];
+                }
+            }
+            for (i, d) in d_input.iter().enumerate() {
+                let viewer = if i < CHANNELS { mover } else { 1 - mover };
+                d_pooled[viewer][i % CHANNELS] = d / POOL_DIVISOR;
+            }
+        }
+        let policy_loss = self.policy_gradient(sample, scratch, grad, targets);
+        if targets.value_weight > 0.0 || !scratch.d_policy.is_empty() {
+            for (i, rows) in sample.rows.iter().enumerate() {
+                for viewer in 0..2 {
+                    let colour = self.colour(viewer);
+                    let sum = &scratch.sums[2 * i + viewer];
+                    // The mover's view of a cell is the policy's first input.
+                    let d_policy = scratch.d_policy.get(i).map(|d| d[usize::from(viewer != mover)]);
+                    let d_sum: [f32; CHANNELS] = std::array::from_fn(|c| {
+                        if sum[c] > 0.0 && sum[c] < 1.0 {
+                            d_pooled[viewer][c] + d_policy.map_or(0.0, |d| d[c])
+                        } else {
+                            0.0
+                        }
+                    });
+                    for (g, d) in grad.cell_bias[colour].iter_mut().zip(&d_sum) {
+                        *g += d;
+                    }
+                    for &row in &rows[viewer] {
+                        grad.add_row(colour, row, &d_sum);
+                    }
                 }
             }
         }
-        (logit, loss)
+        (logit, Losses { value: value_loss, policy: policy_loss })
+    }
+
+    /// Each empty cell's move logit into `scratch.policy` (cleared where
+    /// the network has no policy), from the cell sums `forward` left there.
+    fn policy_logits(&self, sample: &Sample, scratch: &mut Scratch) {
+        scratch.policy.clear();
+        let mover = usize::from(sample.mover);
+        let Some(policy) = self.policy.get(self.colour(mover)) else { return };
+        let dot = |weights: &[f32], sum: &[f32; CHANNELS]| -> f32 {
+            weights.iter().zip(sum).map(|(w, s)| w * s.clamp(0.0, 1.0)).sum()
+        };
+        for i in 0..sample.rows.len() {
+            let (own, other) = (&scratch.sums[2 * i + mover], &scratch.sums[2 * i + 1 - mover]);
+            scratch.policy.push(dot(&policy.mine, own) + dot(&policy.theirs, other));
+        }
+    }
+
+    /// The policy's cross-entropy against the judge's move, its gradient
+    /// added to the policy head's in `grad` and, by cell and view (the
+    /// mover's, then its opponent's), to the cell sums in
+    /// `scratch.d_policy` (left empty where the policy is not fitted here).
+    fn policy_gradient(
+        &self,
+        sample: &Sample,
+        scratch: &mut Scratch,
+        grad: &mut Gradient,
+        targets: Targets,
+    ) -> f32 {
+        scratch.d_policy.clear();
+        let mover = usize::from(sample.mover);
+        let (Some(best), Some(policy)) = (sample.best, self.policy.get(self.colour(mover))) else {
+            return 0.0;
+        };
+        if targets.policy_weight <= 0.0 || scratch.policy.is_empty() {
+            return 0.0;
+        }
+        let best = best as usize;
+        let top = scratch.policy.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let total: f32 = scratch.policy.iter().map(|&l| (l - top).exp()).sum();
+        let loss = total.ln() + top - scratch.policy[best];
+        let g_policy = &mut grad.policy[self.colour(mover)];
+        for i in 0..scratch.policy.len() {
+            let chance = (scratch.policy[i] - top).exp() / total;
+            let d_logit = targets.policy_weight * (chance - if i == best { 1.0 } else { 0.0 });
+            let (own, other) = (&scratch.sums[2 * i + mover], &scratch.sums[2 * i + 1 - mover]);
+            for c in 0..CHANNELS {
+                g_policy.mine[c] += d_logit * own[c].clamp(0.0, 1.0);
+                g_policy.theirs[c] += d_logit * other[c].clamp(0.0, 1.0);
+            }
+            if targets.value_weight > 0.0 {
+                scratch.d_policy.push([
+                    std::array::from_fn(|c| d_logit * policy.mine[c]),
+                    std::array::from_fn(|c| d_logit * policy.theirs[c]),
+                ]);
+            }
+        }
+        loss
     }
 
     /// The whole-number network the engine reads.
@@ -217,6 +350,24 @@ impl FloatNet {
                     out_bias: (head.out_bias * OUT_ONE as f32).round() as i32,
                 })
                 .collect(),
+            policy: self
+                .policy
+                .iter()
+                .map(|head| {
+                    let whole = |values: &[f32]| {
+                        values
+                            .iter()
+                            .map(|&v| {
+                                (v * POLICY_ONE as f32)
+                                    .round()
+                                    .clamp(-f32::from(i16::MAX), f32::from(i16::MAX))
+                                    as i16
+                            })
+                            .collect()
+                    };
+                    PolicyHead { mine: whole(&head.mine), theirs: whole(&head.theirs) }
+                })
+                .collect(),
             provenance,
         }
     }
@@ -229,6 +380,7 @@ impl FloatNet {
                 h.hidden.iter().chain(&h.hidden_bias).chain(&h.out).all(|v| v.is_finite())
                     && h.out_bias.is_finite()
             })
+            && self.policy.iter().all(|p| p.mine.iter().chain(&p.theirs).all(|v| v.is_finite()))
     }
 }
 
@@ -242,6 +394,19 @@ pub fn sigmoid(x: f32) -> f32 {
 #[derive(Debug, Default)]
 pub struct Scratch {
     sums: Vec<[f32; CHANNELS]>,
+    /// By empty cell, the policy's move logit.
+    policy: Vec<f32>,
+    /// By empty cell, the policy loss's gradient by its two views' sums.
+    d_policy: Vec<[[f32; CHANNELS]; 2]>,
+}
+
+impl Scratch {
+    /// By empty cell (in the sample's order), the move logits of the last
+    /// forward pass; empty where the network has no policy.
+    #[must_use]
+    pub fn policy(&self) -> &[f32] {
+        &self.policy
+    }
 }
 
 /// A gradient (or Adam's moments) shaped as the network, the tables'
@@ -253,6 +418,7 @@ pub struct Gradient {
     marked: Vec<Vec<bool>>,
     cell_bias: Vec<Vec<f32>>,
     heads: Vec<FloatHead>,
+    policy: Vec<FloatPolicy>,
 }
 
 impl Gradient {
@@ -275,6 +441,7 @@ impl Gradient {
                     out_bias: 0.0,
                 })
                 .collect(),
+            policy: net.policy.iter().map(|_| FloatPolicy::zero()).collect(),
         }
     }
 
@@ -315,6 +482,11 @@ impl Gradient {
                 *a += std::mem::take(b);
             }
             g.out_bias += std::mem::take(&mut o.out_bias);
+        }
+        for (g, o) in self.policy.iter_mut().zip(other.policy.iter_mut()) {
+            for (a, b) in g.weights_mut().zip(o.weights_mut()) {
+                *a += std::mem::take(b);
+            }
         }
     }
 }
@@ -400,12 +572,122 @@ impl Adam {
             }
             update(&mut head.out_bias, &mut g.out_bias, &mut m.out_bias, &mut v.out_bias);
         }
+        for (h, policy) in net.policy.iter_mut().enumerate() {
+            let (g, m, v) = (&mut grad.policy[h], &mut self.first.policy[h], &mut self.second.policy[h]);
+            for (((param, g), m), v) in
+                policy.weights_mut().zip(g.weights_mut()).zip(m.weights_mut()).zip(v.weights_mut())
+            {
+                update(param, g, m, v);
+                *param = param.clamp(-MAX_POLICY, MAX_POLICY);
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sample of five empty cells, the judge's move the fourth.
+    fn sample(mover: u8) -> Sample {
+        let rows = (0..5_u16).map(|i| [[i * 7, 3 + i, 40 + i, 200], [i * 11 + 1, 9, 77, 128 + i]]).collect();
+        Sample { rows, mover, chance: 0.7, result: 1.0, best: Some(3) }
+    }
+
+    /// A network with a policy whose weights put every clip mid-way, so
+    /// that gradients pass.
+    fn network(colours: usize) -> FloatNet {
+        let mut net = FloatNet::new(colours, 5).with_policy();
+        for (i, value) in net.tables.iter_mut().flatten().enumerate() {
+            *value = ((i * 37 % 23) as f32 - 11.0) * 0.012;
+        }
+        for (i, value) in net.policy.iter_mut().flat_map(FloatPolicy::weights_mut).enumerate() {
+            *value = ((i * 13 % 17) as f32 - 8.0) * 0.3;
+        }
+        net
+    }
+
+    fn loss_of(net: &FloatNet, sample: &Sample, targets: Targets) -> f32 {
+        let mut grad = Gradient::zero(net);
+        let (_, losses) = net.forward(sample, &mut Scratch::default(), Some((&mut grad, targets)));
+        targets.value_weight * losses.value + targets.policy_weight * losses.policy
+    }
+
+    #[test]
+    fn the_joint_gradient_is_the_slope_of_the_joint_loss() {
+        for (colours, mover) in [(1, 0), (2, 1)] {
+            let net = network(colours);
+            let sample = sample(mover);
+            let targets = Targets { value: 0.7, value_weight: 1.0, policy_weight: 0.5 };
+            let mut grad = Gradient::zero(&net);
+            net.forward(&sample, &mut Scratch::default(), Some((&mut grad, targets)));
+            let colour = usize::from(mover) % colours;
+            let slope = |change: &dyn Fn(&mut FloatNet, f32)| {
+                let h = 1e-3;
+                let (mut up, mut down) = (net.clone(), net.clone());
+                change(&mut up, h);
+                change(&mut down, -h);
+                (loss_of(&up, &sample, targets) - loss_of(&down, &sample, targets)) / (2.0 * h)
+            };
+            let close = |analytic: f32, numeric: f32, what: &str| {
+                assert!(
+                    (analytic - numeric).abs() < 2e-3 + 0.02 * numeric.abs(),
+                    "{what}: {analytic} vs {numeric}"
+                );
+            };
+            for c in [0, 5, 31] {
+                close(
+                    grad.policy[colour].mine[c],
+                    slope(&|n, h| n.policy[colour].mine[c] += h),
+                    "policy mine",
+                );
+                close(
+                    grad.policy[colour].theirs[c],
+                    slope(&|n, h| n.policy[colour].theirs[c] += h),
+                    "policy theirs",
+                );
+            }
+            // A table row the mover's view reads (through value and policy).
+            let row = usize::from(sample.rows[3][usize::from(mover)][1]);
+            let viewer_colour = if colours == 1 { 0 } else { usize::from(mover) };
+            for c in [0, 9, 20] {
+                let i = row * CHANNELS + c;
+                close(grad.tables[viewer_colour][i], slope(&|n, h| n.tables[viewer_colour][i] += h), "table");
+            }
+            close(grad.heads[colour].out_bias, slope(&|n, h| n.heads[colour].out_bias += h), "value head");
+            // Not a comparison of zeros.
+            let row_grad = &grad.tables[viewer_colour][row * CHANNELS..(row + 1) * CHANNELS];
+            assert!(row_grad.iter().filter(|g| g.abs() > 1e-4).count() > 8, "{row_grad:?}");
+            assert!(grad.policy[colour].mine.iter().filter(|g| g.abs() > 1e-4).count() > 8);
+        }
+    }
+
+    #[test]
+    fn fitting_the_policy_alone_leaves_the_value_as_it_was() {
+        let mut net = network(1);
+        let before = net.clone();
+        let sample = sample(0);
+        let targets = Targets { value: 0.7, value_weight: 0.0, policy_weight: 1.0 };
+        let mut adam = Adam::new(&net, 0.01, 0.0);
+        let chance_of_best = |net: &FloatNet| {
+            let mut scratch = Scratch::default();
+            net.forward(&sample, &mut scratch, None);
+            let policy = scratch.policy();
+            let total: f32 = policy.iter().map(|l| l.exp()).sum();
+            policy[3].exp() / total
+        };
+        let start = chance_of_best(&net);
+        for _ in 0..50 {
+            let mut grad = Gradient::zero(&net);
+            net.forward(&sample, &mut Scratch::default(), Some((&mut grad, targets)));
+            adam.step(&mut net, &mut grad, 1);
+        }
+        assert!(chance_of_best(&net) > start + 0.1, "{start} → {}", chance_of_best(&net));
+        assert_eq!(net.tables, before.tables);
+        assert_eq!(net.cell_bias, before.cell_bias);
+        let value = |net: &FloatNet| net.forward(&sample, &mut Scratch::default(), None).0;
+        assert_eq!(value(&net).to_bits(), value(&before).to_bits());
+    }
 
     #[test]
     fn a_network_file_read_back_as_floats_rounds_to_itself() {
@@ -416,6 +698,8 @@ mod tests {
                 *value = ((i % 17) as f32 - 8.0) * 0.013;
             }
             net.heads[0].out_bias = -0.37;
+            let mut net = net.with_policy();
+            net.policy[colours - 1].theirs[4] = -1.5;
             let weights = net.rounded("a test".to_owned());
             assert_eq!(FloatNet::from_weights(&weights).rounded("a test".to_owned()), weights, "{colours}");
         }

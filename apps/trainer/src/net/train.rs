@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
 use super::data::{NetData, Sample};
-use super::model::{Adam, FloatNet, Gradient, Scratch, sigmoid};
+use super::model::{Adam, FloatNet, Gradient, Scratch, Targets, sigmoid};
 
 /// How a fit runs.
 #[derive(Clone, Debug)]
@@ -27,6 +27,32 @@ pub struct NetConfig {
     pub seed: u64,
     /// Decoupled weight decay of the table rows.
     pub decay: f32,
+    /// How much the policy's loss counts beside the value's; 0: the
+    /// network has no policy.
+    pub policy_weight: f32,
+    /// Fit the policy head alone: the tables and the value head stay as
+    /// they started.
+    pub policy_only: bool,
+}
+
+impl NetConfig {
+    fn targets(&self, sample: &Sample) -> Targets {
+        Targets {
+            value: sample.target(self.blend),
+            value_weight: if self.policy_only { 0.0 } else { 1.0 },
+            policy_weight: self.policy_weight,
+        }
+    }
+}
+
+/// A pass's mean losses over its positions (the policy's over those with
+/// a judge's move).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct EpochLosses {
+    /// The value's, against the blended targets.
+    pub value: f64,
+    /// The policy's cross-entropy against the judge's move.
+    pub policy: f64,
 }
 
 /// A fit under way.
@@ -53,6 +79,7 @@ impl NetFit {
     /// A fit that goes on from `net` (a network file's weights, say).
     #[must_use]
     pub fn starting_from(config: NetConfig, net: FloatNet) -> NetFit {
+        let net = if config.policy_weight > 0.0 { net.with_policy() } else { net };
         let adam = Adam::new(&net, config.rate, config.decay);
         let workers = (0..rayon::current_num_threads().max(1))
             .map(|_| (Gradient::zero(&net), Scratch::default()))
@@ -60,27 +87,28 @@ impl NetFit {
         NetFit { rng: SmallRng::seed_from_u64(config.seed ^ 0x5eed), net, adam, workers, config, epoch: 0 }
     }
 
-    /// One pass over `train`; its mean loss against the blended targets.
-    pub fn epoch(&mut self, train: &[Sample]) -> f64 {
+    /// One pass over `train`; its mean losses.
+    pub fn epoch(&mut self, train: &[Sample]) -> EpochLosses {
         let mut order: Vec<usize> = (0..train.len()).collect();
         order.shuffle(&mut self.rng);
-        let blend = self.config.blend;
-        let mut total = 0.0;
+        let config = &self.config;
+        let (mut value, mut policy) = (0.0, 0.0);
         for batch in order.chunks(self.config.batch) {
             let share = batch.len().div_ceil(self.workers.len());
             let net = &self.net;
-            total += self
+            let (v, p) = self
                 .workers
                 .par_iter_mut()
                 .zip(batch.par_chunks(share))
                 .map(|((grad, scratch), part)| {
-                    part.iter()
-                        .map(|&i| {
-                            f64::from(net.forward(&train[i], scratch, Some((grad, train[i].target(blend)))).1)
-                        })
-                        .sum::<f64>()
+                    part.iter().fold((0.0, 0.0), |(v, p), &i| {
+                        let losses =
+                            net.forward(&train[i], scratch, Some((grad, config.targets(&train[i])))).1;
+                        (v + f64::from(losses.value), p + f64::from(losses.policy))
+                    })
                 })
-                .sum::<f64>();
+                .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+            (value, policy) = (value + v, policy + p);
             let (first, rest) = self.workers.split_at_mut(1);
             for (grad, _) in rest {
                 first[0].0.absorb(grad);
@@ -88,7 +116,8 @@ impl NetFit {
             self.adam.step(&mut self.net, &mut first[0].0, batch.len());
         }
         self.epoch += 1;
-        total / train.len().max(1) as f64
+        let with_move = train.iter().filter(|sample| sample.best.is_some()).count();
+        EpochLosses { value: value / train.len().max(1) as f64, policy: policy / with_move.max(1) as f64 }
     }
 }
 
@@ -201,6 +230,101 @@ fn losses_of(triples: Vec<(f64, f64, f64)>) -> HeldOut {
     HeldOut { judge, results, curve: calibration(triples, CURVE_BINS) }
 }
 
+/// How well a policy foresees the judge's move on the held-out positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PolicyHeldOut {
+    /// Positions with a judge's move.
+    pub positions: usize,
+    /// The share where the judge's move has the highest logit.
+    pub first: f64,
+    /// The share where it is among the three highest.
+    pub top3: f64,
+    /// The mean cross-entropy of the judge's move (NaN, written null,
+    /// for move scores that are not logits).
+    pub loss: f64,
+}
+
+/// The measures of one position's move logits (by empty cell) against the
+/// judge's move `best`: (first, among the top 3, cross-entropy).
+#[must_use]
+pub fn policy_measures(logits: &[f32], best: usize) -> (bool, bool, f64) {
+    let chosen = logits[best];
+    // Ties count against the judge's move.
+    let above = logits.iter().enumerate().filter(|&(i, &l)| i != best && l >= chosen).count();
+    let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let total: f64 = logits.iter().map(|&l| f64::from(l - top).exp()).sum();
+    (above == 0, above < 3, total.ln() + f64::from(top - chosen))
+}
+
+/// The float network's policy measured on the held-out positions; `None`
+/// where it has no policy.
+#[must_use]
+pub fn policy_held_out(net: &FloatNet, data: &NetData) -> Option<PolicyHeldOut> {
+    if net.policy.is_empty() {
+        return None;
+    }
+    Some(policy_summary(data, |sample, _| {
+        let mut scratch = Scratch::default();
+        net.forward(sample, &mut scratch, None);
+        Some(scratch.policy().to_vec())
+    }))
+}
+
+/// The rounded network's policy, as the engine computes it, on the
+/// held-out positions; `None` where it has no policy.
+#[must_use]
+pub fn rounded_policy_held_out(weights: &NetWeights, rules: Rules, data: &NetData) -> Option<PolicyHeldOut> {
+    if weights.policy.is_empty() {
+        return None;
+    }
+    let evaluator = NetEvaluator::new(weights.clone(), &rules);
+    Some(policy_summary(data, |_, pos| {
+        pattern_eval::net::policy_logits(&evaluator, pos)
+            .map(|logits| logits.iter().map(|&(_, l)| l).collect())
+    }))
+}
+
+/// The code family's move scores (the search's order without a policy)
+/// measured as a policy: the cells it would not try score lowest, and
+/// ties count against the judge's move.
+#[must_use]
+pub fn shapes_policy_held_out(rules: Rules, data: &NetData) -> PolicyHeldOut {
+    let codes = CodeEvaluator::new(CodeWeights::default_for(&rules));
+    let summary = policy_summary(data, |_, pos| {
+        let threats = board::threats::Threats::new(pos).ok()?;
+        let side = pos.side_to_move();
+        Some(pos.empty_cells().iter().map(|cell| codes.score_move(&threats, side, cell) as f32).collect())
+    });
+    // Scores, not logits: their cross-entropy means nothing.
+    PolicyHeldOut { loss: f64::NAN, ..summary }
+}
+
+/// The policy measures of a model giving each held-out position's empty
+/// cells their move logits.
+fn policy_summary(
+    data: &NetData,
+    logits: impl Fn(&Sample, &Position) -> Option<Vec<f32>> + Sync,
+) -> PolicyHeldOut {
+    let rules = data.rules;
+    let measures: Vec<(bool, bool, f64)> = data
+        .validation
+        .par_iter()
+        .filter_map(|(sample, label)| {
+            let best = sample.best? as usize;
+            let pos = label.position(rules).ok()?;
+            Some(policy_measures(&logits(sample, &pos)?, best))
+        })
+        .collect();
+    let n = measures.len().max(1) as f64;
+    let share = |pick: fn(&(bool, bool, f64)) -> bool| measures.iter().filter(|m| pick(m)).count() as f64 / n;
+    PolicyHeldOut {
+        positions: measures.len(),
+        first: share(|m| m.0),
+        top3: share(|m| m.1),
+        loss: measures.iter().map(|m| m.2).sum::<f64>() / n,
+    }
+}
+
 /// The entropy of the judge's chances on the held-out positions: the
 /// least loss against the judge any model can reach.
 #[must_use]
@@ -225,6 +349,20 @@ mod tests {
         // More groups than positions: only the groups with positions.
         assert_eq!(calibration(vec![(0.5, 0.5, 1.0)], 10).len(), 1);
         assert!(calibration(Vec::new(), 10).is_empty());
+    }
+
+    #[test]
+    fn a_policy_is_measured_by_the_judges_moves_place() {
+        let (first, top3, loss) = policy_measures(&[0.0, 2.0, 1.0, 1.0], 1);
+        assert!(first && top3);
+        let expected = (1.0 + 2.0 * (-1.0_f64).exp() + (-2.0_f64).exp()).ln();
+        assert!((loss - expected).abs() < 1e-6, "{loss} {expected}");
+        // Fourth of four.
+        let (first, top3, _) = policy_measures(&[0.0, 2.0, 1.0, 1.0], 0);
+        assert!(!first && !top3);
+        // A tie is not first.
+        let (first, top3, _) = policy_measures(&[1.0, 1.0], 0);
+        assert!(!first && top3);
     }
 
     #[test]

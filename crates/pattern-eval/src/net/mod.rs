@@ -39,15 +39,16 @@ use play::Evaluator;
 pub use network::row_of;
 pub use weights::{
     CELL_ONE, CHANNELS, DENSE_ONE, HIDDEN, HIDDEN_ONE, HIDDEN_SHIFT, HIDDEN_SUM_ONE, Head, INPUT_ONE,
-    MAX_CELL_BIAS, MAX_TABLE_VALUE, NET_FORMAT, NetWeights, OUT_ONE, POOL_DIVISOR, ROWS, SCORE_PER_LOGIT,
+    MAX_CELL_BIAS, MAX_TABLE_VALUE, NET_FORMAT, NetWeights, OUT_ONE, POLICY_ONE, POOL_DIVISOR, PolicyHead,
+    ROWS, SCORE_PER_LOGIT,
 };
 
 use crate::{CodeEvaluator, CodeWeights};
 use network::Net;
 use stack::NetStack;
 
-/// Scores positions with a [`NetWeights`] network; moves are ordered as
-/// the code family orders them.
+/// Scores positions with a [`NetWeights`] network; moves are scored by
+/// its policy where it has one, else as the code family scores them.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator {
     weights: Arc<NetWeights>,
@@ -130,6 +131,47 @@ pub fn empty_cell_rows(pos: &Position) -> Result<Vec<[[u16; 4]; 2]>, Unsupported
         .collect())
 }
 
+/// Move score units per logit of the policy.
+const MOVE_SCORE_PER_LOGIT: i64 = 1_000;
+/// The move score of a policy logit of 0: the middle of the scores a
+/// move may have (1 to a million), so that ±499 logits fit.
+const MOVE_SCORE_MIDDLE: i64 = 500_000;
+
+/// A policy logit in [`POLICY_ONE`] × [`CELL_ONE`] units as a move score:
+/// from 1 to a million, as the search's move filter and ordering expect.
+#[inline]
+fn policy_score_of(logit: i32) -> i32 {
+    let units_per_logit = i64::from(POLICY_ONE * CELL_ONE);
+    let score = MOVE_SCORE_MIDDLE + i64::from(logit) * MOVE_SCORE_PER_LOGIT / units_per_logit;
+    score.clamp(1, 999_999) as i32
+}
+
+/// The policy's logit of `side` playing each empty cell of `pos`, in
+/// logits (by [`Position::empty_cells`] order); `None` where the network
+/// has no policy, k is not 5 or the tracker has no tables for the rules.
+#[must_use]
+pub fn policy_logits(evaluator: &NetEvaluator, pos: &Position) -> Option<Vec<(Cell, f32)>> {
+    if pos.rules().k() != 5 || !evaluator.net.has_policy() {
+        return None;
+    }
+    let threats = Threats::new(pos).ok()?;
+    let side = pos.side_to_move();
+    let units_per_logit = (POLICY_ONE * CELL_ONE) as f32;
+    Some(
+        pos.empty_cells()
+            .iter()
+            .map(|cell| {
+                let logit = evaluator.net.policy_logit(
+                    side,
+                    threats.code(side, cell),
+                    threats.code(side.opponent(), cell),
+                );
+                (cell, logit as f32 / units_per_logit)
+            })
+            .collect(),
+    )
+}
+
 /// A logit in [`OUT_ONE`] units as an engine score.
 #[inline]
 pub(crate) fn score_of(logit: i32) -> i32 {
@@ -172,9 +214,20 @@ impl Evaluator for NetEvaluator {
         self.evaluate_threats(pos, threats)
     }
 
+    /// The policy's score where the network has one and the code family
+    /// would try the move (a pattern made or blocked); else the code
+    /// family's.
     #[inline]
     fn score_move(&self, threats: &Threats, side: Side, cell: Cell) -> i32 {
-        self.moves.score_move(threats, side, cell)
+        let shapes = self.moves.score_move(threats, side, cell);
+        if shapes <= 0 || !self.net.has_policy() {
+            return shapes;
+        }
+        policy_score_of(self.net.policy_logit(
+            side,
+            threats.code(side, cell),
+            threats.code(side.opponent(), cell),
+        ))
     }
 
     /// The pool (and, where it estimates lazily, the code tables' sums)
@@ -258,6 +311,75 @@ mod tests {
         assert_eq!(exact.evaluate_within(&pos, &threats, window), net);
         let mut plain = exact.accumulator(&pos, &threats).unwrap();
         assert_eq!(plain.evaluate(&pos, &threats, window), net);
+    }
+
+    #[test]
+    fn the_policy_scores_the_moves_the_tables_would_try_as_its_weights_say() {
+        for rules in [Rules::gomoku15(), Rules::renju()] {
+            let plain_weights = NetWeights::default_for(&rules).unwrap();
+            let mut weights = plain_weights.clone();
+            let varied = |k: usize, step: usize| -> Vec<i16> {
+                (0..CHANNELS).map(|c| ((c * step + k * 3) % 19) as i16 * 40 - 360).collect()
+            };
+            weights.policy = (0..weights.colours())
+                .map(|k| PolicyHead { mine: varied(k, 7), theirs: varied(k, 5) })
+                .collect();
+            let (net, plain) =
+                (NetEvaluator::new(weights.clone(), &rules), NetEvaluator::new(plain_weights, &rules));
+            assert!(policy_logits(&plain, &Position::new(rules)).is_none(), "no policy, no logits");
+            let pos = Position::from_moves(rules, "h8 i9 j8 g8 i7 h6 k9").unwrap();
+            let (threats, side) = (Threats::new(&pos).unwrap(), pos.side_to_move());
+            let logits = policy_logits(&net, &pos).unwrap();
+            let rows = empty_cell_rows(&pos).unwrap();
+            let mut reordered = false;
+            let mut tried = Vec::new();
+            for (&(cell, logit), rows) in logits.iter().zip(&rows) {
+                // By hand from the file's numbers: each view's clipped sums
+                // of its four rows, dotted with the head's weights.
+                let clipped = |viewer: usize| -> Vec<i32> {
+                    let colour = weights.colour_index(Side::ALL[viewer]);
+                    (0..CHANNELS)
+                        .map(|c| {
+                            let rows_sum: i32 = rows[viewer]
+                                .iter()
+                                .map(|&row| {
+                                    i32::from(weights.tables[colour][usize::from(row) * CHANNELS + c])
+                                })
+                                .sum();
+                            (i32::from(weights.cell_bias[colour][c]) + rows_sum).clamp(0, CELL_ONE)
+                        })
+                        .collect()
+                };
+                let dot =
+                    |w: &[i16], x: &[i32]| -> i32 { w.iter().zip(x).map(|(&w, &x)| i32::from(w) * x).sum() };
+                let head = &weights.policy[weights.colour_index(side)];
+                let expected =
+                    dot(&head.mine, &clipped(side.index())) + dot(&head.theirs, &clipped(1 - side.index()));
+                assert_eq!((logit * (POLICY_ONE * CELL_ONE) as f32).round() as i32, expected, "{cell:?}");
+                let (shapes, score) =
+                    (plain.score_move(&threats, side, cell), net.score_move(&threats, side, cell));
+                if shapes > 0 {
+                    assert_eq!(score, policy_score_of(expected));
+                    tried.push((shapes, score));
+                } else {
+                    assert_eq!(score, shapes, "a move the tables would not try is not tried");
+                }
+            }
+            for (a, b) in tried.iter().zip(tried.iter().skip(1)) {
+                reordered |= (a.0 < b.0) != (a.1 < b.1);
+            }
+            assert!(tried.len() > 10 && reordered, "the policy orders the moves otherwise than the shapes");
+        }
+    }
+
+    #[test]
+    fn policy_scores_keep_the_order_of_logits_within_the_move_scores() {
+        assert_eq!(policy_score_of(0), 500_000);
+        let one = POLICY_ONE * CELL_ONE;
+        assert_eq!(policy_score_of(one), 501_000);
+        assert!(policy_score_of(-3 * one) < policy_score_of(-3 * one + one / 500));
+        assert_eq!(policy_score_of(i32::MIN / 2), 1, "never 0: a scored move is tried");
+        assert_eq!(policy_score_of(i32::MAX / 2), 999_999);
     }
 
     #[test]

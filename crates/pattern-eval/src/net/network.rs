@@ -6,6 +6,8 @@
 use board::threats::{Code, Threats};
 use board::{Position, Side};
 
+#[cfg(doc)]
+use super::weights::POLICY_ONE;
 use super::weights::{CELL_ONE, CHANNELS, HIDDEN, HIDDEN_SHIFT, HIDDEN_SUM_ONE, NetWeights, ROWS};
 
 /// A cell's features before clipping.
@@ -30,6 +32,9 @@ pub(crate) struct Net {
     cell_bias: Vec<Channels>,
     /// By the mover's colour.
     heads: Vec<Head>,
+    /// By the mover's colour: the policy's weights of the mover's view
+    /// and the opponent's; none where the network has no policy.
+    policy: Vec<[Channels; 2]>,
 }
 
 #[derive(Debug)]
@@ -63,6 +68,11 @@ impl Net {
                     out: std::array::from_fn(|h| i32::from(head.out[h])),
                     out_bias: head.out_bias,
                 })
+                .collect(),
+            policy: weights
+                .policy
+                .iter()
+                .map(|head| [channels(&head.mine), channels(&head.theirs)])
                 .collect(),
         }
     }
@@ -104,6 +114,25 @@ impl Net {
             out += unit * head.out[h];
         }
         out
+    }
+}
+
+impl Net {
+    /// Whether it has a move policy.
+    pub(crate) fn has_policy(&self) -> bool {
+        !self.policy.is_empty()
+    }
+
+    /// The policy's logit of `mover` playing the empty cell whose codes are
+    /// `mine` (the mover's) and `theirs`, in [`POLICY_ONE`] × [`CELL_ONE`]
+    /// units; 0 where the network has no policy.
+    #[inline]
+    pub(crate) fn policy_logit(&self, mover: Side, mine: Code, theirs: Code) -> i32 {
+        let Some([own, other]) = self.policy.get(self.colour(mover)) else { return 0 };
+        let dot = |weights: &Channels, sum: &Channels| -> i32 {
+            weights.iter().zip(sum).map(|(&w, &s)| i32::from(w) * i32::from(s).clamp(0, CELL_ONE)).sum()
+        };
+        dot(own, &self.sum(mover, mine, theirs)) + dot(other, &self.sum(mover.opponent(), theirs, mine))
     }
 }
 

@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 use board::{RuleSet, Rules, Side};
 use serde::{Deserialize, Serialize};
 
-use crate::weights::{WeightsError, check_header, decode_sealed_within, encode_sealed, write_atomically};
+use crate::weights::{
+    WeightsError, check_format, check_header, decode_sealed_within, encode_sealed, write_atomically,
+};
 
 /// Rows of a table: a direction's two fine patterns, the viewer's and
 /// the other side's, four bits each.
@@ -47,8 +49,13 @@ pub const MAX_TABLE_VALUE: i16 = 6_000;
 /// The largest cell bias either way.
 pub const MAX_CELL_BIAS: i16 = 2_000;
 
-/// The format version of network files.
-pub const NET_FORMAT: u32 = 1;
+/// A policy weight of 1.0: a cell feature at [`CELL_ONE`] times it adds
+/// one to the move's logit.
+pub const POLICY_ONE: i32 = 256;
+
+/// The format version of network files: 2 adds the policy heads (files
+/// of format 1, which have none, still read).
+pub const NET_FORMAT: u32 = 2;
 
 const FAMILY: &str = "net";
 
@@ -69,6 +76,16 @@ pub struct Head {
     pub out_bias: i32,
 }
 
+/// The policy head: a move's logit from the cell's clipped features,
+/// as the side that moves sees them and as its opponent does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyHead {
+    /// [`CHANNELS`] weights of the mover's view ([`POLICY_ONE`] units).
+    pub mine: Vec<i16>,
+    /// [`CHANNELS`] weights of the opponent's view.
+    pub theirs: Vec<i16>,
+}
+
 /// A line-pattern network's weights. Tables and heads come one per
 /// colour where the rules treat the colours differently (renju), else
 /// one shared.
@@ -80,6 +97,9 @@ pub struct NetWeights {
     pub cell_bias: Vec<Vec<i16>>,
     /// By the side to move's colour.
     pub heads: Vec<Head>,
+    /// By the side to move's colour, the move policy; none (empty) where
+    /// the network was fitted to values alone.
+    pub policy: Vec<PolicyHead>,
     /// How the weights were made (data, commands, judge).
     pub provenance: String,
 }
@@ -93,6 +113,39 @@ struct NetFile {
     hidden: u32,
     rows: u32,
     weights: NetWeights,
+}
+
+/// A file of format 1: the weights without policy heads.
+#[derive(Deserialize)]
+struct NetFileV1 {
+    format: u32,
+    family: String,
+    channels: u32,
+    hidden: u32,
+    rows: u32,
+    weights: NetWeightsV1,
+}
+
+#[derive(Deserialize)]
+struct NetWeightsV1 {
+    tables: Vec<Vec<i16>>,
+    cell_bias: Vec<Vec<i16>>,
+    heads: Vec<Head>,
+    provenance: String,
+}
+
+impl From<NetFileV1> for NetFile {
+    fn from(old: NetFileV1) -> NetFile {
+        let NetWeightsV1 { tables, cell_bias, heads, provenance } = old.weights;
+        NetFile {
+            format: old.format,
+            family: old.family,
+            channels: old.channels,
+            hidden: old.hidden,
+            rows: old.rows,
+            weights: NetWeights { tables, cell_bias, heads, policy: Vec::new(), provenance },
+        }
+    }
 }
 
 /// The embedded networks, fitted to the sparring partner's values
@@ -114,6 +167,7 @@ impl NetWeights {
             tables: vec![vec![0; ROWS * CHANNELS]; colours],
             cell_bias: vec![vec![0; CHANNELS]; colours],
             heads: vec![head; colours],
+            policy: Vec::new(),
             provenance: String::new(),
         }
     }
@@ -201,6 +255,15 @@ impl NetWeights {
                 return bad("a bias out of range".to_owned());
             }
         }
+        if !self.policy.is_empty() && self.policy.len() != colours {
+            return bad(format!(
+                "{} policy heads for {colours} tables: expected none or one each",
+                self.policy.len()
+            ));
+        }
+        if self.policy.iter().any(|p| p.mine.len() != CHANNELS || p.theirs.len() != CHANNELS) {
+            return bad(format!("a policy head without 2 × {CHANNELS} weights"));
+        }
         Ok(())
     }
 
@@ -223,8 +286,16 @@ impl NetWeights {
     /// [`WeightsError`] if the bytes are damaged, of another family or
     /// format, or of another shape than this build's network.
     pub fn from_bytes(bytes: &[u8]) -> Result<NetWeights, WeightsError> {
-        let file: NetFile = decode_sealed_within::<NET_DECODE_LIMIT, _>(bytes)?;
-        check_header((file.format, &file.family), (NET_FORMAT..=NET_FORMAT, FAMILY), WeightsError::Net)?;
+        // The format comes first: it says how the rest reads.
+        let (format, _): (u32, usize) = bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+            .map_err(|err| WeightsError::Bincode(err.to_string()))?;
+        check_format(format, 1..=NET_FORMAT)?;
+        let file: NetFile = if format == 1 {
+            decode_sealed_within::<NET_DECODE_LIMIT, NetFileV1>(bytes)?.into()
+        } else {
+            decode_sealed_within::<NET_DECODE_LIMIT, NetFile>(bytes)?
+        };
+        check_header((file.format, &file.family), (1..=NET_FORMAT, FAMILY), WeightsError::Net)?;
         let shape = (file.channels, file.hidden, file.rows);
         let ours = (CHANNELS as u32, HIDDEN as u32, ROWS as u32);
         if shape != ours {
@@ -275,10 +346,45 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_the_first_format_reads_without_a_policy() {
+        #[derive(Serialize)]
+        struct Old<'a> {
+            format: u32,
+            family: &'a str,
+            channels: u32,
+            hidden: u32,
+            rows: u32,
+            tables: &'a [Vec<i16>],
+            cell_bias: &'a [Vec<i16>],
+            heads: &'a [Head],
+            provenance: &'a str,
+        }
+        let mut weights = NetWeights::zero(1);
+        weights.tables[0][5] = 42;
+        weights.provenance = "format 1".to_owned();
+        let old = Old {
+            format: 1,
+            family: FAMILY,
+            channels: CHANNELS as u32,
+            hidden: HIDDEN as u32,
+            rows: ROWS as u32,
+            tables: &weights.tables,
+            cell_bias: &weights.cell_bias,
+            heads: &weights.heads,
+            provenance: &weights.provenance,
+        };
+        assert_eq!(NetWeights::from_bytes(&encode_sealed(&old)).unwrap(), weights);
+        let newer = Old { format: NET_FORMAT + 1, ..old };
+        let error = NetWeights::from_bytes(&encode_sealed(&newer)).unwrap_err().to_string();
+        assert!(error.contains("format"), "{error}");
+    }
+
+    #[test]
     fn files_round_trip_and_damage_is_refused() {
         let mut weights = NetWeights::zero(2);
         weights.tables[1][77] = -5;
         weights.heads[0].out_bias = 9;
+        weights.policy = vec![PolicyHead { mine: vec![3; CHANNELS], theirs: vec![-4; CHANNELS] }; 2];
         weights.provenance = "a test".to_owned();
         let bytes = weights.to_bytes();
         assert_eq!(NetWeights::from_bytes(&bytes).unwrap(), weights);
@@ -291,6 +397,10 @@ mod tests {
         odd.cell_bias.pop();
         let error = NetWeights::from_bytes(&odd.to_bytes()).unwrap_err().to_string();
         assert!(error.contains("1 biases"), "{error}");
+        let mut one_policy = weights.clone();
+        one_policy.policy.pop();
+        let error = NetWeights::from_bytes(&one_policy.to_bytes()).unwrap_err().to_string();
+        assert!(error.contains("1 policy heads for 2 tables"), "{error}");
         let dir = std::env::temp_dir().join(format!("net-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net.bin");
