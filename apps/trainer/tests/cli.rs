@@ -628,6 +628,53 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     assert_eq!(again["held_out"]["start"]["judge"], net["held_out"]["rounded"]["judge"], "{again}");
     let refit = pattern_eval::NetWeights::load(&started.join("net.bin")).unwrap();
     assert!(refit.provenance.contains("--start net.bin"), "{}", refit.provenance);
+    fits_a_policy(dir, merged, &start, &weights);
+    let not_a_net = dir.join("net-not-a-net");
+    let report = net_dir.join("report.json");
+    let output = trainer(&[
+        "net",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--start",
+        report.to_str().unwrap(),
+        "--out",
+        not_a_net.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--start"), "{output:?}");
+    assert!(!not_a_net.exists(), "a refused start leaves no folder behind");
+    // A second fit into the same folder is refused and leaves the first;
+    // an output onto an input is refused.
+    let again = trainer(&["net", "--labels", merged.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("holds a network already"), "{again:?}");
+    assert_eq!(pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap(), weights);
+    let report = net_dir.join("report.json");
+    let onto = trainer(&["net", "--labels", report.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&onto.stderr).contains("would be written over the input"), "{onto:?}");
+    let elsewhere = dir.join("net-elsewhere");
+    let refused =
+        trainer(&["net", "--labels", games.to_str().unwrap(), "--out", elsewhere.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
+    assert!(!elsewhere.exists(), "a refused fit leaves no folder behind");
+    let refused = trainer(&[
+        "net",
+        "--labels",
+        merged.to_str().unwrap(),
+        "--learning-rate",
+        "0",
+        "--out",
+        elsewhere.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
+}
+
+/// `trainer net` with a policy head: alone on a fitted network (`start`,
+/// whose weights are `weights`), and with the value.
+fn fits_a_policy(
+    dir: &std::path::Path,
+    merged: &std::path::Path,
+    start: &std::path::Path,
+    weights: &pattern_eval::NetWeights,
+) {
     // A policy head fitted alone on that network: its tables and value
     // head stay; fitted with the value: both change.
     let policy_dir = dir.join("net-policy");
@@ -674,40 +721,4 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
         String::from_utf8_lossy(&weightless.stderr).contains("--policy-weight above 0"),
         "{weightless:?}"
     );
-    let not_a_net = dir.join("net-not-a-net");
-    let report = net_dir.join("report.json");
-    let output = trainer(&[
-        "net",
-        "--labels",
-        merged.to_str().unwrap(),
-        "--start",
-        report.to_str().unwrap(),
-        "--out",
-        not_a_net.to_str().unwrap(),
-    ]);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--start"), "{output:?}");
-    assert!(!not_a_net.exists(), "a refused start leaves no folder behind");
-    // A second fit into the same folder is refused and leaves the first;
-    // an output onto an input is refused.
-    let again = trainer(&["net", "--labels", merged.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("holds a network already"), "{again:?}");
-    assert_eq!(pattern_eval::NetWeights::load(&net_dir.join("net.bin")).unwrap(), weights);
-    let report = net_dir.join("report.json");
-    let onto = trainer(&["net", "--labels", report.to_str().unwrap(), "--out", net_dir.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&onto.stderr).contains("would be written over the input"), "{onto:?}");
-    let elsewhere = dir.join("net-elsewhere");
-    let refused =
-        trainer(&["net", "--labels", games.to_str().unwrap(), "--out", elsewhere.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a label file"), "{refused:?}");
-    assert!(!elsewhere.exists(), "a refused fit leaves no folder behind");
-    let refused = trainer(&[
-        "net",
-        "--labels",
-        merged.to_str().unwrap(),
-        "--learning-rate",
-        "0",
-        "--out",
-        elsewhere.to_str().unwrap(),
-    ]);
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
 }
