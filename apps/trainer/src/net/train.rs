@@ -235,7 +235,8 @@ fn losses_of(triples: Vec<(f64, f64, f64)>) -> HeldOut {
 pub struct PolicyHeldOut {
     /// Positions with a judge's move.
     pub positions: usize,
-    /// The share where the judge's move has the highest logit.
+    /// The share where the judge's move has the highest logit (ties
+    /// broken at random).
     pub first: f64,
     /// The share where it is among the three highest.
     pub top3: f64,
@@ -245,15 +246,19 @@ pub struct PolicyHeldOut {
 }
 
 /// The measures of one position's move logits (by empty cell) against the
-/// judge's move `best`: (first, among the top 3, cross-entropy).
+/// judge's move `best`: the chance it is first and among the top 3 were
+/// ties broken at random (as an order by these scores would break them),
+/// and its cross-entropy.
 #[must_use]
-pub fn policy_measures(logits: &[f32], best: usize) -> (bool, bool, f64) {
+pub fn policy_measures(logits: &[f32], best: usize) -> (f64, f64, f64) {
     let chosen = logits[best];
-    // Ties count against the judge's move.
-    let above = logits.iter().enumerate().filter(|&(i, &l)| i != best && l >= chosen).count();
+    let above = logits.iter().filter(|&&l| l > chosen).count();
+    let tied = logits.iter().filter(|&&l| l.total_cmp(&chosen).is_eq()).count();
+    // Its place is equally likely any of above + 1 ..= above + tied.
+    let within = |places: usize| (places.saturating_sub(above) as f64 / tied as f64).min(1.0);
     let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let total: f64 = logits.iter().map(|&l| f64::from(l - top).exp()).sum();
-    (above == 0, above < 3, total.ln() + f64::from(top - chosen))
+    (within(1), within(3), total.ln() + f64::from(top - chosen))
 }
 
 /// The float network's policy measured on the held-out positions; `None`
@@ -306,7 +311,7 @@ fn policy_summary(
     logits: impl Fn(&Sample, &Position) -> Option<Vec<f32>> + Sync,
 ) -> PolicyHeldOut {
     let rules = data.rules;
-    let measures: Vec<(bool, bool, f64)> = data
+    let measures: Vec<(f64, f64, f64)> = data
         .validation
         .par_iter()
         .filter_map(|(sample, label)| {
@@ -316,7 +321,7 @@ fn policy_summary(
         })
         .collect();
     let n = measures.len().max(1) as f64;
-    let share = |pick: fn(&(bool, bool, f64)) -> bool| measures.iter().filter(|m| pick(m)).count() as f64 / n;
+    let share = |pick: fn(&(f64, f64, f64)) -> f64| measures.iter().map(pick).sum::<f64>() / n;
     PolicyHeldOut {
         positions: measures.len(),
         first: share(|m| m.0),
@@ -353,16 +358,20 @@ mod tests {
 
     #[test]
     fn a_policy_is_measured_by_the_judges_moves_place() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         let (first, top3, loss) = policy_measures(&[0.0, 2.0, 1.0, 1.0], 1);
-        assert!(first && top3);
+        assert!(close(first, 1.0) && close(top3, 1.0));
         let expected = (1.0 + 2.0 * (-1.0_f64).exp() + (-2.0_f64).exp()).ln();
         assert!((loss - expected).abs() < 1e-6, "{loss} {expected}");
         // Fourth of four.
         let (first, top3, _) = policy_measures(&[0.0, 2.0, 1.0, 1.0], 0);
-        assert!(!first && !top3);
-        // A tie is not first.
-        let (first, top3, _) = policy_measures(&[1.0, 1.0], 0);
-        assert!(!first && top3);
+        assert!(close(first, 0.0) && close(top3, 0.0));
+        // Tied with another for second and third: second half the time.
+        let (first, top3, _) = policy_measures(&[1.0, 2.0, 1.0, 0.0], 2);
+        assert!(close(first, 0.0) && close(top3, 1.0));
+        // Four tied for first: first a quarter of the time, top 3 three quarters.
+        let (first, top3, _) = policy_measures(&[5.0; 4], 3);
+        assert!(close(first, 0.25) && close(top3, 0.75));
     }
 
     #[test]

@@ -65,6 +65,11 @@ use crate::RuleSet;
 /// entries, 261,121 bytes for k = 8.
 pub const MAX_THREAT_K: u8 = 8;
 
+/// Hand-set move scores ([`Threats::move_score`]) below this make and
+/// block no three: the quiet moves, which searches reduce and prune, and
+/// which a learned move policy may order among themselves.
+pub const QUIET_MOVE_SCORE: i32 = 40;
+
 /// Rules whose threats are not tabled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum UnsupportedThreats {

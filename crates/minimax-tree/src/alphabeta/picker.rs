@@ -13,10 +13,9 @@ use play::Evaluator;
 use super::config::AlphaBetaConfig;
 use crate::threat_search::{three_defences, winning_cells};
 
-/// Hand-set move scores ([`Threats::move_score`]) below this (no three
-/// made, none blocked) count as quiet, whatever the evaluator's own move
-/// scores are.
-pub(super) const QUIET_BELOW: i32 = 40;
+/// Hand-set move scores below this (no three made, none blocked) count
+/// as quiet, whatever the evaluator's own move scores are.
+pub(super) const QUIET_BELOW: i32 = board::threats::QUIET_MOVE_SCORE;
 
 /// Added to the move score of a move that makes or blocks a three, so
 /// that such moves come first under any move policy: above any two

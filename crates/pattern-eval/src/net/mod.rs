@@ -32,7 +32,7 @@ mod weights;
 
 use std::sync::Arc;
 
-use board::threats::{Threats, UnsupportedThreats};
+use board::threats::{QUIET_MOVE_SCORE, Threats, UnsupportedThreats};
 use board::{Cell, Position, Rules, Side};
 use play::Evaluator;
 
@@ -214,13 +214,15 @@ impl Evaluator for NetEvaluator {
         self.evaluate_threats(pos, threats)
     }
 
-    /// The policy's score where the network has one and the code family
-    /// would try the move (a pattern made or blocked); else the code
-    /// family's.
+    /// The policy's score for a quiet move the code family would try (a
+    /// pattern made or blocked, no three) where the network has one;
+    /// else the code family's. Moves that make or block a three, which
+    /// a search tries before quiet ones, keep the hand-set order among
+    /// themselves: measured, the policy ordered them worse.
     #[inline]
     fn score_move(&self, threats: &Threats, side: Side, cell: Cell) -> i32 {
         let shapes = self.moves.score_move(threats, side, cell);
-        if shapes <= 0 || !self.net.has_policy() {
+        if shapes <= 0 || !self.net.has_policy() || threats.move_score(side, cell) >= QUIET_MOVE_SCORE {
             return shapes;
         }
         policy_score_of(self.net.policy_logit(
@@ -358,7 +360,9 @@ mod tests {
                 assert_eq!((logit * (POLICY_ONE * CELL_ONE) as f32).round() as i32, expected, "{cell:?}");
                 let (shapes, score) =
                     (plain.score_move(&threats, side, cell), net.score_move(&threats, side, cell));
-                if shapes > 0 {
+                if threats.move_score(side, cell) >= QUIET_MOVE_SCORE {
+                    assert_eq!(score, shapes, "a move that makes or blocks a three keeps its hand-set order");
+                } else if shapes > 0 {
                     assert_eq!(score, policy_score_of(expected));
                     tried.push((shapes, score));
                 } else {
