@@ -1,9 +1,11 @@
 //! `cargo xtask train net`: the line-pattern network made again from
 //! nothing but our own commands and a judge — self-play games, the
 //! judge's values on their positions, the fit — into `target/train/net/`.
-//! The games are played by the code tables, as those the embedded
-//! networks were fitted on were. Self-play and labelling go on where a
-//! stopped run left off; the fit is made again.
+//! The games are played by the code tables unless told otherwise, as
+//! the first round's were; a later round plays the network engine and
+//! fits on from the network before (`--engine`, `--start`, `--dir`).
+//! Self-play and labelling go on where a stopped run left off; the fit
+//! is made again.
 
 use std::path::Path;
 
@@ -22,9 +24,25 @@ pub struct NetPipeline {
     #[arg(long)]
     renju: bool,
     /// Self-play games whose positions are judged (default: as for the
-    /// embedded networks, 3,000 freestyle, 6,000 renju).
+    /// first round, 3,000 freestyle, 6,000 renju).
     #[arg(long)]
     games: Option<u32>,
+    /// The engine that plays the self-play games, as a roster spec.
+    #[arg(long, default_value = "alphabeta:eval=codes")]
+    engine: String,
+    /// The self-play run's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fit on from this network file instead of from random weights.
+    #[arg(long)]
+    start: Option<std::path::PathBuf>,
+    /// The fit's learning rate.
+    #[arg(long, default_value_t = 0.004)]
+    learning_rate: f64,
+    /// The folder under `target/train/` for the round's games, labels
+    /// and fit (default: `net`, or `net-renju`).
+    #[arg(long)]
+    dir: Option<String>,
     /// The judge's nodes a position.
     #[arg(long, default_value_t = 20_000)]
     judge_nodes: u64,
@@ -38,7 +56,8 @@ pub struct NetPipeline {
 }
 
 pub fn run(pipeline: &NetPipeline) -> Result<()> {
-    let dir = target_dir().join("train").join(if pipeline.renju { "net-renju" } else { "net" });
+    let name = pipeline.dir.as_deref().unwrap_or(if pipeline.renju { "net-renju" } else { "net" });
+    let dir = target_dir().join("train").join(name);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let (games, labels, fit) = (dir.join("games.selfplay"), dir.join("judged.labels"), dir.join("fit"));
     let trainer = |args: &[&str]| {
@@ -50,7 +69,7 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
         if pipeline.renju { &["--rules", "renju", "--openings", "openings/renju15.txt"] } else { &[] };
     if !games.exists() {
         let count = pipeline.games.unwrap_or(if pipeline.renju { 6000 } else { 3000 }).to_string();
-        let out = path(&games)?;
+        let (out, seed) = (path(&games)?, pipeline.seed.to_string());
         run_step(
             "self-play games to judge",
             &mut trainer(
@@ -58,7 +77,7 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
                     &[
                         "selfplay",
                         "--engine",
-                        "alphabeta:eval=codes",
+                        &pipeline.engine,
                         "--nodes",
                         "5000",
                         "--games",
@@ -66,7 +85,7 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
                         "--threads",
                         "2",
                         "--seed",
-                        "1",
+                        &seed,
                         "--out",
                         out,
                     ],
@@ -101,7 +120,11 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
             .concat(),
         ),
     )?;
-    let epochs = pipeline.epochs.to_string();
+    let (epochs, rate) = (pipeline.epochs.to_string(), pipeline.learning_rate.to_string());
+    let start = match &pipeline.start {
+        Some(start) => vec!["--start", path(start)?],
+        None => Vec::new(),
+    };
     // The fit is made afresh from the labels: the trainer does not replace
     // a network unasked, and this folder is the pipeline's own.
     if fit.exists() {
@@ -109,17 +132,23 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
     }
     run_step(
         "the network's fit",
-        &mut trainer(&[
-            "net",
-            "--labels",
-            path(&labels)?,
-            "--epochs",
-            &epochs,
-            "--learning-rate",
-            "0.004",
-            "--out",
-            path(&fit)?,
-        ]),
+        &mut trainer(
+            &[
+                &[
+                    "net",
+                    "--labels",
+                    path(&labels)?,
+                    "--epochs",
+                    &epochs,
+                    "--learning-rate",
+                    &rate,
+                    "--out",
+                    path(&fit)?,
+                ][..],
+                &start,
+            ]
+            .concat(),
+        ),
     )?;
     if pipeline.install {
         let name = if pipeline.renju { "net-5-renju.bin" } else { "net-5.bin" };

@@ -693,8 +693,10 @@ fn fits_a_policy(
     assert!(losses[3][0].as_f64() < losses[0][0].as_f64(), "the policy's loss falls: {report}");
     let measured = &report["policy_held_out"];
     for model in ["float", "rounded", "shapes"] {
-        let first = measured[model]["first"].as_f64().unwrap();
-        assert!(first > 0.0 && first <= measured[model]["top3"].as_f64().unwrap(), "{report}");
+        // Fifteen held-out positions: the first may miss them all, not the top 3.
+        let (first, top3) =
+            (measured[model]["first"].as_f64().unwrap(), measured[model]["top3"].as_f64().unwrap());
+        assert!((0.0..=top3).contains(&first) && top3 > 0.0, "{report}");
     }
     let with_policy = pattern_eval::NetWeights::load(&policy_dir.join("net.bin")).unwrap();
     assert_eq!(with_policy.policy.len(), 1);

@@ -462,7 +462,7 @@ mod tests {
         let search = |spec: &str, rules: Rules| {
             let mut agent = spec.parse::<AgentSpec>().unwrap().build(0);
             let pos = Position::from_moves(rules, "h8 h9 i9 g7 j10").unwrap();
-            agent.select_move(&pos, &Limits::depth(5)).unwrap();
+            agent.select_move(&pos, &Limits::depth(7)).unwrap();
             let analysis = agent.analysis().unwrap();
             (analysis.scores, analysis.nodes)
         };
