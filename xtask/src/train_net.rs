@@ -151,12 +151,21 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
         ),
     )?;
     if pipeline.install {
-        let name = if pipeline.renju { "net-5-renju.bin" } else { "net-5.bin" };
-        let to = crate::workspace_root().join("crates/pattern-eval/weights").join(name);
-        std::fs::copy(fit.join("net.bin"), &to)
-            .with_context(|| format!("cannot install {}", to.display()))?;
-        println!("==> installed {}", to.display());
+        install(&fit.join("net.bin"), pipeline.renju)?;
     }
+    Ok(())
+}
+
+/// Puts `net` where pattern-eval embeds the network of its rules: beside
+/// it, then renamed, so the embedded file is never half written.
+fn install(net: &Path, renju: bool) -> Result<()> {
+    let name = if renju { "net-5-renju.bin" } else { "net-5.bin" };
+    let to = crate::workspace_root().join("crates/pattern-eval/weights").join(name);
+    let partial = to.with_extension("bin.partial");
+    std::fs::copy(net, &partial)
+        .and_then(|_| std::fs::rename(&partial, &to))
+        .with_context(|| format!("cannot install {}", to.display()))?;
+    println!("==> installed {}", to.display());
     Ok(())
 }
 
