@@ -6,3 +6,4 @@ mod database;
 mod fuzz;
 mod games;
 mod old_files;
+mod proofs;

@@ -72,7 +72,7 @@ pub fn alphabeta_settings() -> Vec<Setting<AlphaBetaConfig>> {
         Setting::new(
             "max_moves",
             OptionKind::Whole { min: 1, max: 225 },
-            "moves tried at a quiet node of the threat search",
+            "moves tried at a quiet node of the threat search while one holds",
             config,
             |config| config.max_moves,
             |config, value| config.max_moves = value,

@@ -42,7 +42,8 @@ pub struct AlphaBetaConfig {
     pub vct_nodes: u64,
     /// Fours the quiescence search may play in a row at the leaves.
     pub quiescence_fours: u32,
-    /// Moves tried at a quiet node of the threat search, best first.
+    /// Moves tried at a quiet node of the threat search, best first, while
+    /// one of them holds (where all lose, the others are tried too).
     pub max_moves: usize,
     /// A forced block is searched one ply deeper than its node's depth, so
     /// that it costs nothing (else it only never drops into the leaves).

@@ -75,12 +75,12 @@ impl<E: Evaluator> AlphaBeta<E> {
         let likely_fail_high = self.likely_fail_high(&node, (principal, cut), value, beta);
         let level = ply as usize;
         let mut moves = self.stack.take_moves(level);
-        self.pick(pos, &node, level, &mut moves);
+        let first = self.pick(pos, &node, level, &mut moves);
 
         let original_alpha = alpha;
         let late_moves = self.move_count_limit(&node, principal, value.improving);
         // The table's move, deeper when it is singular.
-        let singular = match self.singularity(pos, &node, &moves, ply, (principal, beta)) {
+        let singular = match self.singularity(pos, &node, &moves[..first], ply, (principal, beta)) {
             Singularity::Cut(score) => {
                 self.stack.put_moves(level, moves);
                 return score;
@@ -91,11 +91,14 @@ impl<E: Evaluator> AlphaBeta<E> {
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
-            // Late moves at shallow depth are not tried, once one move holds.
-            if i >= late_moves && best > -MATE_BOUND {
+            // The moves past the first are tried only where all those lose;
+            // late moves at shallow depth are not tried, once one move holds.
+            let holds = best > -MATE_BOUND;
+            let tried = if holds { first } else { moves.len() };
+            if i >= tried || (i >= late_moves && holds) {
                 break;
             }
-            let (cell, order) = picker::select(&mut moves, i);
+            let (cell, order) = picker::select(&mut moves[..tried], i);
             if node.check_forbidden && self.forbidden(pos, cell) {
                 continue;
             }
@@ -340,12 +343,13 @@ impl<E: Evaluator> AlphaBeta<E> {
     }
 
     /// Fills `moves` with the node's moves and their ordering scores: the
-    /// forced block alone, else by threats or plain.
-    fn pick(&mut self, pos: &Position, node: &Node, level: usize, moves: &mut Vec<(Cell, i32)>) {
+    /// forced block alone, else by threats or plain. Returns how many come
+    /// first: the rest are tried only where every one of those loses.
+    fn pick(&mut self, pos: &Position, node: &Node, level: usize, moves: &mut Vec<(Cell, i32)>) -> usize {
         moves.clear();
         if let Some(block) = node.forced {
             moves.push((block, 0));
-            return;
+            return 1;
         }
         let remembered = (node.table_move, self.stack.killers(level));
         if let Some(threats) = &self.threats {
@@ -355,10 +359,11 @@ impl<E: Evaluator> AlphaBeta<E> {
                 node.cells,
                 remembered,
                 moves,
-            );
+            )
         } else {
             let ranked = node.depth >= plies(self.config.rank_depth);
             self.picker.order_plain(&*self.evaluator, (pos, node.cells), ranked, remembered, moves);
+            moves.len()
         }
     }
 

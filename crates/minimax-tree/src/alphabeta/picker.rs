@@ -89,10 +89,13 @@ impl MovePicker {
     }
 
     /// Fills `moves` with the threat search's moves at a node whose side
-    /// to move has no five and faces no five: against an open three, only
-    /// its defences and own fours; else every candidate cell with a
-    /// pattern, scored by what it makes for both sides, the weakest cut
-    /// beyond [`AlphaBetaConfig::max_moves`] (never at the root).
+    /// to move has no five and faces no five, and returns how many of them
+    /// the node tries while one of those holds: against an open three,
+    /// only its defences and own fours (all tried); else every candidate
+    /// cell, scored by what it makes for both sides, the best
+    /// [`AlphaBetaConfig::max_moves`] with a pattern first (all at the
+    /// root). The rest follow them, to be tried only where every one of
+    /// the first loses: a loss is proven by every move, not by the best.
     pub(super) fn threat_moves<E: Evaluator>(
         evaluator: &E,
         threats: &Threats,
@@ -101,7 +104,7 @@ impl MovePicker {
         cells: Bitboard,
         moves: &mut Vec<(Cell, i32)>,
         root: bool,
-    ) {
+    ) -> usize {
         let me = pos.side_to_move();
         let opponent = me.opponent();
         let open_fours = threats.open_four_cells(opponent);
@@ -117,9 +120,12 @@ impl MovePicker {
         // under the cut; the search passes over any other forbidden point
         // (an overline) when it comes to it.
         moves.clear();
+        let mut patternless = Bitboard::EMPTY;
         for cell in allowed {
             let score = evaluator.score_move(threats, me, cell);
-            if score > 0 || root || facing_three {
+            if score <= 0 && !root && !facing_three {
+                patternless.insert(cell);
+            } else {
                 // Moves that make or block a three come before quiet ones
                 // whatever the evaluator's scale (the hand-set scores order
                 // them so already): the cut and move-count pruning, which
@@ -132,18 +138,24 @@ impl MovePicker {
             }
         }
         if moves.is_empty() {
+            // No cell has a pattern: every one, as equals.
             moves.extend(cells.iter().map(|cell| (cell, 0)));
+            patternless = Bitboard::EMPTY;
         }
+        let mut first = moves.len();
         if !root && !facing_three && moves.len() > config.max_moves {
             moves.sort_unstable_by_key(|&(_, score)| std::cmp::Reverse(score));
-            moves.truncate(config.max_moves);
+            first = config.max_moves;
         }
+        moves.extend(patternless.iter().map(|cell| (cell, 0)));
+        first
     }
 
     /// The moves of a threat-search node with their ordering scores: the
     /// threat moves with the table's move first, killers raised, and the
     /// history of cutoffs breaking ties; the lowest bit says whether the
-    /// move is quiet (see [`is_quiet`]).
+    /// move is quiet (see [`is_quiet`]). Returns how many are tried while
+    /// one holds (see [`MovePicker::threat_moves`]).
     pub(super) fn order_by_threats<E: Evaluator>(
         &self,
         (evaluator, threats, config): (&E, &Threats, &AlphaBetaConfig),
@@ -151,9 +163,9 @@ impl MovePicker {
         cells: Bitboard,
         (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),
         moves: &mut Vec<(Cell, i32)>,
-    ) {
-        MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
-        for (cell, score) in moves {
+    ) -> usize {
+        let first = MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
+        for (cell, score) in moves.iter_mut() {
             // Quiet by the hand-set score (`threat_moves` raised the others
             // by NOISY_FIRST), whatever scale the evaluator's move scores
             // have, so that reductions mean the same moves.
@@ -173,6 +185,7 @@ impl MovePicker {
                 .saturating_mul(2)
                 .saturating_add(i32::from(quiet));
         }
+        first
     }
 
     /// Fills `moves` with the candidate cells and their ordering scores:

@@ -112,10 +112,11 @@ fn a_search_writes_its_line_back_and_the_next_one_reads_it() {
         .get(&after(&pos, &first.line[0].name(pos.rules()).to_string()))
         .expect("the line's next position");
     assert_eq!((child.value, child.depth), (Some(-first.value), Some(5)));
-    // The same search again, with what the first one kept: the same move,
+    // The same search again, with what the first one kept: the same value
+    // (the move may be another of equal value: this evaluation ties many),
     // fewer positions.
     let second = engine(&book).search(&pos, &Limits::depth(6));
-    assert_eq!(second.best_move, first.best_move);
+    assert_eq!(second.value, first.value, "{first:?}\n{second:?}");
     assert!(second.nodes < first.nodes, "{} then {}", first.nodes, second.nodes);
     // Read-only stores are not written.
     let untouched = Memory::default();

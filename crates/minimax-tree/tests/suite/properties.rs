@@ -1,5 +1,6 @@
 //! Property tests against slow references: alpha-beta returns exactly the
-//! plain minimax value, and the solver exactly the brute-force value.
+//! plain minimax value, the threat search's wins and losses are real, and
+//! the solver returns exactly the brute-force value.
 
 use board::{Cell, Outcome, Position, RuleSet, Rules, Side};
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, Candidates, EVAL_LIMIT, MATE, Solver, SymmetricTree};
@@ -43,6 +44,44 @@ fn reference(pos: &mut Position, depth: u32, ply: i32, forced: bool) -> i32 {
         pos.undo();
     }
     best
+}
+
+/// Whether the side to move wins within `plies` plies whatever the
+/// opponent plays: every move of both sides tried.
+fn wins_within(pos: &mut Position, plies: i32) -> bool {
+    if plies < 1 || pos.is_over() {
+        return false;
+    }
+    let side = pos.side_to_move();
+    let moves: Vec<Cell> = pos.legal_moves().collect();
+    if moves.iter().any(|&cell| pos.wins_at(cell, side)) {
+        return true;
+    }
+    plies >= 3
+        && moves.into_iter().any(|cell| {
+            pos.play(cell).unwrap();
+            let won = loses_within(pos, plies - 1);
+            pos.undo();
+            won
+        })
+}
+
+/// Whether the side to move loses within `plies` plies whatever it plays.
+fn loses_within(pos: &mut Position, plies: i32) -> bool {
+    if let Some(outcome) = pos.outcome() {
+        return matches!(outcome, Outcome::Win(_));
+    }
+    let side = pos.side_to_move();
+    let moves: Vec<Cell> = pos.legal_moves().collect();
+    if plies < 2 || moves.iter().any(|&cell| pos.wins_at(cell, side)) {
+        return false;
+    }
+    moves.into_iter().all(|cell| {
+        pos.play(cell).unwrap();
+        let lost = wins_within(pos, plies - 1);
+        pos.undo();
+        lost
+    })
 }
 
 /// The game value for the mover by brute force: 1, 0 or −1.
@@ -122,6 +161,40 @@ proptest! {
         let mut engine = AlphaBeta::new(Touching, config);
         let expected = reference(&mut pos.clone(), depth, 0, forced);
         prop_assert_eq!(engine.search_depth(&pos, depth), expected, "depth {} in\n{}", depth, pos);
+    }
+
+    /// A win or loss the threat search reports is one, however few moves
+    /// it tries first at a node: a loss is proven by every move.
+    #[test]
+    fn threat_search_wins_and_losses_are_real(
+        (w, h) in prop_oneof![Just((6u32, 6u32)), Just((7, 6)), Just((7, 7))],
+        exact in any::<bool>(),
+        seed in any::<u64>(),
+        plies in 6usize..16,
+        depth in 2u32..=4,
+        max_moves in 1usize..=2,
+    ) {
+        let rule_set = if exact { RuleSet::Exact } else { RuleSet::Freestyle };
+        let rules = Rules::new(w, h, 4, rule_set).unwrap();
+        let pos = random_position(rules, seed, plies);
+        prop_assume!(!pos.is_over());
+        let config = AlphaBetaConfig {
+            candidates: Some(Candidates::All),
+            tt_bytes: 1 << 16,
+            max_moves,
+            ..AlphaBetaConfig::default()
+        };
+        let value = AlphaBeta::new(Touching, config).search_depth(&pos, depth);
+        let distance = MATE - value.abs();
+        // (Longer wins are left unchecked: the reference tries every move.)
+        if distance <= 7 {
+            let real = if value > 0 {
+                wins_within(&mut pos.clone(), distance)
+            } else {
+                loses_within(&mut pos.clone(), distance)
+            };
+            prop_assert!(real, "value {} at depth {} (max_moves {}) in\n{}", value, depth, max_moves, pos);
+        }
     }
 
     /// Renju and caro (k = 5) on the solver's boards: 10×2 lets black make
