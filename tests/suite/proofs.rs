@@ -6,7 +6,7 @@ use play::Limits;
 use roster::AgentSpec;
 
 /// Freestyle, O to move (the gate's game 113, ply 15). At depth 10 the
-/// engine used to report i10 a win in 19: X's only refutation, j8 (an open
+/// engine used to report i10 a win in 19: X's refutation, j8 (an open
 /// three of its own, and a win in 17), was not among the first twelve moves
 /// X's node tried, and the loss of those was taken for a proof.
 const COUNTER_ATTACK: &str = "h11 e9 j7 e10 g10 f11 j9 e8 e11 d9 g12 e6 e7 c8 b7";
