@@ -12,6 +12,10 @@
 //! - `seen lost`: the loser valued it a clear loss by then too;
 //! - `forfeit`: lost on time or by an illegal or missing move;
 //! - `no turning point`: the winner's value never passed a clear win.
+//!
+//! Below the table, the games (lost or not) in which the player reported
+//! a proven win (`win_in > 0`) and did not win: a search that proves a
+//! win it does not have is wrong, whoever the opponent.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -99,6 +103,20 @@ fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
     Loss { kind, turning: turning.map(|(i, t)| (start + i, value_text(&t))), loser_then, loser_saw, plies }
 }
 
+/// The ply (stones on the board before the move) and value of the first
+/// proven win `side` reported in `record`, if it then did not win.
+fn false_win_claim(record: &GameRecord, side: Side) -> Option<(usize, String)> {
+    if record.outcome == Outcome::Win(side) {
+        return None;
+    }
+    let start = record.opening.len();
+    let mover = |i: usize| if (start + i).is_multiple_of(2) { Side::X } else { Side::O };
+    record.moves.iter().enumerate().find_map(|(i, m)| {
+        let thought = m.thought.filter(|t| mover(i) == side && t.win_in.is_some_and(|p| p > 0))?;
+        Some((start + i, value_text(&thought)))
+    })
+}
+
 /// The player's name as the records give it: the name equal to `asked`,
 /// else the one name that contains it.
 ///
@@ -132,6 +150,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut table = String::new();
     let mut kinds: Vec<(&'static str, usize)> = Vec::new();
     let (mut games, mut lost) = (0, 0);
+    let mut false_claims = Vec::new();
     for line in &lines {
         let record = &line.record;
         let Some(index) = record.players.iter().position(|name| *name == player) else {
@@ -139,6 +158,9 @@ pub fn run(args: &Args) -> Result<()> {
         };
         games += 1;
         let side = if index == 0 { Side::X } else { Side::O };
+        if let Some((ply, value)) = false_win_claim(record, side) {
+            false_claims.push(format!("{} ({value} at ply {ply})", line.game));
+        }
         if record.outcome != Outcome::Win(side.opponent()) {
             continue;
         }
@@ -179,6 +201,11 @@ pub fn run(args: &Args) -> Result<()> {
     println!();
     for (kind, count) in kinds {
         println!("{kind}: {count}");
+    }
+    println!();
+    println!("a win claimed and not won: {} of {games} games", false_claims.len());
+    if !false_claims.is_empty() {
+        println!("(games: {})", false_claims.join(", "));
     }
     Ok(())
 }
@@ -252,5 +279,20 @@ mod tests {
         assert_eq!((loss.kind, loss.loser_saw), ("seen lost", Some(0)));
         let flat = game(&[(Some(10.0), None), (Some(10.0), None)]);
         assert_eq!(read_loss(&flat, Side::X, &args()).kind, "no turning point");
+    }
+
+    #[test]
+    fn a_proven_win_not_won_is_a_false_claim_and_only_the_claimer_s() {
+        // X (moves 0, 2, …) claims a win in 7 at ply 2 and loses.
+        let mut record = game(&[(Some(50.0), None), (Some(10.0), None), (None, Some(7)), (None, Some(-4))]);
+        assert_eq!(false_win_claim(&record, Side::X), Some((2, "+M7".to_owned())));
+        // O claimed nothing, and won.
+        assert_eq!(false_win_claim(&record, Side::O), None);
+        // A claim that was won is no false claim.
+        record.outcome = Outcome::Win(Side::X);
+        assert_eq!(false_win_claim(&record, Side::X), None);
+        // A draw after a claim is.
+        record.outcome = Outcome::Draw;
+        assert!(false_win_claim(&record, Side::X).is_some());
     }
 }
