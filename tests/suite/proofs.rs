@@ -28,3 +28,28 @@ fn a_refutation_outside_the_first_moves_keeps_a_line_from_being_won() {
     let analysis = agent.analysis().unwrap();
     assert!(analysis.win_in.is_some_and(|plies| plies < 0), "{analysis:?}");
 }
+
+/// Renju, the gate's game 40 (our engine black): at ply 22 it reported h4
+/// a win in 7, and after white's h7 saw none. Black's f6 would make two
+/// fours on row 6 (`d6 . f6 g6 h6 . j6`), a point black may not play; but
+/// white's node after h4 counted f6 as an open four to answer, tried only
+/// the blocks of row 6, and took their loss for a proof — h7, which stops
+/// the h-file, was never tried.
+const FORBIDDEN_THREAT: &str = "h8 h9 h6 i9 j6 g8 g9 i7 i10 j7 k7 k6 i8 l8 f8 g7 f7 f9 d6 e7 g6 e8";
+
+#[test]
+fn a_threat_only_a_forbidden_point_makes_forces_no_reply() {
+    let pos = Position::from_moves(Rules::renju(), FORBIDDEN_THREAT).unwrap();
+    let mut agent = AgentSpec::parse("alphabeta").unwrap().build(0);
+    agent.new_game(pos.rules());
+    agent.select_move(&pos, &Limits::depth(8)).unwrap();
+    let analysis = agent.analysis().unwrap();
+    assert!(analysis.win_in.is_none(), "{analysis:?}");
+    // After h4, f6 is forbidden to black, and white is not lost.
+    let mut after = pos.clone();
+    after.play(after.rules().parse_cell("h4").unwrap()).unwrap();
+    assert!(after.is_forbidden_for(board::Side::X, after.rules().parse_cell("f6").unwrap()));
+    agent.select_move(&after, &Limits::depth(8)).unwrap();
+    let analysis = agent.analysis().unwrap();
+    assert!(analysis.win_in.is_none(), "{analysis:?}");
+}

@@ -107,7 +107,9 @@ impl MovePicker {
     ) -> usize {
         let me = pos.side_to_move();
         let opponent = me.opponent();
-        let open_fours = threats.open_four_cells(opponent);
+        // Renju's black has no threat on a point it may not play (a four
+        // and a four on one line, say): the node is not forced by it.
+        let open_fours = threats.playable(pos, opponent, threats.open_four_cells(opponent));
         let facing_three = !open_fours.is_empty();
         // (`cells` holds no forbidden point of renju's black already.)
         let allowed = if facing_three {
