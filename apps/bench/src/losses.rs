@@ -14,8 +14,9 @@
 //! - `no turning point`: the winner's value never passed a clear win.
 //!
 //! Below the table, the games (lost or not) in which the player reported
-//! a proven win (`win_in > 0`) and did not win: a search that proves a
-//! win it does not have is wrong, whoever the opponent.
+//! a proven win (`win_in > 0`) and did not win: each a false proof, or a
+//! real one the player lost sight of before playing it out (a judge's
+//! look at the position of the claim tells which).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
