@@ -83,6 +83,10 @@ struct Report {
     /// Positions decided before the main search, by a win or block now or
     /// a win by threats (VCF, VCT).
     decided_at_once: usize,
+    /// Positions the search (or the threat search before it) proved won,
+    /// and lost, for the side to move.
+    proven_won: usize,
+    proven_lost: usize,
     nodes: u64,
     seconds: f64,
     nodes_per_second: f64,
@@ -220,6 +224,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
     }
     let (mut nodes, mut depths) = (0, 0);
     let (mut searched, mut selective, mut decided) = (Vec::new(), Vec::new(), 0);
+    let (mut proven_won, mut proven_lost) = (0, 0);
     // The time of each search that ran to the clock (not to a win or loss).
     let mut taken = Vec::new();
     // Only the searches are timed: clearing the table between positions
@@ -233,6 +238,8 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         seconds += elapsed.as_secs_f64();
         nodes += result.nodes;
         depths += result.depth;
+        proven_won += usize::from(result.value >= minimax_tree::MATE - 1000);
+        proven_lost += usize::from(result.value <= -(minimax_tree::MATE - 1000));
         if result.reason == Reason::Search {
             searched.push(result.depth);
             selective.push(result.selective_depth);
@@ -261,6 +268,8 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         median_depth: median(&mut searched),
         median_selective_depth: median(&mut selective),
         decided_at_once: decided,
+        proven_won,
+        proven_lost,
         nodes,
         seconds,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
@@ -279,6 +288,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
             row("median depth (searched)", format!("{:.1}", r.median_depth)),
             row("median selective depth", format!("{:.1}", r.median_selective_depth)),
             row("decided before the search", r.decided_at_once),
+            row("proven (side to move)", format!("{} won, {} lost", r.proven_won, r.proven_lost)),
             row("nodes", thousands(r.nodes as f64)),
             row("seconds", format!("{:.3}", r.seconds)),
             row("nodes/s", thousands(r.nodes_per_second)),

@@ -661,6 +661,37 @@ fn positions_no_game_reaches_and_finished_games_are_refused_where_positions_are_
 }
 
 #[test]
+fn search_counts_the_positions_it_proves_won_and_lost() {
+    // 15 × 15 one-line positions from (row from the top, column, mark).
+    let board = |stones: &[(usize, usize, char)]| {
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for &(row, column, mark) in stones {
+            rows[row][column] = mark;
+        }
+        rows.iter().map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("/")
+    };
+    // X to move with an open three: an open four next, won.
+    let won = board(&[(7, 6, 'x'), (7, 7, 'x'), (7, 8, 'x'), (0, 0, 'o'), (0, 14, 'o'), (14, 0, 'o')]);
+    // X to move against O's open four, with no four of its own: lost.
+    let lost = board(&[
+        (5, 5, 'o'),
+        (5, 6, 'o'),
+        (5, 7, 'o'),
+        (5, 8, 'o'),
+        (0, 0, 'x'),
+        (0, 14, 'x'),
+        (14, 0, 'x'),
+        (14, 14, 'x'),
+    ]);
+    let file = std::env::temp_dir().join(format!("bench-proven-{}.txt", std::process::id()));
+    std::fs::write(&file, format!("# a win and a loss\n{won}\n{lost}\n")).unwrap();
+    let value =
+        json(&["search", "--depth", "4", "--positions-in", file.to_str().unwrap(), "--vcf", "--json"]);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!((count(&value, "proven_won"), count(&value, "proven_lost")), (1, 1), "{value}");
+}
+
+#[test]
 fn db_puts_queries_and_counts_records() {
     let path = std::env::temp_dir().join(format!("bench-db-{}.mnkdb", std::process::id()));
     let path_text = path.to_str().unwrap();
