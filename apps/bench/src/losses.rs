@@ -106,7 +106,7 @@ fn read_loss(record: &GameRecord, loser: Side, args: &Args) -> Loss {
 
 /// The ply (stones on the board before the move) and value of the first
 /// proven win `side` reported in `record`, if it then did not win.
-fn false_win_claim(record: &GameRecord, side: Side) -> Option<(usize, String)> {
+fn unconverted_claim(record: &GameRecord, side: Side) -> Option<(usize, String)> {
     if record.outcome == Outcome::Win(side) {
         return None;
     }
@@ -151,7 +151,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut table = String::new();
     let mut kinds: Vec<(&'static str, usize)> = Vec::new();
     let (mut games, mut lost) = (0, 0);
-    let mut false_claims = Vec::new();
+    let mut unconverted = Vec::new();
     for line in &lines {
         let record = &line.record;
         let Some(index) = record.players.iter().position(|name| *name == player) else {
@@ -159,8 +159,8 @@ pub fn run(args: &Args) -> Result<()> {
         };
         games += 1;
         let side = if index == 0 { Side::X } else { Side::O };
-        if let Some((ply, value)) = false_win_claim(record, side) {
-            false_claims.push(format!("{} ({value} at ply {ply})", line.game));
+        if let Some((ply, value)) = unconverted_claim(record, side) {
+            unconverted.push(format!("{} ({value} at ply {ply})", line.game));
         }
         if record.outcome != Outcome::Win(side.opponent()) {
             continue;
@@ -204,9 +204,9 @@ pub fn run(args: &Args) -> Result<()> {
         println!("{kind}: {count}");
     }
     println!();
-    println!("a win claimed and not won: {} of {games} games", false_claims.len());
-    if !false_claims.is_empty() {
-        println!("(games: {})", false_claims.join(", "));
+    println!("a win claimed and not won: {} of {games} games", unconverted.len());
+    if !unconverted.is_empty() {
+        println!("(games: {})", unconverted.join(", "));
     }
     Ok(())
 }
@@ -283,17 +283,17 @@ mod tests {
     }
 
     #[test]
-    fn a_proven_win_not_won_is_a_false_claim_and_only_the_claimer_s() {
+    fn a_proven_win_not_won_is_counted_and_only_for_the_claimer() {
         // X (moves 0, 2, …) claims a win in 7 at ply 2 and loses.
         let mut record = game(&[(Some(50.0), None), (Some(10.0), None), (None, Some(7)), (None, Some(-4))]);
-        assert_eq!(false_win_claim(&record, Side::X), Some((2, "+M7".to_owned())));
+        assert_eq!(unconverted_claim(&record, Side::X), Some((2, "+M7".to_owned())));
         // O claimed nothing, and won.
-        assert_eq!(false_win_claim(&record, Side::O), None);
-        // A claim that was won is no false claim.
+        assert_eq!(unconverted_claim(&record, Side::O), None);
+        // A claim that was won is not counted.
         record.outcome = Outcome::Win(Side::X);
-        assert_eq!(false_win_claim(&record, Side::X), None);
+        assert_eq!(unconverted_claim(&record, Side::X), None);
         // A draw after a claim is.
         record.outcome = Outcome::Draw;
-        assert!(false_win_claim(&record, Side::X).is_some());
+        assert!(unconverted_claim(&record, Side::X).is_some());
     }
 }

@@ -70,6 +70,10 @@ pub struct Args {
     json: bool,
 }
 
+/// A search's value from here up is a proven win (down from its negation,
+/// a loss): a mate within a thousand plies.
+const PROVEN: i32 = minimax_tree::MATE - 1000;
+
 #[derive(Serialize)]
 struct Report {
     rules: String,
@@ -238,12 +242,12 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         seconds += elapsed.as_secs_f64();
         nodes += result.nodes;
         depths += result.depth;
-        proven_won += usize::from(result.value >= minimax_tree::MATE - 1000);
-        proven_lost += usize::from(result.value <= -(minimax_tree::MATE - 1000));
+        proven_won += usize::from(result.value >= PROVEN);
+        proven_lost += usize::from(result.value <= -PROVEN);
         if result.reason == Reason::Search {
             searched.push(result.depth);
             selective.push(result.selective_depth);
-            if result.value.abs() < minimax_tree::MATE - 1000 {
+            if result.value.abs() < PROVEN {
                 taken.push(elapsed);
             }
         } else {
@@ -356,7 +360,7 @@ fn score_swing<E: Evaluator>(
             if result.reason != Reason::Search {
                 break;
             }
-            let value = Some(result.value).filter(|value| value.abs() < minimax_tree::MATE - 1000);
+            let value = Some(result.value).filter(|value| value.abs() < PROVEN);
             if let (Some(before), Some(now)) = (last, value) {
                 total += f64::from((now - before).abs());
                 steps += 1;
