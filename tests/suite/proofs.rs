@@ -65,3 +65,35 @@ fn a_threat_only_a_forbidden_point_makes_forces_no_reply() {
     let claim = win_in(&mut agent, &white_to_move, 8);
     assert!(claim.is_none(), "{claim:?}");
 }
+
+/// Renju, a self-play game (white to move at ply 89): white proved n15 a
+/// win in 25, and two moves later, the same proof's next step to find
+/// again in a tenth of a short move, played a quiet move and drew. The
+/// partner, given the position after n15, calls black lost too.
+const KEPT_PROOF: &str = "h8 i9 f6 j7 g8 i8 h9 h10 i10 f7 j8 h6 g7 i6 g5 g6 h5 f5 h7 e7 i5 k6 j6 \
+    k5 k7 l8 g9 f10 h11 g10 g12 j9 e10 f11 f9 d11 e11 e12 d10 f12 e9 d9 f13 e14 e5 d4 c11 f8 c10 \
+    d13 c14 b10 d6 e13 g11 c7 h12 j11 g15 c12 b12 a13 f15 h15 i12 i11 i13 j12 j13 k14 j14 k15 k13 \
+    l13 m11 l12 l11 k9 h4 g3 m7 l9 m9 m10 k8 k12 m12 i3 m6";
+
+/// Nodes enough for the threat search to prove the win from scratch, and
+/// too few (a quarter of them go to it) to prove it again two moves on.
+const PROVING_NODES: u64 = 100_000;
+const SHORT_NODES: u64 = 4_000;
+
+#[test]
+fn a_win_proved_once_is_played_out_on_a_short_budget() {
+    let pos = Position::from_moves(Rules::renju(), KEPT_PROOF).unwrap();
+    let mut agent = engine(*pos.rules());
+    let report = |agent: &mut Box<dyn Agent>, pos: &Position, nodes: u64| {
+        let cell = agent.select_move(pos, &Limits::nodes(nodes)).unwrap();
+        (cell.name(pos.rules()).to_string(), agent.analysis().unwrap().win_in)
+    };
+    let (first, claim) = report(&mut agent, &pos, PROVING_NODES);
+    assert_eq!((first.as_str(), claim), ("n15", Some(25)));
+    // Black's defences as the proof showed them; white's next step.
+    let later = after(&pos, &["n15", "m14", "b13", "c13"]);
+    let (_, fresh) = report(&mut engine(*pos.rules()), &later, SHORT_NODES);
+    assert_eq!(fresh, None, "a fresh engine proves it on the short budget: the test shows nothing");
+    let (_, kept) = report(&mut agent, &later, SHORT_NODES);
+    assert!(kept.is_some_and(|plies| plies > 0), "{kept:?}");
+}

@@ -129,6 +129,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         self.picker.clear();
         self.stack.clear();
+        self.threat_search.forget();
     }
 
     /// Positions visited by the last search.

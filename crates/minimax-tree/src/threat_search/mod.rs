@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use board::threats::{Pattern, Threats};
-use board::{Bitboard, Cell, Direction, Position, Side};
+use board::{Bitboard, Cell, Direction, Position, Rules, Side};
 
 pub(crate) use view::winning_cells;
 pub use view::{LineScan, ThreatView};
@@ -94,17 +94,31 @@ pub fn find_threat_win(pos: &Position, limits: ThreatLimits) -> ThreatWin {
     }
 }
 
-/// A reusable threat searcher: its proof cache and move lists are kept
-/// between searches so that a searching engine allocates nothing per call.
+/// Wins kept at most; past it the oldest proofs go with the rest.
+const PROVEN_CAPACITY: usize = 1 << 18;
+
+/// A reusable threat searcher: its caches and move lists are kept between
+/// searches so that a searching engine allocates nothing per call.
+///
+/// Proven wins outlive the search that found them: a proof holds
+/// wherever its position recurs, whatever the limits of the search, so
+/// the next move of a game finds the win it proved before at once — a
+/// search short of time would otherwise lose sight of it. They are
+/// forgotten with [`ThreatSearch::forget`] (a new game) or when the
+/// rules change.
 #[derive(Debug, Default)]
 pub struct ThreatSearch {
     nodes: u64,
     limits: Option<ThreatLimits>,
     exhausted: bool,
-    /// By position hash: `Some((cell, plies))` won by playing `cell`, in
-    /// `plies` along the line found; `None` not won within the depth
-    /// stored beside it.
-    cache: HashMap<u64, (Option<(Cell, u32)>, u32)>,
+    /// By [`attack_key`]: won by playing the cell, in the plies beside it
+    /// along the line found.
+    proven: HashMap<u64, (Cell, u32)>,
+    /// The rules the proofs hold under.
+    proven_rules: Option<Rules>,
+    /// By [`attack_key`], for this search only: not won within the depth
+    /// stored (under this search's limits).
+    failed: HashMap<u64, u32>,
     /// Plies to the win along the line, when the last search won.
     win_plies: u32,
     line: Vec<Cell>,
@@ -129,7 +143,11 @@ impl ThreatSearch {
         self.nodes = 0;
         self.limits = Some(limits);
         self.exhausted = false;
-        self.cache.clear();
+        if self.proven_rules != Some(*pos.rules()) {
+            self.forget();
+            self.proven_rules = Some(*pos.rules());
+        }
+        self.failed.clear();
         self.line.clear();
         let won = !pos.is_over() && self.attack(pos, threats, limits.depth, 0);
         ThreatWin {
@@ -138,6 +156,11 @@ impl ThreatSearch {
             nodes: self.nodes,
             exhausted: self.exhausted,
         }
+    }
+
+    /// Forgets the wins proven so far (a new game).
+    pub fn forget(&mut self) {
+        self.proven.clear();
     }
 
     fn budget_left(&mut self) -> bool {
@@ -212,15 +235,14 @@ impl ThreatSearch {
         if depth == 0 {
             return false;
         }
-        let key = pos.hash();
-        match self.cache.get(&key) {
-            Some(&(Some((cell, plies)), _)) => {
-                self.win_plies = self.line.len() as u32 + plies;
-                self.line.push(cell);
-                return true;
-            }
-            Some(&(None, searched)) if searched >= depth => return false,
-            _ => {}
+        let key = attack_key(pos, attacker);
+        if let Some(&(cell, plies)) = self.proven.get(&key) {
+            self.win_plies = self.line.len() as u32 + plies;
+            self.line.push(cell);
+            return true;
+        }
+        if self.failed.get(&key).is_some_and(|&searched| searched >= depth) {
+            return false;
         }
         let threes = self.limits.is_some_and(|limits| limits.threes);
         let mut moves = self.list(level);
@@ -248,8 +270,13 @@ impl ThreatSearch {
             }
         }
         self.lists[level] = moves;
-        if won.is_some() || !self.exhausted {
-            self.cache.insert(key, (won, depth));
+        if let Some(win) = won {
+            if self.proven.len() >= PROVEN_CAPACITY {
+                self.proven.clear();
+            }
+            self.proven.insert(key, win);
+        } else if !self.exhausted {
+            self.failed.insert(key, depth);
         }
         won.is_some()
     }
@@ -341,6 +368,13 @@ impl ThreatSearch {
     }
 }
 
+/// The key of an attacking node: the position and the side to move (a
+/// proof kept between searches may be the other side's).
+fn attack_key(pos: &Position, attacker: Side) -> u64 {
+    const SECOND_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
+    pos.hash() ^ if attacker == Side::X { 0 } else { SECOND_TO_MOVE }
+}
+
 /// The cells that may stop `attacker`'s open threes, given the cells
 /// where it makes open fours: each such cell, and the cells of the same
 /// line within k of it where the attacker makes a four (the ends a
@@ -386,14 +420,13 @@ fn undo<V: ThreatView>(pos: &mut Position, threats: &mut V) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::Rules;
 
     /// The search by fours over both views: the tables and the lines.
+    /// (A searcher each: one would find the other's proof kept.)
     fn both_views(pos: &Position) -> [ThreatWin; 2] {
-        let mut search = ThreatSearch::new();
         let limits = ThreatLimits::vcf(100_000);
-        let by_tables = search.run(&mut pos.clone(), &mut Threats::new(pos).unwrap(), limits);
-        let by_lines = search.run(&mut pos.clone(), &mut LineScan, limits);
+        let by_tables = ThreatSearch::new().run(&mut pos.clone(), &mut Threats::new(pos).unwrap(), limits);
+        let by_lines = ThreatSearch::new().run(&mut pos.clone(), &mut LineScan, limits);
         [by_tables, by_lines]
     }
 
@@ -429,6 +462,29 @@ mod tests {
             assert_eq!(first(&pos, &win), "g4", "{:?}", win.line);
             assert_eq!(win.plies, 3);
         }
+    }
+
+    #[test]
+    fn a_proof_is_kept_for_the_game_and_its_rules() {
+        // The chain of fours above: one node is not enough to prove it
+        // afresh, and enough to find it proved.
+        let moves = "d4 c4 e4 g8 f4 a1 g5 a15 g6 o1 g7 o15";
+        let pos = Position::from_moves(Rules::gomoku15(), moves).unwrap();
+        let mut search = ThreatSearch::new();
+        let mut run = |search: &mut ThreatSearch, pos: &Position, nodes| {
+            search.run(&mut pos.clone(), &mut Threats::new(pos).unwrap(), ThreatLimits::vcf(nodes))
+        };
+        assert!(!run(&mut search, &pos, 1).found());
+        assert!(run(&mut search, &pos, 100_000).found());
+        let kept = run(&mut search, &pos, 1);
+        assert!(kept.found() && kept.nodes == 1, "{kept:?}");
+        assert_eq!(first(&pos, &kept), "g4");
+        // Another game forgets it; so do other rules (the same stones).
+        search.forget();
+        assert!(!run(&mut search, &pos, 1).found());
+        assert!(run(&mut search, &pos, 100_000).found());
+        let exact = Rules::new(15, 15, 5, board::RuleSet::Exact).unwrap();
+        assert!(!run(&mut search, &Position::from_moves(exact, moves).unwrap(), 1).found());
     }
 
     #[test]
