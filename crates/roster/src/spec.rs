@@ -438,6 +438,11 @@ mod tests {
         weights.save(&path).unwrap();
         let from_file: AgentSpec = format!("alphabeta:eval=net,weights={}", path.display()).parse().unwrap();
         assert_eq!(search(&from_file), search(&built_in));
+        // Under eval=auto a network file is played as the network.
+        let auto: AgentSpec = format!("alphabeta:weights={}", path.display()).parse().unwrap();
+        assert_eq!(search(&auto), search(&built_in));
+        let why = auto.check_rules(&Rules::tic_tac_toe()).unwrap_err().to_string();
+        assert!(why.contains("k = 5"), "{why}");
         // Damaged, or code weights where a network is read: refused, saying why.
         let mut bytes = std::fs::read(&path).unwrap();
         let middle = bytes.len() / 2;

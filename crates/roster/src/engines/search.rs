@@ -26,7 +26,7 @@ pub(super) fn threat_weights_option() -> EngineOption {
     EngineOption::without_default(
         "weights",
         OptionKind::File,
-        "weights file: a network (.bin) for eval=net; of the code family (JSON, or .bin) for eval=codes, and for eval=auto, which then plays those code tables; of the threat family for eval=threat; built in unless given",
+        "weights file: a network (.bin) for eval=net, and for eval=auto, which then plays that network; of the code family (JSON, or .bin) for eval=codes, and for eval=auto, which then plays those code tables; of the threat family for eval=threat; built in unless given",
     )
 }
 
@@ -135,8 +135,7 @@ impl AlphaBetaParts {
 }
 
 pub(crate) fn alphabeta_parts(options: &Options) -> Result<AlphaBetaParts, SpecError> {
-    let eval: EvalChoice = options.get("eval")?;
-    let weights = eval_weights(options, eval)?;
+    let (eval, weights) = eval_weights(options, options.get("eval")?)?;
     let policy = move_policy(options, eval)?;
     let lazy_margin: Option<i32> = options.given("lazy")?;
     let mut config = AlphaBetaConfig::default();
@@ -159,13 +158,24 @@ pub(super) fn build_alphabeta(options: &Options) -> Result<Built, SpecError> {
 }
 
 /// The evaluation's weights from `weights=FILE`, read now so that a bad
-/// file is an error before any game.
-fn eval_weights(options: &Options, eval: EvalChoice) -> Result<Option<EvalWeights>, SpecError> {
+/// file is an error before any game. Under `eval=auto` the file says
+/// which evaluation it is for: a network is played as `eval=net` (the
+/// default evaluation where k = 5), code weights as the code tables.
+fn eval_weights(options: &Options, eval: EvalChoice) -> Result<(EvalChoice, Option<EvalWeights>), SpecError> {
     let Some(path) = options.given::<String>("weights")? else {
-        return Ok(None);
+        return Ok((eval, None));
     };
     let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "weights", reason };
     let path = Path::new(&path);
+    if eval == EvalChoice::Auto {
+        return match (NetWeights::load(path), CodeWeights::load(path)) {
+            (Ok(net), _) => Ok((EvalChoice::Net, Some(EvalWeights::Net(net)))),
+            (_, Ok(codes)) => Ok((eval, Some(EvalWeights::Codes(codes)))),
+            (Err(net), Err(codes)) => {
+                Err(unusable(format!("neither a network ({net}) nor code weights ({codes})")))
+            }
+        };
+    }
     let weights = match eval.weighted_family() {
         Some(WeightedFamily::Codes) => CodeWeights::load(path).map(EvalWeights::Codes),
         Some(WeightedFamily::Threat) => ThreatWeights::load(path).map(EvalWeights::Threat),
@@ -178,7 +188,7 @@ fn eval_weights(options: &Options, eval: EvalChoice) -> Result<Option<EvalWeight
             ));
         }
     };
-    weights.map(Some).map_err(|err| unusable(err.to_string()))
+    weights.map(|weights| (eval, Some(weights))).map_err(|err| unusable(err.to_string()))
 }
 
 pub(super) fn build_minimax(options: &Options) -> Result<Built, SpecError> {
