@@ -94,7 +94,7 @@ pub fn find_threat_win(pos: &Position, limits: ThreatLimits) -> ThreatWin {
     }
 }
 
-/// Wins kept at most; past it the oldest proofs go with the rest.
+/// Wins kept at most; when full, all are forgotten and keeping starts over.
 const PROVEN_CAPACITY: usize = 1 << 18;
 
 /// A reusable threat searcher: its caches and move lists are kept between
