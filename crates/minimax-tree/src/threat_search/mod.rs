@@ -471,7 +471,7 @@ mod tests {
         let moves = "d4 c4 e4 g8 f4 a1 g5 a15 g6 o1 g7 o15";
         let pos = Position::from_moves(Rules::gomoku15(), moves).unwrap();
         let mut search = ThreatSearch::new();
-        let mut run = |search: &mut ThreatSearch, pos: &Position, nodes| {
+        let run = |search: &mut ThreatSearch, pos: &Position, nodes| {
             search.run(&mut pos.clone(), &mut Threats::new(pos).unwrap(), ThreatLimits::vcf(nodes))
         };
         assert!(!run(&mut search, &pos, 1).found());
