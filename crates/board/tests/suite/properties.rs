@@ -436,7 +436,9 @@ proptest! {
                     prop_assert_eq!(threats.code(side, cell), fresh.code(side, cell));
                     prop_assert_eq!(journalled.class(side, cell), fresh.class(side, cell));
                 }
+                prop_assert_eq!(journalled.five_cells(side), fresh.five_cells(side));
                 prop_assert_eq!(journalled.four_cells(side), fresh.four_cells(side));
+                prop_assert_eq!(journalled.open_four_cells(side), fresh.open_four_cells(side));
                 prop_assert_eq!(journalled.open_three_cells(side), fresh.open_three_cells(side));
                 for class in CellClass::ALL {
                     prop_assert_eq!(journalled.class_count(side, class), fresh.class_count(side, class));
