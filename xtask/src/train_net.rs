@@ -36,6 +36,10 @@ pub struct NetPipeline {
     /// Fit on from this network file instead of from random weights.
     #[arg(long)]
     start: Option<std::path::PathBuf>,
+    /// How hard the fit pulls back towards --start's weights (the
+    /// trainer's `--anchor`; 0: not at all).
+    #[arg(long, default_value_t = 0.0, requires = "start")]
+    anchor: f64,
     /// The fit's learning rate.
     #[arg(long, default_value_t = 0.004)]
     learning_rate: f64,
@@ -121,7 +125,9 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
         ),
     )?;
     let (epochs, rate) = (pipeline.epochs.to_string(), pipeline.learning_rate.to_string());
+    let anchor = pipeline.anchor.to_string();
     let start = match &pipeline.start {
+        Some(start) if pipeline.anchor > 0.0 => vec!["--start", path(start)?, "--anchor", &anchor],
         Some(start) => vec!["--start", path(start)?],
         None => Vec::new(),
     };

@@ -40,6 +40,11 @@ pub struct Args {
     /// step it is touched): what keeps rarely seen windows small.
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
+    /// How hard each step pulls the tables and value heads back towards
+    /// --start's (decoupled L2 towards it, as a share of the learning
+    /// rate): what keeps an earlier fit's lessons when its labels are gone.
+    #[arg(long, default_value_t = 0.0, requires = "start")]
+    anchor: f32,
     /// How much the move policy's loss (the cross-entropy of the judge's
     /// move among the empty cells) counts beside the value's: above 0 the
     /// network gains a policy head, fitted with the value through the
@@ -66,6 +71,16 @@ pub struct Args {
 fn check(args: &Args) -> Result<()> {
     if !(args.policy_weight.is_finite() && args.policy_weight >= 0.0) {
         bail!("--policy-weight must be a number from 0 up, got {}", args.policy_weight);
+    }
+    if !(args.anchor.is_finite() && args.anchor >= 0.0) {
+        bail!("--anchor must be a number at least 0, got {}", args.anchor);
+    }
+    // A pull of the whole gap or more a step would overshoot the start.
+    if args.anchor * args.learning_rate >= 1.0 {
+        bail!(
+            "--anchor times --learning-rate must stay below 1 (a step pulls that share of the way back), got {}",
+            args.anchor * args.learning_rate
+        );
     }
     if args.policy_only && args.policy_weight == 0.0 {
         bail!("--policy-only fits the policy head: give it a --policy-weight above 0");
@@ -116,6 +131,7 @@ pub fn run(args: &Args) -> Result<()> {
         blend: args.score_weight,
         seed: args.seed,
         decay: args.decay,
+        anchor: args.anchor,
         policy_weight: args.policy_weight,
         policy_only: args.policy_only,
     };
@@ -225,8 +241,10 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
             settings.scale
         ));
     }
-    let start =
-        args.start.as_deref().map_or_else(String::new, |path| format!(" --start {}", file_name(path)));
+    let start = args.start.as_deref().map_or_else(String::new, |path| {
+        let anchor = if args.anchor > 0.0 { format!(" --anchor {}", args.anchor) } else { String::new() };
+        format!(" --start {}{anchor}", file_name(path))
+    });
     Ok(format!(
         "trainer net --labels {}{start} --epochs {} --batch {} --learning-rate {} --score-weight {} --seed {} --decay {}{}: {} positions \
          ({} held out) of {rules}; values and moves of the judge only, none of its code",

@@ -628,6 +628,7 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
     assert_eq!(again["held_out"]["start"]["judge"], net["held_out"]["rounded"]["judge"], "{again}");
     let refit = pattern_eval::NetWeights::load(&started.join("net.bin")).unwrap();
     assert!(refit.provenance.contains("--start net.bin"), "{}", refit.provenance);
+    anchors_to_its_start(dir, merged, &start);
     fits_a_policy(dir, merged, &start, &weights);
     let not_a_net = dir.join("net-not-a-net");
     let report = net_dir.join("report.json");
@@ -665,6 +666,25 @@ fn fits_a_network(dir: &std::path::Path, merged: &std::path::Path, games: &std::
         elsewhere.to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--learning-rate must be"), "{refused:?}");
+}
+
+/// `trainer net --anchor`: a fit pulled back towards its start says so in
+/// its provenance; an anchor without a start, or one that would pull past
+/// the start in a step, is refused.
+fn anchors_to_its_start(dir: &std::path::Path, merged: &std::path::Path, start: &std::path::Path) {
+    let anchored = dir.join("net-anchored");
+    let (labels, start) = (merged.to_str().unwrap(), start.to_str().unwrap());
+    let fit = ["net", "--labels", labels, "--start", start, "--epochs", "1", "--batch", "8", "--anchor"];
+    let output = trainer(&[&fit[..], &["5", "--out", anchored.to_str().unwrap()][..]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let weights = pattern_eval::NetWeights::load(&anchored.join("net.bin")).unwrap();
+    assert!(weights.provenance.contains("--start net.bin --anchor 5"), "{}", weights.provenance);
+    let overshoot = trainer(&[&fit[..], &["1000", "--out", "unused"][..]].concat());
+    let message = String::from_utf8_lossy(&overshoot.stderr);
+    assert!(message.contains("--anchor times --learning-rate must stay below 1"), "{overshoot:?}");
+    let startless = trainer(&["net", "--labels", labels, "--anchor", "1", "--out", "unused"]);
+    assert!(String::from_utf8_lossy(&startless.stderr).contains("--start"), "{startless:?}");
+    assert!(!std::path::Path::new("unused").exists(), "a refused fit leaves no folder behind");
 }
 
 /// `trainer net` with a policy head: alone on a fitted network (`start`,

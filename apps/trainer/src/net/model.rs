@@ -502,13 +502,25 @@ pub struct Adam {
     pub rate: f32,
     /// Decoupled weight decay of the table rows, per step a row is touched.
     pub decay: f32,
+    /// The weights every step pulls the value's towards, and how hard.
+    anchor: Option<(FloatNet, f32)>,
 }
 
 impl Adam {
     /// Moments of zero for `net`.
     #[must_use]
     pub fn new(net: &FloatNet, rate: f32, decay: f32) -> Adam {
-        Adam { first: Gradient::zero(net), second: Gradient::zero(net), step: 0, rate, decay }
+        Adam { first: Gradient::zero(net), second: Gradient::zero(net), step: 0, rate, decay, anchor: None }
+    }
+
+    /// The same, and each step pulls the tables, cell biases and value
+    /// heads a share `strength` of the rate towards `towards` (decoupled,
+    /// as the decay: L2 towards a starting point). It keeps what an
+    /// earlier fit taught when its data is gone.
+    #[must_use]
+    pub fn anchored(mut self, towards: FloatNet, strength: f32) -> Adam {
+        self.anchor = (strength > 0.0).then_some((towards, strength));
+        self
     }
 
     /// One step of `net` down `grad` (a sum over `batch` samples), which
@@ -541,6 +553,9 @@ impl Adam {
                         &mut self.second.tables[colour][i],
                     );
                     *param = (*param * (1.0 - rate * self.decay)).clamp(-table_max, table_max);
+                    if let Some((towards, strength)) = &self.anchor {
+                        *param -= rate * strength * (*param - towards.tables[colour][i]);
+                    }
                 }
             }
             for c in 0..CHANNELS {
@@ -552,6 +567,9 @@ impl Adam {
                     &mut self.second.cell_bias[colour][c],
                 );
                 *param = param.clamp(-bias_max, bias_max);
+                if let Some((towards, strength)) = &self.anchor {
+                    *param -= rate * strength * (*param - towards.cell_bias[colour][c]);
+                }
             }
         }
         for (h, head) in net.heads.iter_mut().enumerate() {
@@ -571,6 +589,20 @@ impl Adam {
                 head.out[i] = head.out[i].clamp(-MAX_DENSE, MAX_DENSE);
             }
             update(&mut head.out_bias, &mut g.out_bias, &mut m.out_bias, &mut v.out_bias);
+            if let Some((towards, strength)) = &self.anchor {
+                let pull = |param: &mut f32, start: f32| *param -= rate * strength * (*param - start);
+                let start = &towards.heads[h];
+                for (param, &s) in head.hidden.iter_mut().zip(&start.hidden) {
+                    pull(param, s);
+                }
+                for (param, &s) in head.hidden_bias.iter_mut().zip(&start.hidden_bias) {
+                    pull(param, s);
+                }
+                for (param, &s) in head.out.iter_mut().zip(&start.out) {
+                    pull(param, s);
+                }
+                pull(&mut head.out_bias, start.out_bias);
+            }
         }
         for (h, policy) in net.policy.iter_mut().enumerate() {
             let (g, m, v) = (&mut grad.policy[h], &mut self.first.policy[h], &mut self.second.policy[h]);
@@ -687,6 +719,33 @@ mod tests {
         assert_eq!(net.cell_bias, before.cell_bias);
         let value = |net: &FloatNet| net.forward(&sample, &mut Scratch::default(), None).0;
         assert_eq!(value(&net).to_bits(), value(&before).to_bits());
+    }
+
+    #[test]
+    fn an_anchored_fit_stays_nearer_its_start() {
+        let start = network(1);
+        let sample = sample(0);
+        let targets = Targets { value: 0.05, value_weight: 1.0, policy_weight: 0.0 };
+        let distance = |net: &FloatNet| {
+            let tables = net.tables[0].iter().zip(&start.tables[0]);
+            let heads = net.heads[0].hidden.iter().zip(&start.heads[0].hidden);
+            tables.chain(heads).map(|(a, b)| f64::from(a - b).powi(2)).sum::<f64>().sqrt()
+        };
+        let fit = |strength: f32| {
+            let mut net = start.clone();
+            let mut adam = Adam::new(&net, 0.01, 0.0).anchored(start.clone(), strength);
+            for _ in 0..50 {
+                let mut grad = Gradient::zero(&net);
+                net.forward(&sample, &mut Scratch::default(), Some((&mut grad, targets)));
+                adam.step(&mut net, &mut grad, 1);
+            }
+            net
+        };
+        let (free, anchored) = (fit(0.0), fit(20.0));
+        let value = |net: &FloatNet| net.forward(&sample, &mut Scratch::default(), None).0;
+        // Both learn; the anchored one moves less than half as far.
+        assert!(value(&anchored) < value(&start) && value(&free) < value(&anchored));
+        assert!(distance(&anchored) > 0.0 && distance(&anchored) < 0.5 * distance(&free));
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub struct NetConfig {
     pub seed: u64,
     /// Decoupled weight decay of the table rows.
     pub decay: f32,
+    /// How hard each step pulls the value's weights back towards the
+    /// starting network's (0: not at all).
+    pub anchor: f32,
     /// How much the policy's loss counts beside the value's; 0: the
     /// network has no policy.
     pub policy_weight: f32,
@@ -80,7 +83,7 @@ impl NetFit {
     #[must_use]
     pub fn starting_from(config: NetConfig, net: FloatNet) -> NetFit {
         let net = if config.policy_weight > 0.0 { net.with_policy() } else { net };
-        let adam = Adam::new(&net, config.rate, config.decay);
+        let adam = Adam::new(&net, config.rate, config.decay).anchored(net.clone(), config.anchor);
         let workers = (0..rayon::current_num_threads().max(1))
             .map(|_| (Gradient::zero(&net), Scratch::default()))
             .collect();
