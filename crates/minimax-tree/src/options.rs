@@ -207,6 +207,16 @@ fn selectivity_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig
             |config| config.lmp_unimproving_percent,
             |config, value| config.lmp_unimproving_percent = value,
         ),
+    ]
+    .into_iter()
+    .chain(reduction_settings(config))
+    .chain(by_value_settings(config))
+    .collect()
+}
+
+/// The options of `alphabeta` that set how much late moves are reduced.
+fn reduction_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig>> {
+    vec![
         Setting::new(
             "log_lmr",
             OptionKind::Whole { min: 0, max: 1000 },
@@ -215,10 +225,15 @@ fn selectivity_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig
             |config| config.log_reduction_percent,
             |config, value| config.log_reduction_percent = value,
         ),
+        Setting::new(
+            "policy_lmr",
+            OptionKind::Whole { min: 0, max: 1000 },
+            "reductions by the move policy (0: by the move's index): with a network that has a policy, a late quiet move this many tenths of a logit below the node's best quiet move is searched a ply shallower still, instead of from the seventh move",
+            config,
+            |config| config.policy_reduction_tenths,
+            |config, value| config.policy_reduction_tenths = value,
+        ),
     ]
-    .into_iter()
-    .chain(by_value_settings(config))
-    .collect()
 }
 
 /// The options of `alphabeta` that prune by the static value: reverse

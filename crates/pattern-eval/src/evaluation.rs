@@ -309,6 +309,14 @@ impl Evaluator for Evaluation {
         }
     }
 
+    #[inline]
+    fn move_score_per_logit(&self) -> Option<i32> {
+        match self {
+            Evaluation::Net(net) => net.move_score_per_logit(),
+            _ => None,
+        }
+    }
+
     fn accumulator(
         &self,
         pos: &Position,

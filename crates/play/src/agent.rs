@@ -258,6 +258,15 @@ pub trait Evaluator: Send + Sync {
         threats.move_score(side, cell)
     }
 
+    /// Where the quiet moves' [`Evaluator::score_move`] scores are a move
+    /// policy's logits, how many score units make one logit: a search
+    /// may then reduce a quiet move by how far its policy falls below
+    /// the node's best. `None` (the default) where they are not.
+    #[inline]
+    fn move_score_per_logit(&self) -> Option<i32> {
+        None
+    }
+
     /// The evaluation's own state for a search to keep move by move
     /// beside `threats` (the threats of `pos`): sums an evaluation would otherwise make
     /// again at every leaf. `None` (the default) where it keeps none; a

@@ -113,6 +113,12 @@ pub struct AlphaBetaConfig {
     /// this percent, in fractions of a ply, for every move after the
     /// first (0: whole plies for late quiet moves, as before).
     pub log_reduction_percent: u32,
+    /// Reductions by the move policy (0: by the move's index): where the
+    /// evaluator's quiet move scores are a policy's logits, a late quiet
+    /// move is searched a ply shallower still when its policy lies at
+    /// least this many tenths of a logit below the node's best quiet
+    /// move, instead of from the seventh move on.
+    pub policy_reduction_tenths: u32,
     /// Null-move pruning from this many plies left (with
     /// [`AlphaBetaConfig::null_move_margin`] above 0): off the principal
     /// line, where the opponent has no four or open three to make, a
@@ -164,6 +170,7 @@ impl Default for AlphaBetaConfig {
             razor_percent: 0,
             fail_high_percent: 100,
             log_reduction_percent: 0,
+            policy_reduction_tenths: 0,
             null_move_depth: 6,
             null_move_margin: 0,
             threads: 1,

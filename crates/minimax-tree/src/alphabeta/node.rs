@@ -90,6 +90,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let mut best = -INFINITY;
         let mut best_move = None;
+        // The first quiet move's ordering score: the best quiet one's.
+        let mut best_quiet = None;
         for i in 0..moves.len() {
             // The moves past the first are tried only where all those lose;
             // late moves at shallow depth are not tried, once one move holds.
@@ -118,7 +120,10 @@ impl<E: Evaluator> AlphaBeta<E> {
             let shallower = if likely_fail_high && !self.makes_four(pos, cell) { PLY } else { 0 };
             self.make(pos, cell);
             // Late moves are searched shallower first.
-            let reduction = self.reduction(&node, (i, quiet, cell), (principal, cut), value.improving);
+            let below_policy =
+                if quiet { self.below_policy(order, *best_quiet.get_or_insert(order)) } else { None };
+            let reduction =
+                self.reduction(&node, (i, quiet, cell), (principal, cut), (value.improving, below_policy));
             let child = depth - PLY - shallower;
             let score = if i == 0 {
                 let extension = self.extension(&node, cell, (principal, singular), ply);

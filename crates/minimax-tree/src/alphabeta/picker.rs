@@ -31,6 +31,13 @@ pub(super) fn is_quiet(order: i32) -> bool {
     order & 1 == 1
 }
 
+/// The evaluator's move score of a quiet threat-search move, from its
+/// ordering score (see [`MovePicker::order_by_threats`]).
+#[inline]
+pub(super) fn quiet_move_score(order: i32) -> i32 {
+    order >> 7
+}
+
 /// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
 /// and returns it (the last of equals).
 #[inline]

@@ -15,6 +15,7 @@ use play::Evaluator;
 use super::AlphaBeta;
 use super::depth::{Depth, PLY, fractional, plies, whole_plies};
 use super::node::Node;
+use super::picker;
 use super::result::{EVAL_LIMIT, MATE_BOUND};
 
 /// Razoring acts below this depth (2.6 plies).
@@ -174,9 +175,23 @@ impl<E: Evaluator> AlphaBeta<E> {
         if improving { count } else { (count * self.config.lmp_unimproving_percent as usize / 100).max(2) }
     }
 
+    /// Whether the quiet move ordered `order` lies far below the node's
+    /// best quiet move (ordered `best_quiet`) by the move policy, where
+    /// reductions go by the policy; `None` where they go by the index.
+    pub(super) fn below_policy(&self, order: i32, best_quiet: i32) -> Option<bool> {
+        let tenths = self.config.policy_reduction_tenths;
+        if tenths == 0 || self.threats.is_none() {
+            return None;
+        }
+        let per_logit = self.evaluator.move_score_per_logit()?;
+        let gap = picker::quiet_move_score(best_quiet) - picker::quiet_move_score(order);
+        Some(i64::from(gap) * 10 >= i64::from(tenths) * i64::from(per_logit))
+    }
+
     /// How much shallower the `i`th move (from 0) of `node`, `quiet` or
     /// not, is searched first: by the log table where configured, else a
-    /// ply or two for late quiet moves (a ply more for those that never
+    /// ply or two for late quiet moves (the second from the seventh move,
+    /// or where `below_policy` says so; a ply more for those that never
     /// cut off, where configured) and a ply for late moves that make or
     /// block a three (where configured).
     pub(super) fn reduction(
@@ -184,7 +199,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         node: &Node,
         (i, quiet, cell): (usize, bool, board::Cell),
         (principal, cut): (bool, bool),
-        improving: bool,
+        (improving, below_policy): (bool, Option<bool>),
     ) -> Depth {
         let depth = node.depth;
         if self.config.log_reduction_percent > 0 {
@@ -192,7 +207,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else if node.reducible && i >= 2 && depth >= plies(3) && quiet {
             let history = self.config.history_reductions;
             let unproven = history > 0 && depth >= plies(history.max(4)) && !self.picker.has_cut(cell);
-            PLY * (1 + Depth::from(i >= 6 && depth >= plies(4)) + Depth::from(unproven))
+            let late = below_policy.unwrap_or(i >= 6);
+            PLY * (1 + Depth::from(late && depth >= plies(4)) + Depth::from(unproven))
         } else {
             let noisy = self.config.reduce_noisy;
             PLY * Depth::from(node.reducible && noisy > 0 && i >= noisy && depth >= plies(4))

@@ -6,7 +6,7 @@ use board::{Cell, Position, Rules};
 use minimax_tree::{AlphaBeta, AlphaBetaConfig, MATE};
 use play::{Limits, PROVEN_BOUND as MATE_BOUND, Progress, RootStep};
 
-use crate::support::Touching;
+use crate::support::{Touching, TouchingPolicy};
 #[test]
 fn a_budget_of_a_node_or_two_reports_no_proof() {
     let pos = Position::from_moves(Rules::gomoku15(), "h8 i9 g7").unwrap();
@@ -102,6 +102,27 @@ fn each_selectivity_step_keeps_the_forced_win_and_changes_the_tree() {
         let (_, nodes) = search(&quiet, step, 7);
         assert_ne!(nodes, plain, "{step:?} searched the same tree");
     }
+}
+
+#[test]
+fn reductions_by_the_policy_act_only_where_the_evaluator_has_one() {
+    fn nodes<E: play::Evaluator>(mut engine: AlphaBeta<E>, pos: &Position) -> u64 {
+        engine.search_depth(pos, 7);
+        engine.nodes()
+    }
+    let win = Position::from_moves(Rules::gomoku15(), "j7 i6 h8 j6 h7 i5 h6 h5 i8 k6 j8 l6").unwrap();
+    let quiet =
+        Position::from_moves(Rules::gomoku15(), "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14 g12 e12 f11")
+            .unwrap();
+    let by_index = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
+    let by_policy = AlphaBetaConfig { policy_reduction_tenths: 10, ..by_index.clone() };
+    // Without a policy the setting changes nothing.
+    let plain = nodes(AlphaBeta::new(Touching, by_index.clone()), &quiet);
+    assert_eq!(nodes(AlphaBeta::new(Touching, by_policy.clone()), &quiet), plain);
+    // With one it changes the tree and keeps the forced win.
+    let by_order = nodes(AlphaBeta::new(TouchingPolicy, by_index), &quiet);
+    assert_ne!(nodes(AlphaBeta::new(TouchingPolicy, by_policy.clone()), &quiet), by_order);
+    assert_eq!(AlphaBeta::new(TouchingPolicy, by_policy).search_depth(&win, 5), MATE - 7);
 }
 
 #[test]

@@ -72,3 +72,34 @@ impl Evaluator for Touching {
         out.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
     }
 }
+
+/// [`Touching`] with a made-up move policy: its quiet moves' scores are
+/// logits, a quarter of a logit per unit of the hand-set move score, so
+/// that a search may reduce by the policy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TouchingPolicy;
+
+/// Move score units per logit of [`TouchingPolicy`]'s policy.
+const PER_LOGIT: i32 = 1_000;
+
+impl Evaluator for TouchingPolicy {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        Touching.evaluate(pos)
+    }
+
+    fn rank_moves(&self, pos: &Position, out: &mut Vec<(Cell, i32)>) {
+        Touching.rank_moves(pos, out);
+    }
+
+    fn score_move(&self, threats: &board::threats::Threats, side: Side, cell: Cell) -> i32 {
+        let shapes = threats.move_score(side, cell);
+        if shapes <= 0 || shapes >= board::threats::QUIET_MOVE_SCORE {
+            return shapes;
+        }
+        500_000 + shapes * PER_LOGIT / 4
+    }
+
+    fn move_score_per_logit(&self) -> Option<i32> {
+        Some(PER_LOGIT)
+    }
+}

@@ -132,7 +132,7 @@ pub fn empty_cell_rows(pos: &Position) -> Result<Vec<[[u16; 4]; 2]>, Unsupported
 }
 
 /// Move score units per logit of the policy.
-const MOVE_SCORE_PER_LOGIT: i64 = 1_000;
+const MOVE_SCORE_PER_LOGIT: i32 = 1_000;
 /// The move score of a policy logit of 0: the middle of the scores a
 /// move may have (1 to a million), so that ±499 logits fit.
 const MOVE_SCORE_MIDDLE: i64 = 500_000;
@@ -142,7 +142,7 @@ const MOVE_SCORE_MIDDLE: i64 = 500_000;
 #[inline]
 fn policy_score_of(logit: i32) -> i32 {
     let units_per_logit = i64::from(POLICY_ONE * CELL_ONE);
-    let score = MOVE_SCORE_MIDDLE + i64::from(logit) * MOVE_SCORE_PER_LOGIT / units_per_logit;
+    let score = MOVE_SCORE_MIDDLE + i64::from(logit) * i64::from(MOVE_SCORE_PER_LOGIT) / units_per_logit;
     score.clamp(1, 999_999) as i32
 }
 
@@ -230,6 +230,11 @@ impl Evaluator for NetEvaluator {
             threats.code(side, cell),
             threats.code(side.opponent(), cell),
         ))
+    }
+
+    #[inline]
+    fn move_score_per_logit(&self) -> Option<i32> {
+        self.net.has_policy().then_some(MOVE_SCORE_PER_LOGIT)
     }
 
     /// The pool (and, where it estimates lazily, the code tables' sums)
