@@ -31,11 +31,27 @@ pub(super) fn is_quiet(order: i32) -> bool {
     order & 1 == 1
 }
 
+/// Ordering scores of a threat-search node count the history of cutoffs
+/// up to this, below one unit of the move score.
+const HISTORY_SPAN: i32 = 64;
+
+/// A threat-search move's ordering score: its move score, then its
+/// history of cutoffs, then (the lowest bit) whether it is quiet.
+#[inline]
+fn threat_order(score: i32, history: u32, quiet: bool) -> i32 {
+    let history = i32::try_from(history).unwrap_or(i32::MAX).min(HISTORY_SPAN - 1);
+    score
+        .saturating_mul(HISTORY_SPAN)
+        .saturating_add(history)
+        .saturating_mul(2)
+        .saturating_add(i32::from(quiet))
+}
+
 /// The evaluator's move score of a quiet threat-search move, from its
-/// ordering score (see [`MovePicker::order_by_threats`]).
+/// ordering score (see [`threat_order`]).
 #[inline]
 pub(super) fn quiet_move_score(order: i32) -> i32 {
-    order >> 7
+    (order >> 1) / HISTORY_SPAN
 }
 
 /// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
@@ -188,11 +204,7 @@ impl MovePicker {
                 *score += (1 << 12) + if quiet { NOISY_FIRST } else { 0 };
                 quiet = false;
             }
-            *score = score
-                .saturating_mul(64)
-                .saturating_add(self.history[cell.index()].min(63) as i32)
-                .saturating_mul(2)
-                .saturating_add(i32::from(quiet));
+            *score = threat_order(*score, self.history[cell.index()], quiet);
         }
         first
     }
@@ -298,5 +310,24 @@ pub(super) fn threat_forced(threats: &Threats, pos: &Position, ply: u32) -> Cont
             Break(MATE - (ply as i32 + 3))
         }
         (None, _) => Continue(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quiet_moves_score_reads_back_from_its_order() {
+        for score in [0, 1, 39, 500_000, 999_999] {
+            for history in [0, 1, 63, 64, 10_000] {
+                let order = threat_order(score, history, true);
+                assert!(is_quiet(order));
+                assert_eq!(quiet_move_score(order), score, "{score} with history {history}");
+            }
+        }
+        assert!(!is_quiet(threat_order(500_000, 5, false)));
+        // The move score ranks before the history.
+        assert!(threat_order(2, 0, true) > threat_order(1, 10_000, true));
     }
 }
