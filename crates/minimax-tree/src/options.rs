@@ -233,6 +233,14 @@ fn reduction_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig>>
             |config| config.policy_reduction_tenths,
             |config, value| config.policy_reduction_tenths = value,
         ),
+        Setting::new(
+            "policy_lmp",
+            OptionKind::Whole { min: 0, max: 1000 },
+            "pruning by the move policy (0: off): with a network that has a policy, where move-count pruning acts and a move holds, a quiet move this many tenths of a logit a ply left below the node's best quiet move is not tried",
+            config,
+            |config| config.policy_pruning_tenths,
+            |config, value| config.policy_pruning_tenths = value,
+        ),
     ]
 }
 

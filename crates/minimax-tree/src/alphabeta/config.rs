@@ -119,6 +119,11 @@ pub struct AlphaBetaConfig {
     /// least this many tenths of a logit below the node's best quiet
     /// move, instead of from the seventh move on.
     pub policy_reduction_tenths: u32,
+    /// Pruning by the move policy (0: off): where move-count pruning acts
+    /// and a move holds, a quiet move whose policy lies at least this many
+    /// tenths of a logit a ply left below the node's best quiet move is
+    /// not tried (with a network that has a policy).
+    pub policy_pruning_tenths: u32,
     /// Null-move pruning from this many plies left (with
     /// [`AlphaBetaConfig::null_move_margin`] above 0): off the principal
     /// line, where the opponent has no four or open three to make, a
@@ -171,6 +176,7 @@ impl Default for AlphaBetaConfig {
             fail_high_percent: 100,
             log_reduction_percent: 0,
             policy_reduction_tenths: 0,
+            policy_pruning_tenths: 0,
             null_move_depth: 6,
             null_move_margin: 0,
             threads: 1,

@@ -104,17 +104,14 @@ impl<E: Evaluator> AlphaBeta<E> {
             if node.check_forbidden && self.forbidden(pos, cell) {
                 continue;
             }
-            // Quiet moves at shallow depth are not tried once one holds:
-            // moves come best first, so the rest are quiet too.
+            // Quiet moves pruned once one holds: moves come best first, so
+            // the rest are quiet too, and no better by the policy.
             let quiet = picker::is_quiet(order);
-            if quiet
-                && i >= 1
-                && !principal
-                && node.reducible
-                && depth <= plies(self.config.quiet_pruning)
-                && best > -MATE_BOUND
-            {
-                break;
+            if quiet && i >= 1 && best > -MATE_BOUND {
+                let best_quiet = *best_quiet.get_or_insert(order);
+                if self.prunes_quiet(&node, (principal, late_moves), (order, best_quiet)) {
+                    break;
+                }
             }
             // A likely fail high: every move but a four a ply shallower.
             let shallower = if likely_fail_high && !self.makes_four(pos, cell) { PLY } else { 0 };

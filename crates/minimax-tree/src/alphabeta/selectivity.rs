@@ -3,8 +3,9 @@
 //! side's node two plies up), reverse futility (a value far above beta
 //! is returned at once), razoring (a value far below alpha is only
 //! searched by fours), whether a node will likely fail high (its quiet
-//! moves then searched a ply shallower), and late-move reductions from a
-//! table of ln(depth) · ln(move number).
+//! moves then searched a ply shallower), late-move reductions from a
+//! table of ln(depth) · ln(move number), and reductions and pruning by
+//! the move policy where the evaluation has one.
 //!
 //! Margins are in the evaluation's units: about 1,130 a unit of the
 //! logistic winning chance (`play::EVALUATION_SCALE`).
@@ -179,7 +180,37 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// best quiet move (ordered `best_quiet`) by the move policy, where
     /// reductions go by the policy; `None` where they go by the index.
     pub(super) fn below_policy(&self, order: i32, best_quiet: i32) -> Option<bool> {
-        let tenths = self.config.policy_reduction_tenths;
+        self.policy_gap_at_least(order, best_quiet, self.config.policy_reduction_tenths)
+    }
+
+    /// Whether the quiet move ordered `order` and those after it are not
+    /// tried at `node` once a move holds: off the principal line at
+    /// shallow depth (`quiet_pruning`), or where move-count pruning acts
+    /// (`late_moves` is not `usize::MAX`) and the move lies so far below
+    /// the node's best quiet move (ordered `best_quiet`) by the move
+    /// policy: `policy_lmp` tenths of a logit a ply left (where
+    /// configured and the evaluator has a policy).
+    pub(super) fn prunes_quiet(
+        &self,
+        node: &Node,
+        (principal, late_moves): (bool, usize),
+        (order, best_quiet): (i32, i32),
+    ) -> bool {
+        if !principal && node.reducible && node.depth <= plies(self.config.quiet_pruning) {
+            return true;
+        }
+        let tenths = self.config.policy_pruning_tenths;
+        late_moves != usize::MAX
+            && tenths > 0
+            && self
+                .policy_gap_at_least(order, best_quiet, tenths.saturating_mul(whole_plies(node.depth).max(1)))
+                .unwrap_or(false)
+    }
+
+    /// Whether the policy of the quiet move ordered `order` lies `tenths`
+    /// tenths of a logit or more below that of `best_quiet`; `None` where
+    /// `tenths` is 0 or the evaluator's move scores are no policy.
+    fn policy_gap_at_least(&self, order: i32, best_quiet: i32, tenths: u32) -> Option<bool> {
         if tenths == 0 || self.threats.is_none() {
             return None;
         }

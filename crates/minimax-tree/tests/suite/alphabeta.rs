@@ -105,7 +105,7 @@ fn each_selectivity_step_keeps_the_forced_win_and_changes_the_tree() {
 }
 
 #[test]
-fn reductions_by_the_policy_act_only_where_the_evaluator_has_one() {
+fn reductions_and_pruning_by_the_policy_act_only_where_the_evaluator_has_one() {
     fn nodes<E: play::Evaluator>(mut engine: AlphaBeta<E>, pos: &Position) -> u64 {
         engine.search_depth(pos, 7);
         engine.nodes()
@@ -115,14 +115,22 @@ fn reductions_by_the_policy_act_only_where_the_evaluator_has_one() {
         Position::from_moves(Rules::gomoku15(), "e11 f10 j8 g10 h10 f9 h11 g11 h12 h9 f12 h14 g12 e12 f11")
             .unwrap();
     let by_index = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
-    let by_policy = AlphaBetaConfig { policy_reduction_tenths: 10, ..by_index.clone() };
-    // Without a policy the setting changes nothing.
     let plain = nodes(AlphaBeta::new(Touching, by_index.clone()), &quiet);
-    assert_eq!(nodes(AlphaBeta::new(Touching, by_policy.clone()), &quiet), plain);
-    // With one it changes the tree and keeps the forced win.
-    let by_order = nodes(AlphaBeta::new(TouchingPolicy, by_index), &quiet);
-    assert_ne!(nodes(AlphaBeta::new(TouchingPolicy, by_policy.clone()), &quiet), by_order);
-    assert_eq!(AlphaBeta::new(TouchingPolicy, by_policy).search_depth(&win, 5), MATE - 7);
+    let by_order = nodes(AlphaBeta::new(TouchingPolicy, by_index.clone()), &quiet);
+    for by_policy in [
+        AlphaBetaConfig { policy_reduction_tenths: 10, ..by_index.clone() },
+        AlphaBetaConfig { policy_pruning_tenths: 5, ..by_index.clone() },
+    ] {
+        // Without a policy the setting changes nothing.
+        assert_eq!(nodes(AlphaBeta::new(Touching, by_policy.clone()), &quiet), plain, "{by_policy:?}");
+        // With one it changes the tree and keeps the forced win.
+        assert_ne!(
+            nodes(AlphaBeta::new(TouchingPolicy, by_policy.clone()), &quiet),
+            by_order,
+            "{by_policy:?}"
+        );
+        assert_eq!(AlphaBeta::new(TouchingPolicy, by_policy).search_depth(&win, 5), MATE - 7);
+    }
 }
 
 #[test]
