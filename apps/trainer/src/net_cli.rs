@@ -55,6 +55,11 @@ pub struct Args {
     /// --start has them (the search's values unchanged).
     #[arg(long, requires = "start")]
     policy_only: bool,
+    /// The policy head gains features of its own: a table of
+    /// `pattern_eval::net::POLICY_CHANNELS` values by the mover's row of
+    /// each direction, summed per cell, clipped and weighted.
+    #[arg(long)]
+    policy_features: bool,
     /// Start from this network file (`net.bin`, or pattern-eval's
     /// embedded one) instead of random weights; the report gives its
     /// held-out losses beside the fitted network's.
@@ -81,6 +86,9 @@ fn check(args: &Args) -> Result<()> {
             "--anchor times --learning-rate must stay below 1 (a step pulls that share of the way back), got {}",
             args.anchor * args.learning_rate
         );
+    }
+    if args.policy_features && args.policy_weight == 0.0 {
+        bail!("--policy-features gives the policy head features: give it a --policy-weight above 0");
     }
     if args.policy_only && args.policy_weight == 0.0 {
         bail!("--policy-only fits the policy head: give it a --policy-weight above 0");
@@ -134,6 +142,7 @@ pub fn run(args: &Args) -> Result<()> {
         anchor: args.anchor,
         policy_weight: args.policy_weight,
         policy_only: args.policy_only,
+        policy_features: args.policy_features,
     };
     let start = args.start.as_ref().map(|path| start_network(path, rules, colours)).transpose()?;
     // Made once the inputs are read: a refused input leaves no folder behind.
@@ -263,11 +272,12 @@ fn provenance(args: &Args, data: &NetData, rules: board::Rules) -> Result<String
 
 /// The policy's flags as given, for the provenance.
 fn policy_flags(args: &Args) -> String {
-    match (args.policy_weight > 0.0, args.policy_only) {
-        (false, _) => String::new(),
-        (true, false) => format!(" --policy-weight {}", args.policy_weight),
-        (true, true) => format!(" --policy-weight {} --policy-only", args.policy_weight),
+    if args.policy_weight <= 0.0 {
+        return String::new();
     }
+    let only = if args.policy_only { " --policy-only" } else { "" };
+    let features = if args.policy_features { " --policy-features" } else { "" };
+    format!(" --policy-weight {}{only}{features}", args.policy_weight)
 }
 
 /// A file's name without its folders (which differ from machine to machine).

@@ -5,7 +5,7 @@
 
 use pattern_eval::net::{
     CELL_ONE, CHANNELS, DENSE_ONE, HIDDEN, HIDDEN_SUM_ONE, Head, MAX_CELL_BIAS, MAX_TABLE_VALUE, NetWeights,
-    OUT_ONE, POLICY_ONE, POOL_DIVISOR, PolicyHead, ROWS,
+    OUT_ONE, POLICY_CHANNELS, POLICY_ONE, POOL_DIVISOR, PolicyHead, ROWS,
 };
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -34,22 +34,68 @@ pub struct FloatNet {
 }
 
 /// A float policy head: a move's logit is `mine` · (the cell's clipped
-/// features as the mover sees them) + `theirs` · (as its opponent does).
+/// features as the mover sees them) + `theirs` · (as its opponent does),
+/// plus, where it has features of its own, `out` · (their clipped sums).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct FloatPolicy {
     /// [`CHANNELS`] weights of the mover's view.
     pub mine: Vec<f32>,
     /// [`CHANNELS`] weights of the opponent's view.
     pub theirs: Vec<f32>,
+    /// The policy's own features, empty where it has none: by the
+    /// mover's row of a direction, [`POLICY_CHANNELS`] values; a cell's
+    /// features are its four directions' rows summed with `bias`.
+    #[serde(default)]
+    pub tables: Vec<f32>,
+    /// [`POLICY_CHANNELS`] values every cell's own features start from.
+    #[serde(default)]
+    pub bias: Vec<f32>,
+    /// [`POLICY_CHANNELS`] weights of the own features, clipped to [0, 1].
+    #[serde(default)]
+    pub out: Vec<f32>,
 }
 
 impl FloatPolicy {
     fn zero() -> FloatPolicy {
-        FloatPolicy { mine: vec![0.0; CHANNELS], theirs: vec![0.0; CHANNELS] }
+        FloatPolicy { mine: vec![0.0; CHANNELS], theirs: vec![0.0; CHANNELS], ..FloatPolicy::default() }
+    }
+
+    /// Zeros of this one's shape.
+    fn zero_like(&self) -> FloatPolicy {
+        let zeros = |values: &[f32]| vec![0.0; values.len()];
+        FloatPolicy {
+            mine: zeros(&self.mine),
+            theirs: zeros(&self.theirs),
+            tables: zeros(&self.tables),
+            bias: zeros(&self.bias),
+            out: zeros(&self.out),
+        }
+    }
+
+    /// Whether it has features of its own.
+    fn has_features(&self) -> bool {
+        !self.out.is_empty()
     }
 
     fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> {
-        self.mine.iter_mut().chain(self.theirs.iter_mut())
+        self.mine
+            .iter_mut()
+            .chain(self.theirs.iter_mut())
+            .chain(self.tables.iter_mut())
+            .chain(self.bias.iter_mut())
+            .chain(self.out.iter_mut())
+    }
+
+    /// The own features of a cell whose mover's rows are `rows`, unclipped.
+    fn features(&self, rows: [u16; 4]) -> [f32; POLICY_CHANNELS] {
+        let mut sum: [f32; POLICY_CHANNELS] = std::array::from_fn(|c| self.bias[c]);
+        for row in rows {
+            let start = usize::from(row) * POLICY_CHANNELS;
+            for (s, &t) in sum.iter_mut().zip(&self.tables[start..start + POLICY_CHANNELS]) {
+                *s += t;
+            }
+        }
+        sum
     }
 }
 
@@ -120,6 +166,24 @@ impl FloatNet {
         self
     }
 
+    /// The same network whose policy heads have features of their own
+    /// (small random rows, sums starting mid-way so that every clip
+    /// passes gradient), where they have none; a policy head first if
+    /// there is none.
+    #[must_use]
+    pub fn with_policy_features(self, seed: u64) -> FloatNet {
+        let mut net = self.with_policy();
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0x0090_11c7);
+        let mut uniform =
+            |n: usize, scale: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-scale..=scale)).collect() };
+        for head in net.policy.iter_mut().filter(|head| !head.has_features()) {
+            head.tables = uniform(ROWS * POLICY_CHANNELS, 0.05);
+            head.bias = vec![0.5; POLICY_CHANNELS];
+            head.out = uniform(POLICY_CHANNELS, (1.0 / POLICY_CHANNELS as f32).sqrt());
+        }
+        net
+    }
+
     /// The float network the whole-number `weights` stand for: what
     /// [`FloatNet::rounded`] gives back exactly, so that a fit can start
     /// from a network file.
@@ -146,7 +210,15 @@ impl FloatNet {
                 .map(|head| {
                     let scaled =
                         |values: &[i16]| values.iter().map(|&v| f32::from(v) / POLICY_ONE as f32).collect();
-                    FloatPolicy { mine: scaled(&head.mine), theirs: scaled(&head.theirs) }
+                    let cells =
+                        |values: &[i16]| values.iter().map(|&v| f32::from(v) / CELL_ONE as f32).collect();
+                    FloatPolicy {
+                        mine: scaled(&head.mine),
+                        theirs: scaled(&head.theirs),
+                        tables: cells(&head.tables),
+                        bias: cells(&head.bias),
+                        out: scaled(&head.out),
+                    }
                 })
                 .collect(),
         }
@@ -274,9 +346,16 @@ impl FloatNet {
         let dot = |weights: &[f32], sum: &[f32; CHANNELS]| -> f32 {
             weights.iter().zip(sum).map(|(w, s)| w * s.clamp(0.0, 1.0)).sum()
         };
-        for i in 0..sample.rows.len() {
+        scratch.policy_features.clear();
+        for (i, rows) in sample.rows.iter().enumerate() {
             let (own, other) = (&scratch.sums[2 * i + mover], &scratch.sums[2 * i + 1 - mover]);
-            scratch.policy.push(dot(&policy.mine, own) + dot(&policy.theirs, other));
+            let mut logit = dot(&policy.mine, own) + dot(&policy.theirs, other);
+            if policy.has_features() {
+                let features = policy.features(rows[mover]);
+                logit += policy.out.iter().zip(&features).map(|(w, s)| w * s.clamp(0.0, 1.0)).sum::<f32>();
+                scratch.policy_features.push(features);
+            }
+            scratch.policy.push(logit);
         }
     }
 
@@ -311,6 +390,19 @@ impl FloatNet {
             for c in 0..CHANNELS {
                 g_policy.mine[c] += d_logit * own[c].clamp(0.0, 1.0);
                 g_policy.theirs[c] += d_logit * other[c].clamp(0.0, 1.0);
+            }
+            if let Some(features) = scratch.policy_features.get(i) {
+                for (c, &s) in features.iter().enumerate() {
+                    g_policy.out[c] += d_logit * s.clamp(0.0, 1.0);
+                    if s <= 0.0 || s >= 1.0 {
+                        continue;
+                    }
+                    let d_sum = d_logit * policy.out[c];
+                    g_policy.bias[c] += d_sum;
+                    for &row in &sample.rows[i][mover] {
+                        g_policy.tables[usize::from(row) * POLICY_CHANNELS + c] += d_sum;
+                    }
+                }
             }
             if targets.value_weight > 0.0 {
                 scratch.d_policy.push([
@@ -365,7 +457,13 @@ impl FloatNet {
                             })
                             .collect()
                     };
-                    PolicyHead { mine: whole(&head.mine), theirs: whole(&head.theirs) }
+                    PolicyHead {
+                        mine: whole(&head.mine),
+                        theirs: whole(&head.theirs),
+                        tables: head.tables.iter().map(|&v| cell(v, table_max)).collect(),
+                        bias: head.bias.iter().map(|&v| cell(v, bias_max)).collect(),
+                        out: whole(&head.out),
+                    }
                 })
                 .collect(),
             provenance,
@@ -380,7 +478,15 @@ impl FloatNet {
                 h.hidden.iter().chain(&h.hidden_bias).chain(&h.out).all(|v| v.is_finite())
                     && h.out_bias.is_finite()
             })
-            && self.policy.iter().all(|p| p.mine.iter().chain(&p.theirs).all(|v| v.is_finite()))
+            && self.policy.iter().all(|p| {
+                p.mine
+                    .iter()
+                    .chain(&p.theirs)
+                    .chain(&p.tables)
+                    .chain(&p.bias)
+                    .chain(&p.out)
+                    .all(|v| v.is_finite())
+            })
     }
 }
 
@@ -398,6 +504,8 @@ pub struct Scratch {
     policy: Vec<f32>,
     /// By empty cell, the policy loss's gradient by its two views' sums.
     d_policy: Vec<[[f32; CHANNELS]; 2]>,
+    /// By empty cell, the policy's own features (where it has them).
+    policy_features: Vec<[f32; POLICY_CHANNELS]>,
 }
 
 impl Scratch {
@@ -441,7 +549,7 @@ impl Gradient {
                     out_bias: 0.0,
                 })
                 .collect(),
-            policy: net.policy.iter().map(|_| FloatPolicy::zero()).collect(),
+            policy: net.policy.iter().map(FloatPolicy::zero_like).collect(),
         }
     }
 
@@ -612,6 +720,13 @@ impl Adam {
                 update(param, g, m, v);
                 *param = param.clamp(-MAX_POLICY, MAX_POLICY);
             }
+            // The own features' rows and bias are held as the value's are.
+            for param in &mut policy.tables {
+                *param = param.clamp(-table_max, table_max);
+            }
+            for param in &mut policy.bias {
+                *param = param.clamp(-bias_max, bias_max);
+            }
         }
     }
 }
@@ -629,11 +744,13 @@ mod tests {
     /// A network with a policy whose weights put every clip mid-way, so
     /// that gradients pass.
     fn network(colours: usize) -> FloatNet {
-        let mut net = FloatNet::new(colours, 5).with_policy();
+        let mut net = FloatNet::new(colours, 5).with_policy_features(5);
         for (i, value) in net.tables.iter_mut().flatten().enumerate() {
             *value = ((i * 37 % 23) as f32 - 11.0) * 0.012;
         }
-        for (i, value) in net.policy.iter_mut().flat_map(FloatPolicy::weights_mut).enumerate() {
+        for (i, value) in
+            net.policy.iter_mut().flat_map(|p| p.mine.iter_mut().chain(p.theirs.iter_mut())).enumerate()
+        {
             *value = ((i * 13 % 17) as f32 - 8.0) * 0.3;
         }
         net
@@ -679,6 +796,20 @@ mod tests {
                     "policy theirs",
                 );
             }
+            // The policy's own features: a row of its table the cell reads,
+            // its bias and its output weights.
+            let own_row = usize::from(sample.rows[3][usize::from(mover)][2]);
+            for c in [0, 7, POLICY_CHANNELS - 1] {
+                let i = own_row * POLICY_CHANNELS + c;
+                close(
+                    grad.policy[colour].tables[i],
+                    slope(&|n, h| n.policy[colour].tables[i] += h),
+                    "own row",
+                );
+                close(grad.policy[colour].bias[c], slope(&|n, h| n.policy[colour].bias[c] += h), "own bias");
+                close(grad.policy[colour].out[c], slope(&|n, h| n.policy[colour].out[c] += h), "own out");
+            }
+            assert!(grad.policy[colour].tables.iter().filter(|g| g.abs() > 1e-4).count() > 8);
             // A table row the mover's view reads (through value and policy).
             let row = usize::from(sample.rows[3][usize::from(mover)][1]);
             let viewer_colour = if colours == 1 { 0 } else { usize::from(mover) };
@@ -757,8 +888,9 @@ mod tests {
                 *value = ((i % 17) as f32 - 8.0) * 0.013;
             }
             net.heads[0].out_bias = -0.37;
-            let mut net = net.with_policy();
+            let mut net = net.with_policy_features(3);
             net.policy[colours - 1].theirs[4] = -1.5;
+            net.policy[0].tables[70] = 0.42;
             let weights = net.rounded("a test".to_owned());
             assert_eq!(FloatNet::from_weights(&weights).rounded("a test".to_owned()), weights, "{colours}");
         }

@@ -36,6 +36,8 @@ pub struct NetConfig {
     /// Fit the policy head alone: the tables and the value head stay as
     /// they started.
     pub policy_only: bool,
+    /// The policy head gains features of its own (where it has none).
+    pub policy_features: bool,
 }
 
 impl NetConfig {
@@ -82,7 +84,11 @@ impl NetFit {
     /// A fit that goes on from `net` (a network file's weights, say).
     #[must_use]
     pub fn starting_from(config: NetConfig, net: FloatNet) -> NetFit {
-        let net = if config.policy_weight > 0.0 { net.with_policy() } else { net };
+        let net = match (config.policy_weight > 0.0, config.policy_features) {
+            (false, _) => net,
+            (true, false) => net.with_policy(),
+            (true, true) => net.with_policy_features(config.seed),
+        };
         let adam = Adam::new(&net, config.rate, config.decay).anchored(net.clone(), config.anchor);
         let workers = (0..rayon::current_num_threads().max(1))
             .map(|_| (Gradient::zero(&net), Scratch::default()))

@@ -39,8 +39,8 @@ use play::Evaluator;
 pub use network::row_of;
 pub use weights::{
     CELL_ONE, CHANNELS, DENSE_ONE, HIDDEN, HIDDEN_ONE, HIDDEN_SHIFT, HIDDEN_SUM_ONE, Head, INPUT_ONE,
-    MAX_CELL_BIAS, MAX_TABLE_VALUE, NET_FORMAT, NetWeights, OUT_ONE, POLICY_ONE, POOL_DIVISOR, PolicyHead,
-    ROWS, SCORE_PER_LOGIT,
+    MAX_CELL_BIAS, MAX_TABLE_VALUE, NET_FORMAT, NetWeights, OUT_ONE, POLICY_CHANNELS, POLICY_ONE,
+    POOL_DIVISOR, PolicyHead, ROWS, SCORE_PER_LOGIT,
 };
 
 use crate::{CodeEvaluator, CodeWeights};
@@ -322,14 +322,29 @@ mod tests {
 
     #[test]
     fn the_policy_scores_the_moves_the_tables_would_try_as_its_weights_say() {
-        for rules in [Rules::gomoku15(), Rules::renju()] {
+        for (rules, with_features) in [
+            (Rules::gomoku15(), false),
+            (Rules::renju(), false),
+            (Rules::gomoku15(), true),
+            (Rules::renju(), true),
+        ] {
             let plain_weights = NetWeights::default_for(&rules).unwrap();
             let mut weights = plain_weights.clone();
-            let varied = |k: usize, step: usize| -> Vec<i16> {
-                (0..CHANNELS).map(|c| ((c * step + k * 3) % 19) as i16 * 40 - 360).collect()
+            let varied = |k: usize, step: usize, n: usize| -> Vec<i16> {
+                (0..n).map(|c| ((c * step + k * 3) % 19) as i16 * 40 - 360).collect()
             };
             weights.policy = (0..weights.colours())
-                .map(|k| PolicyHead { mine: varied(k, 7), theirs: varied(k, 5) })
+                .map(|k| {
+                    let features =
+                        |n: usize, step: usize| if with_features { varied(k, step, n) } else { Vec::new() };
+                    PolicyHead {
+                        mine: varied(k, 7, CHANNELS),
+                        theirs: varied(k, 5, CHANNELS),
+                        tables: features(ROWS * POLICY_CHANNELS, 11),
+                        bias: features(POLICY_CHANNELS, 3),
+                        out: features(POLICY_CHANNELS, 13),
+                    }
+                })
                 .collect();
             let (net, plain) =
                 (NetEvaluator::new(weights.clone(), &rules), NetEvaluator::new(plain_weights, &rules));
@@ -338,7 +353,7 @@ mod tests {
             let (threats, side) = (Threats::new(&pos).unwrap(), pos.side_to_move());
             let logits = policy_logits(&net, &pos).unwrap();
             let rows = empty_cell_rows(&pos).unwrap();
-            let mut reordered = false;
+            let (mut reordered, mut features_count) = (false, false);
             let mut tried = Vec::new();
             for (&(cell, logit), rows) in logits.iter().zip(&rows) {
                 // By hand from the file's numbers: each view's clipped sums
@@ -360,8 +375,21 @@ mod tests {
                 let dot =
                     |w: &[i16], x: &[i32]| -> i32 { w.iter().zip(x).map(|(&w, &x)| i32::from(w) * x).sum() };
                 let head = &weights.policy[weights.colour_index(side)];
-                let expected =
-                    dot(&head.mine, &clipped(side.index())) + dot(&head.theirs, &clipped(1 - side.index()));
+                // And the policy's own features: the mover's four rows of
+                // its own table and its bias, clipped, dotted with `out`.
+                let own: Vec<i32> = (0..head.out.len())
+                    .map(|c| {
+                        let rows_sum: i32 = rows[side.index()]
+                            .iter()
+                            .map(|&row| i32::from(head.tables[usize::from(row) * POLICY_CHANNELS + c]))
+                            .sum();
+                        (i32::from(head.bias[c]) + rows_sum).clamp(0, CELL_ONE)
+                    })
+                    .collect();
+                let expected = dot(&head.mine, &clipped(side.index()))
+                    + dot(&head.theirs, &clipped(1 - side.index()))
+                    + dot(&head.out, &own);
+                features_count |= dot(&head.out, &own) != 0;
                 assert_eq!((logit * (POLICY_ONE * CELL_ONE) as f32).round() as i32, expected, "{cell:?}");
                 let (shapes, score) =
                     (plain.score_move(&threats, side, cell), net.score_move(&threats, side, cell));
@@ -378,6 +406,7 @@ mod tests {
                 reordered |= (a.0 < b.0) != (a.1 < b.1);
             }
             assert!(tried.len() > 10 && reordered, "the policy orders the moves otherwise than the shapes");
+            assert_eq!(features_count, with_features, "own features count where there are some");
         }
     }
 

@@ -8,7 +8,9 @@ use board::{Position, Side};
 
 #[cfg(doc)]
 use super::weights::POLICY_ONE;
-use super::weights::{CELL_ONE, CHANNELS, HIDDEN, HIDDEN_SHIFT, HIDDEN_SUM_ONE, NetWeights, ROWS};
+use super::weights::{
+    CELL_ONE, CHANNELS, HIDDEN, HIDDEN_SHIFT, HIDDEN_SUM_ONE, NetWeights, POLICY_CHANNELS, ROWS,
+};
 
 /// A cell's features before clipping.
 type Channels = [i16; CHANNELS];
@@ -32,9 +34,25 @@ pub(crate) struct Net {
     cell_bias: Vec<Channels>,
     /// By the mover's colour.
     heads: Vec<Head>,
-    /// By the mover's colour: the policy's weights of the mover's view
-    /// and the opponent's; none where the network has no policy.
-    policy: Vec<[Channels; 2]>,
+    /// By the mover's colour; none where the network has no policy.
+    policy: Vec<Policy>,
+}
+
+/// A policy head: weights of the mover's view and the opponent's, and
+/// where it has them, its own features.
+#[derive(Debug)]
+struct Policy {
+    views: [Channels; 2],
+    features: Option<Box<PolicyFeatures>>,
+}
+
+/// A policy's own features: rows by the mover's row, a bias, and the
+/// weights of their clipped sums.
+#[derive(Debug)]
+struct PolicyFeatures {
+    rows: [[i16; POLICY_CHANNELS]; ROWS],
+    bias: [i16; POLICY_CHANNELS],
+    out: [i16; POLICY_CHANNELS],
 }
 
 #[derive(Debug)]
@@ -72,7 +90,20 @@ impl Net {
             policy: weights
                 .policy
                 .iter()
-                .map(|head| [channels(&head.mine), channels(&head.theirs)])
+                .map(|head| {
+                    let own =
+                        |values: &[i16]| -> [i16; POLICY_CHANNELS] { std::array::from_fn(|c| values[c]) };
+                    Policy {
+                        views: [channels(&head.mine), channels(&head.theirs)],
+                        features: head.has_features().then(|| {
+                            Box::new(PolicyFeatures {
+                                rows: std::array::from_fn(|row| own(&head.tables[row * POLICY_CHANNELS..])),
+                                bias: own(&head.bias),
+                                out: own(&head.out),
+                            })
+                        }),
+                    }
+                })
                 .collect(),
         }
     }
@@ -128,12 +159,25 @@ impl Net {
     /// units; 0 where the network has no policy.
     #[inline]
     pub(crate) fn policy_logit(&self, mover: Side, mine: Code, theirs: Code) -> i32 {
-        let Some([own, other]) = self.policy.get(self.colour(mover)) else { return 0 };
-        let dot = |weights: &Channels, sum: &Channels| -> i32 {
-            weights.iter().zip(sum).map(|(&w, &s)| i32::from(w) * i32::from(s).clamp(0, CELL_ONE)).sum()
-        };
-        dot(own, &self.sum(mover, mine, theirs)) + dot(other, &self.sum(mover.opponent(), theirs, mine))
+        let Some(policy) = self.policy.get(self.colour(mover)) else { return 0 };
+        let [own, other] = &policy.views;
+        let views = dot_clipped(own, &self.sum(mover, mine, theirs))
+            + dot_clipped(other, &self.sum(mover.opponent(), theirs, mine));
+        let Some(features) = &policy.features else { return views };
+        let mut sum = features.bias;
+        for d in 0..4 {
+            for (s, &r) in sum.iter_mut().zip(&features.rows[row_of(mine, theirs, d)]) {
+                *s += r;
+            }
+        }
+        views + dot_clipped(&features.out, &sum)
     }
+}
+
+/// `weights` · `sum` clipped to [0, [`CELL_ONE`]].
+#[inline]
+fn dot_clipped<const N: usize>(weights: &[i16; N], sum: &[i16; N]) -> i32 {
+    weights.iter().zip(sum).map(|(&w, &s)| i32::from(w) * i32::from(s).clamp(0, CELL_ONE)).sum()
 }
 
 /// By viewer (X, O): the clipped sums of the empty cells, pooled.

@@ -53,9 +53,13 @@ pub const MAX_CELL_BIAS: i16 = 2_000;
 /// one to the move's logit.
 pub const POLICY_ONE: i32 = 256;
 
-/// The format version of network files: 2 adds the policy heads (files
-/// of format 1, which have none, still read).
-pub const NET_FORMAT: u32 = 2;
+/// The width of the policy's own features: channels summed from a
+/// table of its own over the mover's rows of a cell's four directions.
+pub const POLICY_CHANNELS: usize = 16;
+
+/// The format version of network files: 2 adds the policy heads, 3 the
+/// policy's own features (files of formats 1 and 2 still read).
+pub const NET_FORMAT: u32 = 3;
 
 const FAMILY: &str = "net";
 
@@ -84,6 +88,23 @@ pub struct PolicyHead {
     pub mine: Vec<i16>,
     /// [`CHANNELS`] weights of the opponent's view.
     pub theirs: Vec<i16>,
+    /// The policy's own features, empty where it has none: by the
+    /// mover's row of a direction, [`POLICY_CHANNELS`] values
+    /// ([`CELL_ONE`] units); a cell's are its four rows' summed with `bias`.
+    pub tables: Vec<i16>,
+    /// [`POLICY_CHANNELS`] values every cell's own features start from.
+    pub bias: Vec<i16>,
+    /// [`POLICY_CHANNELS`] weights of the own features, clipped to
+    /// [0, [`CELL_ONE`]] ([`POLICY_ONE`] units).
+    pub out: Vec<i16>,
+}
+
+impl PolicyHead {
+    /// Whether it has features of its own.
+    #[must_use]
+    pub fn has_features(&self) -> bool {
+        !self.out.is_empty()
+    }
 }
 
 /// A line-pattern network's weights. Tables and heads come one per
@@ -132,6 +153,56 @@ struct NetWeightsV1 {
     cell_bias: Vec<Vec<i16>>,
     heads: Vec<Head>,
     provenance: String,
+}
+
+/// A file of format 2: policy heads without features of their own.
+#[derive(Deserialize)]
+struct NetFileV2 {
+    format: u32,
+    family: String,
+    channels: u32,
+    hidden: u32,
+    rows: u32,
+    weights: NetWeightsV2,
+}
+
+#[derive(Deserialize)]
+struct NetWeightsV2 {
+    tables: Vec<Vec<i16>>,
+    cell_bias: Vec<Vec<i16>>,
+    heads: Vec<Head>,
+    policy: Vec<PolicyHeadV2>,
+    provenance: String,
+}
+
+#[derive(Deserialize)]
+struct PolicyHeadV2 {
+    mine: Vec<i16>,
+    theirs: Vec<i16>,
+}
+
+impl From<NetFileV2> for NetFile {
+    fn from(old: NetFileV2) -> NetFile {
+        let NetWeightsV2 { tables, cell_bias, heads, policy, provenance } = old.weights;
+        let policy = policy
+            .into_iter()
+            .map(|PolicyHeadV2 { mine, theirs }| PolicyHead {
+                mine,
+                theirs,
+                tables: Vec::new(),
+                bias: Vec::new(),
+                out: Vec::new(),
+            })
+            .collect();
+        NetFile {
+            format: old.format,
+            family: old.family,
+            channels: old.channels,
+            hidden: old.hidden,
+            rows: old.rows,
+            weights: NetWeights { tables, cell_bias, heads, policy, provenance },
+        }
+    }
 }
 
 impl From<NetFileV1> for NetFile {
@@ -264,6 +335,27 @@ impl NetWeights {
         if self.policy.iter().any(|p| p.mine.len() != CHANNELS || p.theirs.len() != CHANNELS) {
             return bad(format!("a policy head without 2 × {CHANNELS} weights"));
         }
+        for head in
+            self.policy.iter().filter(|p| p.has_features() || !p.tables.is_empty() || !p.bias.is_empty())
+        {
+            if head.tables.len() != ROWS * POLICY_CHANNELS
+                || head.bias.len() != POLICY_CHANNELS
+                || head.out.len() != POLICY_CHANNELS
+            {
+                return bad(format!(
+                    "a policy's own features of {} + {} + {} values, not {} + {POLICY_CHANNELS} + {POLICY_CHANNELS}",
+                    head.tables.len(),
+                    head.bias.len(),
+                    head.out.len(),
+                    ROWS * POLICY_CHANNELS
+                ));
+            }
+            if head.tables.iter().any(|v| v.abs() > MAX_TABLE_VALUE)
+                || head.bias.iter().any(|v| v.abs() > MAX_CELL_BIAS)
+            {
+                return bad("a policy's own row or bias out of range".to_owned());
+            }
+        }
         Ok(())
     }
 
@@ -290,10 +382,10 @@ impl NetWeights {
         let (format, _): (u32, usize) = bincode::serde::decode_from_slice(bytes, bincode::config::standard())
             .map_err(|err| WeightsError::Bincode(err.to_string()))?;
         check_format(format, 1..=NET_FORMAT)?;
-        let file: NetFile = if format == 1 {
-            decode_sealed_within::<NET_DECODE_LIMIT, NetFileV1>(bytes)?.into()
-        } else {
-            decode_sealed_within::<NET_DECODE_LIMIT, NetFile>(bytes)?
+        let file: NetFile = match format {
+            1 => decode_sealed_within::<NET_DECODE_LIMIT, NetFileV1>(bytes)?.into(),
+            2 => decode_sealed_within::<NET_DECODE_LIMIT, NetFileV2>(bytes)?.into(),
+            _ => decode_sealed_within::<NET_DECODE_LIMIT, NetFile>(bytes)?,
         };
         check_header((file.format, &file.family), (1..=NET_FORMAT, FAMILY), WeightsError::Net)?;
         let shape = (file.channels, file.hidden, file.rows);
@@ -380,11 +472,78 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_the_second_format_reads_without_the_policys_own_features() {
+        #[derive(Serialize)]
+        struct OldPolicy<'a> {
+            mine: &'a [i16],
+            theirs: &'a [i16],
+        }
+        #[derive(Serialize)]
+        struct OldWeights<'a> {
+            tables: &'a [Vec<i16>],
+            cell_bias: &'a [Vec<i16>],
+            heads: &'a [Head],
+            policy: Vec<OldPolicy<'a>>,
+            provenance: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Old<'a> {
+            format: u32,
+            family: &'a str,
+            channels: u32,
+            hidden: u32,
+            rows: u32,
+            weights: OldWeights<'a>,
+        }
+        let mut weights = NetWeights::zero(2);
+        weights.tables[1][9] = -8;
+        weights.policy = (0..2)
+            .map(|k| PolicyHead {
+                mine: vec![k; CHANNELS],
+                theirs: vec![-k; CHANNELS],
+                tables: Vec::new(),
+                bias: Vec::new(),
+                out: Vec::new(),
+            })
+            .collect();
+        weights.provenance = "format 2".to_owned();
+        let old = Old {
+            format: 2,
+            family: FAMILY,
+            channels: CHANNELS as u32,
+            hidden: HIDDEN as u32,
+            rows: ROWS as u32,
+            weights: OldWeights {
+                tables: &weights.tables,
+                cell_bias: &weights.cell_bias,
+                heads: &weights.heads,
+                policy: weights
+                    .policy
+                    .iter()
+                    .map(|p| OldPolicy { mine: &p.mine, theirs: &p.theirs })
+                    .collect(),
+                provenance: &weights.provenance,
+            },
+        };
+        let read = NetWeights::from_bytes(&encode_sealed(&old)).unwrap();
+        assert_eq!(read, weights);
+        assert!(read.policy.iter().all(|p| !p.has_features()));
+    }
+
+    #[test]
     fn files_round_trip_and_damage_is_refused() {
         let mut weights = NetWeights::zero(2);
         weights.tables[1][77] = -5;
         weights.heads[0].out_bias = 9;
-        weights.policy = vec![PolicyHead { mine: vec![3; CHANNELS], theirs: vec![-4; CHANNELS] }; 2];
+        let features = PolicyHead {
+            mine: vec![3; CHANNELS],
+            theirs: vec![-4; CHANNELS],
+            tables: vec![7; ROWS * POLICY_CHANNELS],
+            bias: vec![-2; POLICY_CHANNELS],
+            out: vec![5; POLICY_CHANNELS],
+        };
+        let plain = PolicyHead { tables: Vec::new(), bias: Vec::new(), out: Vec::new(), ..features.clone() };
+        weights.policy = vec![features, plain];
         weights.provenance = "a test".to_owned();
         let bytes = weights.to_bytes();
         assert_eq!(NetWeights::from_bytes(&bytes).unwrap(), weights);
@@ -397,6 +556,10 @@ mod tests {
         odd.cell_bias.pop();
         let error = NetWeights::from_bytes(&odd.to_bytes()).unwrap_err().to_string();
         assert!(error.contains("1 biases"), "{error}");
+        let mut short = weights.clone();
+        short.policy[0].out.pop();
+        let error = NetWeights::from_bytes(&short.to_bytes()).unwrap_err().to_string();
+        assert!(error.contains("own features of 4096 + 16 + 15 values"), "{error}");
         let mut one_policy = weights.clone();
         one_policy.policy.pop();
         let error = NetWeights::from_bytes(&one_policy.to_bytes()).unwrap_err().to_string();
