@@ -136,17 +136,32 @@ struct NetFile {
     weights: NetWeights,
 }
 
-/// A file of format 1: the weights without policy heads.
+/// A file of an earlier format: the header, then weights of that
+/// format's shape (`NetWeightsV1`, `NetWeightsV2`).
 #[derive(Deserialize)]
-struct NetFileV1 {
+struct OldNetFile<W> {
     format: u32,
     family: String,
     channels: u32,
     hidden: u32,
     rows: u32,
-    weights: NetWeightsV1,
+    weights: W,
 }
 
+impl<W: Into<NetWeights>> From<OldNetFile<W>> for NetFile {
+    fn from(old: OldNetFile<W>) -> NetFile {
+        NetFile {
+            format: old.format,
+            family: old.family,
+            channels: old.channels,
+            hidden: old.hidden,
+            rows: old.rows,
+            weights: old.weights.into(),
+        }
+    }
+}
+
+/// Format 1's weights: no policy heads.
 #[derive(Deserialize)]
 struct NetWeightsV1 {
     tables: Vec<Vec<i16>>,
@@ -155,17 +170,14 @@ struct NetWeightsV1 {
     provenance: String,
 }
 
-/// A file of format 2: policy heads without features of their own.
-#[derive(Deserialize)]
-struct NetFileV2 {
-    format: u32,
-    family: String,
-    channels: u32,
-    hidden: u32,
-    rows: u32,
-    weights: NetWeightsV2,
+impl From<NetWeightsV1> for NetWeights {
+    fn from(old: NetWeightsV1) -> NetWeights {
+        let NetWeightsV1 { tables, cell_bias, heads, provenance } = old;
+        NetWeights { tables, cell_bias, heads, policy: Vec::new(), provenance }
+    }
 }
 
+/// Format 2's weights: policy heads without features of their own.
 #[derive(Deserialize)]
 struct NetWeightsV2 {
     tables: Vec<Vec<i16>>,
@@ -181,9 +193,9 @@ struct PolicyHeadV2 {
     theirs: Vec<i16>,
 }
 
-impl From<NetFileV2> for NetFile {
-    fn from(old: NetFileV2) -> NetFile {
-        let NetWeightsV2 { tables, cell_bias, heads, policy, provenance } = old.weights;
+impl From<NetWeightsV2> for NetWeights {
+    fn from(old: NetWeightsV2) -> NetWeights {
+        let NetWeightsV2 { tables, cell_bias, heads, policy, provenance } = old;
         let policy = policy
             .into_iter()
             .map(|PolicyHeadV2 { mine, theirs }| PolicyHead {
@@ -194,28 +206,7 @@ impl From<NetFileV2> for NetFile {
                 out: Vec::new(),
             })
             .collect();
-        NetFile {
-            format: old.format,
-            family: old.family,
-            channels: old.channels,
-            hidden: old.hidden,
-            rows: old.rows,
-            weights: NetWeights { tables, cell_bias, heads, policy, provenance },
-        }
-    }
-}
-
-impl From<NetFileV1> for NetFile {
-    fn from(old: NetFileV1) -> NetFile {
-        let NetWeightsV1 { tables, cell_bias, heads, provenance } = old.weights;
-        NetFile {
-            format: old.format,
-            family: old.family,
-            channels: old.channels,
-            hidden: old.hidden,
-            rows: old.rows,
-            weights: NetWeights { tables, cell_bias, heads, policy: Vec::new(), provenance },
-        }
+        NetWeights { tables, cell_bias, heads, policy, provenance }
     }
 }
 
@@ -307,18 +298,11 @@ impl NetWeights {
             }
         }
         for head in &self.heads {
-            if head.hidden.len() != HIDDEN * 2 * CHANNELS
-                || head.hidden_bias.len() != HIDDEN
-                || head.out.len() != HIDDEN
-            {
-                return bad(format!(
-                    "a head of {} + {} + {} weights, not {} + {HIDDEN} + {HIDDEN}",
-                    head.hidden.len(),
-                    head.hidden_bias.len(),
-                    head.out.len(),
-                    HIDDEN * 2 * CHANNELS
-                ));
-            }
+            three_lengths(
+                "a head of",
+                [head.hidden.len(), head.hidden_bias.len(), head.out.len()],
+                [HIDDEN * 2 * CHANNELS, HIDDEN, HIDDEN],
+            )?;
             // A bias beyond these bounds could overflow a sum.
             if head.hidden_bias.iter().any(|b| b.abs() > 64 * HIDDEN_SUM_ONE)
                 || head.out_bias.abs() > 64 * OUT_ONE
@@ -338,18 +322,11 @@ impl NetWeights {
         for head in
             self.policy.iter().filter(|p| p.has_features() || !p.tables.is_empty() || !p.bias.is_empty())
         {
-            if head.tables.len() != ROWS * POLICY_CHANNELS
-                || head.bias.len() != POLICY_CHANNELS
-                || head.out.len() != POLICY_CHANNELS
-            {
-                return bad(format!(
-                    "a policy's own features of {} + {} + {} values, not {} + {POLICY_CHANNELS} + {POLICY_CHANNELS}",
-                    head.tables.len(),
-                    head.bias.len(),
-                    head.out.len(),
-                    ROWS * POLICY_CHANNELS
-                ));
-            }
+            three_lengths(
+                "a policy's own features of",
+                [head.tables.len(), head.bias.len(), head.out.len()],
+                [ROWS * POLICY_CHANNELS, POLICY_CHANNELS, POLICY_CHANNELS],
+            )?;
             if head.tables.iter().any(|v| v.abs() > MAX_TABLE_VALUE)
                 || head.bias.iter().any(|v| v.abs() > MAX_CELL_BIAS)
             {
@@ -383,8 +360,8 @@ impl NetWeights {
             .map_err(|err| WeightsError::Bincode(err.to_string()))?;
         check_format(format, 1..=NET_FORMAT)?;
         let file: NetFile = match format {
-            1 => decode_sealed_within::<NET_DECODE_LIMIT, NetFileV1>(bytes)?.into(),
-            2 => decode_sealed_within::<NET_DECODE_LIMIT, NetFileV2>(bytes)?.into(),
+            1 => decode_sealed_within::<NET_DECODE_LIMIT, OldNetFile<NetWeightsV1>>(bytes)?.into(),
+            2 => decode_sealed_within::<NET_DECODE_LIMIT, OldNetFile<NetWeightsV2>>(bytes)?.into(),
             _ => decode_sealed_within::<NET_DECODE_LIMIT, NetFile>(bytes)?,
         };
         check_header((file.format, &file.family), (1..=NET_FORMAT, FAMILY), WeightsError::Net)?;
@@ -422,6 +399,17 @@ impl NetWeights {
     }
 }
 
+/// Refuses a part of three arrays whose lengths are not the shape's.
+fn three_lengths(what: &str, got: [usize; 3], want: [usize; 3]) -> Result<(), WeightsError> {
+    if got == want {
+        return Ok(());
+    }
+    Err(WeightsError::Net(format!(
+        "{what} {} + {} + {} values, not {} + {} + {}",
+        got[0], got[1], got[2], want[0], want[1], want[2]
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,15 +425,33 @@ mod tests {
         assert!(NetWeights::default_for(&Rules::tic_tac_toe()).is_none());
     }
 
+    /// A file of an earlier format as it was written: the header, then
+    /// that format's weights.
+    #[derive(Serialize)]
+    struct OldFile<'a, W> {
+        format: u32,
+        family: &'a str,
+        channels: u32,
+        hidden: u32,
+        rows: u32,
+        weights: W,
+    }
+
+    fn old_file<'a, W>(format: u32, weights: W) -> OldFile<'a, W> {
+        OldFile {
+            format,
+            family: FAMILY,
+            channels: CHANNELS as u32,
+            hidden: HIDDEN as u32,
+            rows: ROWS as u32,
+            weights,
+        }
+    }
+
     #[test]
     fn a_file_of_the_first_format_reads_without_a_policy() {
         #[derive(Serialize)]
-        struct Old<'a> {
-            format: u32,
-            family: &'a str,
-            channels: u32,
-            hidden: u32,
-            rows: u32,
+        struct V1<'a> {
             tables: &'a [Vec<i16>],
             cell_bias: &'a [Vec<i16>],
             heads: &'a [Head],
@@ -454,19 +460,15 @@ mod tests {
         let mut weights = NetWeights::zero(1);
         weights.tables[0][5] = 42;
         weights.provenance = "format 1".to_owned();
-        let old = Old {
-            format: 1,
-            family: FAMILY,
-            channels: CHANNELS as u32,
-            hidden: HIDDEN as u32,
-            rows: ROWS as u32,
+        let v1 = V1 {
             tables: &weights.tables,
             cell_bias: &weights.cell_bias,
             heads: &weights.heads,
             provenance: &weights.provenance,
         };
+        let old = old_file(1, v1);
         assert_eq!(NetWeights::from_bytes(&encode_sealed(&old)).unwrap(), weights);
-        let newer = Old { format: NET_FORMAT + 1, ..old };
+        let newer = OldFile { format: NET_FORMAT + 1, ..old };
         let error = NetWeights::from_bytes(&encode_sealed(&newer)).unwrap_err().to_string();
         assert!(error.contains("format"), "{error}");
     }
@@ -474,26 +476,17 @@ mod tests {
     #[test]
     fn a_file_of_the_second_format_reads_without_the_policys_own_features() {
         #[derive(Serialize)]
-        struct OldPolicy<'a> {
+        struct V2Policy<'a> {
             mine: &'a [i16],
             theirs: &'a [i16],
         }
         #[derive(Serialize)]
-        struct OldWeights<'a> {
+        struct V2<'a> {
             tables: &'a [Vec<i16>],
             cell_bias: &'a [Vec<i16>],
             heads: &'a [Head],
-            policy: Vec<OldPolicy<'a>>,
+            policy: Vec<V2Policy<'a>>,
             provenance: &'a str,
-        }
-        #[derive(Serialize)]
-        struct Old<'a> {
-            format: u32,
-            family: &'a str,
-            channels: u32,
-            hidden: u32,
-            rows: u32,
-            weights: OldWeights<'a>,
         }
         let mut weights = NetWeights::zero(2);
         weights.tables[1][9] = -8;
@@ -507,25 +500,14 @@ mod tests {
             })
             .collect();
         weights.provenance = "format 2".to_owned();
-        let old = Old {
-            format: 2,
-            family: FAMILY,
-            channels: CHANNELS as u32,
-            hidden: HIDDEN as u32,
-            rows: ROWS as u32,
-            weights: OldWeights {
-                tables: &weights.tables,
-                cell_bias: &weights.cell_bias,
-                heads: &weights.heads,
-                policy: weights
-                    .policy
-                    .iter()
-                    .map(|p| OldPolicy { mine: &p.mine, theirs: &p.theirs })
-                    .collect(),
-                provenance: &weights.provenance,
-            },
+        let v2 = V2 {
+            tables: &weights.tables,
+            cell_bias: &weights.cell_bias,
+            heads: &weights.heads,
+            policy: weights.policy.iter().map(|p| V2Policy { mine: &p.mine, theirs: &p.theirs }).collect(),
+            provenance: &weights.provenance,
         };
-        let read = NetWeights::from_bytes(&encode_sealed(&old)).unwrap();
+        let read = NetWeights::from_bytes(&encode_sealed(&old_file(2, v2))).unwrap();
         assert_eq!(read, weights);
         assert!(read.policy.iter().all(|p| !p.has_features()));
     }
