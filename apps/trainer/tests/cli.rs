@@ -722,6 +722,39 @@ fn fits_a_policy(
     assert_eq!(with_policy.policy.len(), 1);
     assert_eq!((&with_policy.tables, &with_policy.heads), (&weights.tables, &weights.heads));
     assert!(with_policy.provenance.contains("--policy-weight 1 --policy-only"), "{}", with_policy.provenance);
+    // With features of its own: written into the file, named in its
+    // provenance, the value as it was.
+    let features_dir = dir.join("net-policy-features");
+    let output = trainer(
+        &[
+            &["net", "--labels", merged.to_str().unwrap(), "--out", features_dir.to_str().unwrap()][..],
+            &["--policy-weight", "1", "--policy-only", "--policy-features", "--learning-rate", "0.02"][..],
+            &start_args[..],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let with_features = pattern_eval::NetWeights::load(&features_dir.join("net.bin")).unwrap();
+    assert!(with_features.policy.len() == 1 && with_features.policy[0].has_features());
+    assert_eq!((&with_features.tables, &with_features.heads), (&weights.tables, &weights.heads));
+    assert!(
+        with_features.provenance.contains("--policy-only --policy-features"),
+        "{}",
+        with_features.provenance
+    );
+    assert!(!with_policy.policy[0].has_features());
+    let featureless = trainer(
+        &[
+            &["net", "--labels", merged.to_str().unwrap(), "--policy-features"][..],
+            &start_args[..],
+            &["--out", "unused"],
+        ]
+        .concat(),
+    );
+    assert!(
+        String::from_utf8_lossy(&featureless.stderr).contains("--policy-features gives"),
+        "{featureless:?}"
+    );
     let joint_dir = dir.join("net-joint");
     let joint =
         [&["net", "--labels", merged.to_str().unwrap(), "--policy-weight", "0.5"][..], &start_args[..]];
