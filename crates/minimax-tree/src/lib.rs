@@ -66,7 +66,7 @@ pub use solver::{
     DEFAULT_SOLVER_BYTES, PERFECT_AREA, PerfectPlayer, Solution, SolveError, Solver, check_perfect,
 };
 pub use threat_search::{
-    LineScan, ThreatLimits, ThreatSearch, ThreatView, ThreatWin, find_threat_win, three_defences,
+    Deepening, LineScan, ThreatLimits, ThreatSearch, ThreatView, ThreatWin, find_threat_win, three_defences,
 };
 pub use tree::{DEFAULT_TREE_BUDGET, SymmetricTree, TreeError, TreePlayer, check_tree};
 pub use tree_minimax::{CLASSIC_TREE_DEPTH, TreeChoice, TreeMinimax, TreeMinimaxPlayer};

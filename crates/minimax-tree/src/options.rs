@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use play::{EngineOption, OptionKind, Setting, options_of};
 
-use crate::{AlphaBetaConfig, CLASSIC_DEPTH};
+use crate::{AlphaBetaConfig, CLASSIC_DEPTH, Deepening};
 
 /// The deepest plain minimax we let a spec ask for: every move to that
 /// depth, no pruning.
@@ -62,6 +62,25 @@ pub fn alphabeta_settings() -> Vec<Setting<AlphaBetaConfig>> {
             |config, mib: usize| config.tt_bytes = mib << 20,
         ),
         Setting::new(
+            "threads",
+            OptionKind::Whole { min: 1, max: 64 },
+            "threads searching at once over one shared table (lazy SMP)",
+            config,
+            |config| config.threads,
+            |config, value| config.threads = value,
+        ),
+    ]
+    .into_iter()
+    .chain(threat_settings(config))
+    .chain(selectivity_settings(config))
+    .collect()
+}
+
+/// The options of `alphabeta`'s search by threats: where it acts, what it
+/// may try and how far the wins by threats reach.
+fn threat_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig>> {
+    vec![
+        Setting::new(
             "threats",
             OptionKind::Flag,
             "search by threats where k is 4 to 8 (false: plain alpha-beta)",
@@ -86,12 +105,14 @@ pub fn alphabeta_settings() -> Vec<Setting<AlphaBetaConfig>> {
             |config, value| config.vct_nodes = value,
         ),
         Setting::new(
-            "threads",
-            OptionKind::Whole { min: 1, max: 64 },
-            "threads searching at once over one shared table (lazy SMP)",
+            "vct_deepening",
+            OptionKind::Flag,
+            "the wins-by-threats searches (VCT) deepen one attacking move at a time (false: straight to their full depth)",
             config,
-            |config| config.threads,
-            |config, value| config.threads = value,
+            |config| config.vct_deepening == Deepening::Iterative,
+            |config, value| {
+                config.vct_deepening = if value { Deepening::Iterative } else { Deepening::Straight };
+            },
         ),
         Setting::new(
             "qfours",
@@ -118,9 +139,6 @@ pub fn alphabeta_settings() -> Vec<Setting<AlphaBetaConfig>> {
             |config, value| config.double_three_bonus = value,
         ),
     ]
-    .into_iter()
-    .chain(selectivity_settings(config))
-    .collect()
 }
 
 /// The options of `alphabeta` that prune, reduce and extend: move-count

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::candidates::Candidates;
+use crate::threat_search::Deepening;
 
 /// How the engine searches; [`AlphaBetaConfig::default`] suits play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,9 @@ pub struct AlphaBetaConfig {
     pub threats: bool,
     /// Positions the VCT at the root may visit (threat search only).
     pub vct_nodes: u64,
+    /// How the VCTs reach their depth: straight, or one attacking move
+    /// deeper at a time.
+    pub vct_deepening: Deepening,
     /// Fours the quiescence search may play in a row at the leaves.
     pub quiescence_fours: u32,
     /// Moves tried at a quiet node of the threat search, best first, while
@@ -156,6 +160,7 @@ impl Default for AlphaBetaConfig {
             move_nodes: None,
             threats: true,
             vct_nodes: 100_000,
+            vct_deepening: Deepening::Straight,
             quiescence_fours: 4,
             max_moves: 12,
             double_three_bonus: 2_000,

@@ -327,12 +327,15 @@ impl<E: Evaluator> AlphaBeta<E> {
         let budget = self.config.vcf_nodes.min(self.budget.node_limit() / 4);
         // A tenth of the move's time each at most.
         let share = self.budget.share(10);
+        let deepening = self.config.vct_deepening;
         if let Some(threats) = &mut self.threats {
             let mut work = pos.clone();
             for (limits, reason) in [
                 (ThreatLimits::vcf(budget).until(share), Reason::Vcf),
                 (
-                    ThreatLimits::vct(self.config.vct_nodes.min(self.budget.node_limit() / 4)).until(share),
+                    ThreatLimits::vct(self.config.vct_nodes.min(self.budget.node_limit() / 4))
+                        .until(share)
+                        .deepening(deepening),
                     Reason::Vct,
                 ),
             ] {
@@ -379,7 +382,11 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             self.make(pos, cell);
             let threats = self.threats.as_mut().expect("threat search");
-            let limits = if tried < 8 { ThreatLimits::vct(budget) } else { ThreatLimits::vcf(budget) };
+            let limits = if tried < 8 {
+                ThreatLimits::vct(budget).deepening(self.config.vct_deepening)
+            } else {
+                ThreatLimits::vcf(budget)
+            };
             let limits = limits.until(deadline);
             if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                 return;

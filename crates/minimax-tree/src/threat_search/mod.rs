@@ -35,25 +35,44 @@ pub struct ThreatLimits {
     pub threes: bool,
     /// When to give up, whatever the node budget says.
     pub deadline: Option<Instant>,
+    /// How the search reaches `depth`.
+    pub deepening: Deepening,
+}
+
+/// How a threat search reaches its depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deepening {
+    /// Straight to the full depth, where the first long line of threats
+    /// may take the whole budget.
+    Straight,
+    /// One attacking move deeper at a time, so a short win is found
+    /// before a long line swallows the budget.
+    Iterative,
 }
 
 impl ThreatLimits {
     /// A VCF search: fours only.
     #[must_use]
     pub const fn vcf(nodes: u64) -> ThreatLimits {
-        ThreatLimits { nodes, depth: 40, threes: false, deadline: None }
+        ThreatLimits { nodes, depth: 40, threes: false, deadline: None, deepening: Deepening::Straight }
     }
 
     /// A VCT search: fours and open threes.
     #[must_use]
     pub const fn vct(nodes: u64) -> ThreatLimits {
-        ThreatLimits { nodes, depth: 10, threes: true, deadline: None }
+        ThreatLimits { nodes, depth: 10, threes: true, deadline: None, deepening: Deepening::Iterative }
     }
 
     /// These limits, ending at `deadline` at the latest.
     #[must_use]
     pub const fn until(self, deadline: Option<Instant>) -> ThreatLimits {
         ThreatLimits { deadline, ..self }
+    }
+
+    /// These limits, reaching their depth this way.
+    #[must_use]
+    pub const fn deepening(self, deepening: Deepening) -> ThreatLimits {
+        ThreatLimits { deepening, ..self }
     }
 }
 
@@ -121,6 +140,8 @@ pub struct ThreatSearch {
     failed: HashMap<u64, u32>,
     /// Plies to the win along the line, when the last search won.
     win_plies: u32,
+    /// Whether the current iteration stopped a line at its depth.
+    depth_reached: bool,
     line: Vec<Cell>,
     lists: Vec<Vec<Cell>>,
 }
@@ -149,7 +170,24 @@ impl ThreatSearch {
         }
         self.failed.clear();
         self.line.clear();
-        let won = !pos.is_over() && self.attack(pos, threats, limits.depth, 0);
+        // Deepening, one attacking move at a time: a short win is found
+        // before the first long line of threats takes the whole budget.
+        // An iteration that never reached its depth has seen every line.
+        let mut won = false;
+        if !pos.is_over() {
+            let first = match limits.deepening {
+                Deepening::Iterative => 1.min(limits.depth),
+                Deepening::Straight => limits.depth,
+            };
+            for depth in first..=limits.depth {
+                self.line.clear();
+                self.depth_reached = false;
+                won = self.attack(pos, threats, depth, 0);
+                if won || self.exhausted || !self.depth_reached {
+                    break;
+                }
+            }
+        }
         ThreatWin {
             line: if won { self.line.clone() } else { Vec::new() },
             plies: if won { self.win_plies } else { 0 },
@@ -233,6 +271,7 @@ impl ThreatSearch {
             return true;
         }
         if depth == 0 {
+            self.depth_reached = true;
             return false;
         }
         let key = attack_key(pos, attacker);
@@ -241,9 +280,16 @@ impl ThreatSearch {
             self.line.push(cell);
             return true;
         }
-        if self.failed.get(&key).is_some_and(|&searched| searched >= depth) {
+        if let Some(&searched) = self.failed.get(&key)
+            && searched >= depth
+        {
+            // A line below stopped at a depth: a deeper search may win.
+            self.depth_reached |= searched != u32::MAX;
             return false;
         }
+        // Whether a line below this node stops at the depth (then a
+        // deeper search may find more here), apart from the lines before.
+        let reached_before = std::mem::take(&mut self.depth_reached);
         let threes = self.limits.is_some_and(|limits| limits.threes);
         let mut moves = self.list(level);
         let fours = threats.four_cells(pos, attacker);
@@ -270,13 +316,17 @@ impl ThreatSearch {
             }
         }
         self.lists[level] = moves;
+        let cut_by_depth = self.depth_reached;
+        self.depth_reached |= reached_before;
         if let Some(win) = won {
             if self.proven.len() >= PROVEN_CAPACITY {
                 self.proven.clear();
             }
             self.proven.insert(key, win);
         } else if !self.exhausted {
-            self.failed.insert(key, depth);
+            // Deepening, lost at any depth when no line stopped at this one.
+            let deepening = self.limits.is_some_and(|limits| limits.deepening == Deepening::Iterative);
+            self.failed.insert(key, if cut_by_depth || !deepening { depth } else { u32::MAX });
         }
         won.is_some()
     }
@@ -485,6 +535,43 @@ mod tests {
         assert!(run(&mut search, &pos, 100_000).found());
         let exact = Rules::new(15, 15, 5, board::RuleSet::Exact).unwrap();
         assert!(!run(&mut search, &Position::from_moves(exact, moves).unwrap(), 1).found());
+    }
+
+    #[test]
+    fn deepening_finds_a_short_win_that_a_straight_search_runs_past() {
+        // Renju, from a game lost at a second a move: white (to move) wins
+        // through threes in a few moves, but searched straight to the
+        // VCT's full depth the first long lines take any budget.
+        let moves = "h8 i9 j8 g8 i8 k8 i7 g9 h6 g5 j9 f9 h9 g7 g6";
+        let pos = Position::from_moves(Rules::renju(), moves).unwrap();
+        let search = |deepening| {
+            let limits = ThreatLimits::vct(100_000).deepening(deepening);
+            ThreatSearch::new().run(&mut pos.clone(), &mut Threats::new(&pos).unwrap(), limits)
+        };
+        let deepened = search(Deepening::Iterative);
+        assert!(deepened.found() && deepened.nodes < 1_000, "{deepened:?}");
+        assert!(deepened.plies <= 9, "{deepened:?}");
+        let straight = search(Deepening::Straight);
+        assert!(!straight.found() && straight.exhausted, "{straight:?}");
+        // Fours alone do not win here: both ways end without a win.
+        for deepening in [Deepening::Iterative, Deepening::Straight] {
+            let limits = ThreatLimits::vcf(100_000).deepening(deepening);
+            let win = ThreatSearch::new().run(&mut pos.clone(), &mut Threats::new(&pos).unwrap(), limits);
+            assert!(!win.found() && !win.exhausted, "{win:?}");
+        }
+    }
+
+    #[test]
+    fn deepening_stops_once_no_line_reaches_the_depth() {
+        // No three or four to make (h8 and j11 share no line): the first
+        // iteration sees every line, and the search costs no more than a
+        // straight one.
+        let pos = Position::from_moves(Rules::gomoku15(), "h8 a1 j11 a2").unwrap();
+        let nodes = |deepening| {
+            let limits = ThreatLimits::vct(100_000).deepening(deepening);
+            ThreatSearch::new().run(&mut pos.clone(), &mut Threats::new(&pos).unwrap(), limits).nodes
+        };
+        assert_eq!(nodes(Deepening::Iterative), nodes(Deepening::Straight));
     }
 
     #[test]
