@@ -148,6 +148,14 @@ struct Solved {
 }
 
 impl Solved {
+    /// The VCF and the VCT alone, as the engine runs them at the root by
+    /// default (budgets and deepening).
+    fn root_searches(positions: &[board::Position]) -> (Solved, Solved) {
+        let defaults = AlphaBetaConfig::default();
+        let vct = ThreatLimits::vct(defaults.vct_nodes).deepening(defaults.vct_deepening);
+        (Solved::measure(positions, ThreatLimits::vcf(defaults.vcf_nodes)), Solved::measure(positions, vct))
+    }
+
     /// Runs the threat search within `limits` on every position.
     fn measure(positions: &[board::Position], limits: ThreatLimits) -> Solved {
         let mut solved = Solved { budget: limits.nodes, ..Solved::default() };
@@ -258,11 +266,8 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         Some(depth) if args.stability => Some(score_swing(&mut engine, &positions, depth)),
         _ => None,
     };
-    let defaults = AlphaBetaConfig::default();
     let threat_k = (4..=board::threats::MAX_THREAT_K).contains(&args.rules.k());
-    let solved = |limits| (args.vcf && threat_k).then(|| Solved::measure(&positions, limits));
-    let (vcf, vct) =
-        (solved(ThreatLimits::vcf(defaults.vcf_nodes)), solved(ThreatLimits::vct(defaults.vct_nodes)));
+    let (vcf, vct) = (args.vcf && threat_k).then(|| Solved::root_searches(&positions)).unzip();
     let report = Report {
         rules: args.rules.to_string(),
         eval: args.eval.clone(),
