@@ -43,6 +43,10 @@ pub struct NetPipeline {
     /// The fit's learning rate.
     #[arg(long, default_value_t = 0.004)]
     learning_rate: f64,
+    /// How much of each target is the judge's chance, the rest the
+    /// game's result (the trainer's `--score-weight`).
+    #[arg(long, default_value_t = 0.75)]
+    score_weight: f64,
     /// The folder under `target/train/` for the round's games, labels
     /// and fit (default: `net`, or `net-renju`).
     #[arg(long)]
@@ -64,11 +68,6 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
     let dir = target_dir().join("train").join(name);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let (games, labels, fit) = (dir.join("games.selfplay"), dir.join("judged.labels"), dir.join("fit"));
-    let trainer = |args: &[&str]| {
-        let mut command = cargo();
-        command.args(["run", "--release", "--quiet", "--package", "trainer", "--"]).args(args);
-        command
-    };
     let rules: &[&str] =
         if pipeline.renju { &["--rules", "renju", "--openings", "openings/renju15.txt"] } else { &[] };
     if !games.exists() {
@@ -124,7 +123,17 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
             .concat(),
         ),
     )?;
+    fit_network(pipeline, &labels, &fit)?;
+    if pipeline.install {
+        install(&fit.join("net.bin"), pipeline.renju)?;
+    }
+    Ok(())
+}
+
+/// The network fitted afresh to the round's labels, into `fit`.
+fn fit_network(pipeline: &NetPipeline, labels: &Path, fit: &Path) -> Result<()> {
     let (epochs, rate) = (pipeline.epochs.to_string(), pipeline.learning_rate.to_string());
+    let score_weight = pipeline.score_weight.to_string();
     let anchor = pipeline.anchor.to_string();
     let start = match &pipeline.start {
         Some(start) if pipeline.anchor > 0.0 => vec!["--start", path(start)?, "--anchor", &anchor],
@@ -134,7 +143,7 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
     // The fit is made afresh from the labels: the trainer does not replace
     // a network unasked, and this folder is the pipeline's own.
     if fit.exists() {
-        std::fs::remove_dir_all(&fit).with_context(|| format!("cannot clear {}", fit.display()))?;
+        std::fs::remove_dir_all(fit).with_context(|| format!("cannot clear {}", fit.display()))?;
     }
     run_step(
         "the network's fit",
@@ -143,23 +152,28 @@ pub fn run(pipeline: &NetPipeline) -> Result<()> {
                 &[
                     "net",
                     "--labels",
-                    path(&labels)?,
+                    path(labels)?,
                     "--epochs",
                     &epochs,
                     "--learning-rate",
                     &rate,
+                    "--score-weight",
+                    &score_weight,
                     "--out",
-                    path(&fit)?,
+                    path(fit)?,
                 ][..],
                 &start,
             ]
             .concat(),
         ),
-    )?;
-    if pipeline.install {
-        install(&fit.join("net.bin"), pipeline.renju)?;
-    }
-    Ok(())
+    )
+}
+
+/// `cargo run` of the trainer with these arguments.
+fn trainer(args: &[&str]) -> std::process::Command {
+    let mut command = cargo();
+    command.args(["run", "--release", "--quiet", "--package", "trainer", "--"]).args(args);
+    command
 }
 
 /// Puts `net` where pattern-eval embeds the network of its rules: beside
