@@ -56,7 +56,7 @@ mod tree;
 mod tree_minimax;
 
 pub use alphabeta::{
-    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, Cutoffs, EVAL_LIMIT, MATE, Reason,
+    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, Cutoffs, EVAL_LIMIT, History, MATE, Reason,
 };
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};

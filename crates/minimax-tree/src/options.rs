@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use play::{EngineOption, OptionKind, Setting, options_of};
 
-use crate::{AlphaBetaConfig, CLASSIC_DEPTH, Deepening};
+use crate::{AlphaBetaConfig, CLASSIC_DEPTH, Deepening, History};
 
 /// The deepest plain minimax we let a spec ask for: every move to that
 /// depth, no pruning.
@@ -208,6 +208,14 @@ fn selectivity_settings(config: &AlphaBetaConfig) -> Vec<Setting<AlphaBetaConfig
             config,
             |config| config.history_reductions,
             |config, value| config.history_reductions = value,
+        ),
+        Setting::new(
+            "history",
+            OptionKind::Choice(History::NAMES),
+            "how the history of cutoffs that breaks ties of move scores is kept: game (one sum per cell for both sides), side (per side, bounded, the quiet moves tried before a cutoff lose), side_cut (side, and it picks which equal moves make the cut)",
+            config,
+            |config| config.history,
+            |config, value| config.history = value,
         ),
         Setting::new(
             "table_ext",

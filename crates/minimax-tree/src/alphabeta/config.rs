@@ -90,6 +90,9 @@ pub struct AlphaBetaConfig {
     /// late quiet move that has never cut a node off this game is
     /// searched a ply shallower still.
     pub history_reductions: u32,
+    /// How the history of cutoffs, which breaks ties of move scores, is
+    /// kept.
+    pub history: History,
     /// On the principal line, the table's move is searched a ply deeper
     /// at every this many plies of the line (0: off): 1/N of a ply a ply.
     pub table_extension: u32,
@@ -173,6 +176,7 @@ impl Default for AlphaBetaConfig {
             singular_margin: 8,
             quiet_pruning: 0,
             history_reductions: 0,
+            history: History::GameLong,
             table_extension: 0,
             lmp_unimproving_percent: 50,
             futility_depth: 8,
@@ -185,6 +189,49 @@ impl Default for AlphaBetaConfig {
             null_move_depth: 6,
             null_move_margin: 0,
             threads: 1,
+        }
+    }
+}
+
+/// How the search keeps its history of cutoffs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// One sum of depth² per cell, for both sides, over the whole game.
+    GameLong,
+    /// Per side and cell, pulled back toward zero as it grows, with the
+    /// quiet moves tried before a cutoff losing what the cutting move
+    /// gains.
+    BySide,
+    /// Kept by side, and breaking ties also in which moves make the
+    /// threat search's cut of [`AlphaBetaConfig::max_moves`].
+    BySideInCut,
+}
+
+impl History {
+    /// The words that name the ways, as options take them.
+    pub const NAMES: &'static [&'static str] = &["game", "side", "side_cut"];
+}
+
+impl std::fmt::Display for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let index = match self {
+            History::GameLong => 0,
+            History::BySide => 1,
+            History::BySideInCut => 2,
+        };
+        f.write_str(History::NAMES[index])
+    }
+}
+
+impl std::str::FromStr for History {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<History, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "game" => Ok(History::GameLong),
+            "side" => Ok(History::BySide),
+            "side_cut" => Ok(History::BySideInCut),
+            _ => Err(format!("unknown history {text:?}: expected one of {}", History::NAMES.join(", "))),
         }
     }
 }

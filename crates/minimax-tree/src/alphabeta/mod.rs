@@ -45,7 +45,7 @@ use board::{Bitboard, Cell, Position, Transform};
 use play::{Accumulator, Evaluator, Limits};
 
 pub use agent::AlphaBetaAgent;
-pub use config::AlphaBetaConfig;
+pub use config::{AlphaBetaConfig, History};
 pub use result::{AlphaBetaReport, EVAL_LIMIT, MATE, Reason};
 
 use crate::candidates::Candidates;
@@ -98,10 +98,10 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn sharing(evaluator: Arc<E>, config: AlphaBetaConfig, table: Option<Arc<Table>>) -> AlphaBeta<E> {
         AlphaBeta {
             evaluator,
+            picker: MovePicker::new(&config),
             config,
             table,
             helpers: Vec::new(),
-            picker: MovePicker::new(),
             reductions: Reductions::new(),
             stack: Stack::default(),
             budget: Budget::new(),

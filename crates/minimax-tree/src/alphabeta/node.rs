@@ -7,7 +7,7 @@
 use std::ops::ControlFlow::{self, Break, Continue};
 
 use board::threats::CellClass;
-use board::{Bitboard, Cell, Outcome, Position, Transform};
+use board::{Bitboard, Cell, Outcome, Position, Side, Transform};
 use play::Evaluator;
 
 use super::AlphaBeta;
@@ -33,6 +33,8 @@ pub(super) struct Node {
     forced: Option<Cell>,
     /// The candidate cells.
     cells: Bitboard,
+    /// The side to move.
+    pub(super) side: Side,
     /// Whether late moves may be searched shallower first (a node of the
     /// threat search with no forced reply).
     pub(super) reducible: bool,
@@ -149,7 +151,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 self.budget.cutoffs.nodes += 1;
                 self.budget.cutoffs.by_first += u64::from(i == 0);
                 self.stack.add_killer(level, cell);
-                self.picker.record_cutoff(cell, whole_plies(depth));
+                self.picker.record_cutoff(node.side, (cell, whole_plies(depth)), &moves[..i]);
                 break;
             }
             alpha = alpha.max(score);
@@ -247,7 +249,17 @@ impl<E: Evaluator> AlphaBeta<E> {
         let table_move = self.look_up(pos, key, depth, window, ply)?;
         let cells = self.candidate_cells(pos);
         let forced = if self.config.forced_moves { picker::plain_forced(pos, cells, ply)? } else { None };
-        Continue(Node { depth, key, table_move, forced, cells, reducible: false, check_forbidden: false })
+        let side = pos.side_to_move();
+        Continue(Node {
+            depth,
+            key,
+            table_move,
+            forced,
+            cells,
+            side,
+            reducible: false,
+            check_forbidden: false,
+        })
     }
 
     /// A node's rules before any move: the analysis store's word near the
@@ -323,7 +335,17 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let cells = self.node_cells(pos);
         let check_forbidden = !pos.may_play_every_empty_cell();
-        Continue(Node { depth, key, table_move, forced, cells, reducible: forced.is_none(), check_forbidden })
+        let side = pos.side_to_move();
+        Continue(Node {
+            depth,
+            key,
+            table_move,
+            forced,
+            cells,
+            side,
+            reducible: forced.is_none(),
+            check_forbidden,
+        })
     }
 
     /// The table's word on a node: `Break(score)` if a stored result

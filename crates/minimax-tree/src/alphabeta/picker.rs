@@ -10,7 +10,7 @@ use board::threats::Threats;
 use board::{Bitboard, Cell, Position, Side};
 use play::Evaluator;
 
-use super::config::AlphaBetaConfig;
+use super::config::{AlphaBetaConfig, History};
 use crate::threat_search::{three_defences, winning_cells};
 
 /// Hand-set move scores below this (no three made, none blocked) count
@@ -54,6 +54,16 @@ pub(super) fn quiet_move_score(order: i32) -> i32 {
     (order >> 1) / HISTORY_SPAN
 }
 
+/// The bound of the history kept by side (see
+/// [`History::BySide`]): a cell's score stays within ± this.
+const SIDE_HISTORY_LIMIT: i32 = 16_384;
+
+/// What a cutoff `plies` deep adds to the cutting move's history kept by
+/// side, and takes from the quiet moves tried before it.
+fn side_history_bonus(plies: u32) -> i32 {
+    i32::try_from(plies.saturating_mul(plies).saturating_mul(24)).unwrap_or(i32::MAX).min(1_536)
+}
+
 /// Moves `moves[i]` to the best-ordered move not yet tried, `moves[i..]`,
 /// and returns it (the last of equals).
 #[inline]
@@ -66,8 +76,12 @@ pub(super) fn select(moves: &mut [(Cell, i32)], i: usize) -> (Cell, i32) {
 /// What move ordering learns and the scratch it needs, kept across nodes.
 #[derive(Debug)]
 pub(super) struct MovePicker {
-    /// Per cell, the depth² of the cutoffs it made.
+    /// Per cell, the depth² of the cutoffs it made (by either side).
     history: Vec<u32>,
+    /// Per side and cell, the cutoffs it made less the times it was tried
+    /// before another move cut, kept within ± [`SIDE_HISTORY_LIMIT`] by
+    /// pulling large scores back; empty under [`History::GameLong`].
+    side_history: Vec<i32>,
     /// The evaluator's ranking of a node's moves.
     ranked: Vec<(Cell, i32)>,
     /// Per cell, its place in `ranked` (counted from the end).
@@ -76,9 +90,14 @@ pub(super) struct MovePicker {
 }
 
 impl MovePicker {
-    pub(super) fn new() -> MovePicker {
+    pub(super) fn new(config: &AlphaBetaConfig) -> MovePicker {
         MovePicker {
             history: vec![0; Cell::SLOTS],
+            side_history: if config.history == History::GameLong {
+                Vec::new()
+            } else {
+                vec![0; 2 * Cell::SLOTS]
+            },
             ranked: Vec::new(),
             rank_scores: vec![0; Cell::SLOTS],
             cells: Vec::new(),
@@ -88,16 +107,63 @@ impl MovePicker {
     /// Forgets the history (a new game).
     pub(super) fn clear(&mut self) {
         self.history.fill(0);
+        self.side_history.fill(0);
     }
 
-    /// A cutoff by `cell` at `depth`: its history grows with the depth².
-    pub(super) fn record_cutoff(&mut self, cell: Cell, depth: u32) {
-        self.history[cell.index()] += depth * depth;
+    /// A cutoff by `side`'s move `cell` with `plies` left: its history
+    /// grows with the depth²; kept by side, the quiet moves `failed`
+    /// before it lose as much.
+    pub(super) fn record_cutoff(&mut self, side: Side, (cell, plies): (Cell, u32), failed: &[(Cell, i32)]) {
+        if self.side_history.is_empty() {
+            self.history[cell.index()] += plies * plies;
+            return;
+        }
+        let bonus = side_history_bonus(plies);
+        self.pull(side, cell, bonus);
+        for &(tried, order) in failed {
+            if is_quiet(order) {
+                self.pull(side, tried, -bonus);
+            }
+        }
     }
 
-    /// Whether `cell` has ever cut a node off this game.
-    pub(super) fn has_cut(&self, cell: Cell) -> bool {
-        self.history[cell.index()] > 0
+    /// Adds `change` to `side`'s history of `cell`, less the more the
+    /// score already leans that way, so that it stays within the bound.
+    fn pull(&mut self, side: Side, cell: Cell, change: i32) {
+        let score = &mut self.side_history[side.index() * Cell::SLOTS + cell.index()];
+        *score += change - *score * change.abs() / SIDE_HISTORY_LIMIT;
+    }
+
+    /// `side`'s history of `cell` where it breaks ties of equal move
+    /// scores: the depth² sum (counted up to [`HISTORY_SPAN`] by
+    /// [`threat_order`]), or kept by side, scaled to below it.
+    fn tie_break(&self, side: Side, cell: Cell) -> u32 {
+        if self.side_history.is_empty() {
+            return self.history[cell.index()];
+        }
+        let score = self.side_history[side.index() * Cell::SLOTS + cell.index()];
+        ((score + SIDE_HISTORY_LIMIT) * (HISTORY_SPAN - 1) / (2 * SIDE_HISTORY_LIMIT)).unsigned_abs()
+    }
+
+    /// `side`'s history of `cell` as a plain node's ordering score, not
+    /// negative, below the killers'.
+    fn plain_order(&self, side: Side, cell: Cell) -> i32 {
+        if self.side_history.is_empty() {
+            self.history[cell.index()].min(1 << 28) as i32
+        } else {
+            self.side_history[side.index() * Cell::SLOTS + cell.index()] + SIDE_HISTORY_LIMIT
+        }
+    }
+
+    /// Whether `side`'s move `cell` has cut a node off this game (by
+    /// either side, unless the history is kept by side; then: more often
+    /// than it failed, lately).
+    pub(super) fn has_cut(&self, side: Side, cell: Cell) -> bool {
+        if self.side_history.is_empty() {
+            self.history[cell.index()] > 0
+        } else {
+            self.side_history[side.index() * Cell::SLOTS + cell.index()] > 0
+        }
     }
 
     /// The evaluator's ranking of `pos`'s moves, restricted to `cells`.
@@ -119,14 +185,13 @@ impl MovePicker {
     /// [`AlphaBetaConfig::max_moves`] with a pattern first (all at the
     /// root). The rest follow them, to be tried only where every one of
     /// the first loses: a loss is proven by every move, not by the best.
+    /// Equal scores keep the cut by `tie_break`.
     pub(super) fn threat_moves<E: Evaluator>(
-        evaluator: &E,
-        threats: &Threats,
-        config: &AlphaBetaConfig,
-        pos: &Position,
-        cells: Bitboard,
+        (evaluator, threats, config): (&E, &Threats, &AlphaBetaConfig),
+        (pos, cells): (&Position, Bitboard),
         moves: &mut Vec<(Cell, i32)>,
         root: bool,
+        tie_break: impl Fn(Cell) -> u32,
     ) -> usize {
         let me = pos.side_to_move();
         let opponent = me.opponent();
@@ -169,7 +234,7 @@ impl MovePicker {
         }
         let mut first = moves.len();
         if !root && !facing_three && moves.len() > config.max_moves {
-            moves.sort_unstable_by_key(|&(_, score)| std::cmp::Reverse(score));
+            moves.sort_unstable_by_key(|&(cell, score)| std::cmp::Reverse((score, tie_break(cell))));
             first = config.max_moves;
         }
         moves.extend(patternless.iter().map(|cell| (cell, 0)));
@@ -189,7 +254,11 @@ impl MovePicker {
         (table_move, killers): (Option<Cell>, [Option<Cell>; 2]),
         moves: &mut Vec<(Cell, i32)>,
     ) -> usize {
-        let first = MovePicker::threat_moves(evaluator, threats, config, pos, cells, moves, false);
+        let me = pos.side_to_move();
+        let in_cut = config.history == History::BySideInCut;
+        let tie_break = |cell| if in_cut { self.tie_break(me, cell) } else { 0 };
+        let first =
+            MovePicker::threat_moves((evaluator, threats, config), (pos, cells), moves, false, tie_break);
         for (cell, score) in moves.iter_mut() {
             // Quiet by the hand-set score (`threat_moves` raised the others
             // by NOISY_FIRST), whatever scale the evaluator's move scores
@@ -204,7 +273,7 @@ impl MovePicker {
                 *score += (1 << 12) + if quiet { NOISY_FIRST } else { 0 };
                 quiet = false;
             }
-            *score = threat_order(*score, self.history[cell.index()], quiet);
+            *score = threat_order(*score, self.tie_break(me, *cell), quiet);
         }
         first
     }
@@ -241,7 +310,7 @@ impl MovePicker {
             } else if ranked {
                 self.rank_scores[cell.index()] << 8
             } else {
-                self.history[cell.index()].min(1 << 28) as i32
+                self.plain_order(pos.side_to_move(), cell)
             };
             moves.push((cell, score));
         }
@@ -329,5 +398,53 @@ mod tests {
         assert!(!is_quiet(threat_order(500_000, 5, false)));
         // The move score ranks before the history.
         assert!(threat_order(2, 0, true) > threat_order(1, 10_000, true));
+    }
+
+    fn by_side() -> MovePicker {
+        MovePicker::new(&AlphaBetaConfig { history: History::BySide, ..AlphaBetaConfig::default() })
+    }
+
+    #[test]
+    fn a_cutoff_raises_the_cutting_move_and_lowers_the_quiet_ones_tried_first() {
+        let mut picker = by_side();
+        let (cut, quiet, noisy) = (Cell::new(7, 7), Cell::new(3, 4), Cell::new(9, 9));
+        let failed = [(quiet, threat_order(10, 0, true)), (noisy, threat_order(10, 0, false))];
+        picker.record_cutoff(Side::X, (cut, 6), &failed);
+        assert!(picker.has_cut(Side::X, cut));
+        assert!(!picker.has_cut(Side::O, cut), "kept by side");
+        assert!(picker.tie_break(Side::X, quiet) < picker.tie_break(Side::X, noisy));
+        assert_eq!(picker.tie_break(Side::X, noisy), picker.tie_break(Side::O, noisy));
+        assert!(picker.tie_break(Side::X, cut) > picker.tie_break(Side::X, noisy));
+        picker.clear();
+        assert!(!picker.has_cut(Side::X, cut));
+    }
+
+    #[test]
+    fn the_history_kept_by_side_stays_within_its_bound() {
+        let mut picker = by_side();
+        let cell = Cell::new(5, 5);
+        for plies in (1..=40).cycle().take(2_000) {
+            picker.record_cutoff(Side::O, (cell, plies), &[]);
+            let score = picker.side_history[Side::O.index() * Cell::SLOTS + cell.index()];
+            assert!((0..=SIDE_HISTORY_LIMIT).contains(&score), "{score}");
+            assert!(picker.tie_break(Side::O, cell) < HISTORY_SPAN as u32);
+        }
+        for _ in 0..2_000 {
+            picker.record_cutoff(Side::O, (Cell::new(0, 0), 30), &[(cell, threat_order(0, 0, true))]);
+        }
+        let score = picker.side_history[Side::O.index() * Cell::SLOTS + cell.index()];
+        assert!((-SIDE_HISTORY_LIMIT..=-1).contains(&score), "{score}");
+        assert_eq!(picker.tie_break(Side::O, cell), 0);
+    }
+
+    #[test]
+    fn the_game_long_history_is_one_for_both_sides() {
+        let mut picker = MovePicker::new(&AlphaBetaConfig::default());
+        let cell = Cell::new(2, 3);
+        assert!(!picker.has_cut(Side::X, cell));
+        picker.record_cutoff(Side::O, (cell, 3), &[(Cell::new(1, 1), threat_order(0, 0, true))]);
+        assert!(picker.has_cut(Side::X, cell) && picker.has_cut(Side::O, cell));
+        assert!(!picker.has_cut(Side::X, Cell::new(1, 1)), "no malus");
+        assert_eq!(picker.tie_break(Side::X, cell), 9);
     }
 }

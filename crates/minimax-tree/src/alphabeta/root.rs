@@ -111,7 +111,13 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn ordered_root(&mut self, pos: &Position, cells: Bitboard, excluded: Bitboard) -> Vec<(Cell, i32)> {
         let mut root: Vec<(Cell, i32)> = if let Some(threats) = &self.threats {
             let mut moves = Vec::new();
-            MovePicker::threat_moves(&*self.evaluator, threats, &self.config, pos, cells, &mut moves, true);
+            MovePicker::threat_moves(
+                (&*self.evaluator, threats, &self.config),
+                (pos, cells),
+                &mut moves,
+                true,
+                |_| 0,
+            );
             moves.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
             moves
         } else {

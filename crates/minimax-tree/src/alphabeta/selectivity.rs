@@ -237,7 +237,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             self.late_move_reduction(node, (i, quiet, cell), (principal, cut), improving)
         } else if node.reducible && i >= 2 && depth >= plies(3) && quiet {
             let history = self.config.history_reductions;
-            let unproven = history > 0 && depth >= plies(history.max(4)) && !self.picker.has_cut(cell);
+            let unproven =
+                history > 0 && depth >= plies(history.max(4)) && !self.picker.has_cut(node.side, cell);
             let late = below_policy.unwrap_or(i >= 6);
             PLY * (1 + Depth::from(late && depth >= plies(4)) + Depth::from(unproven))
         } else {
@@ -275,7 +276,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         if !quiet {
             r -= 1.0;
         }
-        if self.picker.has_cut(cell) {
+        if self.picker.has_cut(node.side, cell) {
             r -= 0.5;
         }
         fractional(r).clamp(0, node.depth - plies(2))
