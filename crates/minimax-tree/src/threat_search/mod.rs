@@ -378,9 +378,12 @@ impl ThreatSearch {
         }
         let start = self.line.len();
         let mut end = start;
-        let mut first_plies = 0;
+        // The win is as far as the defence that delays it longest (counted
+        // from where each defence's line begins: the first one's stays).
+        let mut longest = 0;
         let mut lost = true;
         for (i, &reply) in replies.iter().enumerate() {
+            let base = self.line.len() as u32;
             play(pos, threats, reply);
             self.line.push(reply);
             let won = self.attack(pos, threats, depth, level + 1);
@@ -388,7 +391,9 @@ impl ThreatSearch {
             // The line shows the first defence only.
             if i == 0 && won {
                 end = self.line.len();
-                first_plies = self.win_plies;
+            }
+            if won {
+                longest = longest.max(self.win_plies - base);
             }
             self.line.truncate(end);
             if !won {
@@ -403,13 +408,13 @@ impl ThreatSearch {
             // then a five.
             if let Some(five) = attacker_fives.iter().next() {
                 self.line.push(five);
-                first_plies = self.line.len() as u32 + 1;
+                longest = 2;
             } else if let Some(open_four) = threats.open_four_cells(pos, attacker).iter().next() {
                 self.line.push(open_four);
-                first_plies = self.line.len() as u32 + 3;
+                longest = 4;
             }
         }
-        self.win_plies = first_plies;
+        self.win_plies = start as u32 + longest;
         self.lists[level] = replies;
         if !lost {
             self.line.truncate(start);
