@@ -250,16 +250,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         let cells = self.candidate_cells(pos);
         let forced = if self.config.forced_moves { picker::plain_forced(pos, cells, ply)? } else { None };
         let side = pos.side_to_move();
-        Continue(Node {
-            depth,
-            key,
-            table_move,
-            forced,
-            cells,
-            side,
-            reducible: false,
-            check_forbidden: false,
-        })
+        let (reducible, check_forbidden) = (false, false);
+        Continue(Node { depth, key, table_move, forced, cells, side, reducible, check_forbidden })
     }
 
     /// A node's rules before any move: the analysis store's word near the
@@ -335,17 +327,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         let cells = self.node_cells(pos);
         let check_forbidden = !pos.may_play_every_empty_cell();
-        let side = pos.side_to_move();
-        Continue(Node {
-            depth,
-            key,
-            table_move,
-            forced,
-            cells,
-            side,
-            reducible: forced.is_none(),
-            check_forbidden,
-        })
+        let (side, reducible) = (pos.side_to_move(), forced.is_none());
+        Continue(Node { depth, key, table_move, forced, cells, side, reducible, check_forbidden })
     }
 
     /// The table's word on a node: `Break(score)` if a stored result
