@@ -150,8 +150,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             if score >= beta {
                 self.budget.cutoffs.nodes += 1;
                 self.budget.cutoffs.by_first += u64::from(i == 0);
-                self.stack.add_killer(level, cell);
-                self.picker.record_cutoff(node.side, (cell, whole_plies(depth)), &moves[..i]);
+                self.learn_cutoff(&node, level, cell, &moves[..i]);
                 break;
             }
             alpha = alpha.max(score);
@@ -163,6 +162,21 @@ impl<E: Evaluator> AlphaBeta<E> {
         };
         self.remember(pos, &node, (original_alpha, beta), (best, best_move), ply);
         best
+    }
+
+    /// What a cutoff by `cell` at `node` teaches the ordering: a killer,
+    /// and the history, which the moves `tried` before it lose from
+    /// (in the threat search the quiet ones: a plain node's ordering
+    /// scores carry no such mark).
+    fn learn_cutoff(&mut self, node: &Node, level: usize, cell: Cell, tried: &[(Cell, i32)]) {
+        self.stack.add_killer(level, cell);
+        let by_threats = self.threats.is_some();
+        let failed = tried.iter().filter(|&&(_, order)| !by_threats || picker::is_quiet(order));
+        self.picker.record_cutoff(
+            node.side,
+            (cell, whole_plies(node.depth)),
+            failed.map(|&(tried, _)| tried),
+        );
     }
 
     /// What the singular test says of the node's table move, where it

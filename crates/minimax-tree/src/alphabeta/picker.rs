@@ -113,17 +113,20 @@ impl MovePicker {
     /// A cutoff by `side`'s move `cell` with `plies` left: its history
     /// grows with the depth²; kept by side, the quiet moves `failed`
     /// before it lose as much.
-    pub(super) fn record_cutoff(&mut self, side: Side, (cell, plies): (Cell, u32), failed: &[(Cell, i32)]) {
+    pub(super) fn record_cutoff(
+        &mut self,
+        side: Side,
+        (cell, plies): (Cell, u32),
+        failed: impl Iterator<Item = Cell>,
+    ) {
         if self.side_history.is_empty() {
             self.history[cell.index()] += plies * plies;
             return;
         }
         let bonus = side_history_bonus(plies);
         self.pull(side, cell, bonus);
-        for &(tried, order) in failed {
-            if is_quiet(order) {
-                self.pull(side, tried, -bonus);
-            }
+        for tried in failed {
+            self.pull(side, tried, -bonus);
         }
     }
 
@@ -408,8 +411,7 @@ mod tests {
     fn a_cutoff_raises_the_cutting_move_and_lowers_the_quiet_ones_tried_first() {
         let mut picker = by_side();
         let (cut, quiet, noisy) = (Cell::new(7, 7), Cell::new(3, 4), Cell::new(9, 9));
-        let failed = [(quiet, threat_order(10, 0, true)), (noisy, threat_order(10, 0, false))];
-        picker.record_cutoff(Side::X, (cut, 6), &failed);
+        picker.record_cutoff(Side::X, (cut, 6), [quiet].into_iter());
         assert!(picker.has_cut(Side::X, cut));
         assert!(!picker.has_cut(Side::O, cut), "kept by side");
         assert!(picker.tie_break(Side::X, quiet) < picker.tie_break(Side::X, noisy));
@@ -424,13 +426,13 @@ mod tests {
         let mut picker = by_side();
         let cell = Cell::new(5, 5);
         for plies in (1..=40).cycle().take(2_000) {
-            picker.record_cutoff(Side::O, (cell, plies), &[]);
+            picker.record_cutoff(Side::O, (cell, plies), std::iter::empty());
             let score = picker.side_history[Side::O.index() * Cell::SLOTS + cell.index()];
             assert!((0..=SIDE_HISTORY_LIMIT).contains(&score), "{score}");
             assert!(picker.tie_break(Side::O, cell) < HISTORY_SPAN as u32);
         }
         for _ in 0..2_000 {
-            picker.record_cutoff(Side::O, (Cell::new(0, 0), 30), &[(cell, threat_order(0, 0, true))]);
+            picker.record_cutoff(Side::O, (Cell::new(0, 0), 30), [cell].into_iter());
         }
         let score = picker.side_history[Side::O.index() * Cell::SLOTS + cell.index()];
         assert!((-SIDE_HISTORY_LIMIT..=-1).contains(&score), "{score}");
@@ -442,7 +444,7 @@ mod tests {
         let mut picker = MovePicker::new(&AlphaBetaConfig::default());
         let cell = Cell::new(2, 3);
         assert!(!picker.has_cut(Side::X, cell));
-        picker.record_cutoff(Side::O, (cell, 3), &[(Cell::new(1, 1), threat_order(0, 0, true))]);
+        picker.record_cutoff(Side::O, (cell, 3), [Cell::new(1, 1)].into_iter());
         assert!(picker.has_cut(Side::X, cell) && picker.has_cut(Side::O, cell));
         assert!(!picker.has_cut(Side::X, Cell::new(1, 1)), "no malus");
         assert_eq!(picker.tie_break(Side::X, cell), 9);
