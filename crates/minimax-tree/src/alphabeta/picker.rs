@@ -441,7 +441,8 @@ mod tests {
 
     #[test]
     fn the_game_long_history_is_one_for_both_sides() {
-        let mut picker = MovePicker::new(&AlphaBetaConfig::default());
+        let mut picker =
+            MovePicker::new(&AlphaBetaConfig { history: History::GameLong, ..AlphaBetaConfig::default() });
         let cell = Cell::new(2, 3);
         assert!(!picker.has_cut(Side::X, cell));
         picker.record_cutoff(Side::O, (cell, 3), [Cell::new(1, 1)].into_iter());
