@@ -91,7 +91,7 @@ pub struct AlphaBetaConfig {
     /// searched a ply shallower still.
     pub history_reductions: u32,
     /// How the history of cutoffs, which breaks ties of move scores, is
-    /// kept (by side unless set).
+    /// kept (game-long unless set).
     pub history: History,
     /// On the principal line, the table's move is searched a ply deeper
     /// at every this many plies of the line (0: off): 1/N of a ply a ply.
@@ -176,7 +176,7 @@ impl Default for AlphaBetaConfig {
             singular_margin: 8,
             quiet_pruning: 0,
             history_reductions: 0,
-            history: History::BySide,
+            history: History::GameLong,
             table_extension: 0,
             lmp_unimproving_percent: 50,
             futility_depth: 8,
