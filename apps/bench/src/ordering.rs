@@ -75,6 +75,9 @@ struct LadderReport {
     median_nodes_to_depth_1: u64,
     depths: Vec<DepthRow>,
     branching_factor: f64,
+    /// Per position, in the file's order, nodes to the deepest depth (for
+    /// comparing two orders position by position).
+    deepest_nodes: Vec<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -180,6 +183,7 @@ fn ladder(args: &Args, rules: board::Rules, questions: &[Question]) -> Result<()
             .unwrap_or(0),
         branching_factor: (last_total / first_total.max(1.0)).powf(1.0 / steps),
         depths: rows,
+        deepest_nodes: per_position.iter().map(|p| p.nodes.last().copied().unwrap_or(0)).collect(),
     };
     emit(args.json, &report, |r| ladder_rows(args, r))
 }

@@ -3,6 +3,7 @@
 //! engines load.
 
 mod calibrate;
+mod cuts_cli;
 mod ga;
 mod label_cli;
 mod net_cli;
@@ -43,11 +44,13 @@ enum Command {
     Merge(selfplay_cli::MergeArgs),
     /// Positions of games valued by a judge (any engine; a Gomocup brain too), for `tune --labels`.
     Label(label_cli::Args),
+    /// The nodes an alphabeta search cut, labelled with the move that cut, for `policy --labels`.
+    Cuts(cuts_cli::Args),
     /// Fit the threat or code weights to self-play data (Texel tuning).
     Tune(tune_cli::Args),
     /// Fit the line-pattern network to labelled positions (for alphabeta:eval=net).
     Net(net_cli::Args),
-    /// Fit a move policy to the moves of self-play data (for alphabeta:policy=FILE).
+    /// Fit a move policy to the moves of self-play data or labels (for alphabeta:policy=FILE).
     Policy(policy_cli::Args),
     /// Check the weights a run wrote, and install them where told.
     Weights(weights::Args),
@@ -70,6 +73,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Selfplay(args) => selfplay_cli::run(&args),
         Command::Merge(args) => selfplay_cli::merge(&args),
         Command::Label(args) => label_cli::run(&args),
+        Command::Cuts(args) => cuts_cli::run(&args),
         Command::Tune(args) => tune_cli::run(&args),
         Command::Net(args) => net_cli::run(&args),
         Command::Policy(args) => policy_cli::run(&args),

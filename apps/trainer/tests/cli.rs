@@ -777,3 +777,67 @@ fn fits_a_policy(
         "{weightless:?}"
     );
 }
+
+#[test]
+fn cuts_of_a_search_label_positions_that_a_policy_fits_to() {
+    let dir = dir("cuts");
+    let games = dir.join("games.selfplay");
+    let output = quick_selfplay(games.to_str().unwrap(), &["--games", "6", "--seed", "5"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let cuts = dir.join("cuts.labels");
+    let run = |out: &std::path::Path, engine: &str| {
+        trainer(&[
+            "cuts",
+            games.to_str().unwrap(),
+            "--engine",
+            engine,
+            "--nodes",
+            "3000",
+            "--min-plies",
+            "1",
+            "--per-position",
+            "8",
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let output = run(&cuts, "alphabeta:tt_mb=1");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("labels written to"), "{summary}");
+    let file = trainer::label::LabelFile::read(&cuts).unwrap();
+    assert!(file.header.settings.judge.starts_with("cuts of alphabeta"), "{:?}", file.header);
+    assert!(!file.labels.is_empty());
+    for label in &file.labels {
+        let pos = label.position(file.header.settings.rules).unwrap();
+        assert!(pos.is_legal(label.best_cell().unwrap()), "{label:?}");
+        assert!(label.value.is_none() && (label.chance - 0.5).abs() < 1e-6);
+    }
+    // The same seed, the same labels: each search is its own.
+    let again = dir.join("again.labels");
+    assert!(run(&again, "alphabeta:tt_mb=1").status.success());
+    assert_eq!(trainer::label::LabelFile::read(&again).unwrap().labels, file.labels);
+    let policy = dir.join("policy.json");
+    let output = trainer(&[
+        "policy",
+        "--labels",
+        cuts.to_str().unwrap(),
+        "--steps",
+        "5",
+        "--out",
+        policy.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    pattern_eval::MovePolicy::load(&policy).unwrap();
+    // Not an alphabeta spec, and an output that exists: clear errors.
+    let output = run(&dir.join("mcts.labels"), "mcts");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("--engine must be an alphabeta spec"),
+        "{output:?}"
+    );
+    let output = run(&cuts, "alphabeta:tt_mb=1");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("holds labels already"), "{output:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

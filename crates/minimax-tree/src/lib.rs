@@ -56,7 +56,8 @@ mod tree;
 mod tree_minimax;
 
 pub use alphabeta::{
-    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, Cutoffs, EVAL_LIMIT, History, MATE, Reason,
+    AlphaBeta, AlphaBetaAgent, AlphaBetaConfig, AlphaBetaReport, Cut, Cutoffs, EVAL_LIMIT, History, MATE,
+    Reason,
 };
 pub use candidates::Candidates;
 pub use canonical::{MAX_AREA, Symmetries};

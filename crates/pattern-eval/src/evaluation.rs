@@ -231,16 +231,13 @@ pub enum Evaluation {
 }
 
 impl Evaluation {
-    /// The code family scoring moves by `policy`, if one is given (the
-    /// spec allows one with the code family only).
+    /// The same evaluation scoring moves by `policy`, if one is given
+    /// (the spec allows one with the code family and the network).
     #[must_use]
-    pub fn with_policy(self, policy: Option<&MovePolicy>, rules: Rules) -> Evaluation {
+    pub fn with_policy(self, policy: Option<&MovePolicy>) -> Evaluation {
         match (self, policy) {
             (Evaluation::Codes(codes), Some(policy)) => Evaluation::Codes(codes.with_policy(policy)),
-            // `auto` where it is the network: a policy goes with the tables.
-            (Evaluation::Net(_), Some(policy)) => {
-                Evaluation::Codes(CodeEvaluator::new(CodeWeights::default_for(&rules)).with_policy(policy))
-            }
+            (Evaluation::Net(net), Some(policy)) => Evaluation::Net(Box::new(net.with_move_policy(policy))),
             (evaluation, _) => evaluation,
         }
     }

@@ -396,20 +396,25 @@ mod tests {
             "{message}"
         );
         // A move policy: the hand-set one searches as without one; another
-        // changes the search; it goes with the code family only.
+        // changes the search; it goes with the code family and the network
+        // (under eval=auto, the network's on 15 x 15: the evaluation kept).
         let policy = dir.join("policy.json");
         pattern_eval::MovePolicy::hand_set().save(&policy).unwrap();
         let with_policy: AgentSpec = format!("alphabeta:policy={}", policy.display()).parse().unwrap();
-        assert_eq!(search(&with_policy), search(&"alphabeta:eval=codes".parse().unwrap()));
+        assert_eq!(search(&with_policy), search(&"alphabeta".parse().unwrap()));
+        let with_codes: AgentSpec =
+            format!("alphabeta:eval=codes,policy={}", policy.display()).parse().unwrap();
+        assert_eq!(search(&with_codes), search(&"alphabeta:eval=codes".parse().unwrap()));
         let mut other = pattern_eval::MovePolicy::hand_set();
         other.made.iter_mut().skip(1).for_each(|value| *value = 1);
         other.save(&policy).unwrap();
+        assert_ne!(search(&with_policy.text().parse().unwrap()), search(&"alphabeta".parse().unwrap()));
         assert_ne!(
-            search(&with_policy.text().parse().unwrap()),
+            search(&with_codes.text().parse().unwrap()),
             search(&"alphabeta:eval=codes".parse().unwrap())
         );
         let message = error(format!("alphabeta:eval=threat,policy={}", policy.display()));
-        assert!(message.contains("a move policy goes with eval=auto or codes"), "{message}");
+        assert!(message.contains("a move policy goes with eval=auto, codes or net"), "{message}");
         let message = error(format!("alphabeta:policy={}", codes.display()));
         assert!(message.starts_with("option policy of alphabeta:"), "{message}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -12,6 +12,7 @@
 //! position came from, to an append-only label file ([`file`](mod@file)) that a
 //! killed run resumes and whose shards merge.
 
+pub mod cuts;
 pub mod file;
 pub mod judge;
 pub mod sources;

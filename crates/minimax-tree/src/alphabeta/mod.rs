@@ -14,6 +14,8 @@
 //!   and late-move reductions, by the static value;
 //! - `null_move` — null-move pruning: a pass that still holds beta;
 //! - `singular` — the singular extension of a table move;
+//! - `cut_log` — the moves that cut nodes, kept when asked (data for
+//!   fitting a move ordering);
 //! - `stack` — what each ply keeps (moves, killers, fours);
 //! - `table` — the transposition table;
 //! - `time` — time control and the node budget;
@@ -24,6 +26,7 @@
 mod agent;
 mod analysis_store;
 mod config;
+mod cut_log;
 mod depth;
 mod node;
 mod null_move;
@@ -46,10 +49,12 @@ use play::{Accumulator, Evaluator, Limits};
 
 pub use agent::AlphaBetaAgent;
 pub use config::{AlphaBetaConfig, History};
+pub use cut_log::Cut;
 pub use result::{AlphaBetaReport, EVAL_LIMIT, MATE, Reason};
 
 use crate::candidates::Candidates;
 use crate::threat_search::ThreatSearch;
+use cut_log::CutLog;
 use picker::MovePicker;
 use selectivity::Reductions;
 use stack::Stack;
@@ -84,6 +89,8 @@ pub struct AlphaBeta<E> {
     /// An analysis store consulted near the root and written back to
     /// (`book.rs`); the helper threads have none.
     store: analysis_store::StoreSlot,
+    /// The cutoffs kept for `take_cuts`, if asked (the main thread's).
+    cut_log: Option<CutLog>,
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
@@ -111,6 +118,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             threat_search: ThreatSearch::new(),
             excluded: Vec::new(),
             store: analysis_store::StoreSlot::default(),
+            cut_log: None,
         }
     }
 
@@ -130,6 +138,20 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.picker.clear();
         self.stack.clear();
         self.threat_search.forget();
+    }
+
+    /// From now on keeps the cutoffs below the root (see [`Cut`]) at
+    /// nodes with `min_plies` whole plies or more left, up to `limit` of
+    /// them until taken; off again with `limit` 0. Searches as before:
+    /// only what it keeps is new.
+    pub fn record_cuts(&mut self, min_plies: u32, limit: usize) {
+        self.cut_log = (limit > 0).then(|| CutLog::new(min_plies, limit));
+    }
+
+    /// The cutoffs kept since the last call (none unless `record_cuts`
+    /// asked for them).
+    pub fn take_cuts(&mut self) -> Vec<Cut> {
+        self.cut_log.as_mut().map(CutLog::take).unwrap_or_default()
     }
 
     /// Positions visited by the last search.

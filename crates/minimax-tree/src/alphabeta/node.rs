@@ -151,6 +151,9 @@ impl<E: Evaluator> AlphaBeta<E> {
                 self.budget.cutoffs.nodes += 1;
                 self.budget.cutoffs.by_first += u64::from(i == 0);
                 self.learn_cutoff(&node, level, cell, &moves[..i]);
+                if let Some(log) = &mut self.cut_log {
+                    log.record(pos, cell, whole_plies(node.depth), i);
+                }
                 break;
             }
             alpha = alpha.max(score);

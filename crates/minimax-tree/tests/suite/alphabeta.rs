@@ -177,3 +177,33 @@ fn excluded_cells_are_never_chosen_and_root_moves_are_reported() {
     assert!(events.iter().any(|event| event.step == RootStep::Entered && event.cell == other));
     assert!(events.iter().any(|event| event.step != RootStep::Entered && event.cell == other));
 }
+
+#[test]
+fn recorded_cuts_are_the_searchs_own_and_change_nothing_else() {
+    let pos = Position::from_moves(Rules::gomoku15(), "h8 i9 j8 g8 i7 h6 k9").unwrap();
+    let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
+    let limits = Limits::nodes(20_000);
+    let mut plain = AlphaBeta::new(Touching, config.clone());
+    let expected = plain.search(&pos, &limits);
+    let mut recording = AlphaBeta::new(Touching, config);
+    recording.record_cuts(2, usize::MAX);
+    let report = recording.search(&pos, &limits);
+    assert_eq!((report.best_move, report.value), (expected.best_move, expected.value));
+    assert_eq!(recording.nodes(), plain.nodes(), "recording cuts changes no node");
+    assert!(plain.take_cuts().is_empty(), "nothing kept unless asked");
+    let cuts = recording.take_cuts();
+    assert!(!cuts.is_empty());
+    for cut in &cuts {
+        // Each is a node below the searched position, its cutting move a
+        // move there, from a node with the plies left asked for.
+        assert!(cut.moves.len() > pos.moves().len() && cut.moves.starts_with(pos.moves()), "{cut:?}");
+        let mut node = Position::new(Rules::gomoku15());
+        for &cell in &cut.moves {
+            node.play(cell).unwrap();
+        }
+        assert!(node.is_legal(cut.cell), "{cut:?}");
+        assert!(cut.plies_left >= 2, "{cut:?}");
+    }
+    assert!(cuts.iter().any(|cut| cut.tried_before > 0), "some cuts came late");
+    assert!(recording.take_cuts().is_empty(), "taken once");
+}

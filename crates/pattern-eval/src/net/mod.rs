@@ -43,7 +43,7 @@ pub use weights::{
     POOL_DIVISOR, PolicyHead, ROWS, SCORE_PER_LOGIT,
 };
 
-use crate::{CodeEvaluator, CodeWeights};
+use crate::{CodeEvaluator, CodeWeights, MovePolicy};
 use network::Net;
 use stack::NetStack;
 
@@ -80,6 +80,14 @@ impl NetEvaluator {
     #[must_use]
     pub fn with_lazy_margin(self, margin: i32) -> NetEvaluator {
         NetEvaluator { lazy_margin: margin.max(0), ..self }
+    }
+
+    /// The same network, its moves scored by `policy` (where it has no
+    /// policy head of its own) instead of the hand-set scores; its values,
+    /// the lazy estimate's too, are unchanged.
+    #[must_use]
+    pub fn with_move_policy(self, policy: &MovePolicy) -> NetEvaluator {
+        NetEvaluator { moves: self.moves.with_policy(policy), ..self }
     }
 
     /// The embedded network for `rules`, if it has one (k = 5).

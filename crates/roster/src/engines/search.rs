@@ -35,7 +35,7 @@ pub(super) fn policy_option() -> EngineOption {
     EngineOption::without_default(
         "policy",
         OptionKind::File,
-        "move policy file (JSON, from trainer policy) the search orders, reduces and prunes moves by, for eval=auto or codes; the hand-set move score unless given",
+        "move policy file (JSON, from trainer policy) the search orders, reduces and prunes moves by, for eval=auto, codes or net (the network's own policy head, if it has one, still scores its quiet moves); the hand-set move score unless given",
     )
 }
 
@@ -95,8 +95,8 @@ fn move_policy(options: &Options, eval: EvalChoice) -> Result<Option<Arc<MovePol
         return Ok(None);
     };
     let unusable = |reason: String| SpecError::Unusable { engine: "alphabeta", option: "policy", reason };
-    if eval.weighted_family() != Some(WeightedFamily::Codes) {
-        return Err(unusable("a move policy goes with eval=auto or codes".to_owned()));
+    if !matches!(eval.weighted_family(), Some(WeightedFamily::Codes | WeightedFamily::Net)) {
+        return Err(unusable("a move policy goes with eval=auto, codes or net".to_owned()));
     }
     MovePolicy::load(Path::new(&path))
         .map(|policy| Some(Arc::new(policy)))
@@ -124,7 +124,7 @@ impl AlphaBetaParts {
         let evaluator = self
             .eval
             .evaluator(rules, self.weights.as_ref())
-            .with_policy(self.policy.as_deref(), rules)
+            .with_policy(self.policy.as_deref())
             .with_lazy_margin(self.lazy_margin.unwrap_or_else(|| default_lazy_margin(rules)));
         let mut search = AlphaBeta::new(evaluator, self.config.clone());
         if let Some((database, write)) = &self.database {
