@@ -64,6 +64,11 @@ pub fn run(args: &Args) -> Result<()> {
     let mut gathered =
         gather(&args.games, args.from_ply, Shard::default(), &std::collections::HashSet::new())?;
     let Some(rules) = gathered.rules else { bail!("the files hold no game") };
+    // Before the file is made: a spec that cannot search these rules
+    // leaves no header-only file behind to refuse the next run.
+    if let Err(err) = args.engine.alphabeta_search(rules) {
+        bail!("--engine {}: {err}", args.engine);
+    }
     let settings = LabelSettings {
         rules,
         judge: format!("cuts of {}, plies left >= {}", args.engine, args.min_plies),

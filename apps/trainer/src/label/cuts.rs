@@ -5,8 +5,6 @@
 //! --labels`) learns what refutes a line in the search's own tree, where
 //! the judge's labels teach what a strong player would play.
 
-use std::collections::HashMap;
-
 use anyhow::{Result, anyhow};
 use board::Rules;
 use play::Limits;
@@ -93,17 +91,11 @@ fn cuts_at(
     let cuts = search.take_cuts();
     let by_first = cuts.iter().filter(|cut| cut.tried_before == 0).count() as u64;
     let made = cuts.len() as u64;
-    // The deepest cut of each node.
-    let mut deepest: HashMap<Vec<board::Cell>, _> = HashMap::new();
-    for cut in cuts {
-        let kept = deepest.entry(cut.moves.clone()).or_insert_with(|| cut.clone());
-        if cut.plies_left > kept.plies_left {
-            *kept = cut;
-        }
-    }
-    let mut kept: Vec<_> = deepest.into_values().collect();
-    // A fixed order before the draw: the map's is not.
-    kept.sort_unstable_by(|a, b| a.moves.cmp(&b.moves));
+    // The deepest cut of each node (the first recorded of equals), in a
+    // fixed order before the draw.
+    let mut kept = cuts;
+    kept.sort_by(|a, b| a.moves.cmp(&b.moves).then(b.plies_left.cmp(&a.plies_left)));
+    kept.dedup_by(|later, first| later.moves == first.moves);
     let mut draw = rand::rngs::SmallRng::seed_from_u64(
         settings.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
     );
