@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use trainer::policy::{Fit, PolicyData, fit};
+use trainer::policy::{Fit, PolicyData, fit, measure, twos_alone};
 
 use crate::tune_cli::load_games;
 
@@ -25,6 +25,12 @@ pub struct Args {
     /// Adam's step size, in units of move score.
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
+    /// Keep the hand-set values for every shape with a three or stronger:
+    /// only the shapes of twos alone take the fitted values, scaled back
+    /// to the hand-set units (what ordered fewer nodes on the search's
+    /// own cuts; see minimax-tree's CHANGELOG).
+    #[arg(long)]
+    twos_only: bool,
     /// Where to write the policy (JSON).
     #[arg(long)]
     out: PathBuf,
@@ -54,7 +60,13 @@ pub fn run(args: &Args) -> Result<()> {
     }
     println!("{source} of {rules}: {} training positions, {} held out", train.len(), validation.len());
     let clock = Instant::now();
-    let (policy, report) = fit(&train, &validation, args.steps, args.rate);
+    let (mut policy, mut report) = fit(&train, &validation, args.steps, args.rate);
+    if args.twos_only {
+        policy = twos_alone(&policy);
+        report.train.1 = measure(&train, &policy, report.scale);
+        report.validation.1 = measure(&validation, &policy, report.scale);
+        println!("kept the hand-set values but for the shapes of twos alone");
+    }
     let show = |(before, after): (Fit, Fit)| {
         format!(
             "loss {:.4} -> {:.4}, move played scored best {:.1}% -> {:.1}%",

@@ -831,6 +831,26 @@ fn cuts_of_a_search_label_positions_that_a_policy_fits_to() {
     ]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     pattern_eval::MovePolicy::load(&policy).unwrap();
+    // Twos only: every shape with a three or stronger keeps its hand-set value.
+    let twos = dir.join("twos.json");
+    let output = trainer(&[
+        "policy",
+        "--labels",
+        cuts.to_str().unwrap(),
+        "--steps",
+        "5",
+        "--twos-only",
+        "--out",
+        twos.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (twos, hand) = (pattern_eval::MovePolicy::load(&twos).unwrap(), pattern_eval::MovePolicy::hand_set());
+    for index in 0..pattern_eval::PLAIN_SHAPES {
+        let strongest = pattern_eval::plain_shape_patterns(index)[0];
+        if strongest > board::threats::Pattern::OpenTwo {
+            assert_eq!((twos.made[index], twos.taken[index]), (hand.made[index], hand.taken[index]));
+        }
+    }
     // Not an alphabeta spec, and an output that exists: clear errors.
     let output = run(&dir.join("mcts.labels"), "mcts");
     assert!(

@@ -81,7 +81,9 @@ pub use incremental::PatternBoard;
 pub use move_policy::MovePolicy;
 pub use net::{NetEvaluator, NetWeights};
 pub use open_lines::{OPEN_LINES_WIN, OpenLines, open_segments};
-pub use shapes::{PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, shape, shape_name};
+pub use shapes::{
+    PLAIN_SHAPES, SHAPES, plain_shape, plain_shape_name, plain_shape_patterns, shape, shape_name,
+};
 pub use table::{Family, FamilyError, MAX_K, MIN_K, PatternIndex, PatternTable, UnsupportedK};
 pub use threat_eval::{THREAT_FEATURES, ThreatEvaluator, ThreatWeights};
 pub use weights::{FORMAT, MAX_WEIGHT, Weights, WeightsError};

@@ -103,6 +103,15 @@ pub fn plain_shape_name(index: usize) -> String {
     names.join("+")
 }
 
+/// The patterns of plain shape `index`, strongest first ("none" last).
+///
+/// # Panics
+/// If `index` is not below [`PLAIN_SHAPES`].
+#[must_use]
+pub fn plain_shape_patterns(index: usize) -> [Pattern; 4] {
+    plain_shapes()[index]
+}
+
 /// Names of shapes of one vocabulary: how many there are and each one's
 /// name.
 #[derive(Clone, Copy)]
