@@ -178,8 +178,8 @@ pub enum EvalWeights {
 /// Where `eval=auto` is the network: where it measured stronger than the
 /// code tables both at 100,000 nodes a move and at 200 ms a move
 /// (pattern-eval's CHANGELOG) — freestyle and renju on 15 × 15. Given
-/// code weights or a move policy, `auto` stays the code family they
-/// belong to.
+/// code weights, `auto` stays the code family they belong to; a move
+/// policy goes with either.
 #[must_use]
 pub fn net_is_default(rules: Rules) -> bool {
     matches!(rules.rule_set(), board::RuleSet::Freestyle | board::RuleSet::Renju)
