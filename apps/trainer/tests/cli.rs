@@ -819,32 +819,17 @@ fn cuts_of_a_search_label_positions_that_a_policy_fits_to() {
     let again = dir.join("again.labels");
     assert!(run(&again, "alphabeta:tt_mb=1").status.success());
     assert_eq!(trainer::label::LabelFile::read(&again).unwrap().labels, file.labels);
-    let policy = dir.join("policy.json");
-    let output = trainer(&[
-        "policy",
-        "--labels",
-        cuts.to_str().unwrap(),
-        "--steps",
-        "5",
-        "--out",
-        policy.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    pattern_eval::MovePolicy::load(&policy).unwrap();
+    let fit = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let labels = ["policy", "--labels", cuts.to_str().unwrap(), "--steps", "5", "--out"];
+        let output = trainer(&[&labels[..], &[out.to_str().unwrap()], extra].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        pattern_eval::MovePolicy::load(&out).unwrap()
+    };
+    let fitted = fit("policy.json", &[]);
     // Twos only: every shape with a three or stronger keeps its hand-set value.
-    let twos = dir.join("twos.json");
-    let output = trainer(&[
-        "policy",
-        "--labels",
-        cuts.to_str().unwrap(),
-        "--steps",
-        "5",
-        "--twos-only",
-        "--out",
-        twos.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let (twos, hand) = (pattern_eval::MovePolicy::load(&twos).unwrap(), pattern_eval::MovePolicy::hand_set());
+    let (twos, hand) = (fit("twos.json", &["--twos-only"]), pattern_eval::MovePolicy::hand_set());
+    assert_ne!(fitted, twos);
     for index in 0..pattern_eval::PLAIN_SHAPES {
         let strongest = pattern_eval::plain_shape_patterns(index)[0];
         if strongest > board::threats::Pattern::OpenTwo {
