@@ -22,6 +22,11 @@ pub struct Args {
     /// Search each position for this many milliseconds.
     #[arg(long)]
     ms: Option<u64>,
+    /// Search each position to this many nodes (the threat searches at
+    /// the root included, as `nodes=` in play): tactics measured the same
+    /// on any machine.
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Evaluation, as `eval=` of an alphabeta spec: auto, openlines,
     /// pattern, ternary, threat, codes or net.
     #[arg(long, default_value = "openlines")]
@@ -190,12 +195,27 @@ impl Solved {
     }
 }
 
+impl Args {
+    /// Each search's limits: the depth, the time and the nodes given.
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            time: self.ms.map(Duration::from_millis),
+            nodes: self.nodes,
+            ..Limits::none()
+        }
+    }
+}
+
 pub fn run(args: &Args) -> Result<()> {
     if !board::threats::tables_rule_set(args.rules) {
         bail!("bench search measures the search by threats, whose tables do not know caro-freestyle");
     }
-    if args.depth.is_none() && args.ms.is_none() {
-        bail!("give --depth D or --ms T");
+    if args.depth.is_none() && args.ms.is_none() && args.nodes.is_none() {
+        bail!("give --depth D, --ms T or --nodes N");
+    }
+    if args.nodes == Some(0) {
+        bail!("--nodes must be at least 1");
     }
     if args.depth.is_some_and(|depth| !(1..=64).contains(&depth)) {
         bail!("--depth must be from 1 to 64");
@@ -227,7 +247,7 @@ fn measure<E: Evaluator>(args: &Args, evaluator: E, config: AlphaBetaConfig) -> 
         play::files::write_atomically(path, lines.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let limits = Limits { depth: args.depth, time: args.ms.map(Duration::from_millis), ..Limits::none() };
+    let limits = args.limits();
     let mut engine = AlphaBeta::new(evaluator, config);
     // The tables searches read are built on first use, once a process (a
     // brain builds them before its first move): before the clock starts.

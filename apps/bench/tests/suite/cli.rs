@@ -423,7 +423,9 @@ fn search_reports_nodes_per_second() {
     let (swing, steps) = (value["score_swing"][0].as_f64(), value["score_swing"][1].as_u64());
     assert!(swing.is_some_and(|swing| swing >= 0.0) && steps.is_some_and(|steps| steps <= 6), "{value}");
     let output = bench(&["search", "--rules", "9,9,5"]);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D or --ms T"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D, --ms T or --nodes N"));
+    let output = bench(&["search", "--rules", "9,9,5", "--nodes", "0"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--nodes must be at least 1"));
     let output = bench(&["search", "--rules", "9,9,5", "--ms", "10", "--stability"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--depth"), "--stability needs --depth");
 }
@@ -687,6 +689,11 @@ fn search_counts_the_positions_it_proves_won_and_lost() {
     std::fs::write(&file, format!("# a win and a loss\n{won}\n{lost}\n")).unwrap();
     let value =
         json(&["search", "--depth", "4", "--positions-in", file.to_str().unwrap(), "--vcf", "--json"]);
+    assert_eq!((count(&value, "proven_won"), count(&value, "proven_lost")), (1, 1), "{value}");
+    // To a node limit (tactics measured alike on any machine): the same
+    // two.
+    let value =
+        json(&["search", "--nodes", "5000", "--positions-in", file.to_str().unwrap(), "--vcf", "--json"]);
     std::fs::remove_file(&file).unwrap();
     assert_eq!((count(&value, "proven_won"), count(&value, "proven_lost")), (1, 1), "{value}");
 }
