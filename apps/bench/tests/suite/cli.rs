@@ -424,6 +424,21 @@ fn search_reports_nodes_per_second() {
     assert!(swing.is_some_and(|swing| swing >= 0.0) && steps.is_some_and(|steps| steps <= 6), "{value}");
     let output = bench(&["search", "--rules", "9,9,5"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("give --depth D, --ms T or --nodes N"));
+    // To a node limit: each search stops there (unlimited, a search
+    // would think its default second and visit far more).
+    let value = json(&[
+        "search",
+        "--rules",
+        "9,9,5",
+        "--nodes",
+        "2000",
+        "--positions",
+        "2",
+        "--plies",
+        "6",
+        "--json",
+    ]);
+    assert!((1..=4_000).contains(&count(&value, "nodes")), "{value}");
     let output = bench(&["search", "--rules", "9,9,5", "--nodes", "0"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("--nodes must be at least 1"));
     let output = bench(&["search", "--rules", "9,9,5", "--ms", "10", "--stability"]);
