@@ -224,19 +224,19 @@ impl Threats {
             let (dx, dy) = direction.delta();
             // Cell indices are y·32 + x.
             let stride = dx + 32 * dy;
-            for step in -reach..=reach {
-                let bit = centre + step;
-                if !(0..32).contains(&bit) {
-                    continue;
-                }
-                let index = (cell.index() as i32 + stride * step) as usize;
-                let entry = if empty >> bit & 1 == 1 {
-                    window.lookup(packed, bit as u32)
-                } else if step == 0 && occupied {
-                    0
-                } else {
-                    continue;
-                };
+            // The cells to recompute: the empty ones within reach, and the
+            // move's own cell where a mark went on it (its codes become 0),
+            // lowest bit first.
+            let low = (centre - reach).max(0);
+            let high = (centre + reach).min(31);
+            let in_reach = (u32::MAX >> (31 - high)) & (u32::MAX << low);
+            let own = if occupied { 1 << centre } else { 0 };
+            let mut todo = (empty | own) & in_reach;
+            while todo != 0 {
+                let bit = todo.trailing_zeros() as i32;
+                todo &= todo - 1;
+                let index = (cell.index() as i32 + stride * (bit - centre)) as usize;
+                let entry = if bit == centre && occupied { 0 } else { window.lookup(packed, bit as u32) };
                 for s in 0..2 {
                     let pattern = Code::from(entry >> (4 * s)) & 15;
                     let old = field(self.codes[s][index], d);
