@@ -509,6 +509,40 @@ pub(super) fn toggle(set: &mut Bitboard, cell: Cell, on: bool) {
 mod tests {
     use super::*;
 
+    /// Whether `kept` holds what a fresh tracker of `pos` holds: every
+    /// cell's codes, the counts and the cell sets.
+    fn same_as_fresh(kept: &Threats, pos: &Position) -> bool {
+        let fresh = Threats::new(pos).unwrap();
+        pos.rules().cells().all(|cell| kept.codes(cell) == fresh.codes(cell))
+            && kept.pattern_counts == fresh.pattern_counts
+            && kept.class_counts == fresh.class_counts
+            && (kept.fives, kept.fours, kept.open_fours, kept.open_threes)
+                == (fresh.fives, fresh.fours, fresh.open_fours, fresh.open_threes)
+    }
+
+    #[test]
+    fn moves_at_the_edges_of_the_widest_board_are_kept_and_taken_back_exactly() {
+        // Lines of 32 cells: a move's reach is cut at bit 0 and at bit 31
+        // of its line words, which smaller boards never touch.
+        for rule_set in [RuleSet::Freestyle, RuleSet::Exact, RuleSet::Caro] {
+            let rules = Rules::new(32, 32, 5, rule_set).unwrap();
+            let mut pos = Position::new(rules);
+            let mut threats = Threats::new(&pos).unwrap();
+            let moves =
+                [(31, 31), (0, 0), (30, 31), (1, 0), (29, 31), (31, 0), (28, 31), (0, 31), (27, 30), (2, 0)];
+            for (x, y) in moves {
+                let cell = Cell::new(x, y);
+                pos.play(cell).unwrap();
+                threats.play(&pos, cell);
+                assert!(same_as_fresh(&threats, &pos), "{rule_set:?} after ({x}, {y})");
+            }
+            while let Some(cell) = pos.undo() {
+                threats.take_back(&pos, cell);
+                assert!(same_as_fresh(&threats, &pos), "{rule_set:?} after taking back {cell:?}");
+            }
+        }
+    }
+
     #[test]
     fn a_moves_reach_is_its_four_lines_within_the_update_radius() {
         // Renju: black's exact rule reaches 5 cells each way.
