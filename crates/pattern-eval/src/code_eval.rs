@@ -474,6 +474,12 @@ impl CodeEvaluator {
 }
 
 impl Evaluator for CodeEvaluator {
+    /// Never: it reads the codes, not the pattern counts.
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        false
+    }
+
     /// Computes the threats afresh, then [`Evaluator::evaluate_threats`];
     /// 0 where k has no threat table.
     fn evaluate(&self, pos: &Position) -> i32 {

@@ -314,6 +314,17 @@ impl Evaluator for Evaluation {
         }
     }
 
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        match self {
+            Evaluation::Lines(lines) => lines.reads_pattern_counts(),
+            Evaluation::Pattern(pattern) => pattern.reads_pattern_counts(),
+            Evaluation::Threat(threat) => threat.reads_pattern_counts(),
+            Evaluation::Codes(codes) => codes.reads_pattern_counts(),
+            Evaluation::Net(net) => net.reads_pattern_counts(),
+        }
+    }
+
     fn accumulator(
         &self,
         pos: &Position,
@@ -352,6 +363,25 @@ mod tests {
         }
         // Renju has its own.
         assert_ne!(CodeWeights::default_for(&Rules::renju()), CodeWeights::default_for(&Rules::gomoku15()));
+    }
+
+    #[test]
+    fn only_the_threat_family_asks_for_the_pattern_counts_and_each_scores_alike_without() {
+        use board::threats::Threats;
+        let pos = Position::from_moves(Rules::gomoku15(), "h8 i9 h9 h10 g8 j8 i7").unwrap();
+        let (counted, uncounted) =
+            (Threats::new(&pos).unwrap(), Threats::without_pattern_counts(&pos).unwrap());
+        let choices = [EvalChoice::OpenLines, EvalChoice::Threat, EvalChoice::Codes, EvalChoice::Net];
+        for choice in choices {
+            let evaluation = choice.evaluator(Rules::gomoku15(), None);
+            assert_eq!(evaluation.reads_pattern_counts(), choice == EvalChoice::Threat, "{choice:?}");
+            // A tracker without the counts counts them afresh when asked.
+            assert_eq!(
+                evaluation.evaluate_threats(&pos, &counted),
+                evaluation.evaluate_threats(&pos, &uncounted),
+                "{choice:?}"
+            );
+        }
     }
 
     #[test]

@@ -355,6 +355,12 @@ impl PatternEvaluator {
 }
 
 impl Evaluator for PatternEvaluator {
+    /// Never: it reads the board, not the pattern counts.
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        false
+    }
+
     /// The position for the side to move: [`FORCED_WIN`] if it can win at
     /// once, `-FORCED_WIN` if the opponent threatens to win on two cells
     /// (or has won); otherwise, summed over the empty cells, the weights of

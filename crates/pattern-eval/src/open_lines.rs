@@ -167,6 +167,12 @@ fn open_through(pos: &Position, cell: Cell, side: Side, k: u32) -> u32 {
 }
 
 impl Evaluator for OpenLines {
+    /// Never: it reads the board, not the pattern counts.
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        false
+    }
+
     fn evaluate(&self, pos: &Position) -> i32 {
         if let Some(outcome) = pos.outcome() {
             return match outcome.winner() {

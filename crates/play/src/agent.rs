@@ -267,6 +267,17 @@ pub trait Evaluator: Send + Sync {
         None
     }
 
+    /// Whether the evaluation reads
+    /// [`Threats::pattern_count`](board::threats::Threats::pattern_count):
+    /// a search keeps the counts move by move only for one that does
+    /// (they cost every update), else builds its threats with
+    /// [`Threats::without_pattern_counts`](board::threats::Threats::without_pattern_counts).
+    /// True by default, which is always correct.
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        true
+    }
+
     /// The evaluation's own state for a search to keep move by move
     /// beside `threats` (the threats of `pos`): sums an evaluation would otherwise make
     /// again at every leaf. `None` (the default) where it keeps none; a

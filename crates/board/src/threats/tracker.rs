@@ -37,7 +37,11 @@ pub struct Threats {
     rules: Rules,
     /// By side, then cell slot: the four directions' patterns, packed.
     codes: [Vec<Code>; 2],
-    /// By side and pattern: how many (empty cell, direction) pairs have it.
+    /// Whether `pattern_counts` is kept: only an evaluation that reads
+    /// the counts needs them, and keeping them costs every update.
+    counts_patterns: bool,
+    /// By side and pattern: how many (empty cell, direction) pairs have it
+    /// (all zero where `counts_patterns` is false).
     pattern_counts: [[u32; Pattern::NUM]; 2],
     /// By side and class: how many empty cells have it.
     class_counts: [[u32; CellClass::NUM]; 2],
@@ -82,6 +86,20 @@ impl Threats {
     /// # Errors
     /// [`UnsupportedThreats`] for k above [`MAX_THREAT_K`](super::MAX_THREAT_K) or rules not tabled.
     pub fn new(pos: &Position) -> Result<Threats, UnsupportedThreats> {
+        Threats::build(pos, true)
+    }
+
+    /// [`Threats::new`] without the pattern counts, which every update
+    /// would otherwise keep: for a search whose evaluation does not read
+    /// them (see [`Threats::pattern_count`], which then counts afresh).
+    ///
+    /// # Errors
+    /// As [`Threats::new`].
+    pub fn without_pattern_counts(pos: &Position) -> Result<Threats, UnsupportedThreats> {
+        Threats::build(pos, false)
+    }
+
+    fn build(pos: &Position, counts_patterns: bool) -> Result<Threats, UnsupportedThreats> {
         let mut threats = Threats {
             tables: tables(*pos.rules())?,
             window: window_table(*pos.rules())?,
@@ -90,6 +108,7 @@ impl Threats {
             move_tables: side_tables(*pos.rules()).1,
             rules: *pos.rules(),
             codes: [vec![0; Cell::SLOTS], vec![0; Cell::SLOTS]],
+            counts_patterns,
             pattern_counts: [[0; Pattern::NUM]; 2],
             class_counts: [[0; CellClass::NUM]; 2],
             fives: [Bitboard::EMPTY; 2],
@@ -296,10 +315,12 @@ impl Threats {
     fn set_direction(&mut self, s: usize, index: usize, d: usize, fine: Code) {
         let old = self.codes[s][index];
         let shift = CODE_BITS * d;
-        let before = usize::from(PLAIN_OF_BYTE[usize::from(field(old, d))]);
-        let after = usize::from(PLAIN_OF_BYTE[usize::from(fine)]);
-        self.pattern_counts[s][before] -= u32::from(before != 0);
-        self.pattern_counts[s][after] += u32::from(after != 0);
+        if self.counts_patterns {
+            let before = usize::from(PLAIN_OF_BYTE[usize::from(field(old, d))]);
+            let after = usize::from(PLAIN_OF_BYTE[usize::from(fine)]);
+            self.pattern_counts[s][before] -= u32::from(before != 0);
+            self.pattern_counts[s][after] += u32::from(after != 0);
+        }
         let code = old & !(15 << shift) | fine << shift;
         self.codes[s][index] = code;
         self.reclassify(s, index, old, code);
@@ -326,9 +347,11 @@ impl Threats {
         if old == code {
             return;
         }
-        for (before, after) in unpack(old).into_iter().zip(patterns.map(FinePattern::pattern)) {
-            self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
-            self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
+        if self.counts_patterns {
+            for (before, after) in unpack(old).into_iter().zip(patterns.map(FinePattern::pattern)) {
+                self.pattern_counts[s][before as usize] -= u32::from(before != Pattern::None);
+                self.pattern_counts[s][after as usize] += u32::from(after != Pattern::None);
+            }
         }
         self.codes[s][cell.index()] = code;
         self.reclassify(s, cell.index(), old, code);
@@ -403,11 +426,28 @@ impl Threats {
     }
 
     /// How many (empty cell, direction) pairs have `pattern` for `side`
-    /// (zero for [`Pattern::None`], which is not counted).
+    /// (zero for [`Pattern::None`], which is not counted). Kept move by
+    /// move by a tracker from [`Threats::new`]; one from
+    /// [`Threats::without_pattern_counts`] counts over every cell instead.
     #[inline]
     #[must_use]
     pub fn pattern_count(&self, side: Side, pattern: Pattern) -> u32 {
-        self.pattern_counts[side.index()][pattern as usize]
+        if self.counts_patterns {
+            return self.pattern_counts[side.index()][pattern as usize];
+        }
+        if pattern == Pattern::None {
+            return 0;
+        }
+        let matching = |code: &Code| unpack(*code).into_iter().filter(|&p| p == pattern).count() as u32;
+        self.codes[side.index()].iter().map(matching).sum()
+    }
+
+    /// Whether the pattern counts are kept move by move (see
+    /// [`Threats::without_pattern_counts`]).
+    #[inline]
+    #[must_use]
+    pub fn counts_patterns(&self) -> bool {
+        self.counts_patterns
     }
 
     /// How many empty cells have `class` for `side` (zero for

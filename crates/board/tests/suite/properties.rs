@@ -391,14 +391,16 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Threats kept up to date move by move (takebacks included), by
-    /// `update` or by the journalled `play` / `take_back`, equal threats
-    /// computed afresh, and their patterns equal the reference's.
+    /// `update` or by the journalled `play` / `take_back` (with the
+    /// pattern counts kept or not), equal threats computed afresh, and
+    /// their patterns equal the reference's.
     #[test]
     fn threats_follow_the_game_and_match_the_reference(rules in threat_rules(), seed in any::<u64>()) {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut pos = Position::new(rules);
         let mut threats = Threats::new(&pos).unwrap();
         let mut journalled = Threats::new(&pos).unwrap();
+        let mut uncounted = Threats::without_pattern_counts(&pos).unwrap();
         // Games near the centre make crowded lines.
         let centre = Cell::new(rules.width() / 2, rules.height() / 2);
         for _ in 0..2 * rules.area().min(60) {
@@ -408,6 +410,7 @@ proptest! {
                 let cell = pos.undo().unwrap();
                 threats.update(&pos, cell);
                 journalled.take_back(&pos, cell);
+                uncounted.take_back(&pos, cell);
                 cell
             } else {
                 let near: Vec<Cell> = pos
@@ -420,6 +423,7 @@ proptest! {
                 pos.play(cell).unwrap();
                 threats.update(&pos, cell);
                 journalled.play(&pos, cell);
+                uncounted.play(&pos, cell);
                 cell
             };
             // What a move changed lies within its reach.
@@ -445,6 +449,19 @@ proptest! {
                 }
                 for pattern in Pattern::ALL {
                     prop_assert_eq!(journalled.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
+                    // Counted afresh from the codes: the kept counts' reference.
+                    prop_assert_eq!(uncounted.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
+                }
+                prop_assert!(!uncounted.counts_patterns() && fresh.counts_patterns());
+                for cell in rules.cells() {
+                    prop_assert_eq!(uncounted.codes(cell), fresh.codes(cell));
+                }
+                prop_assert_eq!(uncounted.five_cells(side), fresh.five_cells(side));
+                prop_assert_eq!(uncounted.four_cells(side), fresh.four_cells(side));
+                prop_assert_eq!(uncounted.open_four_cells(side), fresh.open_four_cells(side));
+                prop_assert_eq!(uncounted.open_three_cells(side), fresh.open_three_cells(side));
+                for class in CellClass::ALL {
+                    prop_assert_eq!(uncounted.class_count(side, class), fresh.class_count(side, class));
                 }
                 prop_assert_eq!(threats.five_cells(side), fresh.five_cells(side));
                 prop_assert_eq!(threats.four_cells(side), fresh.four_cells(side));

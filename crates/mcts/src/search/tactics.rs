@@ -29,7 +29,10 @@ impl Tactics {
         // Valued leaves read the threats kept along the descent rather than
         // scanning the board a leaf, and their evaluation's accumulator.
         let reads = config.leaf_value.is_some() || tactical;
-        let threats = reads.then(|| Threats::new(pos).ok()).flatten()?;
+        // Its tactics never read the pattern counts; a leaf evaluation may.
+        let counts = config.leaf_value.as_deref().is_some_and(play::Evaluator::reads_pattern_counts);
+        let build = if counts { Threats::new } else { Threats::without_pattern_counts };
+        let threats = reads.then(|| build(pos).ok()).flatten()?;
         let accumulator =
             config.leaf_value.as_deref().and_then(|evaluator| evaluator.accumulator(pos, &threats));
         Some(Box::new(Tactics { threats, accumulator, tactical: pos.rules().is_plain() }))

@@ -203,7 +203,12 @@ impl<E: Evaluator> AlphaBeta<E> {
     /// Starts keeping the threats of `pos`, and the evaluation's
     /// accumulator beside them, where it is searched by threats.
     fn keep(&mut self, pos: &Position) {
-        self.threats = self.threat_mode(pos).then(|| Threats::new(pos).ok()).flatten();
+        let threats = if self.evaluator.reads_pattern_counts() {
+            Threats::new
+        } else {
+            Threats::without_pattern_counts
+        };
+        self.threats = self.threat_mode(pos).then(|| threats(pos).ok()).flatten();
         self.accumulator = self.threats.as_ref().and_then(|threats| self.evaluator.accumulator(pos, threats));
     }
 

@@ -360,7 +360,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         // over the tables where k has them, else over the lines.
         let mut work = pos.clone();
         let limits = ThreatLimits::vcf(budget).until(share);
-        let win = match Threats::new(pos) {
+        let win = match Threats::without_pattern_counts(pos) {
             Ok(mut threats) => self.threat_search.run(&mut work, &mut threats, limits),
             Err(_) => self.threat_search.run(&mut work, &mut LineScan, limits),
         };

@@ -107,7 +107,8 @@ impl ThreatWin {
 pub fn find_threat_win(pos: &Position, limits: ThreatLimits) -> ThreatWin {
     let mut work = pos.clone();
     let mut search = ThreatSearch::new();
-    match Threats::new(pos) {
+    // A threat search reads cells and classes, never the pattern counts.
+    match Threats::without_pattern_counts(pos) {
         Ok(mut threats) => search.run(&mut work, &mut threats, limits),
         Err(_) => search.run(&mut work, &mut LineScan, limits),
     }

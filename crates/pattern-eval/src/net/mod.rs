@@ -187,6 +187,12 @@ pub(crate) fn score_of(logit: i32) -> i32 {
 }
 
 impl Evaluator for NetEvaluator {
+    /// Never: its sums read the codes, not the pattern counts.
+    #[inline]
+    fn reads_pattern_counts(&self) -> bool {
+        false
+    }
+
     /// The network's logit for the side to move, at the code tables'
     /// scale; 0 where k is not 5 or the tracker has no tables.
     fn evaluate(&self, pos: &Position) -> i32 {
