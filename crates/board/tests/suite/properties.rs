@@ -387,6 +387,30 @@ fn threat_rules() -> impl Strategy<Value = Rules> {
     })
 }
 
+/// Whether `kept` holds what the `fresh` threats of the same position
+/// hold: every cell's codes and classes, the cell sets and the counts (a
+/// tracker without pattern counts counts them afresh from its codes, so
+/// this checks that count against the kept one too).
+fn same_as_fresh(kept: &Threats, fresh: &Threats, rules: Rules) -> Result<(), TestCaseError> {
+    for side in Side::ALL {
+        for cell in rules.cells() {
+            prop_assert_eq!(kept.code(side, cell), fresh.code(side, cell));
+            prop_assert_eq!(kept.class(side, cell), fresh.class(side, cell));
+        }
+        prop_assert_eq!(kept.five_cells(side), fresh.five_cells(side));
+        prop_assert_eq!(kept.four_cells(side), fresh.four_cells(side));
+        prop_assert_eq!(kept.open_four_cells(side), fresh.open_four_cells(side));
+        prop_assert_eq!(kept.open_three_cells(side), fresh.open_three_cells(side));
+        for class in CellClass::ALL {
+            prop_assert_eq!(kept.class_count(side, class), fresh.class_count(side, class));
+        }
+        for pattern in Pattern::ALL {
+            prop_assert_eq!(kept.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -434,45 +458,9 @@ proptest! {
                 }
             }
             let fresh = Threats::new(&pos).unwrap();
-            for side in Side::ALL {
-                for cell in pos.empty_cells() {
-                    prop_assert_eq!(journalled.code(side, cell), fresh.code(side, cell));
-                    prop_assert_eq!(threats.code(side, cell), fresh.code(side, cell));
-                    prop_assert_eq!(journalled.class(side, cell), fresh.class(side, cell));
-                }
-                prop_assert_eq!(journalled.five_cells(side), fresh.five_cells(side));
-                prop_assert_eq!(journalled.four_cells(side), fresh.four_cells(side));
-                prop_assert_eq!(journalled.open_four_cells(side), fresh.open_four_cells(side));
-                prop_assert_eq!(journalled.open_three_cells(side), fresh.open_three_cells(side));
-                for class in CellClass::ALL {
-                    prop_assert_eq!(journalled.class_count(side, class), fresh.class_count(side, class));
-                }
-                for pattern in Pattern::ALL {
-                    prop_assert_eq!(journalled.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
-                    // Counted afresh from the codes: the kept counts' reference.
-                    prop_assert_eq!(uncounted.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
-                }
-                prop_assert!(!uncounted.counts_patterns() && fresh.counts_patterns());
-                for cell in rules.cells() {
-                    prop_assert_eq!(uncounted.codes(cell), fresh.codes(cell));
-                }
-                prop_assert_eq!(uncounted.five_cells(side), fresh.five_cells(side));
-                prop_assert_eq!(uncounted.four_cells(side), fresh.four_cells(side));
-                prop_assert_eq!(uncounted.open_four_cells(side), fresh.open_four_cells(side));
-                prop_assert_eq!(uncounted.open_three_cells(side), fresh.open_three_cells(side));
-                for class in CellClass::ALL {
-                    prop_assert_eq!(uncounted.class_count(side, class), fresh.class_count(side, class));
-                }
-                prop_assert_eq!(threats.five_cells(side), fresh.five_cells(side));
-                prop_assert_eq!(threats.four_cells(side), fresh.four_cells(side));
-                prop_assert_eq!(threats.open_four_cells(side), fresh.open_four_cells(side));
-                prop_assert_eq!(threats.open_three_cells(side), fresh.open_three_cells(side));
-                for pattern in Pattern::ALL {
-                    prop_assert_eq!(threats.pattern_count(side, pattern), fresh.pattern_count(side, pattern));
-                }
-                for class in CellClass::ALL {
-                    prop_assert_eq!(threats.class_count(side, class), fresh.class_count(side, class));
-                }
+            prop_assert!(!uncounted.counts_patterns() && fresh.counts_patterns());
+            for kept in [&threats, &journalled, &uncounted] {
+                same_as_fresh(kept, &fresh, rules)?;
             }
             if rules.forbids_any() {
                 // Black's forbidden points, the cheap tests first, are the exact test's.
