@@ -74,6 +74,7 @@ impl std::fmt::Debug for Threats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Threats")
             .field("rules", &self.rules.to_string())
+            .field("counts_patterns", &self.counts_patterns)
             .field("pattern_counts", &self.pattern_counts)
             .field("class_counts", &self.class_counts)
             .finish_non_exhaustive()
