@@ -5,6 +5,7 @@ use anyhow::Result;
 use crate::{cargo, deps, doc_paths, run_step, slurm_check};
 
 pub fn run() -> Result<()> {
+    let start = std::time::Instant::now();
     run_step("cargo fmt --check", cargo().args(["fmt", "--all", "--", "--check"]))?;
     deps::check()?;
     doc_paths::check()?;
@@ -18,6 +19,6 @@ pub fn run() -> Result<()> {
         cargo().args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     slurm_check::run()?;
-    println!("==> ci passed");
+    println!("==> ci passed in {:.0} s", start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -126,9 +126,13 @@ fn cargo() -> Command {
 /// Runs `command`, failing with `what` if it does not succeed.
 fn run_step(what: &str, command: &mut Command) -> Result<()> {
     println!("==> {what}");
+    let start = std::time::Instant::now();
     let status = command.status().with_context(|| format!("cannot start {what}"))?;
+    // Each step's time in the log: where a slow CI spends it.
+    let seconds = start.elapsed().as_secs_f64();
     if !status.success() {
-        bail!("{what} failed ({status})");
+        bail!("{what} failed ({status}) after {seconds:.0} s");
     }
+    println!("==> {what}: {seconds:.0} s");
     Ok(())
 }
