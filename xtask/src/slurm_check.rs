@@ -12,7 +12,7 @@
 //! cannot be installed or the daemons cannot run as root here.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
@@ -39,9 +39,16 @@ const MATCH: &[&str] = &[
     "3",
 ];
 const SHARDS: u64 = 4;
-/// Release code without release's link-time optimisation: the check
-/// counts games, not speed, and builds in a fraction of the time.
-const PROFILE: &str = "ci";
+/// The test build's profile: the check counts games, not speed, and the
+/// binaries `cargo test --workspace` built are already there (see
+/// [`binary`]).
+const PROFILE: &str = "dev";
+
+/// The path of an app's binary of [`PROFILE`] (cargo keeps the dev
+/// profile's in `target/debug`).
+fn binary(app: &str) -> PathBuf {
+    target_dir().join("debug").join(app)
+}
 
 pub fn run() -> Result<()> {
     println!("==> slurm: a single-node cluster plays a 4-shard match");
@@ -49,10 +56,12 @@ pub fn run() -> Result<()> {
         println!("slurm: skipped ({reason})");
         return Ok(());
     }
-    run_step(
-        &format!("cargo build --profile {PROFILE} -p bench -p trainer"),
-        cargo().args(["build", "--profile", PROFILE, "-p", "bench", "-p", "trainer"]),
-    )?;
+    // The test build's own binaries, not a build of the two apps alone:
+    // that resolves the dependencies' features apart from the workspace's
+    // and compiles two dozen crates again. After `cargo xtask ci`'s test
+    // step this builds nothing and puts its bench and trainer back in
+    // `target/debug`.
+    run_step("cargo test --workspace --no-run", cargo().args(["test", "--workspace", "--no-run"]))?;
     let root = std::env::temp_dir().join(format!("mnk-slurm-{}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     fs::create_dir_all(&root).with_context(|| format!("cannot create {}", root.display()))?;
@@ -68,7 +77,7 @@ pub fn run() -> Result<()> {
 
 /// The match locally and on the cluster; the summaries compared.
 fn play(root: &Path, cluster: &Cluster) -> Result<String> {
-    let bench = target_dir().join(PROFILE).join("bench");
+    let bench = binary("bench");
     let local = root.join("local.json");
     let output = Command::new(&bench)
         .arg("match")
@@ -144,7 +153,7 @@ fn play(root: &Path, cluster: &Cluster) -> Result<String> {
 /// merged must be every position one process labels, and nothing more.
 fn label(root: &Path, cluster: &Cluster) -> Result<String> {
     println!("==> slurm: trainer label of those games in 2 Slurm shards");
-    let trainer = target_dir().join(PROFILE).join("trainer");
+    let trainer = binary("trainer");
     let games: Vec<String> = (0..SHARDS)
         .map(|i| root.join("run").join(format!("shard-{i}.jsonl")).display().to_string())
         .collect();
@@ -194,7 +203,7 @@ fn label(root: &Path, cluster: &Cluster) -> Result<String> {
 /// A GA generation's games in Slurm shards: the run must evolve exactly
 /// as in one process.
 fn evolve(root: &Path, cluster: &Cluster) -> Result<String> {
-    let trainer = target_dir().join(PROFILE).join("trainer");
+    let trainer = binary("trainer");
     let run = |name: &str, sharded: bool| -> Result<(String, String)> {
         let out = root.join(name);
         let mut command = Command::new(&trainer);
