@@ -168,8 +168,7 @@ pub fn parse(args: &[String], workdir: &Path) -> Result<(Job, Flags)> {
         let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs());
         target_dir().join("slurm").join(format!("{}-{seconds}", kind.name()))
     });
-    // Cargo puts the dev profile's binaries in target/debug.
-    let binary = target_dir().join(if profile == "dev" { "debug" } else { &profile }).join(kind.app());
+    let binary = profile_binary(&profile, kind.app());
     let job = Job {
         kind,
         shards,
@@ -502,6 +501,12 @@ fn task_ids(text: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Where cargo puts `app`'s binary of the cargo profile `profile` (the
+/// dev profile's in `target/debug`, any other in its own folder).
+pub fn profile_binary(profile: &str, app: &str) -> PathBuf {
+    target_dir().join(if profile == "dev" { "debug" } else { profile }).join(app)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,7 +585,7 @@ mod tests {
     fn the_binary_is_the_chosen_profiles() {
         let binary = |line: &str| parse(&args(line), Path::new("/w")).unwrap().0.binary;
         assert!(binary("match --games 2").ends_with("release/bench"));
-        assert!(binary("match --profile ci --games 2").ends_with("ci/bench"));
+        assert!(binary("match --profile bench --games 2").ends_with("bench/bench"));
         assert!(binary("selfplay --profile dev --out x.selfplay").ends_with("debug/trainer"));
     }
 

@@ -19,7 +19,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::local_cluster::{Cluster, prerequisites};
-use crate::{cargo, run_step, target_dir, workspace_root};
+use crate::slurm::profile_binary;
+use crate::{cargo, run_step, workspace_root};
 
 /// The match: node budgets only, so that its games are the same anywhere.
 const MATCH: &[&str] = &[
@@ -40,14 +41,12 @@ const MATCH: &[&str] = &[
 ];
 const SHARDS: u64 = 4;
 /// The test build's profile: the check counts games, not speed, and the
-/// binaries `cargo test --workspace` built are already there (see
-/// [`binary`]).
+/// binaries `cargo test --workspace` built are already there.
 const PROFILE: &str = "dev";
 
-/// The path of an app's binary of [`PROFILE`] (cargo keeps the dev
-/// profile's in `target/debug`).
+/// The path of an app's binary of [`PROFILE`].
 fn binary(app: &str) -> PathBuf {
-    target_dir().join("debug").join(app)
+    profile_binary(PROFILE, app)
 }
 
 pub fn run() -> Result<()> {
